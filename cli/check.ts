@@ -1,0 +1,127 @@
+/**
+ * `guardgate check`: evaluates a guardrail file (one guardrail or a config) on a request or a
+ * response read from stdin (or built from --text), prints the evaluation as JSON on stdout, and
+ * exits 0 when every synchronous guardrail passed, 1 when one failed, 2 on bad input.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { createEngine } from "../core/engine.js";
+import { GuardgateError } from "../core/errors.js";
+import type { RequestType, Side } from "../core/types.js";
+import type { Command } from "./main.js";
+
+const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]...
+
+  --guardrail FILE     JSON file holding one guardrail ({id, checks, ...}) or a config
+                       (input_guardrails, output_guardrails, before_request_hooks, ...)
+  --side SIDE          input (default; the guardrail's own side when it has one) or output
+  --request-type TYPE  chatComplete (default), complete, embed or messages
+  --text TEXT          evaluate this text instead of a request/response body read from stdin
+  --plugin SPEC        load another plugin (package name or path); may be repeated
+
+Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.`;
+
+class UsageError extends Error {}
+
+/** A body of the request type whose evaluated text is `text`. */
+export function bodyForText(side: Side, requestType: RequestType, text: string): unknown {
+  if (side === "input") {
+    switch (requestType) {
+      case "chatComplete":
+      case "messages":
+        return { messages: [{ role: "user", content: text }] };
+      case "complete":
+        return { prompt: text };
+      case "embed":
+        return { input: text };
+    }
+  }
+  switch (requestType) {
+    case "chatComplete":
+      return { choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] };
+    case "complete":
+      return { choices: [{ index: 0, text, finish_reason: "stop" }] };
+    case "messages":
+      return { role: "assistant", content: [{ type: "text", text }] };
+    case "embed":
+      throw new UsageError("--side output does not apply to embed: embeddings carry no text");
+  }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError("no input: pipe a JSON body on stdin or give --text");
+  const parts: Buffer[] = [];
+  for await (const part of process.stdin) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const check: Command = async (argv) => {
+  let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        guardrail: { type: "string" },
+        side: { type: "string" },
+        "request-type": { type: "string", default: "chatComplete" },
+        text: { type: "string" },
+        plugin: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    if (!values.guardrail) throw new UsageError("--guardrail FILE is required");
+    let fileText: string;
+    try {
+      fileText = await readFile(values.guardrail, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read ${values.guardrail}: ${(error as Error).message}`);
+    }
+    const file = parseJson(fileText, values.guardrail) as Record<string, unknown>;
+    const isGuardrail = file !== null && typeof file === "object" && !Array.isArray(file) && "checks" in file;
+    const side = (values.side ?? (isGuardrail && typeof file.side === "string" ? file.side : "input")) as Side;
+    if (side !== "input" && side !== "output") throw new UsageError(`--side must be input or output, not "${side}"`);
+    const requestType = values["request-type"] as RequestType;
+    if (!["chatComplete", "complete", "embed", "messages"].includes(requestType)) {
+      throw new UsageError(`--request-type must be chatComplete, complete, embed or messages, not "${requestType}"`);
+    }
+    const body = values.text !== undefined ? bodyForText(side, requestType, values.text) : parseJson(await readStdin(), "stdin");
+    engine = await createEngine({ plugins: values.plugin ?? [] });
+    const evaluation = await engine.evaluate({
+      side,
+      requestType,
+      ...(isGuardrail ? { guardrails: [file] } : { config: file }),
+      request: side === "input" ? body : {},
+      ...(side === "output" && { response: body }),
+    });
+    for (const warning of evaluation.warnings) process.stderr.write(`warning: ${warning.message}\n`);
+    process.stdout.write(`${JSON.stringify(evaluation, null, 2)}\n`);
+    return evaluation.verdict ? 0 : 1;
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof GuardgateError ||
+      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
+      process.stderr.write(`guardgate check: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await engine?.close();
+  }
+};
+
+export default check;

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * The `guardgate` command: one subcommand per module, loaded only when used.
+ */
+import { pathToFileURL } from "node:url";
+
+/** A subcommand: runs with its arguments and resolves to the exit code. */
+export type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  check: {
+    summary: "evaluate guardrails on a request or response (JSON on stdin)",
+    load: async () => (await import("./check.js")).default,
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return [
+    "usage: guardgate <command> [options]",
+    "",
+    "commands:",
+    ...lines,
+    "",
+    "guardgate <command> --help for a command's options",
+  ].join("\n");
+}
+
+/** Runs the CLI with the given arguments; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h") {
+    process.stdout.write(`${usage()}\n`);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`guardgate: unknown command "${name}"\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load())(rest);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`guardgate: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * A guardrail as written (a stored record or an inline definition), and its preparation into a
+ * normalised Guardrail: defaults decided, every check validated against its plugin's metadata.
+ */
+import { createHash } from "node:crypto";
+import stringify from "safe-stable-stringify";
+import { ConfigError } from "../errors.js";
+import type { CheckRegistry, RawCheck } from "../registry.js";
+import type { CheckConfig, FeedbackConfig, Guardrail, Side } from "../types.js";
+import { joinPath } from "./path.js";
+
+/** A guardrail as a user writes it (spec §2.1, §2.2; REFERENCE.md full form). */
+export interface GuardrailDefinition {
+  id?: string;
+  name?: string;
+  type?: "guardrail" | "mutator";
+  side?: Side;
+  async?: boolean;
+  deny?: boolean;
+  sequential?: boolean;
+  checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
+  on_success?: { feedback?: FeedbackConfig };
+  on_fail?: { feedback?: FeedbackConfig };
+}
+
+/** A non-fatal finding of normalisation that the caller should show. */
+export interface ConfigWarning {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** Keys that belong to the guardrail itself in the shorthand form; every other key is a check. */
+export const GUARDRAIL_KEYS = new Set(["id", "name", "type", "side", "deny", "async", "sequential", "on_fail", "on_success"]);
+
+/** How a definition is being prepared. */
+export interface PrepareOptions {
+  side: Side;
+  /**
+   * Inline definitions (written in a config or handed to evaluate) run synchronously unless they
+   * say otherwise, as the spec's inline examples do; stored records default to async (spec §2.2).
+   */
+  inline: boolean;
+  path: string;
+  registry: CheckRegistry;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optionalBoolean(def: Record<string, unknown>, key: string, path: string): boolean | undefined {
+  const value = def[key];
+  if (value !== undefined && typeof value !== "boolean") throw new ConfigError(joinPath(path, key), "must be boolean");
+  return value as boolean | undefined;
+}
+
+function feedbackOf(def: Record<string, unknown>, key: "on_success" | "on_fail", path: string): FeedbackConfig | undefined {
+  const action = def[key];
+  if (action === undefined || action === null) return undefined;
+  const at = joinPath(path, key);
+  if (!isObject(action)) throw new ConfigError(at, "must be an object like {feedback: {value, weight, metadata}}");
+  const feedback = action.feedback;
+  if (feedback === undefined || feedback === null) return undefined;
+  const fAt = joinPath(at, "feedback");
+  if (!isObject(feedback)) throw new ConfigError(fAt, "must be an object");
+  for (const field of ["value", "weight"] as const) {
+    if (feedback[field] !== undefined && typeof feedback[field] !== "number") {
+      throw new ConfigError(joinPath(fAt, field), "must be a number");
+    }
+  }
+  if (feedback.metadata !== undefined && !isObject(feedback.metadata)) {
+    throw new ConfigError(joinPath(fAt, "metadata"), "must be an object");
+  }
+  return feedback as FeedbackConfig;
+}
+
+/** A stable id for an inline guardrail written without one, so logs can group its runs. */
+export function generatedGuardrailId(definition: unknown): string {
+  return `gr_${createHash("sha256")
+    .update(stringify(definition) ?? "")
+    .digest("hex")
+    .slice(0, 12)}`;
+}
+
+/**
+ * Prepares the full form (`checks` array). `checkPaths` overrides where each check sits, for the
+ * shorthand form whose checks are keys rather than array entries.
+ */
+export function prepareGuardrail(
+  definition: unknown,
+  options: PrepareOptions,
+  checkPaths?: Array<{ path: string; parametersPath: string }>,
+): { guardrail: Guardrail; warnings: ConfigWarning[] } {
+  const { side, inline, path, registry } = options;
+  if (!isObject(definition)) throw new ConfigError(path, "must be a guardrail object or a guardrail id");
+  const def = definition;
+  if (def.id !== undefined && (typeof def.id !== "string" || def.id === "")) {
+    throw new ConfigError(joinPath(path, "id"), "must be a non-empty string");
+  }
+  if (def.name !== undefined && typeof def.name !== "string") throw new ConfigError(joinPath(path, "name"), "must be a string");
+  if (def.type !== undefined && def.type !== "guardrail" && def.type !== "mutator") {
+    throw new ConfigError(joinPath(path, "type"), 'must be "guardrail"');
+  }
+  if (def.side !== undefined && def.side !== side) {
+    if (def.side !== "input" && def.side !== "output")
+      throw new ConfigError(joinPath(path, "side"), 'must be "input" or "output"');
+    throw new ConfigError(path, `guardrail is for the ${def.side} side and cannot be used on the ${side} side`, "wrong_side");
+  }
+  const asyncFlag = optionalBoolean(def, "async", path);
+  const deny = optionalBoolean(def, "deny", path) ?? false;
+  const sequential = optionalBoolean(def, "sequential", path) ?? false;
+  const checksPath = joinPath(path, "checks");
+  if (!Array.isArray(def.checks) || def.checks.length === 0) {
+    throw new ConfigError(checkPaths ? path : checksPath, "a guardrail needs at least one check");
+  }
+  const checks: CheckConfig[] = def.checks.map((raw, index) => {
+    const at = checkPaths?.[index] ?? {
+      path: joinPath(checksPath, index),
+      parametersPath: joinPath(joinPath(checksPath, index), "parameters"),
+    };
+    if (!isObject(raw)) throw new ConfigError(at.path, "must be an object like {id, parameters}");
+    return registry.prepareCheck(raw as RawCheck, side, at.path, at.parametersPath);
+  });
+  const guardrail: Guardrail = {
+    id: (def.id as string | undefined) ?? generatedGuardrailId(def),
+    side,
+    async: asyncFlag ?? !inline,
+    deny,
+    sequential,
+    checks,
+  };
+  if (typeof def.name === "string") guardrail.name = def.name;
+  const onSuccess = feedbackOf(def, "on_success", path);
+  const onFail = feedbackOf(def, "on_fail", path);
+  if (onSuccess) guardrail.onSuccess = onSuccess;
+  if (onFail) guardrail.onFail = onFail;
+  const warnings: ConfigWarning[] = [];
+  if (guardrail.deny && guardrail.async) {
+    warnings.push({
+      path,
+      code: "deny_ignored_async",
+      message: `${path}: guardrail "${guardrail.id}" has deny: true but runs asynchronously, so it can never deny; set async: false to let it deny`,
+    });
+  }
+  return { guardrail, warnings };
+}
+
+/**
+ * Reads the shorthand form: guardrail keys, and every other key a check whose value is its
+ * parameters. A key without a dot means a `default.` check; parameters may carry their own `id`
+ * so one check can be used twice under different keys.
+ */
+export function expandShorthand(
+  element: Record<string, unknown>,
+  path: string,
+): {
+  definition: Record<string, unknown>;
+  checkPaths: Array<{ path: string; parametersPath: string }>;
+} {
+  const definition: Record<string, unknown> = {};
+  const checks: RawCheck[] = [];
+  const checkPaths: Array<{ path: string; parametersPath: string }> = [];
+  for (const [key, value] of Object.entries(element)) {
+    if (GUARDRAIL_KEYS.has(key)) {
+      definition[key] = value;
+      continue;
+    }
+    const at = joinPath(path, key);
+    if (value !== null && value !== undefined && !isObject(value))
+      throw new ConfigError(at, "must be an object of check parameters");
+    const parameters = { ...((value as Record<string, unknown> | null) ?? {}) };
+    let id = key.includes(".") ? key : `default.${key}`;
+    if ("id" in parameters) {
+      if (typeof parameters.id !== "string") throw new ConfigError(joinPath(at, "id"), "must be a check id string");
+      id = parameters.id;
+      delete parameters.id;
+    }
+    checks.push({ id, parameters });
+    checkPaths.push({ path: at, parametersPath: at });
+  }
+  definition.checks = checks;
+  return { definition, checkPaths };
+}

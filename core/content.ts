@@ -1,0 +1,177 @@
+/**
+ * The evaluated content of a request or response: where its text lives in the body, and how a
+ * transformed text is written back without changing the body's shape. Only the last message of a
+ * request is evaluated (spec §1.3, §8.1); on the output side, the first choice or the Anthropic
+ * text blocks.
+ */
+import diff from "fast-diff";
+import type { RequestType, Side } from "./types.js";
+
+/** A path into a JSON body: object keys and array indexes. */
+export type BodyPath = ReadonlyArray<string | number>;
+
+/** One string of the body that belongs to the evaluated text. */
+export interface TextSlot {
+  path: BodyPath;
+  text: string;
+}
+
+/** The evaluated text and the slots it was joined from. */
+export interface EvaluatedText {
+  text: string;
+  slots: TextSlot[];
+}
+
+/** Text parts (content parts, content blocks, prompt entries) are joined with a newline. */
+export const PART_SEPARATOR = "\n";
+
+const REQUEST_TYPES: readonly RequestType[] = ["chatComplete", "complete", "embed", "messages"];
+
+/** The endpoint kind of a request type, with the `stream-` prefix removed. */
+export function baseRequestType(type: string): RequestType | undefined {
+  const base = type.startsWith("stream-") ? type.slice("stream-".length) : type;
+  return REQUEST_TYPES.includes(base as RequestType) ? (base as RequestType) : undefined;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Slots of a `content` that is a string or an array of typed parts with a `text` field. */
+function contentSlots(content: unknown, path: BodyPath): TextSlot[] {
+  if (typeof content === "string") return [{ path, text: content }];
+  if (!Array.isArray(content)) return [];
+  const slots: TextSlot[] = [];
+  content.forEach((part, index) => {
+    if (isObject(part) && part.type === "text" && typeof part.text === "string") {
+      slots.push({ path: [...path, index, "text"], text: part.text });
+    }
+  });
+  return slots;
+}
+
+/** Slots of a string or an array whose string entries are texts (prompts, embedding inputs). */
+function stringListSlots(value: unknown, path: BodyPath): TextSlot[] {
+  if (typeof value === "string") return [{ path, text: value }];
+  if (!Array.isArray(value)) return [];
+  const slots: TextSlot[] = [];
+  value.forEach((entry, index) => {
+    if (typeof entry === "string") slots.push({ path: [...path, index], text: entry });
+  });
+  return slots;
+}
+
+function lastMessageSlots(body: Obj): TextSlot[] {
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return [];
+  const index = messages.length - 1;
+  const last = messages[index];
+  return isObject(last) ? contentSlots(last.content, ["messages", index, "content"]) : [];
+}
+
+function requestSlots(type: RequestType, body: Obj): TextSlot[] {
+  switch (type) {
+    case "chatComplete":
+    case "messages":
+      return lastMessageSlots(body);
+    case "complete":
+      return stringListSlots(body.prompt, ["prompt"]);
+    case "embed":
+      return stringListSlots(body.input, ["input"]);
+  }
+}
+
+function responseSlots(type: RequestType, body: Obj): TextSlot[] {
+  switch (type) {
+    case "chatComplete": {
+      const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+      if (!isObject(choice) || !isObject(choice.message)) return [];
+      return contentSlots(choice.message.content, ["choices", 0, "message", "content"]);
+    }
+    case "complete": {
+      const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+      return isObject(choice) && typeof choice.text === "string" ? [{ path: ["choices", 0, "text"], text: choice.text }] : [];
+    }
+    case "messages":
+      return contentSlots(Array.isArray(body.content) ? body.content : undefined, ["content"]);
+    case "embed":
+      // Embedding vectors carry no text to evaluate.
+      return [];
+  }
+}
+
+/** Finds the evaluated text of a request (input side) or response (output side). */
+export function locateText(side: Side, requestType: RequestType, body: unknown): EvaluatedText {
+  if (!isObject(body)) return { text: "", slots: [] };
+  const slots = side === "input" ? requestSlots(requestType, body) : responseSlots(requestType, body);
+  return { text: slots.map((s) => s.text).join(PART_SEPARATOR), slots };
+}
+
+/** Returns a copy of `body` with the value at `path` replaced; only the objects on the path are copied. */
+export function setAtPath(body: unknown, path: BodyPath, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [key, ...rest] = path as [string | number, ...Array<string | number>];
+  if (Array.isArray(body)) {
+    const copy = body.slice();
+    copy[key as number] = setAtPath(body[key as number], rest, value);
+    return copy;
+  }
+  const source = isObject(body) ? body : {};
+  return { ...source, [key]: setAtPath(source[key as string], rest, value) };
+}
+
+/**
+ * Splits a transformed text back over the slots it was joined from. Edits are mapped through a
+ * character diff, so a redaction inside one text part changes that part only; separators between
+ * parts are structure, not text, and are never removed.
+ */
+export function splitOverSlots(slots: readonly TextSlot[], original: string, transformed: string): string[] {
+  if (slots.length === 1) return [transformed];
+  const starts: number[] = [];
+  let offset = 0;
+  for (const slot of slots) {
+    starts.push(offset);
+    offset += slot.text.length + PART_SEPARATOR.length;
+  }
+  const out = slots.map(() => "");
+  const slotAt = (pos: number): number => {
+    let k = 0;
+    while (k + 1 < slots.length && (starts[k + 1] as number) <= pos) k++;
+    return k;
+  };
+  let pos = 0;
+  for (const [op, chunk] of diff(original, transformed)) {
+    if (op === diff.INSERT) {
+      out[slotAt(pos)] += chunk;
+      continue;
+    }
+    if (op === diff.EQUAL) {
+      for (let k = 0; k < slots.length; k++) {
+        const start = starts[k] as number;
+        const end = start + (slots[k] as TextSlot).text.length;
+        const from = Math.max(pos, start);
+        const to = Math.min(pos + chunk.length, end);
+        if (from < to) out[k] += chunk.slice(from - pos, to - pos);
+      }
+    }
+    pos += chunk.length;
+  }
+  return out;
+}
+
+/**
+ * Writes a transformed evaluated text back into a copy of the body, keeping its shape: parts stay
+ * parts, blocks stay blocks, and an empty string is a valid result. The caller's body is never
+ * mutated. A body with no text slot is returned as it is.
+ */
+export function writeText(body: unknown, located: EvaluatedText, transformed: string): unknown {
+  if (located.slots.length === 0 || transformed === located.text) return body;
+  const texts = splitOverSlots(located.slots, located.text, transformed);
+  let out = body;
+  located.slots.forEach((slot, index) => {
+    if (texts[index] !== slot.text) out = setAtPath(out, slot.path, texts[index]);
+  });
+  return out;
+}

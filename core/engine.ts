@@ -1,0 +1,180 @@
+/**
+ * The engine: a check registry with the built-in and given plugins, a guardrail source, and an
+ * executor. `evaluate` takes one side of one request and returns the spec's results and status.
+ */
+import path from "node:path";
+import { evaluationStatus } from "./aggregate.js";
+import { builtinPlugins } from "./builtin.js";
+import type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
+import { joinPath } from "./config/path.js";
+import { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
+import { baseRequestType } from "./content.js";
+import { ConfigError, GuardgateError } from "./errors.js";
+import { type Executor, InlineExecutor } from "./executor.js";
+import type { CheckSettings } from "./plugin-api.js";
+import { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
+import type { PhaseTask } from "./runner.js";
+import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
+
+/** Options of `createEngine`. */
+export interface EngineOptions {
+  /** Extra plugins: objects, package names, or paths; the built-in plugins are always loaded. */
+  plugins?: PluginSpec[];
+  /** Guardrail records to seed the in-memory source with. */
+  guardrails?: GuardrailDefinition[];
+  /** A source for guardrail ids (the store); replaces the in-memory one. */
+  source?: GuardrailSource;
+  /** Folder package names and relative plugin paths are resolved from; defaults to the cwd. */
+  baseDir?: string;
+  settings?: CheckSettings;
+  /** How phases run; inline by default. */
+  executor?: (context: ExecutorContext) => Executor;
+}
+
+/** What an executor factory gets from the engine. */
+export interface ExecutorContext {
+  registry: CheckRegistry;
+  /** The plugins loaded from modules, which a worker can import again. */
+  plugins: LoadedPlugin[];
+}
+
+/** A guardrail as `evaluate` accepts it: an id, a full definition, or a shorthand object. */
+export type GuardrailInput = string | GuardrailDefinition | Record<string, unknown>;
+
+/** Options of `engine.evaluate`. */
+export interface EvaluateOptions {
+  side: Side;
+  /** Guardrails for this side: ids (records, async by default) or inline definitions (sync by default). */
+  guardrails?: GuardrailInput[];
+  /** A config (object or JSON string) whose list for `side` is evaluated. */
+  config?: unknown;
+  /** Guardrails already prepared by `engine.prepare`, for callers that cache them. */
+  prepared?: Guardrail[];
+  requestType: RequestType | string;
+  request: unknown;
+  /** Required on the output side. */
+  response?: unknown;
+  metadata?: Record<string, string>;
+  headers?: Record<string, string>;
+  model?: string;
+  provider?: string;
+  credentials?: Record<string, Record<string, unknown>>;
+  signal?: AbortSignal;
+}
+
+/** What `engine.evaluate` returns. */
+export interface Evaluation {
+  /** 200, 246 or 446, over synchronous guardrails (spec §3). */
+  status: GuardrailStatus;
+  /** True when every synchronous guardrail passed. */
+  verdict: boolean;
+  /** Results of the synchronous guardrails. */
+  results: GuardrailResult[];
+  /** Results of the asynchronous guardrails, for the log; they never change the status. */
+  asyncResults: GuardrailResult[];
+  /** The request, transformed when a synchronous input guardrail changed it. */
+  request: unknown;
+  /** The response, transformed when a synchronous output guardrail changed it. */
+  response: unknown;
+  transformed: boolean;
+  warnings: ConfigWarning[];
+}
+
+/** The guardrail engine. */
+export interface Engine {
+  readonly registry: CheckRegistry;
+  readonly source: GuardrailSource;
+  readonly executor: Executor;
+  /** Normalises the guardrail keys of a config (or a target of one) into prepared lists. */
+  normalize(config: unknown, options?: { path?: string; scope?: { workspaceId?: string } }): Promise<NormalizedGuardrails>;
+  evaluate(options: EvaluateOptions): Promise<Evaluation>;
+  /** Metadata of every registered check. */
+  checks(): CheckInfo[];
+  plugins(): PluginInfo[];
+  close(): Promise<void>;
+}
+
+/** Creates an engine with the built-in plugins plus `options.plugins`. */
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  const registry = new CheckRegistry();
+  for (const plugin of builtinPlugins) registry.register(plugin, "guardgate (built in)");
+  const baseDir = path.resolve(options.baseDir ?? process.cwd());
+  const loaded: LoadedPlugin[] = [];
+  for (const spec of options.plugins ?? []) {
+    const plugin = await loadPlugin(spec, baseDir);
+    registry.register(plugin.plugin, plugin.source);
+    loaded.push(plugin);
+  }
+  const source = options.source ?? new InMemoryGuardrailSource(options.guardrails ?? []);
+  const executor = options.executor ? options.executor({ registry, plugins: loaded }) : new InlineExecutor(registry);
+  const settings = options.settings ?? {};
+
+  const resolveGuardrails = async (o: EvaluateOptions): Promise<{ guardrails: Guardrail[]; warnings: ConfigWarning[] }> => {
+    const given = [o.prepared, o.guardrails, o.config].filter((x) => x !== undefined).length;
+    if (given !== 1) throw new ConfigError("", "evaluate needs exactly one of guardrails, config or prepared");
+    if (o.prepared) return { guardrails: o.prepared, warnings: [] };
+    if (o.config !== undefined) {
+      const normalized = await normalizeGuardrails(parseConfig(o.config, "config"), { registry, source }, "config");
+      return { guardrails: normalized[o.side], warnings: normalized.warnings };
+    }
+    if (!Array.isArray(o.guardrails)) throw new ConfigError("guardrails", "must be an array");
+    const prepared = await Promise.all(
+      o.guardrails.map((g, i) => prepareListElement(g, o.side, joinPath("guardrails", i), { registry, source })),
+    );
+    return { guardrails: prepared.map((p) => p.guardrail), warnings: prepared.flatMap((p) => p.warnings) };
+  };
+
+  return {
+    registry,
+    source,
+    executor,
+    normalize: (config, o = {}) =>
+      normalizeGuardrails(config, { registry, source, ...(o.scope && { scope: o.scope }) }, o.path ?? ""),
+    async evaluate(o) {
+      if (o.side !== "input" && o.side !== "output") throw new ConfigError("side", 'must be "input" or "output"');
+      const requestType = baseRequestType(String(o.requestType));
+      if (!requestType) {
+        throw new GuardgateError(
+          "invalid_request_type",
+          `requestType: "${o.requestType}" is not one of chatComplete, complete, embed, messages`,
+        );
+      }
+      if (o.side === "output" && o.response === undefined) {
+        throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
+      }
+      const { guardrails, warnings } = await resolveGuardrails(o);
+      const task: PhaseTask = {
+        side: o.side,
+        requestType,
+        request: o.request,
+        response: o.response,
+        guardrails,
+        settings,
+        ...(o.metadata && { metadata: o.metadata }),
+        ...(o.headers && { headers: o.headers }),
+        ...(o.model !== undefined && { model: o.model }),
+        ...(o.provider !== undefined && { provider: o.provider }),
+        ...(o.credentials && { credentials: o.credentials }),
+      };
+      const phase = guardrails.length
+        ? await executor.run(task, o.signal)
+        : { results: [], request: o.request, response: o.response, transformed: false };
+      const results = phase.results.filter((r) => !r.async);
+      return {
+        status: evaluationStatus(results),
+        verdict: results.every((r) => r.verdict),
+        results,
+        asyncResults: phase.results.filter((r) => r.async),
+        request: phase.request,
+        response: phase.response,
+        transformed: phase.transformed,
+        warnings,
+      };
+    },
+    checks: () => registry.checks(),
+    plugins: () => registry.plugins(),
+    close: () => executor.close(),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Typed errors with stable codes. A user-facing error says what was wrong and where.
+ */
+
+/** Base class: every error guardgate raises on purpose carries a stable `code`. */
+export class GuardgateError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/**
+ * A configuration that cannot be loaded: malformed JSON, an unknown guardrail or check id, a
+ * check on a side it does not support, parameters failing their schema. `path` names the place
+ * in the config, e.g. `input_guardrails[0].checks[1].parameters.maxWords`.
+ */
+export class ConfigError extends GuardgateError {
+  readonly path: string;
+  constructor(path: string, problem: string, code = "config_invalid") {
+    super(code, path ? `${path}: ${problem}` : problem);
+    this.path = path;
+  }
+}
+
+/** A plugin that cannot be loaded or registered. */
+export class PluginError extends GuardgateError {
+  constructor(message: string, code = "plugin_invalid", options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** A check that ran longer than its time limit. The name is part of the result contract. */
+export class CheckTimeoutError extends GuardgateError {
+  constructor(checkId: string, timeoutMs: number) {
+    super("check_timeout", `check ${checkId} exceeded its time limit of ${timeoutMs} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** A check whose run was cancelled because its request no longer needs the result. */
+export class CheckAbortedError extends GuardgateError {
+  constructor(checkId: string) {
+    super("check_aborted", `check ${checkId} was cancelled`);
+    this.name = "AbortError";
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * guardgate's public API: the engine, the plugin API for check authors, and the types of results.
+ */
+export { buildFeedback, checkFails, evaluationStatus, guardrailVerdict } from "./aggregate.js";
+export type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+export { GUARDRAIL_CONFIG_KEYS, hasGuardrailKeys, type NormalizedGuardrails, parseConfig } from "./config/normalize.js";
+export { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
+export { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
+export {
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type EvaluateOptions,
+  type Evaluation,
+  type ExecutorContext,
+  type GuardrailInput,
+} from "./engine.js";
+export { CheckAbortedError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
+export { type Executor, InlineExecutor } from "./executor.js";
+export {
+  type CheckContext,
+  type CheckDefinition,
+  type CheckKind,
+  type CheckOutcome,
+  type CheckSettings,
+  type DataFieldDoc,
+  defineCheck,
+  definePlugin,
+  type JsonSchema,
+  type ParameterProblem,
+  type PluginDefinition,
+} from "./plugin-api.js";
+export { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+export { compileRegex, parseRegexRule, type Regex, regexEngine, useRegexEngine } from "./regex.js";
+export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
+export type { PhaseResult, PhaseTask } from "./runner.js";
+export { textExcerpt } from "./text.js";
+export type * from "./types.js";

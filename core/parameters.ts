@@ -1,0 +1,48 @@
+/**
+ * Parameter validation: each check's JSON Schema compiled once with ajv, defaults applied, and
+ * errors turned into ConfigErrors that name the path of the offending parameter.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { joinPath, joinPointer } from "./config/path.js";
+import { ConfigError } from "./errors.js";
+import type { JsonSchema } from "./plugin-api.js";
+
+let ajv: Ajv2020 | undefined;
+
+function parameterAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({ useDefaults: true, allErrors: false, strict: true, strictTypes: false, allowUnionTypes: true });
+    addFormats.default(ajv);
+  }
+  return ajv;
+}
+
+/** Compiles a parameter schema; throws the compiler's message when the schema is not valid. */
+export function compileParameterSchema(schema: JsonSchema): ValidateFunction {
+  return parameterAjv().compile(schema);
+}
+
+/** Describes the first ajv error as `path: problem`, the path naming the parameter. */
+export function parameterError(errors: ErrorObject[] | null | undefined, basePath: string, schema: JsonSchema): ConfigError {
+  const error = errors?.[0];
+  if (!error) return new ConfigError(basePath, "parameters are not valid");
+  const at = joinPointer(basePath, error.instancePath);
+  switch (error.keyword) {
+    case "required":
+      return new ConfigError(joinPath(at, String(error.params.missingProperty)), "is required");
+    case "additionalProperties": {
+      const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+      const name = String(error.params.additionalProperty);
+      const hint = known.length ? `; known parameters: ${known.join(", ")}` : "";
+      return new ConfigError(joinPath(at, name), `is not a known parameter${hint}`);
+    }
+    case "enum":
+      return new ConfigError(
+        at,
+        `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      );
+    default:
+      return new ConfigError(at, error.message ?? "is not valid");
+  }
+}

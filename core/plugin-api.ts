@@ -1,0 +1,125 @@
+/**
+ * The API for check authors: `defineCheck` and `definePlugin`. A check is metadata (data) plus one
+ * `run` function, like an ESLint rule: the registry validates parameters against the metadata,
+ * the docs are generated from it, and the console renders forms from it.
+ */
+import type { PluginClass, RequestType, Side } from "./types.js";
+
+/** A JSON Schema object (draft 2020-12 unless `$schema` says otherwise). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What kind of work a check does; decides its default time limit. */
+export type CheckKind = "deterministic" | "network" | "model";
+
+/** Gateway settings a check may need (network policy for checks that call out). */
+export interface CheckSettings {
+  /** Let checks call private, loopback and link-local addresses (refused by default: SSRF). */
+  allowPrivateAddresses?: boolean;
+}
+
+/** Everything a check can see when it runs. */
+export interface CheckContext {
+  side: Side;
+  requestType: RequestType;
+  /** The evaluated text: the last message (input side) or the first choice (output side). */
+  text: string;
+  /** The request body (never mutate it; return a transform instead). */
+  request: unknown;
+  /** The response body, on the output side. */
+  response?: unknown;
+  /** Request metadata (`x-gateway-metadata`), strings only. */
+  metadata: Record<string, string>;
+  /** Model of the request after provider resolution and `override_params`, when known. */
+  model?: string;
+  /** Provider slug or name, when known. */
+  provider?: string;
+  /** Request headers a check may read (credentials are removed before checks see them). */
+  headers: Record<string, string>;
+  /** Credentials for this plugin, from the service's integration or `parameters.credentials`. */
+  credentials?: Record<string, unknown>;
+  /** Aborted when the result is no longer needed or the time limit passed. */
+  signal: AbortSignal;
+  settings: CheckSettings;
+}
+
+/** What a check's `run` returns. */
+export interface CheckOutcome {
+  verdict: boolean;
+  data?: Record<string, unknown>;
+  /** The evaluated text after the check's change (redaction, stripping). */
+  transformedText?: string;
+  /** A whole new request body, for checks that change more than the evaluated text. */
+  transformedRequest?: unknown;
+  /** A whole new response body, likewise. */
+  transformedResponse?: unknown;
+  log?: string;
+}
+
+/** Documentation of one field of a check's `data`. */
+export interface DataFieldDoc {
+  type: string;
+  description: string;
+}
+
+/** A problem with parameters that a schema cannot express (one bound above another, say). */
+export interface ParameterProblem {
+  /** The parameter at fault, named in the error's path; omit when the problem is the whole set. */
+  parameter?: string;
+  message: string;
+}
+
+/** A check as its author defines it. */
+export interface CheckDefinition<P = Record<string, unknown>> {
+  /** Id inside its plugin, e.g. `wordCount`; the full id is `<plugin>.<id>`. */
+  id: string;
+  /** Display name; defaults to the id. */
+  name?: string;
+  description: string;
+  sides: readonly Side[];
+  /** JSON Schema of the parameters, with defaults. */
+  parameters: JsonSchema;
+  /** Defaults to `deterministic`. */
+  kind?: CheckKind;
+  /** True when the check may return a transform; such checks compose in check order. */
+  transforms?: boolean;
+  /** Documentation of the `data` fields it returns. */
+  data?: Record<string, DataFieldDoc>;
+  /** Example parameters for the docs and the console. */
+  examples?: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
+  /** Request types this check can evaluate; all when absent. */
+  requestTypes?: readonly RequestType[];
+  /**
+   * Load-time validation beyond the schema: runs after the schema passed, when a guardrail is
+   * loaded, so a bad combination is a config error and never a failure at request time.
+   */
+  validate?(parameters: P): ParameterProblem | undefined;
+  run(context: CheckContext, parameters: P): CheckOutcome | Promise<CheckOutcome>;
+}
+
+/** A plugin: a named set of checks with a plan class. */
+export interface PluginDefinition {
+  id: string;
+  name?: string;
+  description?: string;
+  /** Plan class (spec §5). */
+  class: PluginClass;
+  /** Version of this plugin API the plugin was written for. */
+  apiVersion: 1;
+  /** JSON Schema of the credentials its checks need, if any. */
+  credentials?: JsonSchema;
+  // biome-ignore lint/suspicious/noExplicitAny: a plugin mixes checks with different parameter types
+  checks: ReadonlyArray<CheckDefinition<any>>;
+}
+
+/** The plugin API versions this engine can load. */
+export const SUPPORTED_API_VERSIONS: readonly number[] = [1];
+
+/** Declares a check; returns it unchanged with its types checked. */
+export function defineCheck<P = Record<string, unknown>>(check: CheckDefinition<P>): CheckDefinition<P> {
+  return check;
+}
+
+/** Declares a plugin; a plugin module's default export is this value. */
+export function definePlugin(plugin: PluginDefinition): PluginDefinition {
+  return plugin;
+}

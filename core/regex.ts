@@ -1,0 +1,133 @@
+/**
+ * Regular expressions on user-supplied patterns, always through RE2 so that no pattern can stall
+ * the service (linear time, no backtracking). The native `re2` binding is used when it loads;
+ * `re2-wasm` is the portable fallback (30–70x slower on large texts, see the design notes).
+ * JavaScript's RegExp is never used on a user pattern.
+ */
+import { createRequire } from "node:module";
+import { LRUCache } from "lru-cache";
+
+/** The subset of RegExp both RE2 builds implement, as guardgate uses it. */
+export interface Regex {
+  readonly source: string;
+  readonly flags: string;
+  readonly global: boolean;
+  lastIndex: number;
+  exec(input: string): RegExpExecArray | null;
+  test(input: string): boolean;
+  [Symbol.replace](input: string, replacement: string): string;
+}
+
+/** Which RE2 build compiles patterns. */
+export type RegexEngineName = "re2" | "re2-wasm";
+
+type RegexConstructor = new (pattern: string, flags?: string) => Regex;
+
+interface LoadedEngine {
+  name: RegexEngineName;
+  create: RegexConstructor;
+  /** re2-wasm insists on the `u` flag; the native binding always works in Unicode. */
+  requiredFlags: string;
+}
+
+const require = createRequire(import.meta.url);
+const CACHE_SIZE = 1_000;
+const ALLOWED_FLAGS = /^[dgimsuy]*$/;
+
+let engine: LoadedEngine | undefined;
+const cache = new LRUCache<string, Regex | SyntaxError>({ max: CACHE_SIZE });
+
+function load(name: RegexEngineName): LoadedEngine {
+  if (name === "re2") return { name, create: require("re2") as RegexConstructor, requiredFlags: "" };
+  const wasm = require("re2-wasm") as { RE2: RegexConstructor };
+  return { name, create: wasm.RE2, requiredFlags: "u" };
+}
+
+function current(): LoadedEngine {
+  if (engine) return engine;
+  const wanted = process.env.GUARDGATE_REGEX_ENGINE;
+  if (wanted === "re2-wasm" || wanted === "wasm") {
+    engine = load("re2-wasm");
+    return engine;
+  }
+  try {
+    engine = load("re2");
+  } catch {
+    // The native addon did not build or load on this platform: the WASM build always does.
+    engine = load("re2-wasm");
+  }
+  return engine;
+}
+
+/** The RE2 build in use. */
+export function regexEngine(): RegexEngineName {
+  return current().name;
+}
+
+/** Switches the RE2 build (tests and benchmarks compare both); clears the pattern cache. */
+export function useRegexEngine(name: RegexEngineName): void {
+  engine = load(name);
+  cache.clear();
+}
+
+function withFlags(flags: string, required: string): string {
+  let out = flags;
+  for (const flag of required) if (!out.includes(flag)) out += flag;
+  return out;
+}
+
+/**
+ * Compiles a pattern with RE2, from a bounded cache. An invalid pattern (or one using a feature
+ * RE2 does not have, like backreferences or lookaround) throws a `SyntaxError` carrying RE2's
+ * message. Callers that use `lastIndex` (global patterns) must reset it: instances are shared.
+ */
+export function compileRegex(pattern: string, flags = ""): Regex {
+  if (!ALLOWED_FLAGS.test(flags)) throw new SyntaxError(`Invalid regular expression flags: "${flags}"`);
+  const { name, create, requiredFlags } = current();
+  const key = `${name}\u0000${flags}\u0000${pattern}`;
+  const cached = cache.get(key);
+  if (cached instanceof SyntaxError) throw cached;
+  if (cached) return cached;
+  try {
+    const compiled = new create(pattern, withFlags(flags, requiredFlags));
+    cache.set(key, compiled);
+    return compiled;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // The two builds word their messages differently; both name the pattern here.
+    const syntax = new SyntaxError(
+      message.startsWith("Invalid regular expression") ? message : `Invalid regular expression: /${pattern}/: ${message}`,
+    );
+    cache.set(key, syntax);
+    throw syntax;
+  }
+}
+
+/**
+ * Reads a rule written either as a plain pattern or as `/pattern/flags`. The literal form is only
+ * taken when what follows the last slash is a valid set of flags.
+ */
+export function parseRegexRule(rule: string): { pattern: string; flags: string } {
+  if (rule.length >= 2 && rule.startsWith("/")) {
+    const end = rule.lastIndexOf("/");
+    const flags = rule.slice(end + 1);
+    if (end > 0 && ALLOWED_FLAGS.test(flags)) return { pattern: rule.slice(1, end), flags };
+  }
+  return { pattern: rule, flags: "" };
+}
+
+/** First match of a compiled pattern in a text, from the start, whatever its flags. */
+export function firstMatch(regex: Regex, text: string): RegExpExecArray | null {
+  regex.lastIndex = 0;
+  const match = regex.exec(text);
+  regex.lastIndex = 0;
+  return match;
+}
+
+/** Replaces the matches of a compiled pattern (all of them when it has the `g` flag). */
+export function replaceMatches(regex: Regex, text: string, replacement: string): string {
+  regex.lastIndex = 0;
+  const out = regex[Symbol.replace](text, replacement);
+  regex.lastIndex = 0;
+  return out;
+}

@@ -1,0 +1,282 @@
+/**
+ * The check registry: every loaded plugin's checks by full id, with their compiled parameter
+ * validators. Registration validates a plugin whole, so a bad plugin never half-loads.
+ */
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { joinPath } from "./config/path.js";
+import { ConfigError, PluginError } from "./errors.js";
+import { compileParameterSchema, parameterError } from "./parameters.js";
+import {
+  type CheckDefinition,
+  type CheckKind,
+  type JsonSchema,
+  type PluginDefinition,
+  SUPPORTED_API_VERSIONS,
+} from "./plugin-api.js";
+import type { CheckConfig, PluginClass, Side } from "./types.js";
+
+/** Default time limit per kind of check, in milliseconds. */
+export const DEFAULT_TIMEOUTS: Readonly<Record<CheckKind, number>> = {
+  deterministic: 2_000,
+  network: 10_000,
+  model: 30_000,
+};
+
+const PLUGIN_CLASSES: readonly PluginClass[] = ["BASIC", "PARTNER", "PRO", "custom"];
+const SIDES: readonly Side[] = ["input", "output"];
+const KINDS: readonly CheckKind[] = ["deterministic", "network", "model"];
+const ID_PATTERN = /^[A-Za-z][\w-]*$/;
+
+/**
+ * Options every check accepts inside its parameters (REFERENCE.md): they steer the runner rather
+ * than the check, so they are taken out before the check's own schema sees the parameters —
+ * unless the check declares one itself (the webhook check's `timeout` is both).
+ */
+const RUNNER_OPTIONS = ["failOnError", "is_enabled", "timeout", "credentials"] as const;
+
+/** A registered check. */
+export interface RegisteredCheck {
+  /** `<plugin>.<check>` */
+  id: string;
+  plugin: PluginDefinition;
+  definition: CheckDefinition;
+  kind: CheckKind;
+  defaultTimeout: number;
+  validate: ValidateFunction;
+}
+
+/** Public description of a check: its metadata as data. */
+export interface CheckInfo {
+  id: string;
+  plugin: string;
+  class: PluginClass;
+  name: string;
+  description: string;
+  sides: Side[];
+  kind: CheckKind;
+  transforms: boolean;
+  defaultTimeout: number;
+  parameters: JsonSchema;
+  data: Record<string, { type: string; description: string }>;
+  examples: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
+}
+
+/** Public description of a plugin. */
+export interface PluginInfo {
+  id: string;
+  name: string;
+  description: string;
+  class: PluginClass;
+  apiVersion: number;
+  source: string;
+  checks: string[];
+}
+
+/** A check as written in a guardrail, before validation. */
+export interface RawCheck {
+  id?: unknown;
+  parameters?: unknown;
+  is_enabled?: unknown;
+}
+
+function fail(source: string, problem: string): never {
+  throw new PluginError(`plugin from ${source}: ${problem}`);
+}
+
+function validateDefinition(plugin: unknown, source: string): asserts plugin is PluginDefinition {
+  if (!plugin || typeof plugin !== "object") fail(source, "the module's default export is not a plugin object");
+  const p = plugin as Partial<PluginDefinition>;
+  if (typeof p.id !== "string" || !ID_PATTERN.test(p.id)) fail(source, `id ${JSON.stringify(p.id)} is not a valid plugin id`);
+  const where = `plugin "${p.id}" (${source})`;
+  if (!SUPPORTED_API_VERSIONS.includes(p.apiVersion as number)) {
+    throw new PluginError(
+      `${where}: apiVersion ${JSON.stringify(p.apiVersion)} is not supported; this engine supports ${SUPPORTED_API_VERSIONS.join(", ")}`,
+      "plugin_api_version",
+    );
+  }
+  if (!PLUGIN_CLASSES.includes(p.class as PluginClass)) {
+    throw new PluginError(`${where}: class must be one of ${PLUGIN_CLASSES.join(", ")}`);
+  }
+  if (!Array.isArray(p.checks) || p.checks.length === 0) throw new PluginError(`${where}: checks must be a non-empty array`);
+  const seen = new Set<string>();
+  p.checks.forEach((check, index) => {
+    const at = `${where}: checks[${index}]`;
+    if (!check || typeof check !== "object") throw new PluginError(`${at} is not an object`);
+    if (typeof check.id !== "string" || !ID_PATTERN.test(check.id)) {
+      throw new PluginError(`${at}: id ${JSON.stringify(check.id)} is not a valid check id`);
+    }
+    if (seen.has(check.id)) throw new PluginError(`${at}: check id "${check.id}" appears twice`);
+    seen.add(check.id);
+    if (typeof check.run !== "function") throw new PluginError(`${at} (${check.id}): run must be a function`);
+    if (typeof check.description !== "string") throw new PluginError(`${at} (${check.id}): description must be a string`);
+    if (
+      !Array.isArray(check.sides) ||
+      check.sides.length === 0 ||
+      !check.sides.every((s: unknown) => SIDES.includes(s as Side))
+    ) {
+      throw new PluginError(`${at} (${check.id}): sides must list "input" and/or "output"`);
+    }
+    if (check.kind !== undefined && !KINDS.includes(check.kind)) {
+      throw new PluginError(`${at} (${check.id}): kind must be one of ${KINDS.join(", ")}`);
+    }
+    if (!check.parameters || typeof check.parameters !== "object" || check.parameters.type !== "object") {
+      throw new PluginError(`${at} (${check.id}): parameters must be a JSON Schema of type "object"`);
+    }
+  });
+}
+
+/** Holds the checks of every loaded plugin. */
+export class CheckRegistry {
+  readonly #checks = new Map<string, RegisteredCheck>();
+  readonly #plugins = new Map<string, { plugin: PluginDefinition; source: string }>();
+
+  /** Registers a plugin whole, or throws a PluginError and registers nothing. */
+  register(plugin: unknown, source = "an object"): void {
+    validateDefinition(plugin, source);
+    const existing = this.#plugins.get(plugin.id);
+    if (existing) {
+      throw new PluginError(
+        `plugin id "${plugin.id}" from ${source} collides with the plugin of the same id from ${existing.source}`,
+        "plugin_collision",
+      );
+    }
+    const compiled: RegisteredCheck[] = plugin.checks.map((definition) => {
+      let validate: ValidateFunction;
+      try {
+        validate = compileParameterSchema(definition.parameters);
+      } catch (error) {
+        throw new PluginError(
+          `plugin "${plugin.id}" (${source}): check ${definition.id}: parameter schema does not compile: ${(error as Error).message}`,
+          "plugin_invalid",
+          { cause: error },
+        );
+      }
+      const kind = definition.kind ?? "deterministic";
+      return {
+        id: `${plugin.id}.${definition.id}`,
+        plugin,
+        definition,
+        kind,
+        defaultTimeout: DEFAULT_TIMEOUTS[kind],
+        validate,
+      };
+    });
+    this.#plugins.set(plugin.id, { plugin, source });
+    for (const check of compiled) this.#checks.set(check.id, check);
+  }
+
+  /** The registered check with this full id. */
+  get(id: string): RegisteredCheck | undefined {
+    return this.#checks.get(id);
+  }
+
+  /** Whether a plugin with this id is loaded. */
+  hasPlugin(id: string): boolean {
+    return this.#plugins.has(id);
+  }
+
+  /** Metadata of every registered check. */
+  checks(): CheckInfo[] {
+    return [...this.#checks.values()].map((c) => ({
+      id: c.id,
+      plugin: c.plugin.id,
+      class: c.plugin.class,
+      name: c.definition.name ?? c.definition.id,
+      description: c.definition.description,
+      sides: [...c.definition.sides],
+      kind: c.kind,
+      transforms: c.definition.transforms === true,
+      defaultTimeout: c.defaultTimeout,
+      parameters: c.definition.parameters,
+      data: c.definition.data ?? {},
+      examples: c.definition.examples ?? [],
+    }));
+  }
+
+  /** Metadata of every loaded plugin. */
+  plugins(): PluginInfo[] {
+    return [...this.#plugins.values()].map(({ plugin, source }) => ({
+      id: plugin.id,
+      name: plugin.name ?? plugin.id,
+      description: plugin.description ?? "",
+      class: plugin.class,
+      apiVersion: plugin.apiVersion,
+      source,
+      checks: plugin.checks.map((c) => `${plugin.id}.${c.id}`),
+    }));
+  }
+
+  /**
+   * Validates one check of a guardrail for a side: known id, supported side, parameters valid
+   * against the schema (defaults applied). `path` is where the check sits in the user's config;
+   * `parametersPath` where its parameters sit (they differ in the shorthand form).
+   */
+  prepareCheck(raw: RawCheck, side: Side, path: string, parametersPath = joinPath(path, "parameters")): CheckConfig {
+    if (typeof raw.id !== "string" || raw.id === "") throw new ConfigError(joinPath(path, "id"), "must be a non-empty string");
+    const check = this.#checks.get(raw.id);
+    if (!check)
+      throw new ConfigError(joinPath(path, "id"), unknownCheckMessage(raw.id, [...this.#checks.keys()]), "unknown_check");
+    if (!check.definition.sides.includes(side)) {
+      throw new ConfigError(
+        joinPath(path, "id"),
+        `${raw.id} does not support the ${side} side (it supports: ${check.definition.sides.join(", ")})`,
+        "unsupported_side",
+      );
+    }
+    const given = raw.parameters ?? {};
+    if (typeof given !== "object" || Array.isArray(given) || given === null) {
+      throw new ConfigError(parametersPath, "must be an object");
+    }
+    const declared = (check.definition.parameters.properties ?? {}) as Record<string, unknown>;
+    const parameters: Record<string, unknown> = structuredClone(given as Record<string, unknown>);
+    const options: Record<string, unknown> = {};
+    for (const key of RUNNER_OPTIONS) {
+      if (key in parameters) {
+        options[key] = parameters[key];
+        if (!(key in declared)) delete parameters[key];
+      }
+    }
+    if (options.failOnError !== undefined && typeof options.failOnError !== "boolean") {
+      throw new ConfigError(joinPath(parametersPath, "failOnError"), "must be boolean");
+    }
+    if (options.is_enabled !== undefined && typeof options.is_enabled !== "boolean") {
+      throw new ConfigError(joinPath(parametersPath, "is_enabled"), "must be boolean");
+    }
+    if (raw.is_enabled !== undefined && typeof raw.is_enabled !== "boolean") {
+      throw new ConfigError(joinPath(path, "is_enabled"), "must be boolean");
+    }
+    if (options.timeout !== undefined && !(typeof options.timeout === "number" && options.timeout > 0)) {
+      throw new ConfigError(joinPath(parametersPath, "timeout"), "must be a positive number of milliseconds");
+    }
+    if (options.credentials !== undefined && (typeof options.credentials !== "object" || options.credentials === null)) {
+      throw new ConfigError(joinPath(parametersPath, "credentials"), "must be an object");
+    }
+    if (!check.validate(parameters)) {
+      throw parameterError(check.validate.errors, parametersPath, check.definition.parameters);
+    }
+    const problem = check.definition.validate?.(parameters);
+    if (problem) {
+      throw new ConfigError(problem.parameter ? joinPath(parametersPath, problem.parameter) : parametersPath, problem.message);
+    }
+    const config: CheckConfig = {
+      id: check.id,
+      parameters,
+      enabled: raw.is_enabled !== false && options.is_enabled !== false,
+      failOnError: options.failOnError === true,
+    };
+    if (options.credentials !== undefined) config.credentials = options.credentials as Record<string, unknown>;
+    const timeout = options.timeout ?? (typeof parameters.timeout === "number" ? parameters.timeout : undefined);
+    if (typeof timeout === "number") config.timeout = timeout;
+    return config;
+  }
+}
+
+function unknownCheckMessage(id: string, known: string[]): string {
+  const plugin = id.split(".")[0];
+  const sameName = known.filter((k) => k.toLowerCase() === id.toLowerCase());
+  if (sameName.length) return `unknown check "${id}"; did you mean "${sameName[0]}"?`;
+  if (!id.includes(".")) return `unknown check "${id}"; check ids have the form <plugin>.<check>, e.g. default.${id}`;
+  const ofPlugin = known.filter((k) => k.startsWith(`${plugin}.`));
+  if (!ofPlugin.length) return `unknown check "${id}": no plugin "${plugin}" is loaded`;
+  return `unknown check "${id}"`;
+}

@@ -1,0 +1,108 @@
+/**
+ * Wire types of guardgate's guardrail results (spec §2.4) and of the values that cross the
+ * engine's boundary. Everything here is plain data: it must survive structured clone, because
+ * phases run in worker threads.
+ */
+
+/** Which side of a request a guardrail validates. */
+export type Side = "input" | "output";
+
+/** The four guarded endpoint kinds, named as the peer gateway names them. */
+export type RequestType = "chatComplete" | "complete" | "embed" | "messages";
+
+/** Plan class of a plugin (spec §5): which plans may use its checks. */
+export type PluginClass = "BASIC" | "PARTNER" | "PRO" | "custom";
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** Error of a check result: a string or `{name, message}` (spec §2.4). */
+export type CheckErrorValue = string | { name: string; message: string };
+
+/** Result of one check, field for field as spec §2.4 lists them. */
+export interface CheckResult {
+  data: Record<string, unknown>;
+  verdict: boolean;
+  id: string;
+  execution_time: number;
+  transformed: boolean;
+  created_at: string;
+  log: string | null;
+  error?: CheckErrorValue;
+  fail_on_error: boolean;
+}
+
+/** Feedback metadata: the configured keys plus the three check-id lists (spec §2.4). */
+export interface FeedbackMetadata {
+  [key: string]: unknown;
+  successfulChecks: string;
+  failedChecks: string;
+  erroredChecks: string;
+}
+
+/** Feedback object attached to a guardrail result. */
+export interface Feedback {
+  value?: number;
+  weight?: number;
+  metadata: FeedbackMetadata;
+}
+
+/** Result of one guardrail, field for field as spec §2.4 lists them. */
+export interface GuardrailResult {
+  verdict: boolean;
+  id: string;
+  transformed: boolean;
+  checks: CheckResult[];
+  feedback: Feedback | null;
+  execution_time: number;
+  async: boolean;
+  type: "guardrail";
+  created_at: string;
+  deny: boolean;
+}
+
+/** `hook_results` of a response (spec §2.4). */
+export interface HookResults {
+  before_request_hooks: GuardrailResult[];
+  after_request_hooks: GuardrailResult[];
+}
+
+/** The status a synchronous evaluation yields (spec §3). */
+export type GuardrailStatus = 200 | 246 | 446;
+
+/** Configured feedback for one outcome (`on_success` / `on_fail`). */
+export interface FeedbackConfig {
+  value?: number;
+  weight?: number;
+  metadata?: Record<string, unknown>;
+}
+
+/** One check of a normalised guardrail. */
+export interface CheckConfig {
+  /** Full id, `<plugin>.<check>`. */
+  id: string;
+  /** Parameters after schema validation, defaults applied. */
+  parameters: Record<string, unknown>;
+  enabled: boolean;
+  failOnError: boolean;
+  /** Credentials given in the parameters; handed to the check, never echoed. */
+  credentials?: Record<string, unknown>;
+  /** Time limit in milliseconds; absent means the check's default. */
+  timeout?: number;
+}
+
+/** A guardrail after normalisation: every default decided, every check validated. */
+export interface Guardrail {
+  id: string;
+  name?: string;
+  side: Side;
+  async: boolean;
+  deny: boolean;
+  sequential: boolean;
+  checks: CheckConfig[];
+  onSuccess?: FeedbackConfig;
+  onFail?: FeedbackConfig;
+}

@@ -1,0 +1,18 @@
+/**
+ * The `default` plugin: guardgate's deterministic checks. This list is the plugin's manifest;
+ * `npm run docs:checks` generates docs/checks.md from it.
+ */
+import { definePlugin } from "../../core/plugin-api.js";
+import characterCount from "./characterCount.js";
+import regexMatch from "./regexMatch.js";
+import sentenceCount from "./sentenceCount.js";
+import wordCount from "./wordCount.js";
+
+export default definePlugin({
+  id: "default",
+  name: "Deterministic checks",
+  description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
+  class: "BASIC",
+  apiVersion: 1,
+  checks: [regexMatch, sentenceCount, wordCount, characterCount],
+});
