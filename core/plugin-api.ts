@@ -19,6 +19,8 @@ export interface CheckSettings {
 
 /** Everything a check can see when it runs. */
 export interface CheckContext {
+  /** Id of the guardrail this check runs in. */
+  guardrailId: string;
   side: Side;
   requestType: RequestType;
   /** The evaluated text: the last message (input side) or the first choice (output side). */
@@ -82,6 +84,11 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   kind?: CheckKind;
   /** True when the check may return a transform; such checks compose in check order. */
   transforms?: boolean;
+  /**
+   * Long-form documentation (Markdown) for the generated reference: how the check decides, its
+   * limits, measured precision and recall.
+   */
+  notes?: string;
   /** Documentation of the `data` fields it returns. */
   data?: Record<string, DataFieldDoc>;
   /** Example parameters for the docs and the console. */

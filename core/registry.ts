@@ -57,6 +57,7 @@ export interface CheckInfo {
   transforms: boolean;
   defaultTimeout: number;
   parameters: JsonSchema;
+  notes: string;
   data: Record<string, { type: string; description: string }>;
   examples: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
 }
@@ -188,6 +189,7 @@ export class CheckRegistry {
       transforms: c.definition.transforms === true,
       defaultTimeout: c.defaultTimeout,
       parameters: c.definition.parameters,
+      notes: c.definition.notes ?? "",
       data: c.definition.data ?? {},
       examples: c.definition.examples ?? [],
     }));

@@ -144,7 +144,11 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     located: locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
   };
 
-  const runCheck = async (config: CheckConfig, content: Content): Promise<{ result: CheckResult; next?: Content }> => {
+  const runCheck = async (
+    guardrailId: string,
+    config: CheckConfig,
+    content: Content,
+  ): Promise<{ result: CheckResult; next?: Content }> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
     const check = registry.get(config.id);
@@ -159,6 +163,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
           check,
           config,
           (checkSignal) => ({
+            guardrailId,
             side: task.side,
             requestType,
             text: content.located.text,
@@ -210,7 +215,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       // Sees the content as received; whatever it would transform stays unapplied.
       await Promise.all(
         enabled.map(async (config, i) => {
-          results[i] = (await runCheck(config, original)).result;
+          results[i] = (await runCheck(guardrail.id, config, original)).result;
         }),
       );
     } else if (guardrail.sequential) {
@@ -218,7 +223,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       const done = (async () => {
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
-          const { result, next } = await runCheck(config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content);
           results[i] = result;
           if (next) {
             content = next;
@@ -236,7 +241,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
           if (!transforming(config)) continue;
-          const { result, next } = await runCheck(config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content);
           results[i] = result;
           if (next) {
             content = next;
@@ -249,7 +254,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       await Promise.all([
         transformsDone,
         ...enabled.map(async (config, i) => {
-          if (!transforming(config)) results[i] = (await runCheck(config, original)).result;
+          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original)).result;
         }),
       ]);
     }
