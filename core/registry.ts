@@ -210,17 +210,17 @@ export class CheckRegistry {
 
   /**
    * Validates one check of a guardrail for a side: known id, supported side, parameters valid
-   * against the schema (defaults applied). `path` is where the check sits in the user's config;
-   * `parametersPath` where its parameters sit (they differ in the shorthand form).
+   * against the schema (defaults applied). `at` says where the check, its parameters and its id
+   * sit in the user's config (they differ in the shorthand form).
    */
-  prepareCheck(raw: RawCheck, side: Side, path: string, parametersPath = joinPath(path, "parameters")): CheckConfig {
-    if (typeof raw.id !== "string" || raw.id === "") throw new ConfigError(joinPath(path, "id"), "must be a non-empty string");
+  prepareCheck(raw: RawCheck, side: Side, at: { path: string; parametersPath: string; idPath: string }): CheckConfig {
+    const { path, parametersPath, idPath } = at;
+    if (typeof raw.id !== "string" || raw.id === "") throw new ConfigError(idPath, "must be a non-empty string");
     const check = this.#checks.get(raw.id);
-    if (!check)
-      throw new ConfigError(joinPath(path, "id"), unknownCheckMessage(raw.id, [...this.#checks.keys()]), "unknown_check");
+    if (!check) throw new ConfigError(idPath, unknownCheckMessage(raw.id, [...this.#checks.keys()]), "unknown_check");
     if (!check.definition.sides.includes(side)) {
       throw new ConfigError(
-        joinPath(path, "id"),
+        idPath,
         `${raw.id} does not support the ${side} side (it supports: ${check.definition.sides.join(", ")})`,
         "unsupported_side",
       );

@@ -33,6 +33,15 @@ export interface ConfigWarning {
 /** Keys that belong to the guardrail itself in the shorthand form; every other key is a check. */
 export const GUARDRAIL_KEYS = new Set(["id", "name", "type", "side", "deny", "async", "sequential", "on_fail", "on_success"]);
 
+/** Where one check sits in the user's config, for error paths. */
+export interface CheckPath {
+  path: string;
+  /** Where its parameters sit (the check's own key in the shorthand form). */
+  parametersPath: string;
+  /** Where its id is written (the key itself in the shorthand form). */
+  idPath: string;
+}
+
 /** How a definition is being prepared. */
 export interface PrepareOptions {
   side: Side;
@@ -90,7 +99,7 @@ export function generatedGuardrailId(definition: unknown): string {
 export function prepareGuardrail(
   definition: unknown,
   options: PrepareOptions,
-  checkPaths?: Array<{ path: string; parametersPath: string }>,
+  checkPaths?: CheckPath[],
 ): { guardrail: Guardrail; warnings: ConfigWarning[] } {
   const { side, inline, path, registry } = options;
   if (!isObject(definition)) throw new ConfigError(path, "must be a guardrail object or a guardrail id");
@@ -118,9 +127,10 @@ export function prepareGuardrail(
     const at = checkPaths?.[index] ?? {
       path: joinPath(checksPath, index),
       parametersPath: joinPath(joinPath(checksPath, index), "parameters"),
+      idPath: joinPath(joinPath(checksPath, index), "id"),
     };
     if (!isObject(raw)) throw new ConfigError(at.path, "must be an object like {id, parameters}");
-    return registry.prepareCheck(raw as RawCheck, side, at.path, at.parametersPath);
+    return registry.prepareCheck(raw as RawCheck, side, at);
   });
   const guardrail: Guardrail = {
     id: (def.id as string | undefined) ?? generatedGuardrailId(def),
@@ -140,7 +150,7 @@ export function prepareGuardrail(
     warnings.push({
       path,
       code: "deny_ignored_async",
-      message: `${path}: guardrail "${guardrail.id}" has deny: true but runs asynchronously, so it can never deny; set async: false to let it deny`,
+      message: `${path ? `${path}: ` : ""}guardrail "${guardrail.id}" has deny: true but runs asynchronously, so it can never deny; set async: false to let it deny`,
     });
   }
   return { guardrail, warnings };
@@ -156,11 +166,11 @@ export function expandShorthand(
   path: string,
 ): {
   definition: Record<string, unknown>;
-  checkPaths: Array<{ path: string; parametersPath: string }>;
+  checkPaths: CheckPath[];
 } {
   const definition: Record<string, unknown> = {};
   const checks: RawCheck[] = [];
-  const checkPaths: Array<{ path: string; parametersPath: string }> = [];
+  const checkPaths: CheckPath[] = [];
   for (const [key, value] of Object.entries(element)) {
     if (GUARDRAIL_KEYS.has(key)) {
       definition[key] = value;
@@ -171,13 +181,15 @@ export function expandShorthand(
       throw new ConfigError(at, "must be an object of check parameters");
     const parameters = { ...((value as Record<string, unknown> | null) ?? {}) };
     let id = key.includes(".") ? key : `default.${key}`;
+    let idPath = at;
     if ("id" in parameters) {
+      idPath = joinPath(at, "id");
       if (typeof parameters.id !== "string") throw new ConfigError(joinPath(at, "id"), "must be a check id string");
       id = parameters.id;
       delete parameters.id;
     }
     checks.push({ id, parameters });
-    checkPaths.push({ path: at, parametersPath: at });
+    checkPaths.push({ path: at, parametersPath: at, idPath });
   }
   definition.checks = checks;
   return { definition, checkPaths };

@@ -59,15 +59,20 @@ async function resolveReference(
   if (typeof id !== "string" || id === "") throw new ConfigError(path, "a guardrail reference must be a non-empty id string");
   const record = await deps.source.get(id, deps.scope);
   if (!record) throw new ConfigError(path, `unknown guardrail "${id}"`, "unknown_guardrail");
+  // Paths inside the record are relative to it: the record is not part of the config text.
+  let prepared: { guardrail: Guardrail; warnings: ConfigWarning[] };
   try {
-    return prepareGuardrail({ ...record, ...overrides, id }, { side, inline: false, path, registry: deps.registry });
+    prepared = prepareGuardrail({ ...record, ...overrides, id }, { side, inline: false, path: "", registry: deps.registry });
   } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    if (error.code === "wrong_side") throw new ConfigError(path, error.message, error.code);
     // The record was valid when saved; a plugin may have changed since. Say which record broke.
-    if (error instanceof ConfigError && error.path !== path) {
-      throw new ConfigError(path, `guardrail "${id}" is no longer valid: ${error.message}`, error.code);
-    }
-    throw error;
+    throw new ConfigError(path, `guardrail "${id}" is no longer valid: ${error.message}`, error.code);
   }
+  return {
+    guardrail: prepared.guardrail,
+    warnings: prepared.warnings.map((w) => ({ ...w, path, message: `${path}: ${w.message}` })),
+  };
 }
 
 /** Prepares one element of a guardrail list: an id, a `{id}` reference, a full object or a shorthand. */
