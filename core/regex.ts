@@ -6,6 +6,7 @@
  */
 import { createRequire } from "node:module";
 import { LRUCache } from "lru-cache";
+import { WasmRegex } from "./regex-wasm.js";
 
 /** The subset of RegExp both RE2 builds implement, as guardgate uses it. */
 export interface Regex {
@@ -39,8 +40,7 @@ const cache = new LRUCache<string, Regex | SyntaxError>({ max: CACHE_SIZE });
 
 function load(name: RegexEngineName): LoadedEngine {
   if (name === "re2") return { name, create: require("re2") as RegexConstructor, requiredFlags: "" };
-  const wasm = require("re2-wasm") as { RE2: RegexConstructor };
-  return { name, create: wasm.RE2, requiredFlags: "u" };
+  return { name, create: WasmRegex as unknown as RegexConstructor, requiredFlags: "u" };
 }
 
 function current(): LoadedEngine {

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { locateText, splitOverSlots, writeText } from "./content.js";
+
+const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
+
+describe("locateText on the input side evaluates only the last message", () => {
+  it("chat completions with string content", () => {
+    const body = {
+      messages: [
+        { role: "system", content: "be nice" },
+        { role: "user", content: "first" },
+        { role: "user", content: "last one" },
+      ],
+    };
+    expect(locateText("input", "chatComplete", body).text).toBe("last one");
+  });
+
+  it("chat completions with content parts: text parts joined, other parts skipped", () => {
+    const body = {
+      messages: [
+        { role: "user", content: "earlier" },
+        { role: "user", content: [{ type: "text", text: "look at" }, image, { type: "text", text: "this" }] },
+      ],
+    };
+    const located = locateText("input", "chatComplete", body);
+    expect(located.text).toBe("look at\nthis");
+    expect(located.slots.map((s) => s.path)).toEqual([
+      ["messages", 1, "content", 0, "text"],
+      ["messages", 1, "content", 2, "text"],
+    ]);
+  });
+
+  it("completions with a prompt string or array", () => {
+    expect(locateText("input", "complete", { prompt: "write a poem" }).text).toBe("write a poem");
+    expect(locateText("input", "complete", { prompt: ["a", "b"] }).text).toBe("a\nb");
+    expect(locateText("input", "complete", { prompt: [1, 2, 3] }).text).toBe("");
+  });
+
+  it("embeddings with an input string or array", () => {
+    expect(locateText("input", "embed", { input: "embed me" }).text).toBe("embed me");
+    expect(locateText("input", "embed", { input: ["x", "y"] }).text).toBe("x\ny");
+  });
+
+  it("messages with string content or content blocks", () => {
+    expect(locateText("input", "messages", { messages: [{ role: "user", content: "hi" }] }).text).toBe("hi");
+    const blocks = {
+      messages: [
+        { role: "user", content: "old" },
+        {
+          role: "user",
+          content: [
+            { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+            { type: "text", text: "describe" },
+          ],
+        },
+      ],
+    };
+    expect(locateText("input", "messages", blocks).text).toBe("describe");
+  });
+
+  it("a body without messages has empty text", () => {
+    expect(locateText("input", "chatComplete", { messages: [] }).text).toBe("");
+    expect(locateText("input", "chatComplete", "not an object").text).toBe("");
+  });
+});
+
+describe("locateText on the output side", () => {
+  it("reads the first choice of chat and completions", () => {
+    const chat = {
+      choices: [
+        { index: 0, message: { role: "assistant", content: "first" } },
+        { index: 1, message: { role: "assistant", content: "second" } },
+      ],
+    };
+    expect(locateText("output", "chatComplete", chat).text).toBe("first");
+    expect(locateText("output", "complete", { choices: [{ text: "done" }] }).text).toBe("done");
+  });
+
+  it("reads the text blocks of a messages response, skipping tool use", () => {
+    const response = {
+      content: [
+        { type: "text", text: "Let me check." },
+        { type: "tool_use", id: "t1", name: "lookup", input: {} },
+        { type: "text", text: "Done." },
+      ],
+    };
+    expect(locateText("output", "messages", response).text).toBe("Let me check.\nDone.");
+  });
+
+  it("a tool-call-only chat response has empty text", () => {
+    const response = { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c" }] } }] };
+    expect(locateText("output", "chatComplete", response).text).toBe("");
+  });
+});
+
+describe("writeText keeps the body's shape and never mutates the caller's body", () => {
+  it("chat string content", () => {
+    const body = { model: "m", messages: [{ role: "user", content: "my ssn is 123" }], extra: { kept: true } };
+    const frozen = structuredClone(body);
+    const out = writeText(body, locateText("input", "chatComplete", body), "my ssn is [X]") as typeof body;
+    expect(out.messages[0]?.content).toBe("my ssn is [X]");
+    expect(out.extra).toEqual({ kept: true });
+    expect(body).toEqual(frozen);
+  });
+
+  it("chat content parts stay parts, the image untouched", () => {
+    const body = {
+      messages: [{ role: "user", content: [{ type: "text", text: "call 555" }, image, { type: "text", text: "or 777" }] }],
+    };
+    const frozen = structuredClone(body);
+    const out = writeText(body, locateText("input", "chatComplete", body), "call [X]\nor [X]") as typeof body;
+    expect(out.messages[0]?.content).toEqual([{ type: "text", text: "call [X]" }, image, { type: "text", text: "or [X]" }]);
+    expect(body).toEqual(frozen);
+  });
+
+  it("completions prompt arrays stay arrays", () => {
+    const body = { prompt: ["secret one", "plain two"] };
+    const out = writeText(body, locateText("input", "complete", body), "[X] one\nplain two") as typeof body;
+    expect(out.prompt).toEqual(["[X] one", "plain two"]);
+  });
+
+  it("messages blocks stay blocks on the input and the output side", () => {
+    const request = { messages: [{ role: "user", content: [{ type: "text", text: "hello bob" }] }] };
+    const out = writeText(request, locateText("input", "messages", request), "hello [X]") as typeof request;
+    expect(out.messages[0]?.content).toEqual([{ type: "text", text: "hello [X]" }]);
+
+    const response = {
+      id: "msg",
+      content: [
+        { type: "text", text: "a" },
+        { type: "tool_use", id: "t" },
+        { type: "text", text: "bob" },
+      ],
+    };
+    const outResponse = writeText(response, locateText("output", "messages", response), "a\n[X]") as typeof response;
+    expect(outResponse.content).toEqual([
+      { type: "text", text: "a" },
+      { type: "tool_use", id: "t" },
+      { type: "text", text: "[X]" },
+    ]);
+  });
+
+  it("chat and completions responses", () => {
+    const chat = {
+      choices: [
+        { index: 0, message: { role: "assistant", content: "bob" } },
+        { index: 1, message: { content: "bob" } },
+      ],
+    };
+    const out = writeText(chat, locateText("output", "chatComplete", chat), "[X]") as typeof chat;
+    expect(out.choices.map((c) => c.message.content)).toEqual(["[X]", "bob"]);
+    const completion = { choices: [{ text: "bob" }] };
+    expect((writeText(completion, locateText("output", "complete", completion), "") as typeof completion).choices[0]?.text).toBe(
+      "",
+    );
+  });
+
+  it("may set an empty string", () => {
+    const body = { messages: [{ role: "user", content: "remove all" }] };
+    const out = writeText(body, locateText("input", "chatComplete", body), "") as typeof body;
+    expect(out.messages[0]?.content).toBe("");
+  });
+
+  it("returns the body itself when nothing changed", () => {
+    const body = { messages: [{ role: "user", content: "same" }] };
+    expect(writeText(body, locateText("input", "chatComplete", body), "same")).toBe(body);
+  });
+});
+
+describe("splitOverSlots maps edits back to the parts they were made in", () => {
+  const slots = (...texts: string[]) => texts.map((text, i) => ({ path: [i], text }));
+  it("keeps edits inside their part and never removes a separator", () => {
+    expect(splitOverSlots(slots("ab", "cd", "ef"), "ab\ncd\nef", "aXb\ncd\nEF")).toEqual(["aXb", "cd", "EF"]);
+    expect(splitOverSlots(slots("ab", "cd"), "ab\ncd", "abcd")).toEqual(["ab", "cd"]);
+    expect(splitOverSlots(slots("ab", "cd"), "ab\ncd", "")).toEqual(["", ""]);
+  });
+});
