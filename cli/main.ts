@@ -1,9 +1,6 @@
-#!/usr/bin/env node
 /**
  * The `guardgate` command: one subcommand per module, loaded only when used.
  */
-import { pathToFileURL } from "node:url";
-
 /** A subcommand: runs with its arguments and resolves to the exit code. */
 export type Command = (args: string[]) => Promise<number>;
 
@@ -39,16 +36,4 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   return (await command.load())(rest);
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`guardgate: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
 }

@@ -5,8 +5,8 @@ import { countWords } from "./segments.js";
 
 /**
  * Words are Unicode word segments that hold letters, digits or ideographs (UAX #29 with ICU's
- * dictionaries): "3.14" and "well-known" are one word each, punctuation is none, and Chinese or
- * Japanese text without spaces is split into its words.
+ * dictionaries): "3.14" and "it's" are one word each, a hyphenated compound counts as its parts,
+ * punctuation is no word, and Chinese or Japanese text without spaces is split into its words.
  */
 export default defineCheck<{ minWords: number; maxWords?: number; not: boolean }>({
   id: "wordCount",
