@@ -114,7 +114,7 @@ export interface PluginDefinition {
   apiVersion: 1;
   /** JSON Schema of the credentials its checks need, if any. */
   credentials?: JsonSchema;
-  // biome-ignore lint/suspicious/noExplicitAny: a plugin mixes checks with different parameter types
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a plugin mixes checks with different parameter types
   checks: ReadonlyArray<CheckDefinition<any>>;
 }
 
