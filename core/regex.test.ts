@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   compileRegex,
@@ -75,5 +78,19 @@ describe.each<RegexEngineName>(["re2", "re2-wasm"])("offsets in UTF-16 units thr
     expect(global.lastIndex).toBe(5);
     expect(global.exec(text)?.index).toBe(7);
     global.lastIndex = 0;
+  });
+});
+
+describe("choosing the RE2 build", () => {
+  it("falls back to re2-wasm when the native binding cannot load", () => {
+    const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+    const script = `import("${pathToFileURL(path.join(root, "dist/core/regex.js")).href}").then((m) => {
+      console.log(m.regexEngine(), m.compileRegex("^(a+)+$").test("a".repeat(50000) + "b"));
+    });`;
+    const run = spawnSync(process.execPath, ["--require", path.join(root, "test/fixtures/no-native-re2.cjs"), "-e", script], {
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("re2-wasm false");
   });
 });
