@@ -3,8 +3,12 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import allowedRequestTypes from "./allowedRequestTypes.js";
 import characterCount from "./characterCount.js";
+import modelRules from "./modelRules.js";
+import modelWhitelist from "./modelWhitelist.js";
 import regexMatch from "./regexMatch.js";
+import requiredMetadataKeys from "./requiredMetadataKeys.js";
 import sentenceCount from "./sentenceCount.js";
 import wordCount from "./wordCount.js";
 
@@ -14,5 +18,14 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount],
+  checks: [
+    regexMatch,
+    sentenceCount,
+    wordCount,
+    characterCount,
+    modelWhitelist,
+    modelRules,
+    allowedRequestTypes,
+    requiredMetadataKeys,
+  ],
 });
