@@ -10,6 +10,7 @@ import modelWhitelist from "./modelWhitelist.js";
 import regexMatch from "./regexMatch.js";
 import requiredMetadataKeys from "./requiredMetadataKeys.js";
 import sentenceCount from "./sentenceCount.js";
+import webhook from "./webhook.js";
 import wordCount from "./wordCount.js";
 
 export default definePlugin({
@@ -27,5 +28,6 @@ export default definePlugin({
     modelRules,
     allowedRequestTypes,
     requiredMetadataKeys,
+    webhook,
   ],
 });
