@@ -5,6 +5,7 @@
 import { definePlugin } from "../../core/plugin-api.js";
 import allowedRequestTypes from "./allowedRequestTypes.js";
 import characterCount from "./characterCount.js";
+import log from "./log.js";
 import modelRules from "./modelRules.js";
 import modelWhitelist from "./modelWhitelist.js";
 import regexMatch from "./regexMatch.js";
@@ -29,5 +30,6 @@ export default definePlugin({
     allowedRequestTypes,
     requiredMetadataKeys,
     webhook,
+    log,
   ],
 });
