@@ -47,7 +47,10 @@ export interface CheckContext {
   model?: string;
   /** Provider slug or name, when known. */
   provider?: string;
-  /** Request headers a check may read (credentials are removed before checks see them). */
+  /**
+   * Request headers a check may read. `authorization` may be among them (the jwt check verifies
+   * it), so a check that sends anything out must drop credential headers itself.
+   */
   headers: Record<string, string>;
   /** Credentials for this plugin, from the service's integration or `parameters.credentials`. */
   credentials?: Record<string, unknown>;

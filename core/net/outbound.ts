@@ -197,7 +197,9 @@ export async function outboundRequest(url: string | URL, options: OutboundOption
   } catch (error) {
     const known = findOutboundError(error);
     if (known) throw known;
-    if (timeoutSignal.aborted) {
+    // A caller's signal that aborted for a time-out (AbortSignal.timeout, the runner's time
+    // limit) reads as a time-out too.
+    if (timeoutSignal.aborted || (options.signal?.aborted && (options.signal.reason as Error)?.name === "TimeoutError")) {
       throw new OutboundError("outbound_timeout", `${where()}: no complete answer within ${options.timeout} ms`, {
         cause: error,
       });

@@ -5,6 +5,7 @@
 import { definePlugin } from "../../core/plugin-api.js";
 import allowedRequestTypes from "./allowedRequestTypes.js";
 import characterCount from "./characterCount.js";
+import jwt from "./jwt.js";
 import log from "./log.js";
 import modelRules from "./modelRules.js";
 import modelWhitelist from "./modelWhitelist.js";
@@ -31,5 +32,6 @@ export default definePlugin({
     requiredMetadataKeys,
     webhook,
     log,
+    jwt,
   ],
 });
