@@ -12,6 +12,7 @@ import modelWhitelist from "./modelWhitelist.js";
 import regexMatch from "./regexMatch.js";
 import requiredMetadataKeys from "./requiredMetadataKeys.js";
 import sentenceCount from "./sentenceCount.js";
+import validUrls from "./validUrls.js";
 import webhook from "./webhook.js";
 import wordCount from "./wordCount.js";
 
@@ -33,5 +34,6 @@ export default definePlugin({
     webhook,
     log,
     jwt,
+    validUrls,
   ],
 });
