@@ -62,7 +62,9 @@ export function createLogCheck(dependencies: LogDependencies = {}): CheckDefinit
       "`x-gateway-*`, and any name made of words like key, token, secret, auth, session) and `loggedAt`.",
       "The check passes whenever the sink answers 2xx. A sink that is down, slow, answers another status",
       "(a redirect included: none is followed) or sits on a refused address is a check error: with",
-      "`failOnError` the guardrail fails, otherwise the error is only recorded.",
+      "`failOnError` the guardrail fails, otherwise the error is only recorded. The URL is called under the",
+      "gateway's network policy: private, loopback and link-local addresses only when the settings allow",
+      "them, cloud metadata addresses never (docs/webhooks.md).",
     ].join("\n"),
     validate: (p) => outboundProblem("logURL", p.logURL, p.headers),
     async run(context, { logURL, headers, timeout }) {

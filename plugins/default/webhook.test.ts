@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,18 +12,41 @@ import { prepareCheck } from "../../test/support/run-check.js";
 import webhook from "./webhook.js";
 
 const SECRET = "test-secret-0123456789";
+const FENCE = "```";
 type Verify = (rawBody: Buffer | string, header: unknown, secret: string, toleranceSeconds?: number) => boolean;
 
-/** The signature verification code exactly as README.md's "Webhook checks" section shows it. */
-async function readmeVerifier(): Promise<Verify> {
+type Policy = (evaluation: unknown) => unknown;
+interface Documented {
+  verify: Verify;
+  createReceiver: (secret: string, decide: Policy) => Server;
+  codeNamePolicy: Policy;
+}
+
+/**
+ * The code of the docs, exactly as written: the verification from README.md's "Webhook checks"
+ * section saved as verify.mjs, and docs/webhooks.md's receiver.mjs beside it.
+ */
+async function documentedCode(): Promise<Documented> {
   const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
   const section = readme.slice(readme.indexOf("\n## Webhook checks"));
-  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README.md has no js block under "## Webhook checks"');
-  const file = path.join(await mkdtemp(path.join(tmpdir(), "guardgate-readme-")), "verify.mjs");
-  await writeFile(file, code);
-  const module = (await import(pathToFileURL(file).href)) as { verifyGuardgateSignature: Verify };
-  return module.verifyGuardgateSignature;
+  const verify = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!verify) throw new Error('README.md has no js block under "## Webhook checks"');
+  const docs = await readFile(new URL("../../docs/webhooks.md", import.meta.url), "utf8");
+  const block = (name: string) => {
+    const opening = `${FENCE}js ${name}\n`;
+    const start = docs.indexOf(opening);
+    if (start < 0) throw new Error(`docs/webhooks.md has no block ${name}`);
+    const from = start + opening.length;
+    return docs.slice(from, docs.indexOf(FENCE, from));
+  };
+
+  expect(block("verify.mjs")).toBe(verify);
+  const dir = await mkdtemp(path.join(tmpdir(), "guardgate-docs-"));
+  await writeFile(path.join(dir, "verify.mjs"), verify);
+  await writeFile(path.join(dir, "receiver.mjs"), block("receiver.mjs"));
+  const verifyModule = (await import(pathToFileURL(path.join(dir, "verify.mjs")).href)) as { verifyGuardgateSignature: Verify };
+  const receiverModule = (await import(pathToFileURL(path.join(dir, "receiver.mjs")).href)) as Omit<Documented, "verify">;
+  return { verify: verifyModule.verifyGuardgateSignature, ...receiverModule };
 }
 
 const chatRequest = {
@@ -37,9 +62,11 @@ let receiver: LocalServer;
 let engine: Engine;
 let strictEngine: Engine;
 let verify: Verify;
+let documented: Documented;
 
 beforeAll(async () => {
-  verify = await readmeVerifier();
+  documented = await documentedCode();
+  verify = documented.verify;
   receiver = await startServer(async (req, res) => {
     const evaluation = req.body ? JSON.parse(req.body) : {};
     switch (req.url) {
@@ -302,6 +329,53 @@ describe("webhook: signature", () => {
     expect(verify(body, signatureHeader(SECRET, body, now - 3600), SECRET)).toBe(false);
     expect(verify(body, undefined, SECRET)).toBe(false);
     expect(verify(body, "t=abc,v1=00", SECRET)).toBe(false);
+  });
+});
+
+describe("webhook: the receiver of docs/webhooks.md", () => {
+  let server: Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    server = documented.createReceiver(SECRET, documented.codeNamePolicy);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const ask = (content: string, secret = SECRET) =>
+    engine.evaluate({
+      side: "input",
+      requestType: "chatComplete",
+      request: { model: "gpt-4o", messages: [{ role: "user", content }] },
+      guardrails: [
+        {
+          id: "house-policy",
+          checks: [{ id: "default.webhook", parameters: { webhookURL: `${origin}/`, credentials: { secret } } }],
+        },
+      ],
+    });
+
+  it("passes clean text", async () => {
+    const evaluation = await ask("Summarise the launch plan");
+    expect(evaluation.status).toBe(200);
+    expect(evaluation.results[0]?.checks[0]?.data).toMatchObject({ signed: true, verdict: true });
+  });
+
+  it("fails and redacts the code name (246 without deny)", async () => {
+    const evaluation = await ask("Summarise the Bluebird launch plan");
+    expect(evaluation.status).toBe(246);
+    expect(evaluation.request).toEqual({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "Summarise the [code name] launch plan" }],
+    });
+    expect(evaluation.results[0]?.checks[0]?.data.responseData).toEqual({ reason: "mentions a code name" });
+  });
+
+  it("refuses calls signed with another secret", async () => {
+    const evaluation = await ask("hello", "not-the-secret");
+    expect(evaluation.results[0]?.checks[0]?.error).toMatchObject({ message: expect.stringContaining("HTTP 401") });
   });
 });
 
