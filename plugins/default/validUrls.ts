@@ -80,10 +80,12 @@ async function checkDns(url: URL, resolver: Resolver, policy: NetworkPolicy, tim
 }
 
 async function checkHttp(url: URL, context: CheckContext, resolver: Resolver, timeout: number): Promise<Verdict> {
+  // One time limit per URL, whether it takes one request or two.
+  const deadline = Date.now() + timeout;
   const call = (method: "HEAD" | "GET") =>
     outboundRequest(url, {
       method,
-      timeout,
+      timeout: Math.max(1, deadline - Date.now()),
       signal: context.signal,
       maxResponseBytes: MAX_DRAIN,
       readBody: false,
