@@ -17,6 +17,10 @@ export {
 } from "./engine.js";
 export { CheckAbortedError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
 export { type Executor, InlineExecutor } from "./executor.js";
+export { displayUrl, OutboundError, type OutboundErrorCode } from "./net/errors.js";
+export { type ResolvedAddress, type Resolver, systemResolver } from "./net/lookup.js";
+export { type NetworkPolicy, networkPolicy } from "./net/network-policy.js";
+export { type OutboundOptions, type OutboundResponse, outboundRequest, outboundUrlProblem } from "./net/outbound.js";
 export {
   type CheckContext,
   type CheckDefinition,

@@ -11,10 +11,22 @@ export type JsonSchema = Record<string, unknown>;
 /** What kind of work a check does; decides its default time limit. */
 export type CheckKind = "deterministic" | "network" | "model";
 
-/** Gateway settings a check may need (network policy for checks that call out). */
+/**
+ * Gateway settings a check may need: the network policy for checks that call out (core/net).
+ * Private, loopback and link-local addresses are refused unless a setting here allows them;
+ * cloud metadata addresses are refused whatever the settings say.
+ */
 export interface CheckSettings {
   /** Let checks call private, loopback and link-local addresses (refused by default: SSRF). */
   allowPrivateAddresses?: boolean;
+  /** Let checks call loopback addresses only (127.0.0.0/8, ::1): a receiver on the same machine. */
+  allowLoopback?: boolean;
+  /**
+   * Host names that may resolve to private, loopback or link-local addresses although the two
+   * settings above are off: an exact name (`hooks.internal`) or every subdomain of one
+   * (`*.corp.example`). IP literals may be listed too.
+   */
+  internalHosts?: string[];
 }
 
 /** Everything a check can see when it runs. */
@@ -35,7 +47,10 @@ export interface CheckContext {
   model?: string;
   /** Provider slug or name, when known. */
   provider?: string;
-  /** Request headers a check may read (credentials are removed before checks see them). */
+  /**
+   * Request headers a check may read. `authorization` may be among them (the jwt check verifies
+   * it), so a check that sends anything out must drop credential headers itself.
+   */
   headers: Record<string, string>;
   /** Credentials for this plugin, from the service's integration or `parameters.credentials`. */
   credentials?: Record<string, unknown>;

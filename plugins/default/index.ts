@@ -3,9 +3,17 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import allowedRequestTypes from "./allowedRequestTypes.js";
 import characterCount from "./characterCount.js";
+import jwt from "./jwt.js";
+import log from "./log.js";
+import modelRules from "./modelRules.js";
+import modelWhitelist from "./modelWhitelist.js";
 import regexMatch from "./regexMatch.js";
+import requiredMetadataKeys from "./requiredMetadataKeys.js";
 import sentenceCount from "./sentenceCount.js";
+import validUrls from "./validUrls.js";
+import webhook from "./webhook.js";
 import wordCount from "./wordCount.js";
 
 export default definePlugin({
@@ -14,5 +22,18 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount],
+  checks: [
+    regexMatch,
+    sentenceCount,
+    wordCount,
+    characterCount,
+    modelWhitelist,
+    modelRules,
+    allowedRequestTypes,
+    requiredMetadataKeys,
+    webhook,
+    log,
+    jwt,
+    validUrls,
+  ],
 });
