@@ -47,3 +47,13 @@ export class CheckAbortedError extends GuardgateError {
     this.name = "AbortError";
   }
 }
+
+/**
+ * A check's credentials are missing or do not match its plugin's credentials schema. Raised when
+ * the check runs (integration credentials arrive with the request), so it is a check error.
+ */
+export class CredentialsError extends GuardgateError {
+  constructor(message: string) {
+    super("credentials_invalid", message);
+  }
+}

@@ -43,6 +43,8 @@ export interface RegisteredCheck {
   kind: CheckKind;
   defaultTimeout: number;
   validate: ValidateFunction;
+  /** Validator of the plugin's credentials schema, when it declares one. */
+  validateCredentials?: ValidateFunction;
 }
 
 /** Public description of a check: its metadata as data. */
@@ -141,6 +143,21 @@ export class CheckRegistry {
         "plugin_collision",
       );
     }
+    let validateCredentials: ValidateFunction | undefined;
+    if (plugin.credentials !== undefined) {
+      if (!plugin.credentials || typeof plugin.credentials !== "object" || plugin.credentials.type !== "object") {
+        throw new PluginError(`plugin "${plugin.id}" (${source}): credentials must be a JSON Schema of type "object"`);
+      }
+      try {
+        validateCredentials = compileParameterSchema(plugin.credentials);
+      } catch (error) {
+        throw new PluginError(
+          `plugin "${plugin.id}" (${source}): credentials schema does not compile: ${(error as Error).message}`,
+          "plugin_invalid",
+          { cause: error },
+        );
+      }
+    }
     const compiled: RegisteredCheck[] = plugin.checks.map((definition) => {
       let validate: ValidateFunction;
       try {
@@ -160,6 +177,7 @@ export class CheckRegistry {
         kind,
         defaultTimeout: DEFAULT_TIMEOUTS[kind],
         validate,
+        ...(validateCredentials && { validateCredentials }),
       };
     });
     this.#plugins.set(plugin.id, { plugin, source });
@@ -250,8 +268,14 @@ export class CheckRegistry {
     if (options.timeout !== undefined && !(typeof options.timeout === "number" && options.timeout > 0)) {
       throw new ConfigError(joinPath(parametersPath, "timeout"), "must be a positive number of milliseconds");
     }
-    if (options.credentials !== undefined && (typeof options.credentials !== "object" || options.credentials === null)) {
-      throw new ConfigError(joinPath(parametersPath, "credentials"), "must be an object");
+    if (options.credentials !== undefined) {
+      const at = joinPath(parametersPath, "credentials");
+      if (typeof options.credentials !== "object" || options.credentials === null || Array.isArray(options.credentials)) {
+        throw new ConfigError(at, "must be an object");
+      }
+      if (check.validateCredentials && !check.validateCredentials(options.credentials)) {
+        throw parameterError(check.validateCredentials.errors, at, check.plugin.credentials ?? {});
+      }
     }
     if (!check.validate(parameters)) {
       throw parameterError(check.validate.errors, parametersPath, check.definition.parameters);

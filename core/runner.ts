@@ -9,8 +9,10 @@
  */
 import { buildFeedback, guardrailVerdict } from "./aggregate.js";
 import { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
-import { CheckAbortedError, CheckTimeoutError } from "./errors.js";
+import { CheckAbortedError, CheckTimeoutError, CredentialsError } from "./errors.js";
+import { parameterError } from "./parameters.js";
 import type { CheckContext, CheckOutcome, CheckSettings } from "./plugin-api.js";
+import { collectSecrets, headerSecrets, Redactor } from "./redact.js";
 import type { CheckRegistry, RegisteredCheck } from "./registry.js";
 import type { CheckConfig, CheckErrorValue, CheckResult, Guardrail, GuardrailResult, RequestType, Side } from "./types.js";
 
@@ -53,9 +55,35 @@ function elapsed(start: number): number {
 }
 
 function errorValue(error: unknown): CheckErrorValue {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  if (typeof error === "string") return error;
-  return { name: "Error", message: String(error) };
+  // A hostile check may throw anything, even a value whose name, message or conversion throws.
+  try {
+    if (error instanceof Error) return { name: String(error.name), message: String(error.message) };
+    if (typeof error === "string") return error;
+    return { name: "Error", message: String(error) };
+  } catch {
+    return { name: "Error", message: "the check threw a value that cannot be described" };
+  }
+}
+
+/**
+ * The credentials a check gets: those of its parameters (validated when the config was loaded),
+ * else the integration's for its plugin, which must match the plugin's credentials schema.
+ */
+function checkCredentials(check: RegisteredCheck, config: CheckConfig, task: PhaseTask): Record<string, unknown> | undefined {
+  if (config.credentials !== undefined) return config.credentials;
+  const held = task.credentials?.[check.plugin.id];
+  if (!check.validateCredentials) return held;
+  // Validated on a copy: defaults from the schema must not change the caller's object.
+  const credentials = structuredClone(held ?? {});
+  if (!check.validateCredentials(credentials)) {
+    const problem = parameterError(check.validateCredentials.errors, "credentials", check.plugin.credentials ?? {}).message;
+    throw new CredentialsError(
+      held === undefined
+        ? `plugin "${check.plugin.id}" needs credentials (${problem}): add an integration for it or set the check's parameters.credentials`
+        : `the integration's credentials for plugin "${check.plugin.id}" do not match its credentials schema: ${problem}`,
+    );
+  }
+  return held === undefined && Object.keys(credentials).length === 0 ? undefined : credentials;
 }
 
 /** Runs a check's `run` under its time limit and the phase's abort signal. */
@@ -144,6 +172,12 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     located: locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
   };
 
+  // Secrets of the request headers are redacted from every result, with the check's own credentials.
+  const requestSecrets = headerSecrets(task.headers, new Set());
+  const phaseRedactor = new Redactor(requestSecrets);
+  const redactorFor = (credentials: unknown) =>
+    credentials === undefined ? phaseRedactor : new Redactor(collectSecrets(credentials, new Set(requestSecrets)));
+
   const runCheck = async (
     guardrailId: string,
     config: CheckConfig,
@@ -155,9 +189,12 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     let outcome: CheckOutcome | undefined;
     let error: unknown;
     let next: Content | undefined;
+    let given: unknown;
     try {
       if (!check) throw new Error(`check ${config.id} is not loaded in this engine`);
-      const credentials = config.credentials ?? task.credentials?.[check.plugin.id];
+      // Taken before validation, so credentials that fail it are redacted all the same.
+      given = config.credentials ?? task.credentials?.[check.plugin.id];
+      const credentials = checkCredentials(check, config, task);
       outcome = validOutcome(
         await runWithLimit(
           check,
@@ -197,6 +234,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     } as CheckResult;
     if (error !== undefined) result.error = errorValue(error);
     result.fail_on_error = config.failOnError;
+    redactorFor(given).result(result);
     return next ? { result, next } : { result };
   };
 

@@ -4,6 +4,7 @@
  * the check's own credentials are not part of it, and request headers (sent only where asked)
  * lose every header that may carry one.
  */
+import { isCredentialHeader } from "../../core/credential-headers.js";
 import type { CheckContext } from "../../core/plugin-api.js";
 import type { Side } from "../../core/types.js";
 
@@ -25,17 +26,7 @@ export interface EvaluationPayload {
   headers?: Record<string, string>;
 }
 
-// Header names that carry credentials: exact names, the gateway's own headers, and any name
-// built from a word that means a secret (x-goog-api-key, x-amz-security-token, x-auth-token).
-const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"]);
-const CREDENTIAL_WORD =
-  /(?:^|[-_])(?:auth|authorization|token|secret|key|apikey|password|passwd|session|cookie|credentials?|signature)(?:$|[-_])/i;
-
-/** Whether a header may carry a credential and so must never leave the service. */
-export function isCredentialHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(lower) || lower.startsWith("x-gateway-") || CREDENTIAL_WORD.test(lower);
-}
+export { isCredentialHeader };
 
 /** The headers without any that may carry a credential. */
 export function withoutCredentials(headers: Record<string, string>): Record<string, string> {
