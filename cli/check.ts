@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { createEngine } from "../core/engine.js";
 import { GuardgateError } from "../core/errors.js";
+import { bodyForText } from "../core/sample-body.js";
 import type { RequestType, Side } from "../core/types.js";
 import type { Command } from "./main.js";
 
@@ -23,30 +24,8 @@ Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.`;
 
 class UsageError extends Error {}
 
-/** A body of the request type whose evaluated text is `text`. */
-export function bodyForText(side: Side, requestType: RequestType, text: string): unknown {
-  if (side === "input") {
-    switch (requestType) {
-      case "chatComplete":
-      case "messages":
-        return { messages: [{ role: "user", content: text }] };
-      case "complete":
-        return { prompt: text };
-      case "embed":
-        return { input: text };
-    }
-  }
-  switch (requestType) {
-    case "chatComplete":
-      return { choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] };
-    case "complete":
-      return { choices: [{ index: 0, text, finish_reason: "stop" }] };
-    case "messages":
-      return { role: "assistant", content: [{ type: "text", text }] };
-    case "embed":
-      throw new UsageError("--side output does not apply to embed: embeddings carry no text");
-  }
-}
+// Re-exported where it used to live, for the benchmarks that build bodies with it.
+export { bodyForText };
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError("no input: pipe a JSON body on stdin or give --text");
