@@ -9,6 +9,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "evaluate guardrails on a request or response (JSON on stdin)",
     load: async () => (await import("./check.js")).default,
   },
+  plugin: {
+    summary: "write a new plugin package (plugin new NAME)",
+    load: async () => (await import("./plugin.js")).default,
+  },
+  plugins: {
+    summary: "list the loaded plugins and their checks (plugins list)",
+    load: async () => (await import("./plugins-list.js")).default,
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,74 @@
+/**
+ * `guardgate plugin new NAME [--dir DIR] [--id ID] [--guardgate SPEC]`: writes a plugin package
+ * that passes its own tests out of the box (see plugin-scaffold.ts).
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { GuardgateError } from "../core/errors.js";
+import type { Command } from "./main.js";
+import { scaffoldPlugin } from "./plugin-scaffold.js";
+
+const HELP = `usage: guardgate plugin new NAME [--dir DIR] [--id ID] [--guardgate SPEC]
+
+Writes a plugin package NAME (an npm package name) into ./NAME's last segment, or DIR:
+package.json, tsconfig.json, src/ with an example check, test/ (node:test with
+guardgate/testing), bench/latency.ts and a README.
+
+  --dir DIR         folder to write (must be empty or absent)
+  --id ID           plugin id (check ids are ID.<check>); derived from NAME by default
+  --guardgate SPEC  version spec of the guardgate dependency; by default file:<this installation>,
+                    which installs offline`;
+
+const plugin: Command = async (argv) => {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        dir: { type: "string" },
+        id: { type: "string" },
+        guardgate: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const [action, name, ...extra] = positionals;
+    if (action !== "new")
+      throw new GuardgateError("usage", action ? `unknown action "${action}"; use: plugin new NAME` : "use: plugin new NAME");
+    if (!name) throw new GuardgateError("usage", "plugin new needs the package NAME");
+    if (extra.length) throw new GuardgateError("usage", `unexpected argument "${extra[0]}"`);
+    const result = await scaffoldPlugin({
+      name,
+      ...(values.dir !== undefined && { dir: values.dir }),
+      ...(values.id !== undefined && { id: values.id }),
+      ...(values.guardgate !== undefined && { guardgate: values.guardgate }),
+    });
+    const where = path.relative(process.cwd(), result.dir) || ".";
+    process.stdout.write(
+      [
+        `wrote plugin "${result.pluginId}" (package ${name}) to ${where}:`,
+        ...result.files.map((f) => `  ${f}`),
+        "",
+        "next:",
+        `  cd ${where}`,
+        "  npm install",
+        "  npm test",
+        "  npm run bench",
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof GuardgateError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`guardgate plugin: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+};
+
+export default plugin;

@@ -1,0 +1,57 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { schemaType } from "./plugins-list.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = path.join(here, "../dist/cli/bin.js");
+const fixtures = path.join(here, "../test/fixtures/plugins");
+
+function guardgate(args: string[]) {
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd: fixtures, encoding: "utf8" });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe("guardgate plugins list", () => {
+  it("prints every plugin with its class and source, and every check with its sides and parameters", () => {
+    const run = guardgate(["plugins", "list", "--plugin", "./file-plugin.mjs"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("default (BASIC, apiVersion 1) from guardgate (built in)");
+    expect(run.stdout).toContain("  default.wordCount  sides: input, output; deterministic; time limit 2000 ms");
+    expect(run.stdout).toMatch(/\n {4}rule {2}string, required {2}The regular expression/);
+    expect(run.stdout).toContain('acme (custom, apiVersion 1) from "./file-plugin.mjs"');
+    expect(run.stdout).toContain("  acme.shouting  sides: input, output; deterministic; time limit 2000 ms");
+    expect(run.stdout).toContain("    minLetters  integer, default 3");
+  });
+
+  it("prints the same as JSON with each check's metadata and parameter schema", () => {
+    const run = guardgate(["plugins", "list", "--plugin", "./pkg-plugin", "--json"]);
+    expect(run.code).toBe(0);
+    const { plugins } = JSON.parse(run.stdout);
+    expect(plugins.map((p: { id: string }) => p.id)).toEqual(["default", "pkg"]);
+    const pkg = plugins[1];
+    expect(pkg).toMatchObject({ class: "custom", apiVersion: 1, source: '"./pkg-plugin"' });
+    expect(pkg.checks[0]).toMatchObject({ id: "pkg.always", sides: expect.any(Array), parameters: { type: "object" } });
+  });
+
+  it("exits 2 with the loader's message when a plugin cannot load", () => {
+    const run = guardgate(["plugins", "list", "--plugin", "./throws-on-load.mjs"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/plugin "\.\/throws-on-load\.mjs" failed to load: this plugin refuses to load/);
+    expect(guardgate(["plugins"]).stderr).toMatch(/use: plugins list/);
+  });
+});
+
+describe("schemaType", () => {
+  it.each([
+    [{ type: "string" }, "string"],
+    [{ type: ["string", "null"] }, "string | null"],
+    [{ type: "array", items: { type: "integer" } }, "integer[]"],
+    [{ enum: ["any", "all"] }, '"any" | "all"'],
+    [{ oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] }, "string | string[]"],
+    [{}, "any"],
+  ])("describes %j as %s", (schema, type) => {
+    expect(schemaType(schema)).toBe(type);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * `guardgate plugins list [--plugin SPEC]... [--json]`: every loaded plugin (the built-in ones and
+ * those named) with its class and source, and each of its checks with its sides, kind, time
+ * limit and parameters. A plugin that fails to load is reported as the gateway would at start.
+ */
+import { parseArgs } from "node:util";
+import { createEngine } from "../core/engine.js";
+import { GuardgateError } from "../core/errors.js";
+import type { JsonSchema } from "../core/plugin-api.js";
+import type { CheckInfo, PluginInfo } from "../core/registry.js";
+import type { Command } from "./main.js";
+
+const HELP = `usage: guardgate plugins list [--plugin SPEC]... [--json]
+
+  --plugin SPEC  also load this plugin (package name resolved from the current folder, or a path
+                 to a module file or package folder); may be repeated
+  --json         print {plugins: [{id, name, description, class, apiVersion, source,
+                 checks: [{id, sides, kind, parameters (JSON Schema), ...}]}]}`;
+
+/** A short type of a parameter's schema: `string`, `integer[]`, `"any" | "all"`. */
+export function schemaType(schema: unknown): string {
+  if (!schema || typeof schema !== "object") return "any";
+  const s = schema as JsonSchema;
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if ("const" in s) return JSON.stringify(s.const);
+  for (const key of ["oneOf", "anyOf"] as const) {
+    if (Array.isArray(s[key])) return [...new Set((s[key] as unknown[]).map(schemaType))].join(" | ");
+  }
+  const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === "string" ? [s.type] : [];
+  if (types.length === 0) return "any";
+  return types.map((t) => (t === "array" ? `${schemaType(s.items)}[]` : t)).join(" | ");
+}
+
+/** The lines describing one check's parameters. */
+function parameterLines(check: CheckInfo): string[] {
+  const properties = (check.parameters.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((check.parameters.required as string[] | undefined) ?? []);
+  const names = Object.keys(properties);
+  if (names.length === 0) return ["    (no parameters)"];
+  const width = Math.max(...names.map((n) => n.length));
+  return names.map((name) => {
+    const p = properties[name] ?? {};
+    const facts = [schemaType(p)];
+    if (required.has(name)) facts.push("required");
+    if ("default" in p) facts.push(`default ${JSON.stringify(p.default)}`);
+    const description = typeof p.description === "string" ? `  ${p.description}` : "";
+    return `    ${name.padEnd(width)}  ${facts.join(", ")}${description}`;
+  });
+}
+
+/** The plain-text listing. */
+export function renderPlugins(plugins: PluginInfo[], checks: CheckInfo[]): string {
+  const lines: string[] = [];
+  for (const plugin of plugins) {
+    lines.push(`${plugin.id} (${plugin.class}, apiVersion ${plugin.apiVersion}) from ${plugin.source}`);
+    if (plugin.description) lines.push(`  ${plugin.description}`);
+    for (const check of checks.filter((c) => c.plugin === plugin.id)) {
+      const transforms = check.transforms ? ", transforms" : "";
+      lines.push(
+        `  ${check.id}  sides: ${check.sides.join(", ")}; ${check.kind}${transforms}; time limit ${check.defaultTimeout} ms`,
+      );
+      lines.push(`    ${check.description}`);
+      lines.push(...parameterLines(check));
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+const pluginsList: Command = async (argv) => {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        plugin: { type: "string", multiple: true },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const [action, ...extra] = positionals;
+    if (action !== "list")
+      throw new GuardgateError("usage", action ? `unknown action "${action}"; use: plugins list` : "use: plugins list");
+    if (extra.length) throw new GuardgateError("usage", `unexpected argument "${extra[0]}"`);
+    const engine = await createEngine({ plugins: values.plugin ?? [] });
+    const plugins = engine.plugins();
+    const checks = engine.checks();
+    await engine.close();
+    if (values.json) {
+      const listing = plugins.map((p) => ({ ...p, checks: checks.filter((c) => c.plugin === p.id) }));
+      process.stdout.write(`${JSON.stringify({ plugins: listing }, null, 2)}\n`);
+    } else {
+      process.stdout.write(renderPlugins(plugins, checks));
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof GuardgateError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`guardgate plugins: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+};
+
+export default pluginsList;

@@ -1,0 +1,28 @@
+/**
+ * Runs npm for tests that build and install packages: without the npm_* variables of the `npm test`
+ * that started the suite (they would point the inner npm at this package), preferring the local
+ * cache so a warm machine installs without the network.
+ */
+import { execFile } from "node:child_process";
+
+/** What a command printed. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
+  return { ...env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+}
+
+/** Runs `npm ...args` in `cwd`; rejects with its output when it fails. */
+export function npm(args: string[], cwd: string, timeoutMs = 240_000): Promise<CommandOutput> {
+  return new Promise((resolve, reject) => {
+    execFile("npm", args, { cwd, env: cleanEnv(), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`npm ${args.join(" ")} failed in ${cwd}: ${error.message}\n${stdout}\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
