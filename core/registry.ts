@@ -280,7 +280,17 @@ export class CheckRegistry {
     if (!check.validate(parameters)) {
       throw parameterError(check.validate.errors, parametersPath, check.definition.parameters);
     }
-    const problem = check.definition.validate?.(parameters);
+    let problem: ReturnType<NonNullable<CheckDefinition["validate"]>>;
+    try {
+      problem = check.definition.validate?.(parameters);
+    } catch (error) {
+      // A plugin's own bug, reported where the config names the check rather than as a crash.
+      throw new ConfigError(
+        parametersPath,
+        `${check.id} could not validate these parameters: its validate function threw ${describeThrown(error)}`,
+        "check_validate_failed",
+      );
+    }
     if (problem) {
       throw new ConfigError(problem.parameter ? joinPath(parametersPath, problem.parameter) : parametersPath, problem.message);
     }
@@ -294,6 +304,14 @@ export class CheckRegistry {
     const timeout = options.timeout ?? (typeof parameters.timeout === "number" ? parameters.timeout : undefined);
     if (typeof timeout === "number") config.timeout = timeout;
     return config;
+  }
+}
+
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : (JSON.stringify(error) ?? String(error));
+  } catch {
+    return "a value that cannot be described";
   }
 }
 
