@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "bench/results/", "**/fixtures/", "test/.readme-run/", "coverage/"] },
+  { ignores: ["**/dist/", "**/node_modules/", "bench/results/", "**/fixtures/", "test/.readme-run/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,16 +1,16 @@
 /**
- * The plugin: its id, its plan class and its checks. A check's full id is `<plugin id>.<check id>`,
- * e.g. `profanity.bannedWords`; the gateway loads this module's default export.
+ * The profanity plugin: one check, `profanity.score`. The gateway loads this module's default
+ * export.
  */
 import { definePlugin } from "guardgate";
-import bannedWords from "./bannedWords.js";
+import score from "./score.js";
 
 export default definePlugin({
   id: "profanity",
   name: "guardgate-plugin-profanity",
-  description: "Custom checks for guardgate.",
+  description: "Scores profanity in requests and responses against a word list with severities.",
   // Custom plugins are `custom` (spec §5) unless the operator grants another class.
   class: "custom",
   apiVersion: 1,
-  checks: [bannedWords],
+  checks: [score],
 });
