@@ -5,6 +5,7 @@
 import { definePlugin } from "../../core/plugin-api.js";
 import characterCount from "./characterCount.js";
 import regexMatch from "./regexMatch.js";
+import secrets from "./secrets.js";
 import sentenceCount from "./sentenceCount.js";
 import wordCount from "./wordCount.js";
 
@@ -14,5 +15,5 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount],
+  checks: [regexMatch, sentenceCount, wordCount, characterCount, secrets],
 });
