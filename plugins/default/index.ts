@@ -4,6 +4,7 @@
  */
 import { definePlugin } from "../../core/plugin-api.js";
 import characterCount from "./characterCount.js";
+import containsCode from "./containsCode.js";
 import pii from "./pii.js";
 import regexMatch from "./regexMatch.js";
 import secrets from "./secrets.js";
@@ -16,5 +17,5 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount, secrets, pii],
+  checks: [regexMatch, sentenceCount, wordCount, characterCount, secrets, pii, containsCode],
 });
