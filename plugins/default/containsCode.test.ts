@@ -112,3 +112,105 @@ describe("containsCode: precision and recall on the labelled set", () => {
     expect(CODE_FIGURES.proseSnippets).toBe(snippets.filter((s) => s.formats.length === 0).length);
   });
 });
+
+describe("containsCode: the check", () => {
+  it("finds a format named case-insensitively or by alias, and fails when absent", async () => {
+    const text = "```cpp\nint main() { return 0; }\n```";
+    for (const format of ["C++", "c++", "cpp", "CPP"]) expect((await run(text, { format })).verdict, format).toBe(true);
+    const python = await run(text, { format: "python" });
+    expect(python.verdict).toBe(false);
+    expect(python.data?.foundFormats).toEqual(["C++"]);
+    expect(python.data?.explanation).toBe("The text contains no Python code (found: C++).");
+  });
+
+  it("reports evidence: fence tag or content, with 1-based lines", async () => {
+    const text =
+      "Intro line here.\n```py\nx = 1\n```\nThen a query:\nSELECT id FROM users WHERE id = 2;\n```\nfunc main() {\n  fmt.Println(1)\n}\n```";
+    const outcome = await run(text);
+    expect(outcome.data?.evidence).toEqual([
+      { format: "Python", source: "fence", tag: "py", by: "tag", startLine: 2, endLine: 4 },
+      { format: "SQL", source: "text", by: "content", startLine: 6, endLine: 6 },
+      { format: "Go", source: "fence", by: "content", startLine: 7, endLine: 11 },
+    ]);
+    expect(outcome.data?.foundFormats).toEqual(["Python", "SQL", "Go"]);
+    expect(outcome.verdict).toBe(true);
+  });
+
+  it("maps the tags the peer gateway misses: c#, c++, rust, bash, yaml, kt, golang", () => {
+    const tags: Array<[string, CodeFormat]> = [
+      ["c#", "C#"],
+      ["c++", "C++"],
+      ["rust", "Rust"],
+      ["bash", "Shell"],
+      ["yaml", "YAML"],
+      ["kt", "Kotlin"],
+      ["golang", "Go"],
+      ["{.python}", "Python"],
+      ["language-ts", "TypeScript"],
+      ['python title="app.py"', "Python"],
+      ["js:app.js", "JavaScript"],
+    ];
+    for (const [info, format] of tags) expect(formatNamed(tagOf(info)), info).toBe(format);
+  });
+
+  it("treats an unclosed fence as running to the end, and a fence of an unlisted language as no format", () => {
+    expect(findCode("```ruby\nputs 1").map((e) => e.format)).toEqual(["Ruby"]);
+    const elixir = findCode("```elixir\nIO.puts 1\n```");
+    expect(elixir).toEqual([{ format: null, source: "fence", tag: "elixir", by: "tag", startLine: 1, endLine: 3 }]);
+  });
+
+  it("any format when none is given; not inverts", async () => {
+    expect((await run("SELECT * FROM t;")).verdict).toBe(true);
+    expect((await run("Just words in a sentence, nothing more to see here.")).verdict).toBe(false);
+    expect((await run("Just words in a sentence, nothing more to see here.", { not: true })).verdict).toBe(true);
+    expect((await run("SELECT * FROM t;", { format: "sql", not: true })).verdict).toBe(false);
+  });
+
+  it("evaluates empty text: no code", async () => {
+    const outcome = await run("");
+    expect(outcome.verdict).toBe(false);
+    expect(outcome.data?.foundFormats).toEqual([]);
+  });
+
+  it("rejects an unknown format and unknown parameters at load time", () => {
+    expect(() => params({ format: "COBOL" })).toThrow(/unknown format "COBOL"/);
+    expect(() => params({ language: "python" })).toThrow(/not a known parameter/);
+    expect(params({ format: "Python" }).format).toBe("Python");
+  });
+
+  it("tells prose from code lines", () => {
+    expect(isProse("The meeting moved to Thursday because the client needed time.")).toBe(true);
+    expect(isProse("Result:")).toBe(true);
+    expect(isProse("for item in items:")).toBe(false);
+    expect(isProse("# Install the dependencies before running the build")).toBe(false);
+    expect(isProse("const total = items.reduce((a, b) => a + b, 0);")).toBe(false);
+  });
+});
+
+describe("containsCode: cost", () => {
+  it("finishes on 1 MB of adversarial text within a few seconds", async () => {
+    const lines = [
+      "SELECT a, b FROM t WHERE x = 1 AND y = 2 OR z = 3 FROM FROM FROM",
+      'def f(x): import os; console.log(x) === std::cout << fmt.Println( <div class="a"> $this-> ',
+      `${"{".repeat(200)}${"[".repeat(200)}`,
+      "key: value",
+      "- item: x",
+      "```",
+      `${"a".repeat(3_000)} <- function( %>% |> grep | awk`,
+    ];
+    let text = "";
+    for (let i = 0; text.length < 1_000_000; i++) text += `${lines[i % lines.length]}\n`;
+    const oneLine = `${"SELECT x FROM y; def f(x): ".repeat(40_000)}`;
+    const yamlish = "a: 1\n".repeat(200_000);
+    // Every line different, so no line's votes can be reused.
+    let unique = "";
+    for (let i = 0; unique.length < 1_000_000; i++)
+      unique += `key${i}: $x${i} | grep -v ${i}; SELECT a${i} FROM t${i}; def f${i}(x):\n`;
+    const start = performance.now();
+    await run(text);
+    await run(oneLine);
+    await run(yamlish);
+    await run(unique);
+    expect(performance.now() - start).toBeLessThan(15_000);
+  });
+});

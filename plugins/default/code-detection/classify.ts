@@ -10,14 +10,16 @@
  *    threshold. JSON is confirmed by parsing, YAML by parsing and by the share of its lines that
  *    are keys or list items; Markdown is only ever found inside fences.
  *
- * Cost: one pass over the lines; each line is matched only against the signals whose hints it
- * contains, on at most its first 2,000 characters; JSON and YAML are parsed once per group and
- * only up to 256 KB and 64 KB. Linear in the text.
+ * Cost: one pass over the lines. A line's hints are found in one scan (Aho–Corasick), and only the
+ * signals whose hints it contains run, on at most its first 2,000 characters; the votes of a line
+ * seen before are reused. JSON and YAML are parsed once per group and only up to 256 KB and 64 KB.
+ * Linear in the text.
  */
 import { parse as parseYaml } from "yaml";
 import { compileRegex, type Regex } from "../../../core/regex.js";
 import { findFences } from "./fences.js";
 import { CODE_FORMATS, type CodeFormat, formatNamed, PLAIN_TAGS } from "./formats.js";
+import { HintIndex } from "./hint-index.js";
 import { SIGNALS, type Signal } from "./signals.js";
 
 /** Where code was found. */
@@ -67,39 +69,100 @@ const tieRank = (f: CodeFormat) => {
 interface CompiledSignal extends Signal {
   regex: Regex;
   votes: Array<[number, number]>;
+  /** Ids of its hints in the hint index (lower case). */
+  hintIds: number[];
 }
 
-let compiled: CompiledSignal[] | undefined;
+interface Compiled {
+  signals: CompiledSignal[];
+  index: HintIndex;
+  hintCount: number;
+}
 
-function signals(): CompiledSignal[] {
-  compiled ??= SIGNALS.map((signal) => ({
+let compiled: Compiled | undefined;
+
+function compile(): Compiled {
+  if (compiled) return compiled;
+  const ids = new Map<string, number>();
+  const signals = SIGNALS.map((signal) => ({
     ...signal,
     regex: compileRegex(signal.pattern, signal.ci ? "i" : ""),
-    votes: Object.entries(signal.weights).map(([f, w]) => [INDEX.get(f as CodeFormat) as number, w as number]),
+    votes: Object.entries(signal.weights).map(
+      ([f, w]) => [INDEX.get(f as CodeFormat) as number, w as number] as [number, number],
+    ),
+    hintIds: signal.hints.map((hint) => {
+      const key = hint.toLowerCase();
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(key, id);
+      }
+      return id;
+    }),
   }));
+  compiled = { signals, index: new HintIndex([...ids.keys()]), hintCount: ids.size };
   return compiled;
 }
 
-/** Adds a line's votes to `scores`; returns the strongest single vote. */
-function scoreLine(line: string, fenced: boolean, scores: Float64Array): number {
-  const text = line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line;
-  let lower: string | undefined;
-  let strongest = 0;
-  for (const signal of signals()) {
-    if (signal.fencedOnly && !fenced) continue;
-    if (signal.hints.length) {
-      if (signal.ci && lower === undefined) lower = text.toLowerCase();
-      const subject = signal.ci ? (lower as string) : text;
-      if (!signal.hints.some((h) => subject.includes(h))) continue;
-    }
-    signal.regex.lastIndex = 0;
-    if (!signal.regex.test(text)) continue;
-    for (const [format, weight] of signal.votes) {
-      scores[format] = (scores[format] as number) + weight;
-      if (weight > strongest) strongest = weight;
-    }
+/** The votes of one line: [format index, weight] pairs, and the strongest single weight. */
+interface LineVotes {
+  votes: Array<[number, number]>;
+  strongest: number;
+}
+
+const NO_VOTES: LineVotes = { votes: [], strongest: 0 };
+const CACHE_LIMIT = 4_096;
+
+/** Scores lines, remembering the votes of lines seen before (code repeats `}`, `end`, `fi`). */
+class LineScorer {
+  readonly #cache = new Map<string, LineVotes>();
+  readonly #found: Uint8Array;
+
+  constructor() {
+    this.#found = new Uint8Array(compile().hintCount);
   }
-  return strongest;
+
+  votes(line: string, fenced: boolean): LineVotes {
+    if (line.trim() === "") return NO_VOTES;
+    const key = fenced ? `F${line}` : `T${line}`;
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const result = this.#score(line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line, fenced);
+    if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+    this.#cache.set(key, result);
+    return result;
+  }
+
+  #score(text: string, fenced: boolean): LineVotes {
+    const { signals, index } = compile();
+    const found = this.#found;
+    found.fill(0);
+    index.search(text.toLowerCase(), found);
+    const votes: Array<[number, number]> = [];
+    let strongest = 0;
+    for (const signal of signals) {
+      if (signal.fencedOnly && !fenced) continue;
+      if (signal.hintIds.length) {
+        let present = false;
+        for (let i = 0; i < signal.hintIds.length && !present; i++) {
+          // The index matched lower case; a case-sensitive hint must also be there as written.
+          present = found[signal.hintIds[i] as number] === 1 && (signal.ci === true || text.includes(signal.hints[i] as string));
+        }
+        if (!present) continue;
+      }
+      signal.regex.lastIndex = 0;
+      if (!signal.regex.test(text)) continue;
+      for (const vote of signal.votes) {
+        votes.push(vote);
+        if (vote[1] > strongest) strongest = vote[1];
+      }
+    }
+    return { votes, strongest };
+  }
+}
+
+function addVotes(scores: Float64Array, { votes }: LineVotes): void {
+  for (const [format, weight] of votes) scores[format] = (scores[format] as number) + weight;
 }
 
 const CODE_CHARS = "{}[]();=<>$|&\\`";
@@ -220,15 +283,15 @@ function isYaml(lines: readonly string[]): boolean {
   }
 }
 
-/** Scores a group of lines and names its format (JSON and YAML confirmed), if it reaches `threshold`. */
-function classify(lines: readonly string[], fenced: boolean, threshold: number): CodeFormat | undefined {
-  const scores = new Float64Array(CODE_FORMATS.length);
-  for (const line of lines) scoreLine(line, fenced, scores);
-  if (isJson(lines)) scores[INDEX.get("JSON") as number] = (scores[INDEX.get("JSON") as number] as number) + 10;
+/** Names the format of a scored group of lines (JSON and YAML confirmed), if it reaches `threshold`. */
+function classify(lines: readonly string[], scores: Float64Array, threshold: number): CodeFormat | undefined {
+  const json = INDEX.get("JSON") as number;
+  const yaml = INDEX.get("YAML") as number;
+  if (isJson(lines)) scores[json] = (scores[json] as number) + 10;
   for (;;) {
     const best = winner(scores, threshold);
     if (best !== "YAML" || isYaml(lines)) return best;
-    scores[INDEX.get("YAML") as number] = 0;
+    scores[yaml] = 0;
   }
 }
 
@@ -239,30 +302,32 @@ export function findCode(text: string): CodeEvidence[] {
   const evidence: CodeEvidence[] = [];
   let next = 0;
 
+  const scorer = new LineScorer();
+
   const scanText = (from: number, to: number) => {
     let start = -1;
     let lastCode = -1;
     let scores = new Float64Array(CODE_FORMATS.length);
     const close = () => {
       if (start >= 0 && lastCode >= start) {
-        const group = lines.slice(start, lastCode + 1);
-        const format = classify(group, false, TEXT_THRESHOLD);
+        const format = classify(lines.slice(start, lastCode + 1), scores, TEXT_THRESHOLD);
         if (format) evidence.push({ format, source: "text", by: "content", startLine: start + 1, endLine: lastCode + 1 });
       }
       start = -1;
       lastCode = -1;
+      scores = new Float64Array(CODE_FORMATS.length);
     };
     for (let n = from; n < to; n++) {
       const line = lines[n] as string;
       if (line.trim() === "") continue;
-      scores = new Float64Array(CODE_FORMATS.length);
-      const strongest = scoreLine(line, false, scores);
-      if (isProse(line) && strongest < PROSE_OVERRIDE) {
+      const votes = scorer.votes(line, false);
+      if (isProse(line) && votes.strongest < PROSE_OVERRIDE) {
         close();
         continue;
       }
       if (start < 0) start = n;
       lastCode = n;
+      addVotes(scores, votes);
     }
     close();
   };
@@ -277,7 +342,9 @@ export function findCode(text: string): CodeEvidence[] {
     if (named) {
       evidence.push({ format: named, source: "fence", ...tag, by: "tag", startLine, endLine });
     } else if (PLAIN_TAGS.has(fence.tag)) {
-      const format = classify(body, true, FENCE_THRESHOLD);
+      const scores = new Float64Array(CODE_FORMATS.length);
+      for (const line of body) addVotes(scores, scorer.votes(line, true));
+      const format = classify(body, scores, FENCE_THRESHOLD);
       if (format) evidence.push({ format, source: "fence", ...tag, by: "content", startLine, endLine });
     } else {
       evidence.push({ format: null, source: "fence", ...tag, by: "tag", startLine, endLine });
