@@ -46,12 +46,14 @@ interface Snippet {
 
 const snippets = parse(readFileSync(new URL("./fixtures/code-snippets.yaml", import.meta.url), "utf8")) as Snippet[];
 
-function measure() {
+const holdout = parse(readFileSync(new URL("./fixtures/code-snippets-holdout.yaml", import.meta.url), "utf8")) as Snippet[];
+
+function measure(set: Snippet[] = snippets) {
   const counts = new Map<CodeFormat, { tp: number; fp: number; fn: number }>(
     CODE_FORMATS.map((f) => [f, { tp: 0, fp: 0, fn: 0 }]),
   );
   const misses: string[] = [];
-  for (const snippet of snippets) {
+  for (const snippet of set) {
     const found = new Set(findCode(snippet.text).flatMap((e) => (e.format ? [e.format] : [])));
     for (const format of CODE_FORMATS) {
       const expected = snippet.formats.includes(format);
@@ -110,6 +112,23 @@ describe("containsCode: precision and recall on the labelled set", () => {
     expect(CODE_FIGURES.perFormat).toEqual(measured);
     expect(CODE_FIGURES.snippets).toBe(snippets.length);
     expect(CODE_FIGURES.proseSnippets).toBe(snippets.filter((s) => s.formats.length === 0).length);
+  });
+
+  it("matches the figures written for the second set", () => {
+    const { counts: second, misses: secondMisses } = measure(holdout);
+    if (secondMisses.length) console.log(secondMisses.join("\n"));
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const c of second.values()) {
+      tp += c.tp;
+      fp += c.fp;
+      fn += c.fn;
+    }
+    expect(holdout.length).toBe(CODE_FIGURES.holdout.snippets);
+    expect(tp + fn).toBe(CODE_FIGURES.holdout.labelled);
+    expect(round2(ratio(tp, tp + fp))).toBe(CODE_FIGURES.holdout.precision);
+    expect(round2(ratio(tp, tp + fn))).toBe(CODE_FIGURES.holdout.recall);
   });
 });
 

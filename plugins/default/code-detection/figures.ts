@@ -51,6 +51,18 @@ any tuning, had 4 false negatives and 1 false positive (two Scala snippets misse
 \`sealed trait\` line no hint admitted, and a for-comprehension taken for R; two JSON answers
 after a label such as "Result:" parsed together with the label and missed); each was fixed by a
 rule that says why (a hint, Scala collection types and \`for {…} yield\`, capitalised labels ending
-with a colon counted as prose). Text unlike this set will do worse.`;
+with a colon counted as prose). Text unlike this set will do worse.
 
-export const CODE_FIGURES = { snippets: 244, codeSnippets: 195, proseSnippets: 49, perFormat, table, caveat };
+A second set, \`plugins/default/fixtures/code-snippets-holdout.yaml\` (62 snippets, 52 labelled
+formats, 10 of prose), was written after that tuning and measured once as the detector stood:
+**precision 0.98, recall 0.85** (44 of 52 found, one false positive). That is the better estimate
+of how the check does on text it was not tuned on. Its misses were then fixed with rules that hold
+generally (an assignment \`df = …\` is not the \`df\` command; \`pd.\`/\`np.\` calls; JavaScript
+\`constructor\` and \`this.x =\`; TypeScript generic and annotated functions and typed \`const\`;
+C \`FILE *\` and stdio calls; Rust closures \`(|x|\` and integer types; Scala \`List(…)\`), after
+which both sets measure 1.00 / 1.00 — so neither is held out any more.`;
+
+/** Overall figures on the second set: at its first measurement, and now. */
+const holdout = { snippets: 62, labelled: 52, firstRun: { precision: 0.98, recall: 0.85 }, precision: 1, recall: 1 };
+
+export const CODE_FIGURES = { snippets: 244, codeSnippets: 195, proseSnippets: 49, perFormat, table, caveat, holdout };

@@ -138,6 +138,7 @@ const PYTHON: Signal[] = [
     Python: 1,
   }),
   s("python", "^#!.*\\bpython", { Python: 8 }),
+  s(["pd.", "np.", "plt.", "torch.", "tf."], "\\b(?:pd|np|plt|torch|tf|sns)\\.\\w+\\(", { Python: 4 }),
   s(['"""', "'''"], "^\\s*(?:\"\"\"|''')", { Python: 3 }),
   s("@", "^\\s*@[\\w.]+(?:\\(.*\\))?\\s*$", { Python: 1, Java: 1 }),
 ];
@@ -179,7 +180,13 @@ const JS_TS: Signal[] = [
     "\\bclassName=|\\bonClick=\\{|\\buse(?:State|Effect|Memo|Ref|Callback)\\(",
     { JavaScript: 3, TypeScript: 3 },
   ),
+  s("constructor", "^\\s*constructor\\s*\\(", { JavaScript: 3, TypeScript: 3 }),
+  s("this.", "\\bthis\\.\\w+\\s*(?:=[^=]|\\+\\+|--)", { JavaScript: 2, TypeScript: 2, Java: 1, "C#": 1 }),
   // TypeScript only.
+  s("function", "\\bfunction\\s+\\w+\\s*<[\\w, ]+>\\s*\\(|\\bfunction\\s+\\w+\\s*\\([^)]*\\w\\s*:\\s*[^)]*\\)\\s*:", {
+    TypeScript: 5,
+  }),
+  s("const", "^\\s*(?:export\\s+)?const\\s+\\w+\\s*:\\s*[\\w<>\\[\\]|. ]+=", { TypeScript: 5 }),
   s(["type ", "interface "], "^\\s*(?:export\\s+)?(?:declare\\s+)?type\\s+[A-Z]\\w*(?:<[^>]*>)?\\s*=", { TypeScript: 6 }),
   s("interface", "^\\s*export\\s+(?:default\\s+)?interface\\s+\\w+", { TypeScript: 6 }),
   s("interface", "^\\s*interface\\s+[A-Z]\\w*(?:<[^>]*>)?\\s*(?:extends\\s+[\\w<>, .]+)?\\{\\s*$", {
@@ -281,6 +288,10 @@ const C_CPP: Signal[] = [
     { C: 3, "C++": 1 },
   ),
   s("main", "\\bint\\s+main\\s*\\(", { C: 4, "C++": 4 }),
+  s(["fopen", "fclose", "perror", "fgets", "fputs", "FILE"], "\\b(?:fopen|fclose|perror|fgets|fputs)\\s*\\(|\\bFILE\\s*\\*", {
+    C: 4,
+    "C++": 1,
+  }),
   s(
     ["void", "int", "char", "float", "double", "long", "short", "size_t", "_t"],
     "^\\s*(?:static\\s+|extern\\s+|inline\\s+|const\\s+|unsigned\\s+|signed\\s+)*(?:void|int|char|float|double|long|short|size_t|uint\\d+_t|int\\d+_t)\\s+\\**\\s*\\w+\\s*\\([^;]*\\)\\s*\\{?\\s*$",
@@ -430,6 +441,7 @@ const SCALA: Signal[] = [
     { Scala: 4 },
   ),
   s("for", "\\bfor\\s*\\{\\s*$", { Scala: 3 }),
+  s(["List(", "Seq(", "Vector(", "Set(", "Map(", "Array("], "\\b(?:List|Seq|Vector|Set|Map|Array)\\(", { Scala: 2 }),
   s("yield", "^\\s*\\}\\s*yield\\b", { Scala: 4 }),
   s("implicit", "\\bimplicit\\s+\\w", { Scala: 6 }),
   s(" with ", "\\bextends\\s+\\w+\\s+with\\s+\\w+", { Scala: 6 }),
@@ -475,6 +487,8 @@ const RUST: Signal[] = [
   s("pub", "^\\s*pub\\s+(?:struct|enum|trait|mod|type|const|static|use)\\b", { Rust: 6 }),
   s(["Some(", "None", "Ok(", "Err("], "\\bSome\\(|\\bOk\\(|\\bErr\\(", { Rust: 2, Scala: 1 }),
   s("::new(", "::new\\(", { Rust: 2, "C++": 1 }),
+  s("(|", "\\(\\|[\\w, &]*\\|", { Rust: 5 }),
+  s([":"], ":\\s*&?(?:i8|i16|i32|i64|i128|u8|u16|u32|u64|u128|usize|isize|f32|f64)\\b", { Rust: 5 }),
   s("=>", "^\\s*[\\w:]+(?:\\([\\w, _]*\\))?\\s*=>\\s*[^>]", { Rust: 2, Scala: 1 }),
 ];
 
@@ -564,7 +578,7 @@ const SHELL: Signal[] = [
   ),
   s(
     ["-", "/", "~", "$", "|", ">", "=", ".", "*"],
-    "^\\s*(?:make|cd|ls|cat|grep|sed|awk|find|export|source|echo|touch|rm|cp|mv|go|python|python3|node|java|ruby|perl|php|ln|kill|ps|top|df|du|head|tail|less|sort|wc|which|env|printf)\\b.*(?:\\s-{1,2}\\w|[/~$|>=]|\\.\\w|\\s\\*)",
+    "^\\s*(?:make|cd|ls|cat|grep|sed|awk|find|export|source|echo|touch|rm|cp|mv|go|python|python3|node|java|ruby|perl|php|ln|kill|ps|top|df|du|head|tail|less|sort|wc|which|env|printf)\\s+[^=\\s(].*(?:\\s-{1,2}\\w|[/~$|>=]|\\.\\w|\\s\\*)",
     { Shell: 3 },
   ),
   s("|", "\\|\\s*(?:grep|awk|sed|sort|uniq|wc|head|tail|xargs|tee|cut|tr|jq|less|more|bash|sh)\\b", { Shell: 5 }),
