@@ -64,8 +64,9 @@ export default defineCheck<{ format?: string; not: boolean }>({
    format.
 2. **Unfenced code.** Lines outside fences are grouped: a run of lines that are not prose (blank
    lines inside a run are kept; a line of prose ends it). A line is prose when it has five or more
-   tokens, three quarters of them words, and under 4% of the characters code is made of
-   (\`{}[]();=<>$|&\\\\\`\`); comment lines are never prose. Each line votes with the signals it
+   tokens, three quarters of them words, and under 4% of its characters are code punctuation
+   (brackets, braces, parentheses, \`;\`, \`=\`, \`<\`, \`>\`, \`$\`, \`|\`, \`&\`, backslash, backtick), or
+   when it is a label that introduces what follows ("Result:", capitalised words and a colon); comment lines are never prose. Each line votes with the signals it
    matches: RE2 patterns per format with weights (4–9 for a construct nearly unique to a format,
    such as \`SELECT … FROM\`, \`def f(x):\`, \`: string\` annotations, \`fmt.Println\`,
    \`std::\`, shell pipelines into \`grep\`/\`awk\`; 2–3 for characteristic ones; 1 for weak hints).

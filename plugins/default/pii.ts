@@ -120,11 +120,12 @@ fails when they fall below 0.95 precision or 0.9 recall or differ from this tabl
 ${PII_FIGURES.table}
 
 Read these as an upper bound: the corpus was written alongside the detector. The first run on it
-found five false positives, each fixed by a rule that says why (an SSH remote \`git@host:path\`
-taken for an email address; an SSN-shaped number and a date-time taken for phone numbers; section
-numbers \`4.2.1.3\` taken for IP addresses; a Luhn-valid number announced as an order id taken for
-a card); its false negatives were all one bug (numbers ending a sentence were dropped). Text of
-other kinds will do worse.
+had five false positives, each fixed by a rule that says why (an SSH remote \`git@host:path\`
+taken for an email address; an SSN-shaped number and a date followed by a time taken for phone
+numbers; two section numbers such as \`4.2.1.3\` taken for IP addresses), and its false negatives
+were all one bug (numbers ending a sentence were dropped). Lines added afterwards found one more
+(a Luhn-valid number announced as an order id, taken for a card). Text of other kinds will do
+worse.
 
 **Redaction** replaces each finding by \`[CATEGORY]\`. \`redact\` and \`not\` cannot be combined (one
 removes what the other requires).`,
