@@ -33,8 +33,8 @@ describe("forEachMatch", () => {
   });
 
   it("honours a word boundary just before a window's own region", () => {
-    const text = `${"a".repeat(8_190)}1234 5678`;
-    expect(windowedMatches("\\b\\d{4}\\b", text, 4)).toEqual([[8_195, "5678"]]);
+    const text = `${"a".repeat(1_022)}1234 5678`;
+    expect(windowedMatches("\\b\\d{4}\\b", text, 4)).toEqual([[1_027, "5678"]]);
   });
 });
 

@@ -7,12 +7,14 @@
  * misreports `lastIndex` when the text holds astral characters. So scanners here
  * (1) run on a copy of the text in which every surrogate is replaced by U+FFFD, which keeps every
  * position and makes code points and UTF-16 units the same thing, and (2) run each pattern over
- * windows of a few KB, each overlapping its neighbours by more than the longest possible match, so
- * every `exec` sees a bounded string and the total cost is linear in the text whichever build runs.
+ * windows of 1 KB or four times the longest possible match, each overlapping its neighbours by more
+ * than that match, so every `exec` sees a bounded string and the total cost is linear in the text
+ * whichever build runs.
  */
 import { compileRegex, type Regex } from "../../../core/regex.js";
 
-const STEP = 8_192;
+/** Own region of a window: small, since re2-wasm copies the whole window at every exec. */
+const MIN_STEP = 1_024;
 const REPLACEMENT = "\uFFFD";
 
 /** A match of a scan: its position in the text and its capture groups. */
@@ -67,10 +69,11 @@ export function scanPattern(pattern: string, flags = ""): Regex {
  */
 export function forEachMatch(regex: Regex, text: string, maxLength: number, onMatch: (match: ScanMatch) => void): void {
   const context = maxLength + 1;
+  const step = Math.max(MIN_STEP, 4 * maxLength);
   let consumed = 0;
   try {
-    for (let own = 0; own < text.length; own += STEP) {
-      const ownEnd = Math.min(text.length, own + STEP);
+    for (let own = 0; own < text.length; own += step) {
+      const ownEnd = Math.min(text.length, own + step);
       const windowStart = Math.max(0, own - context);
       const windowEnd = Math.min(text.length, ownEnd + context);
       const window = windowStart === 0 && windowEnd === text.length ? text : text.slice(windowStart, windowEnd);
