@@ -5,12 +5,15 @@
 import { definePlugin } from "../../core/plugin-api.js";
 import allowedRequestTypes from "./allowedRequestTypes.js";
 import characterCount from "./characterCount.js";
+import containsCode from "./containsCode.js";
 import jwt from "./jwt.js";
 import log from "./log.js";
 import modelRules from "./modelRules.js";
 import modelWhitelist from "./modelWhitelist.js";
+import pii from "./pii.js";
 import regexMatch from "./regexMatch.js";
 import requiredMetadataKeys from "./requiredMetadataKeys.js";
+import secrets from "./secrets.js";
 import sentenceCount from "./sentenceCount.js";
 import validUrls from "./validUrls.js";
 import webhook from "./webhook.js";
@@ -27,6 +30,9 @@ export default definePlugin({
     sentenceCount,
     wordCount,
     characterCount,
+    containsCode,
+    pii,
+    secrets,
     modelWhitelist,
     modelRules,
     allowedRequestTypes,
