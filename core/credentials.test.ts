@@ -152,6 +152,41 @@ describe("plugin credentials", () => {
   });
 });
 
+describe("a result that cannot be read while redacting", () => {
+  it("becomes a check error without data instead of failing the phase", async () => {
+    const trap = defineCheck({
+      id: "trap",
+      description: "Returns data whose reading throws.",
+      sides: ["input"],
+      parameters: { type: "object" },
+      run: () => ({
+        verdict: true,
+        data: {
+          get secret(): string {
+            throw new Error("gotcha");
+          },
+        },
+      }),
+    });
+    const engine = await createEngine({
+      plugins: [definePlugin({ id: "trap", class: "custom", apiVersion: 1, checks: [trap] })],
+    });
+    const evaluation = await engine.evaluate({
+      side: "input",
+      requestType: "chatComplete",
+      request,
+      guardrails: [{ checks: [{ id: "trap.trap", parameters: { credentials: { apiKey: KEY } } }] }],
+    });
+    await engine.close();
+    expect(evaluation.results[0]?.checks[0]).toMatchObject({
+      data: {},
+      verdict: false,
+      log: null,
+      error: { name: "TypeError", message: "check trap.trap returned data that cannot be read" },
+    });
+  });
+});
+
 describe("Redactor", () => {
   it("replaces the longest secret first, keeps short strings, copies arrays and plain objects", () => {
     const redactor = new Redactor(["abcdef", "abcdefghij", "x".repeat(MIN_SECRET_LENGTH - 1)]);

@@ -234,7 +234,13 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     } as CheckResult;
     if (error !== undefined) result.error = errorValue(error);
     result.fail_on_error = config.failOnError;
-    redactorFor(given).result(result);
+    try {
+      redactorFor(given).result(result);
+    } catch {
+      // Data whose reading throws (a hostile getter or proxy) cannot be shown safely: drop it.
+      Object.assign(result, { data: {}, verdict: false, log: null });
+      result.error ??= { name: "TypeError", message: `check ${config.id} returned data that cannot be read` };
+    }
     return next ? { result, next } : { result };
   };
 
