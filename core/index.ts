@@ -35,7 +35,16 @@ export {
   type PluginDefinition,
 } from "./plugin-api.js";
 export { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
-export { compileRegex, parseRegexRule, type Regex, regexEngine, useRegexEngine } from "./regex.js";
+export {
+  allMatches,
+  compileRegex,
+  firstMatch,
+  parseRegexRule,
+  type Regex,
+  regexEngine,
+  replaceMatches,
+  useRegexEngine,
+} from "./regex.js";
 export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
 export type { PhaseResult, PhaseTask } from "./runner.js";
 export { textExcerpt } from "./text.js";
