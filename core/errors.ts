@@ -47,3 +47,14 @@ export class CheckAbortedError extends GuardgateError {
     this.name = "AbortError";
   }
 }
+
+/**
+ * A check that did not report because the worker thread running its phase was stopped (another
+ * check of the phase overran its limit) or failed (crash, out of memory). The name is what results show.
+ */
+export class CheckLostError extends GuardgateError {
+  constructor(checkId: string, reason: string, code = "check_lost") {
+    super(code, `check ${checkId} did not report: ${reason}`);
+    this.name = "WorkerError";
+  }
+}

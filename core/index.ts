@@ -12,10 +12,11 @@ export {
   type EngineOptions,
   type EvaluateOptions,
   type Evaluation,
+  type ExecutorChoice,
   type ExecutorContext,
   type GuardrailInput,
 } from "./engine.js";
-export { CheckAbortedError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
+export { CheckAbortedError, CheckLostError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
 export { type Executor, InlineExecutor } from "./executor.js";
 export {
   type CheckContext,
@@ -31,8 +32,10 @@ export {
   type PluginDefinition,
 } from "./plugin-api.js";
 export { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+export { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
+export { PoolExecutor, type PoolOptions, type PoolStats } from "./pool/pool-executor.js";
 export { compileRegex, parseRegexRule, type Regex, regexEngine, useRegexEngine } from "./regex.js";
 export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
-export type { PhaseResult, PhaseTask } from "./runner.js";
+export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { textExcerpt } from "./text.js";
 export type * from "./types.js";

@@ -40,11 +40,29 @@ export interface PhaseResult {
   transformed: boolean;
 }
 
+/**
+ * Hooks through which a pool worker publishes which checks are running and until when, so the
+ * main thread can tell a check that stopped yielding from one still within its limit. A check's
+ * slot is its position in the task: the checks of every guardrail, disabled ones included, in order.
+ */
+export interface CheckWatch {
+  /** A check started; its limit ends `limitMs` from now. */
+  started(slot: number, limitMs: number): void;
+  /** The check settled (result, error, time limit or cancellation). */
+  finished(slot: number): void;
+}
+
 /** The content a check sees; replaced (never mutated) by transforms. */
 interface Content {
   request: unknown;
   response: unknown;
   located: EvaluatedText;
+}
+
+/** An enabled check and its slot in the task. */
+interface EnabledCheck {
+  config: CheckConfig;
+  slot: number;
 }
 
 /** Milliseconds with four significant digits: a fast check reads 0.004, not 0. */
@@ -58,37 +76,49 @@ function errorValue(error: unknown): CheckErrorValue {
   return { name: "Error", message: String(error) };
 }
 
-/** Runs a check's `run` under its time limit and the phase's abort signal. */
+/**
+ * Runs a check's `run` under its time limit and the phase's abort signal. A check that blocks
+ * the thread cannot be interrupted here; when it returns after its limit, its result is discarded
+ * and it counts as timed out all the same (in a pool worker, the main thread cuts it off sooner).
+ */
 function runWithLimit(
   check: RegisteredCheck,
   config: CheckConfig,
   build: (signal: AbortSignal) => CheckContext,
   phaseSignal: AbortSignal | undefined,
+  slot: number,
+  watch: CheckWatch | undefined,
 ): Promise<CheckOutcome> {
   const timeout = config.timeout ?? check.defaultTimeout;
   const controller = new AbortController();
+  const started = performance.now();
   return new Promise<CheckOutcome>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = new CheckTimeoutError(check.id, timeout);
+      watch?.finished(slot);
       controller.abort(error);
       reject(error);
     }, timeout);
     const onAbort = () => {
       const error = new CheckAbortedError(check.id);
+      settle();
       controller.abort(error);
       reject(error);
     };
-    if (phaseSignal?.aborted) return onAbort();
-    phaseSignal?.addEventListener("abort", onAbort, { once: true });
     const settle = () => {
       clearTimeout(timer);
       phaseSignal?.removeEventListener("abort", onAbort);
+      watch?.finished(slot);
     };
+    if (phaseSignal?.aborted) return onAbort();
+    phaseSignal?.addEventListener("abort", onAbort, { once: true });
+    watch?.started(slot, timeout);
     try {
       Promise.resolve(check.definition.run(build(controller.signal), config.parameters)).then(
         (outcome) => {
           settle();
-          resolve(outcome);
+          if (performance.now() - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
+          else resolve(outcome);
         },
         (error) => {
           settle();
@@ -134,8 +164,86 @@ function applyTransform(task: PhaseTask, content: Content, outcome: CheckOutcome
   };
 }
 
-/** Runs every guardrail of a phase. */
-export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
+/** A guardrail's result from its checks' results: verdict, feedback and deny follow from them. */
+function guardrailResult(
+  guardrail: Guardrail,
+  checks: CheckResult[],
+  transformed: boolean,
+  execution_time: number,
+  created_at: string,
+): GuardrailResult {
+  const verdict = guardrailVerdict(checks);
+  // Field order of spec §2.4.
+  return {
+    verdict,
+    id: guardrail.id,
+    transformed,
+    checks,
+    feedback: buildFeedback(guardrail, checks, verdict),
+    execution_time,
+    async: guardrail.async,
+    type: "guardrail",
+    created_at,
+    deny: guardrail.deny && !verdict,
+  };
+}
+
+/** How a check that could not report failed, and how long it ran (ms) before it was given up. */
+export interface LostCheck {
+  error: CheckErrorValue;
+  execution_time: number;
+}
+
+/**
+ * The result of a phase whose checks could not report (their worker was stopped or crashed, or
+ * the phase was cancelled before it finished): every enabled check errored as `lost` says, the
+ * content stays as received, and the verdicts follow the usual `fail_on_error` rule.
+ */
+export function erroredPhase(task: PhaseTask, lost: (config: CheckConfig, slot: number) => LostCheck): PhaseResult {
+  const created_at = new Date().toISOString();
+  const bases = checkSlots(task.guardrails);
+  const results = task.guardrails.map((guardrail, g) => {
+    const checks: CheckResult[] = [];
+    let longest = 0;
+    guardrail.checks.forEach((config, i) => {
+      if (!config.enabled) return;
+      const { error, execution_time } = lost(config, (bases[g] as number) + i);
+      longest = Math.max(longest, execution_time);
+      checks.push({
+        data: {},
+        verdict: false,
+        id: config.id,
+        execution_time,
+        transformed: false,
+        created_at,
+        log: null,
+        error,
+        fail_on_error: config.failOnError,
+      });
+    });
+    return guardrailResult(guardrail, checks, false, longest, created_at);
+  });
+  return { results, request: task.request, response: task.response, transformed: false };
+}
+
+/** Slot of the first check of each guardrail (see CheckWatch). */
+export function checkSlots(guardrails: readonly Guardrail[]): number[] {
+  const bases: number[] = [];
+  let next = 0;
+  for (const guardrail of guardrails) {
+    bases.push(next);
+    next += guardrail.checks.length;
+  }
+  return bases;
+}
+
+/** Runs every guardrail of a phase; `watch` is how a pool worker reports progress to its pool. */
+export async function runPhase(
+  registry: CheckRegistry,
+  task: PhaseTask,
+  signal?: AbortSignal,
+  watch?: CheckWatch,
+): Promise<PhaseResult> {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
   const phase: PhaseTask = { ...task, requestType };
   const original: Content = {
@@ -146,7 +254,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
 
   const runCheck = async (
     guardrailId: string,
-    config: CheckConfig,
+    { config, slot }: EnabledCheck,
     content: Content,
   ): Promise<{ result: CheckResult; next?: Content }> => {
     const created_at = new Date().toISOString();
@@ -178,6 +286,8 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
             settings: task.settings ?? {},
           }),
           signal,
+          slot,
+          watch,
         ),
         config.id,
       );
@@ -203,13 +313,16 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
   // Transforms of synchronous guardrails are chained through this promise, in guardrail order.
   let chain: Promise<Content> = Promise.resolve(original);
 
-  const runGuardrail = async (guardrail: Guardrail): Promise<GuardrailResult> => {
+  const runGuardrail = async (guardrail: Guardrail, base: number): Promise<GuardrailResult> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
-    const enabled = guardrail.checks.filter((c) => c.enabled);
+    const enabled: EnabledCheck[] = [];
+    guardrail.checks.forEach((config, i) => {
+      if (config.enabled) enabled.push({ config, slot: base + i });
+    });
     const results: CheckResult[] = new Array(enabled.length);
     let changed = false;
-    const transforming = (c: CheckConfig) => registry.get(c.id)?.definition.transforms === true;
+    const transforming = (c: EnabledCheck) => registry.get(c.config.id)?.definition.transforms === true;
 
     if (guardrail.async) {
       // Sees the content as received; whatever it would transform stays unapplied.
@@ -259,23 +372,11 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       ]);
     }
 
-    const checks = results.filter(Boolean);
-    const verdict = guardrailVerdict(checks);
-    return {
-      verdict,
-      id: guardrail.id,
-      transformed: changed,
-      checks,
-      feedback: buildFeedback(guardrail, checks, verdict),
-      execution_time: elapsed(started),
-      async: guardrail.async,
-      type: "guardrail",
-      created_at,
-      deny: guardrail.deny && !verdict,
-    };
+    return guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
   };
 
-  const results = await Promise.all(phase.guardrails.map(runGuardrail));
+  const bases = checkSlots(phase.guardrails);
+  const results = await Promise.all(phase.guardrails.map((guardrail, i) => runGuardrail(guardrail, bases[i] as number)));
   const final = await chain;
   return {
     results,
