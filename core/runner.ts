@@ -66,8 +66,8 @@ interface EnabledCheck {
 }
 
 /** Milliseconds with four significant digits: a fast check reads 0.004, not 0. */
-function elapsed(start: number): number {
-  return Number((performance.now() - start).toPrecision(4));
+function elapsed(start: number, end = performance.now()): number {
+  return Number((end - start).toPrecision(4));
 }
 
 function errorValue(error: unknown): CheckErrorValue {
@@ -76,10 +76,24 @@ function errorValue(error: unknown): CheckErrorValue {
   return { name: "Error", message: String(error) };
 }
 
+/** When a check's run ended, for its execution_time: checks of a phase interleave, so the end is noted where it happens. */
+interface Timing {
+  end: number;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
 /**
  * Runs a check's `run` under its time limit and the phase's abort signal. A check that blocks
  * the thread cannot be interrupted here; when it returns after its limit, its result is discarded
  * and it counts as timed out all the same (in a pool worker, the main thread cuts it off sooner).
+ * A check that answers synchronously needs no timer, so none is set for it.
  */
 function runWithLimit(
   check: RegisteredCheck,
@@ -88,47 +102,59 @@ function runWithLimit(
   phaseSignal: AbortSignal | undefined,
   slot: number,
   watch: CheckWatch | undefined,
+  timing: Timing,
 ): Promise<CheckOutcome> {
   const timeout = config.timeout ?? check.defaultTimeout;
+  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id));
   const controller = new AbortController();
   const started = performance.now();
+  watch?.started(slot, timeout);
+  let value: unknown;
+  try {
+    value = check.definition.run(build(controller.signal), config.parameters);
+  } catch (error) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    return Promise.reject(error);
+  }
+  if (!isThenable(value)) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    if (timing.end - started > timeout) return Promise.reject(new CheckTimeoutError(check.id, timeout));
+    return Promise.resolve(value as CheckOutcome);
+  }
   return new Promise<CheckOutcome>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      const error = new CheckTimeoutError(check.id, timeout);
-      watch?.finished(slot);
-      controller.abort(error);
-      reject(error);
-    }, timeout);
-    const onAbort = () => {
-      const error = new CheckAbortedError(check.id);
-      settle();
-      controller.abort(error);
-      reject(error);
-    };
-    const settle = () => {
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      timing.end = performance.now();
       clearTimeout(timer);
       phaseSignal?.removeEventListener("abort", onAbort);
       watch?.finished(slot);
+      return true;
     };
-    if (phaseSignal?.aborted) return onAbort();
-    phaseSignal?.addEventListener("abort", onAbort, { once: true });
-    watch?.started(slot, timeout);
-    try {
-      Promise.resolve(check.definition.run(build(controller.signal), config.parameters)).then(
-        (outcome) => {
-          settle();
-          if (performance.now() - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
-          else resolve(outcome);
-        },
-        (error) => {
-          settle();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      settle();
+    const stop = (error: Error) => {
+      if (!settle()) return;
+      controller.abort(error);
       reject(error);
-    }
+    };
+    const onAbort = () => stop(new CheckAbortedError(check.id));
+    const timer = setTimeout(
+      () => stop(new CheckTimeoutError(check.id, timeout)),
+      Math.max(0, timeout - (performance.now() - started)),
+    );
+    phaseSignal?.addEventListener("abort", onAbort, { once: true });
+    value.then(
+      (outcome) => {
+        if (!settle()) return;
+        if (timing.end - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
+        else resolve(outcome as CheckOutcome);
+      },
+      (error: unknown) => {
+        if (settle()) reject(error);
+      },
+    );
   });
 }
 
@@ -259,6 +285,7 @@ export async function runPhase(
   ): Promise<{ result: CheckResult; next?: Content }> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
+    const timing: Timing = { end: 0 };
     const check = registry.get(config.id);
     let outcome: CheckOutcome | undefined;
     let error: unknown;
@@ -288,6 +315,7 @@ export async function runPhase(
           signal,
           slot,
           watch,
+          timing,
         ),
         config.id,
       );
@@ -300,7 +328,7 @@ export async function runPhase(
       data: outcome?.data ?? {},
       verdict: error === undefined && outcome?.verdict === true,
       id: config.id,
-      execution_time: elapsed(started),
+      execution_time: elapsed(started, timing.end || performance.now()),
       transformed: next !== undefined,
       created_at,
       log: outcome?.log ?? null,
