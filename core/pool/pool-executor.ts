@@ -30,6 +30,7 @@ import {
   sinceEpoch,
   TaskState,
   taskState,
+  viewTaskMemory,
 } from "./task-memory.js";
 import { workerEntry } from "./worker-entry.js";
 
@@ -186,7 +187,7 @@ export class PoolExecutor implements Executor {
       }
     }
     const memory = createTaskMemory(slots);
-    const view = new Int32Array(memory);
+    const view = viewTaskMemory(memory);
     const stop = new AbortController();
 
     return new Promise<PhaseResult>((resolve) => {

@@ -10,13 +10,14 @@ import {
   sinceEpoch,
   TaskState,
   taskState,
+  viewTaskMemory,
   watchCancel,
   workerWatch,
 } from "./task-memory.js";
 
 describe("task memory", () => {
   it("tracks the task's state", () => {
-    const view = new Int32Array(createTaskMemory(2));
+    const view = viewTaskMemory(createTaskMemory(2));
     expect(taskState(view)).toBe(TaskState.queued);
     markRunning(view);
     expect(taskState(view)).toBe(TaskState.running);
@@ -26,7 +27,7 @@ describe("task memory", () => {
 
   it("publishes running checks' deadlines and finds the overdue ones", () => {
     const epoch = performance.timeOrigin + performance.now() - 1_000;
-    const view = new Int32Array(createTaskMemory(3));
+    const view = viewTaskMemory(createTaskMemory(3));
     const watch = workerWatch(view, epoch);
     expect(earliestDeadline(view)).toBe(Number.POSITIVE_INFINITY);
     watch.started(0, 100);
@@ -42,7 +43,7 @@ describe("task memory", () => {
   });
 
   it("wakes the cancel watcher on a cancel, and lets it go quietly when the task ends", async () => {
-    const cancelled = new Int32Array(createTaskMemory(0));
+    const cancelled = viewTaskMemory(createTaskMemory(0));
     let calls = 0;
     watchCancel(cancelled, () => calls++);
     requestCancel(cancelled);
@@ -50,7 +51,7 @@ describe("task memory", () => {
     expect(calls).toBe(1);
     expect(cancelRequested(cancelled)).toBe(true);
 
-    const finished = new Int32Array(createTaskMemory(0));
+    const finished = viewTaskMemory(createTaskMemory(0));
     watchCancel(finished, () => calls++);
     markDone(finished);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -58,7 +59,7 @@ describe("task memory", () => {
   });
 
   it("calls the cancel watcher at once when the cancel came first", async () => {
-    const view = new Int32Array(createTaskMemory(0));
+    const view = viewTaskMemory(createTaskMemory(0));
     requestCancel(view);
     let calls = 0;
     watchCancel(view, () => calls++);

@@ -10,7 +10,7 @@ import { regexEngine, useRegexEngine } from "../regex.js";
 import { CheckRegistry } from "../registry.js";
 import { runPhase } from "../runner.js";
 import type { PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
-import { cancelRequested, markDone, markRunning, watchCancel, workerWatch } from "./task-memory.js";
+import { cancelRequested, markDone, markRunning, viewTaskMemory, watchCancel, workerWatch } from "./task-memory.js";
 
 const data = workerData as WorkerData;
 if (regexEngine() !== data.regexEngine) useRegexEngine(data.regexEngine);
@@ -22,7 +22,7 @@ for (const { moduleUrl, source } of data.plugins) registry.register(await import
 /** Runs one task; piscina calls it with each message. */
 export default async function handle(message: WorkerMessage): Promise<PhaseReply | null> {
   if ("ping" in message) return null;
-  const view = new Int32Array(message.memory);
+  const view = viewTaskMemory(message.memory);
   if (cancelRequested(view)) {
     markDone(view);
     return { results: [], transformed: false, cancelled: true };
