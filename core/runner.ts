@@ -98,7 +98,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function runWithLimit(
   check: RegisteredCheck,
   config: CheckConfig,
-  build: (signal: AbortSignal) => CheckContext,
+  build: (signal: () => AbortSignal) => CheckContext,
   phaseSignal: AbortSignal | undefined,
   slot: number,
   watch: CheckWatch | undefined,
@@ -106,12 +106,21 @@ function runWithLimit(
 ): Promise<CheckOutcome> {
   const timeout = config.timeout ?? check.defaultTimeout;
   if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id));
-  const controller = new AbortController();
+  // Most checks answer synchronously and never look at their signal: it is made on first read.
+  let controller: AbortController | undefined;
+  let stopped: Error | undefined;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (stopped) controller.abort(stopped);
+    }
+    return controller.signal;
+  };
   const started = performance.now();
   watch?.started(slot, timeout);
   let value: unknown;
   try {
-    value = check.definition.run(build(controller.signal), config.parameters);
+    value = check.definition.run(build(signal), config.parameters);
   } catch (error) {
     timing.end = performance.now();
     watch?.finished(slot);
@@ -136,7 +145,8 @@ function runWithLimit(
     };
     const stop = (error: Error) => {
       if (!settle()) return;
-      controller.abort(error);
+      stopped = error;
+      controller?.abort(error);
       reject(error);
     };
     const onAbort = () => stop(new CheckAbortedError(check.id));
@@ -297,7 +307,7 @@ export async function runPhase(
         await runWithLimit(
           check,
           config,
-          (checkSignal) => ({
+          (signal) => ({
             guardrailId,
             side: task.side,
             requestType,
@@ -309,7 +319,9 @@ export async function runPhase(
             ...(task.model !== undefined && { model: task.model }),
             ...(task.provider !== undefined && { provider: task.provider }),
             ...(credentials !== undefined && { credentials }),
-            signal: checkSignal,
+            get signal() {
+              return signal();
+            },
             settings: task.settings ?? {},
           }),
           signal,
