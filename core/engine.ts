@@ -74,7 +74,10 @@ export interface EvaluateOptions {
   model?: string;
   provider?: string;
   credentials?: Record<string, Record<string, unknown>>;
+  /** Aborting it cancels the outstanding checks (client gone); their results show AbortError. */
   signal?: AbortSignal;
+  /** Once a synchronous guardrail denies, cancel the other synchronous guardrails' outstanding checks. */
+  stopOnDeny?: boolean;
 }
 
 /** What `engine.evaluate` returns. */
@@ -196,6 +199,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         ...(o.model !== undefined && { model: o.model }),
         ...(o.provider !== undefined && { provider: o.provider }),
         ...(o.credentials && { credentials: o.credentials }),
+        ...(o.stopOnDeny && { stopOnDeny: true }),
       };
       const phase = guardrails.length
         ? await executor.run(task, o.signal)

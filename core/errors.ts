@@ -42,8 +42,8 @@ export class CheckTimeoutError extends GuardgateError {
 
 /** A check whose run was cancelled because its request no longer needs the result. */
 export class CheckAbortedError extends GuardgateError {
-  constructor(checkId: string) {
-    super("check_aborted", `check ${checkId} was cancelled`);
+  constructor(checkId: string, reason?: string) {
+    super("check_aborted", `check ${checkId} was cancelled${reason ? `: ${reason}` : ""}`);
     this.name = "AbortError";
   }
 }

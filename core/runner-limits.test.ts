@@ -27,6 +27,13 @@ registry.register(
         },
       },
       {
+        id: "fail",
+        description: "fails",
+        sides: ["input"],
+        parameters: { type: "object", properties: { ms: { type: "number" } } },
+        run: () => ({ verdict: false }),
+      },
+      {
         id: "later",
         description: "answers after ms",
         sides: ["input"],
@@ -107,6 +114,46 @@ describe("runner time limits", () => {
     expect(checkSlots(guardrails)).toEqual([0, 2]);
     await runPhase(registry, task(guardrails), undefined, watch);
     expect(events.sort()).toEqual(["end 1", "end 2", "start 1 1000", "start 2 300"]);
+  });
+});
+
+describe("stopOnDeny", () => {
+  const guardrails = () => [
+    guardrail("denier", [{ id: "t.fail", ms: 0 }]),
+    guardrail("slow", [{ id: "t.later", ms: 5_000 }]),
+    { ...guardrail("logged", [{ id: "t.later", ms: 30 }]), async: true },
+  ];
+
+  it("cancels the other synchronous guardrails' outstanding checks once one denies; async guardrails run on", async () => {
+    const started = performance.now();
+    const result = await runPhase(registry, { ...task(guardrails()), stopOnDeny: true });
+    expect(performance.now() - started).toBeLessThan(4_000);
+    const [denier, slow, logged] = result.results;
+    expect(denier).toMatchObject({ verdict: false, deny: true });
+    expect(slow?.checks[0]?.error).toEqual({
+      name: "AbortError",
+      message: "check t.later was cancelled: guardrail denier already denied the request",
+    });
+    expect(logged?.checks[0]).toMatchObject({ verdict: true });
+    expect(logged?.checks[0]?.error).toBeUndefined();
+  });
+
+  it("waits for every check without it", async () => {
+    const result = await runPhase(
+      registry,
+      task([guardrail("denier", [{ id: "t.fail", ms: 0 }]), guardrail("slow", [{ id: "t.later", ms: 30 }])]),
+    );
+    expect(result.results[1]?.checks[0]).toMatchObject({ verdict: true });
+  });
+
+  it("passes a cancellation's reason in words to the results", async () => {
+    const controller = new AbortController();
+    controller.abort("client went away");
+    const result = await runPhase(registry, task([guardrail("g", [{ id: "t.later", ms: 10 }])]), controller.signal);
+    expect(result.results[0]?.checks[0]?.error).toEqual({
+      name: "AbortError",
+      message: "check t.later was cancelled: client went away",
+    });
   });
 });
 

@@ -28,6 +28,11 @@ export interface PhaseTask {
   /** Credentials per plugin id, from the integrations the service holds. */
   credentials?: Record<string, Record<string, unknown>>;
   settings?: CheckSettings;
+  /**
+   * Once a synchronous guardrail denies, cancel the outstanding checks of the other synchronous
+   * guardrails (the status is decided; their results show AbortError). Async guardrails run on.
+   */
+  stopOnDeny?: boolean;
 }
 
 /** What one phase yields; structured-clone safe. */
@@ -81,6 +86,11 @@ interface Timing {
   end: number;
 }
 
+/** A cancellation's reason when it was given in words (a deny, a caller's string), else none. */
+function abortReason(signal: AbortSignal | undefined): string | undefined {
+  return typeof signal?.reason === "string" ? signal.reason : undefined;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     (typeof value === "object" || typeof value === "function") &&
@@ -105,7 +115,7 @@ function runWithLimit(
   timing: Timing,
 ): Promise<CheckOutcome> {
   const timeout = config.timeout ?? check.defaultTimeout;
-  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id));
+  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id, abortReason(phaseSignal)));
   // Most checks answer synchronously and never look at their signal: it is made on first read.
   let controller: AbortController | undefined;
   let stopped: Error | undefined;
@@ -149,7 +159,7 @@ function runWithLimit(
       controller?.abort(error);
       reject(error);
     };
-    const onAbort = () => stop(new CheckAbortedError(check.id));
+    const onAbort = () => stop(new CheckAbortedError(check.id, abortReason(phaseSignal)));
     const timer = setTimeout(
       () => stop(new CheckTimeoutError(check.id, timeout)),
       Math.max(0, timeout - (performance.now() - started)),
@@ -292,6 +302,7 @@ export async function runPhase(
     guardrailId: string,
     { config, slot }: EnabledCheck,
     content: Content,
+    checkSignal: AbortSignal | undefined,
   ): Promise<{ result: CheckResult; next?: Content }> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
@@ -324,7 +335,7 @@ export async function runPhase(
             },
             settings: task.settings ?? {},
           }),
-          signal,
+          checkSignal,
           slot,
           watch,
           timing,
@@ -350,6 +361,17 @@ export async function runPhase(
     return next ? { result, next } : { result };
   };
 
+  // With stopOnDeny, synchronous guardrails listen to their own signal, which a deny aborts too.
+  let denied: AbortController | undefined;
+  let syncSignal = signal;
+  if (task.stopOnDeny) {
+    const controller = new AbortController();
+    denied = controller;
+    syncSignal = controller.signal;
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  }
+
   // Transforms of synchronous guardrails are chained through this promise, in guardrail order.
   let chain: Promise<Content> = Promise.resolve(original);
 
@@ -363,12 +385,13 @@ export async function runPhase(
     const results: CheckResult[] = new Array(enabled.length);
     let changed = false;
     const transforming = (c: EnabledCheck) => registry.get(c.config.id)?.definition.transforms === true;
+    const own = guardrail.async ? signal : syncSignal;
 
     if (guardrail.async) {
       // Sees the content as received; whatever it would transform stays unapplied.
       await Promise.all(
         enabled.map(async (config, i) => {
-          results[i] = (await runCheck(guardrail.id, config, original)).result;
+          results[i] = (await runCheck(guardrail.id, config, original, own)).result;
         }),
       );
     } else if (guardrail.sequential) {
@@ -376,13 +399,13 @@ export async function runPhase(
       const done = (async () => {
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
-          const { result, next } = await runCheck(guardrail.id, config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content, own);
           results[i] = result;
           if (next) {
             content = next;
             changed = true;
           }
-          if (signal?.aborted) break;
+          if (own?.aborted) break;
         }
         return content;
       })();
@@ -394,7 +417,7 @@ export async function runPhase(
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
           if (!transforming(config)) continue;
-          const { result, next } = await runCheck(guardrail.id, config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content, own);
           results[i] = result;
           if (next) {
             content = next;
@@ -407,12 +430,16 @@ export async function runPhase(
       await Promise.all([
         transformsDone,
         ...enabled.map(async (config, i) => {
-          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original)).result;
+          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original, own)).result;
         }),
       ]);
     }
 
-    return guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
+    const result = guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
+    if (denied && !guardrail.async && result.deny && !denied.signal.aborted) {
+      denied.abort(`guardrail ${guardrail.id} already denied the ${task.side === "input" ? "request" : "response"}`);
+    }
+    return result;
   };
 
   const bases = checkSlots(phase.guardrails);

@@ -324,6 +324,31 @@ describe("cancellation", () => {
     });
   }
 
+  it("pool: stopOnDeny cancels a slow check of another guardrail once one denies", async () => {
+    const engine = await createEngine({ executor: "pool", pool: { size: 1 }, plugins: [HOSTILE] });
+    try {
+      const started = performance.now();
+      const evaluation = await engine.evaluate({
+        side: "input",
+        requestType: "chatComplete",
+        request: bodyForText("input", "chatComplete", "three words here"),
+        guardrails: [
+          { id: "short", checks: [{ id: "default.wordCount", parameters: { maxWords: 1 } }], deny: true },
+          { id: "slow", checks: [{ id: "hostile.wait", parameters: { ms: 30_000 } }] },
+        ],
+        stopOnDeny: true,
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(evaluation.status).toBe(446);
+      expect(evaluation.results[1]?.checks[0]?.error).toEqual({
+        name: "AbortError",
+        message: "check hostile.wait was cancelled: guardrail short already denied the request",
+      });
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("pool: cancellation is cooperative, so the worker stays", async () => {
     const engine = await createEngine({ executor: "pool", pool: { size: 1 }, plugins: [HOSTILE] });
     try {

@@ -171,7 +171,10 @@ export class PoolExecutor implements Executor {
       return Promise.reject(new GuardgateError("engine_closed", "the engine is closed: its worker pool runs no more phases"));
     const started = performance.now();
     const cancelled = () =>
-      erroredPhase(task, (config) => ({ error: asValue(new CheckAbortedError(config.id)), execution_time: msSince(started) }));
+      erroredPhase(task, (config) => ({
+        error: asValue(new CheckAbortedError(config.id, typeof signal?.reason === "string" ? signal.reason : undefined)),
+        execution_time: msSince(started),
+      }));
     if (signal?.aborted) return Promise.resolve(cancelled());
     if (this.#failure) {
       const reason = this.#failure.message;
