@@ -10,6 +10,7 @@
 import { buildFeedback, guardrailVerdict } from "./aggregate.js";
 import { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
 import { CheckAbortedError, CheckTimeoutError } from "./errors.js";
+import { plainDataProblem } from "./plain-data.js";
 import type { CheckContext, CheckOutcome, CheckSettings } from "./plugin-api.js";
 import type { CheckRegistry, RegisteredCheck } from "./registry.js";
 import type { CheckConfig, CheckErrorValue, CheckResult, Guardrail, GuardrailResult, RequestType, Side } from "./types.js";
@@ -189,6 +190,15 @@ function validOutcome(outcome: unknown, id: string): CheckOutcome {
   const text = (outcome as CheckOutcome).transformedText;
   if (text !== undefined && typeof text !== "string")
     throw new TypeError(`check ${id} returned a transformedText that is not a string`);
+  // Results cross threads and become JSON: the same output must survive both, inline or in a worker.
+  const { transformedRequest, transformedResponse, log } = outcome as CheckOutcome;
+  const problem =
+    plainDataProblem(data, "data") ??
+    plainDataProblem(transformedRequest, "transformedRequest") ??
+    plainDataProblem(transformedResponse, "transformedResponse");
+  if (problem) throw new TypeError(`check ${id} returned output that is not plain data: ${problem}`);
+  if (log !== undefined && log !== null && typeof log !== "string")
+    throw new TypeError(`check ${id} returned a log that is not a string`);
   return outcome as CheckOutcome;
 }
 

@@ -169,6 +169,26 @@ describe("time limits", () => {
   }
 });
 
+describe("plain data", () => {
+  it("a check whose output is not plain data errors alike inline and in the pool", async () => {
+    const engines = await Promise.all([
+      createEngine({ executor: "inline", plugins: [HOSTILE] }),
+      createEngine({ executor: "pool", pool: { size: 1 }, plugins: [HOSTILE] }),
+    ]);
+    try {
+      const options = on("hi", [{ id: "hostile.unclonable" }]);
+      const [a, b] = await Promise.all(engines.map((e) => e.evaluate(options)));
+      expect(a.results[0]?.checks[0]?.error).toEqual({
+        name: "TypeError",
+        message: "check hostile.unclonable returned output that is not plain data: data.callback is a function",
+      });
+      expect(timeless(b)).toEqual(timeless(a));
+    } finally {
+      await Promise.all(engines.map((e) => e.close()));
+    }
+  });
+});
+
 describe("isolation in the pool", () => {
   let engine: Engine;
   let executor: PoolExecutor;

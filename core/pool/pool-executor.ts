@@ -128,6 +128,8 @@ export class PoolExecutor implements Executor {
       // Idle workers wait with Atomics.waitAsync, so their event loop keeps turning between
       // tasks (a timed-out check's leftovers settle) and it measured at least as fast as "sync".
       atomics: "async",
+      // The pool's own timing histogram is not used; per-check times come from the worker.
+      recordTiming: false,
       workerData,
       ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
     });
