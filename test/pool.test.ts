@@ -146,7 +146,11 @@ describe("time limits", () => {
         const passes = await engine.evaluate(on("hi", [{ id: "hostile.wait", parameters: { ms: 5_000, timeout: 50 } }]));
         const check = passes.results[0]?.checks[0];
         expect(check?.verdict).toBe(false);
-        expect(check?.error).toEqual({ name: "TimeoutError", message: "check hostile.wait exceeded its time limit of 50 ms" });
+        // In the pool, a worker descheduled past the margin is cut off instead: TimeoutError either way.
+        expect(check?.error).toMatchObject({
+          name: "TimeoutError",
+          message: expect.stringMatching(/^check hostile\.wait exceeded its time limit of 50 ms/),
+        });
         expect(passes.status).toBe(200);
 
         const fails = await engine.evaluate(
