@@ -30,9 +30,15 @@ export interface AutoOptions {
   inlineMaxChars?: number;
 }
 
-/** Default budget: the pool's overhead on a phase, measured by `npm run bench:checks`. */
+/**
+ * Default budget: what a phase that does almost nothing costs more through the pool than inline
+ * (about 30 µs measured: a 15 µs round trip plus cloning the task and its results).
+ */
 export const DEFAULT_INLINE_BUDGET_US = 30;
-/** Default text ceiling for inline phases: about where a single segmenting check costs the budget. */
+/**
+ * Default text ceiling for inline phases, whatever was learned: at 16 KB even the cheapest check
+ * measured (regexMatch, 19 µs at 10 KB) costs about the budget.
+ */
 export const DEFAULT_INLINE_MAX_CHARS = 16_384;
 
 /** Errors that say nothing about what a check costs. */
