@@ -47,6 +47,6 @@ export function sampleText(bytes: number, seed = 42): string {
   const text = parts.join("");
   // Every character is at least one byte, so dropping as many characters as there are extra bytes
   // is enough; spaces make up what multi-byte characters took away.
-  const trimmed = text.slice(0, text.length - (Buffer.byteLength(text) - bytes));
+  const trimmed = text.slice(0, Math.max(0, text.length - (Buffer.byteLength(text) - bytes)));
   return trimmed + " ".repeat(bytes - Buffer.byteLength(trimmed));
 }

@@ -65,6 +65,8 @@ export class AutoExecutor implements Executor {
     this.#poolOptions = options.pool ?? {};
     this.#budget = options.auto?.inlineBudgetUs ?? DEFAULT_INLINE_BUDGET_US;
     this.#maxChars = options.auto?.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
+    // The pool starts late, but a package that was never built should fail here, not mid-request.
+    workerEntry();
     for (const loaded of context.plugins) {
       const id = (loaded.plugin as { id?: unknown }).id;
       if (typeof id === "string") this.#origin.set(id, loaded.moduleUrl === undefined ? "object" : "module");
