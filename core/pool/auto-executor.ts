@@ -21,6 +21,7 @@ import { type Executor, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../runner.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions } from "./pool-executor.js";
+import { workerEntry } from "./worker-entry.js";
 
 /** Options of the "auto" executor. */
 export interface AutoOptions {
