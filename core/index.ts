@@ -12,10 +12,11 @@ export {
   type EngineOptions,
   type EvaluateOptions,
   type Evaluation,
+  type ExecutorChoice,
   type ExecutorContext,
   type GuardrailInput,
 } from "./engine.js";
-export { CheckAbortedError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
+export { CheckAbortedError, CheckLostError, CheckTimeoutError, ConfigError, GuardgateError, PluginError } from "./errors.js";
 export { type Executor, InlineExecutor } from "./executor.js";
 export { displayUrl, OutboundError, type OutboundErrorCode } from "./net/errors.js";
 export { type ResolvedAddress, type Resolver, systemResolver } from "./net/lookup.js";
@@ -35,6 +36,8 @@ export {
   type PluginDefinition,
 } from "./plugin-api.js";
 export { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+export { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
+export { PoolExecutor, type PoolOptions, type PoolStats } from "./pool/pool-executor.js";
 export {
   allMatches,
   compileRegex,
@@ -46,6 +49,6 @@ export {
   useRegexEngine,
 } from "./regex.js";
 export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
-export type { PhaseResult, PhaseTask } from "./runner.js";
+export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { textExcerpt } from "./text.js";
 export type * from "./types.js";
