@@ -14,6 +14,8 @@ import { ConfigError, GuardgateError } from "./errors.js";
 import { type Executor, InlineExecutor } from "./executor.js";
 import type { CheckSettings } from "./plugin-api.js";
 import { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
+import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
 import type { PhaseTask } from "./runner.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
@@ -29,9 +31,20 @@ export interface EngineOptions {
   /** Folder package names and relative plugin paths are resolved from; defaults to the cwd. */
   baseDir?: string;
   settings?: CheckSettings;
-  /** How phases run; inline by default. */
-  executor?: (context: ExecutorContext) => Executor;
+  /**
+   * How phases run: "inline" (the default; on the calling thread), "pool" (worker threads with hard
+   * time limits; plugins given as objects are refused), "auto" (per phase, by measured cost; see
+   * core/pool/auto-executor.ts), or a factory.
+   */
+  executor?: ExecutorChoice | ((context: ExecutorContext) => Executor);
+  /** Worker pool options, for "pool" and "auto": size, resource limits, cut-off margin. */
+  pool?: PoolOptions;
+  /** Options of the "auto" executor: inline budget and text ceiling. */
+  auto?: AutoOptions;
 }
+
+/** The executors the engine can build itself. */
+export type ExecutorChoice = "inline" | "pool" | "auto";
 
 /** What an executor factory gets from the engine. */
 export interface ExecutorContext {
@@ -61,7 +74,10 @@ export interface EvaluateOptions {
   model?: string;
   provider?: string;
   credentials?: Record<string, Record<string, unknown>>;
+  /** Aborting it cancels the outstanding checks (client gone); their results show AbortError. */
   signal?: AbortSignal;
+  /** Once a synchronous guardrail denies, cancel the other synchronous guardrails' outstanding checks. */
+  stopOnDeny?: boolean;
 }
 
 /** What `engine.evaluate` returns. */
@@ -96,6 +112,32 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+async function buildExecutor(options: EngineOptions, context: ExecutorContext): Promise<Executor> {
+  const choice = options.executor ?? "inline";
+  if (typeof choice === "function") return choice(context);
+  switch (choice) {
+    case "inline":
+      return new InlineExecutor(context.registry);
+    case "auto":
+      return new AutoExecutor(context, {
+        ...(options.pool && { pool: options.pool }),
+        ...(options.auto && { auto: options.auto }),
+      });
+    case "pool": {
+      const pool = new PoolExecutor(context, options.pool);
+      try {
+        await pool.ready();
+      } catch (error) {
+        await pool.close();
+        throw error;
+      }
+      return pool;
+    }
+    default:
+      throw new ConfigError("executor", `${JSON.stringify(choice)} is not one of "inline", "pool", "auto" or a factory`);
+  }
+}
+
 /** Creates an engine with the built-in plugins plus `options.plugins`. */
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const registry = new CheckRegistry();
@@ -108,7 +150,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     loaded.push(plugin);
   }
   const source = options.source ?? new InMemoryGuardrailSource(options.guardrails ?? []);
-  const executor = options.executor ? options.executor({ registry, plugins: loaded }) : new InlineExecutor(registry);
+  const executor = await buildExecutor(options, { registry, plugins: loaded });
   const settings = options.settings ?? {};
 
   const resolveGuardrails = async (o: EvaluateOptions): Promise<{ guardrails: Guardrail[]; warnings: ConfigWarning[] }> => {
@@ -157,6 +199,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         ...(o.model !== undefined && { model: o.model }),
         ...(o.provider !== undefined && { provider: o.provider }),
         ...(o.credentials && { credentials: o.credentials }),
+        ...(o.stopOnDeny && { stopOnDeny: true }),
       };
       const phase = guardrails.length
         ? await executor.run(task, o.signal)

@@ -42,8 +42,8 @@ export class CheckTimeoutError extends GuardgateError {
 
 /** A check whose run was cancelled because its request no longer needs the result. */
 export class CheckAbortedError extends GuardgateError {
-  constructor(checkId: string) {
-    super("check_aborted", `check ${checkId} was cancelled`);
+  constructor(checkId: string, reason?: string) {
+    super("check_aborted", `check ${checkId} was cancelled${reason ? `: ${reason}` : ""}`);
     this.name = "AbortError";
   }
 }
@@ -55,5 +55,16 @@ export class CheckAbortedError extends GuardgateError {
 export class CredentialsError extends GuardgateError {
   constructor(message: string) {
     super("credentials_invalid", message);
+  }
+}
+
+/**
+ * A check that did not report because the worker thread running its phase was stopped (another
+ * check of the phase overran its limit) or failed (crash, out of memory). The name is what results show.
+ */
+export class CheckLostError extends GuardgateError {
+  constructor(checkId: string, reason: string, code = "check_lost") {
+    super(code, `check ${checkId} did not report: ${reason}`);
+    this.name = "WorkerError";
   }
 }

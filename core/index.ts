@@ -12,10 +12,19 @@ export {
   type EngineOptions,
   type EvaluateOptions,
   type Evaluation,
+  type ExecutorChoice,
   type ExecutorContext,
   type GuardrailInput,
 } from "./engine.js";
-export { CheckAbortedError, CheckTimeoutError, ConfigError, CredentialsError, GuardgateError, PluginError } from "./errors.js";
+export {
+  CheckAbortedError,
+  CheckLostError,
+  CheckTimeoutError,
+  ConfigError,
+  CredentialsError,
+  GuardgateError,
+  PluginError,
+} from "./errors.js";
 export { type Executor, InlineExecutor } from "./executor.js";
 export { displayUrl, OutboundError, type OutboundErrorCode } from "./net/errors.js";
 export { type ResolvedAddress, type Resolver, systemResolver } from "./net/lookup.js";
@@ -36,9 +45,20 @@ export {
 } from "./plugin-api.js";
 export { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
 export { MIN_SECRET_LENGTH, REDACTED } from "./redact.js";
-export { compileRegex, parseRegexRule, type Regex, regexEngine, useRegexEngine } from "./regex.js";
+export { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
+export { PoolExecutor, type PoolOptions, type PoolStats } from "./pool/pool-executor.js";
+export {
+  allMatches,
+  compileRegex,
+  firstMatch,
+  parseRegexRule,
+  type Regex,
+  regexEngine,
+  replaceMatches,
+  useRegexEngine,
+} from "./regex.js";
 export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
-export type { PhaseResult, PhaseTask } from "./runner.js";
+export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";
 export type * from "./types.js";

@@ -101,7 +101,8 @@ export class WasmRegex {
     this.#re.lastIndex = stateful ? codePointIndex(offsets, this.lastIndex) : 0;
     const match = this.#re.exec(input);
     if (match) match.index = offsets[match.index] as number;
-    if (stateful) this.lastIndex = match ? (offsets[this.#re.lastIndex] as number) : 0;
+    // re2-wasm's own lastIndex mixes units (a code-point index plus a UTF-16 length): derive it.
+    if (stateful) this.lastIndex = match ? match.index + match[0].length : 0;
     return match;
   }
 

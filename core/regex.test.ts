@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  allMatches,
   compileRegex,
   firstMatch,
   parseRegexRule,
@@ -78,6 +79,18 @@ describe.each<RegexEngineName>(["re2", "re2-wasm"])("offsets in UTF-16 units thr
     expect(global.lastIndex).toBe(5);
     expect(global.exec(text)?.index).toBe(7);
     global.lastIndex = 0;
+  });
+
+  it("finds every match as JavaScript does, astral characters in the text or in the pattern", () => {
+    useRegexEngine(name);
+    const texts = ["😀ab😀ab😀ab", "a😀😀b😀😀b", `${"x".repeat(10)}😀b`, "é😀b\u0301b😀", "plain bbb text"];
+    for (const text of texts) {
+      for (const pattern of ["b", "b+", "😀", "😀+", "x*"]) {
+        const ours = [...allMatches(compileRegex(pattern), text)].map((m) => `${m.index}:${m[0]}`);
+        const theirs = [...text.matchAll(new RegExp(pattern, "gu"))].map((m) => `${m.index}:${m[0]}`);
+        expect(ours, `${pattern} in ${text}`).toEqual(theirs);
+      }
+    }
   });
 });
 

@@ -124,6 +124,35 @@ export function firstMatch(regex: Regex, text: string): RegExpExecArray | null {
   return match;
 }
 
+/**
+ * Every match of a pattern in a text, in order, from the start. Prefer this to driving
+ * `lastIndex` by hand: the native binding misplaces a search started at a non-zero `lastIndex`
+ * in a text with astral characters, while a run from 0 is exact in both builds.
+ */
+export function* allMatches(regex: Regex, text: string): Generator<RegExpExecArray> {
+  const global = regex.global ? regex : compileRegex(regex.source, `${regex.flags}g`);
+  global.lastIndex = 0;
+  try {
+    for (;;) {
+      const match = global.exec(text);
+      if (!match) return;
+      if (match[0] === "") {
+        // An empty match must not repeat: step over one whole code point.
+        const unit = text.charCodeAt(global.lastIndex);
+        const next = global.lastIndex + (unit >= 0xd800 && unit <= 0xdbff ? 2 : 1);
+        if (next > text.length) {
+          yield match;
+          return;
+        }
+        global.lastIndex = next;
+      }
+      yield match;
+    }
+  } finally {
+    global.lastIndex = 0;
+  }
+}
+
 /** Replaces the matches of a compiled pattern (all of them when it has the `g` flag). */
 export function replaceMatches(regex: Regex, text: string, replacement: string): string {
   regex.lastIndex = 0;

@@ -11,6 +11,7 @@ import { buildFeedback, guardrailVerdict } from "./aggregate.js";
 import { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
 import { CheckAbortedError, CheckTimeoutError, CredentialsError } from "./errors.js";
 import { parameterError } from "./parameters.js";
+import { plainDataProblem } from "./plain-data.js";
 import type { CheckContext, CheckOutcome, CheckSettings } from "./plugin-api.js";
 import { collectSecrets, headerSecrets, Redactor } from "./redact.js";
 import type { CheckRegistry, RegisteredCheck } from "./registry.js";
@@ -30,6 +31,11 @@ export interface PhaseTask {
   /** Credentials per plugin id, from the integrations the service holds. */
   credentials?: Record<string, Record<string, unknown>>;
   settings?: CheckSettings;
+  /**
+   * Once a synchronous guardrail denies, cancel the outstanding checks of the other synchronous
+   * guardrails (the status is decided; their results show AbortError). Async guardrails run on.
+   */
+  stopOnDeny?: boolean;
 }
 
 /** What one phase yields; structured-clone safe. */
@@ -42,6 +48,18 @@ export interface PhaseResult {
   transformed: boolean;
 }
 
+/**
+ * Hooks through which a pool worker publishes which checks are running and until when, so the
+ * main thread can tell a check that stopped yielding from one still within its limit. A check's
+ * slot is its position in the task: the checks of every guardrail, disabled ones included, in order.
+ */
+export interface CheckWatch {
+  /** A check started; its limit ends `limitMs` from now. */
+  started(slot: number, limitMs: number): void;
+  /** The check settled (result, error, time limit or cancellation). */
+  finished(slot: number): void;
+}
+
 /** The content a check sees; replaced (never mutated) by transforms. */
 interface Content {
   request: unknown;
@@ -49,9 +67,15 @@ interface Content {
   located: EvaluatedText;
 }
 
+/** An enabled check and its slot in the task. */
+interface EnabledCheck {
+  config: CheckConfig;
+  slot: number;
+}
+
 /** Milliseconds with four significant digits: a fast check reads 0.004, not 0. */
-function elapsed(start: number): number {
-  return Number((performance.now() - start).toPrecision(4));
+function elapsed(start: number, end = performance.now()): number {
+  return Number((end - start).toPrecision(4));
 }
 
 function errorValue(error: unknown): CheckErrorValue {
@@ -86,47 +110,100 @@ function checkCredentials(check: RegisteredCheck, config: CheckConfig, task: Pha
   return held === undefined && Object.keys(credentials).length === 0 ? undefined : credentials;
 }
 
-/** Runs a check's `run` under its time limit and the phase's abort signal. */
+/** When a check's run ended, for its execution_time: checks of a phase interleave, so the end is noted where it happens. */
+interface Timing {
+  end: number;
+}
+
+/** A cancellation's reason when it was given in words (a deny, a caller's string), else none. */
+function abortReason(signal: AbortSignal | undefined): string | undefined {
+  return typeof signal?.reason === "string" ? signal.reason : undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
+/**
+ * Runs a check's `run` under its time limit and the phase's abort signal. A check that blocks
+ * the thread cannot be interrupted here; when it returns after its limit, its result is discarded
+ * and it counts as timed out all the same (in a pool worker, the main thread cuts it off sooner).
+ * A check that answers synchronously needs no timer, so none is set for it.
+ */
 function runWithLimit(
   check: RegisteredCheck,
   config: CheckConfig,
-  build: (signal: AbortSignal) => CheckContext,
+  build: (signal: () => AbortSignal) => CheckContext,
   phaseSignal: AbortSignal | undefined,
+  slot: number,
+  watch: CheckWatch | undefined,
+  timing: Timing,
 ): Promise<CheckOutcome> {
   const timeout = config.timeout ?? check.defaultTimeout;
-  const controller = new AbortController();
+  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id, abortReason(phaseSignal)));
+  // Most checks answer synchronously and never look at their signal: it is made on first read.
+  let controller: AbortController | undefined;
+  let stopped: Error | undefined;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (stopped) controller.abort(stopped);
+    }
+    return controller.signal;
+  };
+  const started = performance.now();
+  watch?.started(slot, timeout);
+  let value: unknown;
+  try {
+    value = check.definition.run(build(signal), config.parameters);
+  } catch (error) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    return Promise.reject(error);
+  }
+  if (!isThenable(value)) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    if (timing.end - started > timeout) return Promise.reject(new CheckTimeoutError(check.id, timeout));
+    return Promise.resolve(value as CheckOutcome);
+  }
   return new Promise<CheckOutcome>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      const error = new CheckTimeoutError(check.id, timeout);
-      controller.abort(error);
-      reject(error);
-    }, timeout);
-    const onAbort = () => {
-      const error = new CheckAbortedError(check.id);
-      controller.abort(error);
-      reject(error);
-    };
-    if (phaseSignal?.aborted) return onAbort();
-    phaseSignal?.addEventListener("abort", onAbort, { once: true });
-    const settle = () => {
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      timing.end = performance.now();
       clearTimeout(timer);
       phaseSignal?.removeEventListener("abort", onAbort);
+      watch?.finished(slot);
+      return true;
     };
-    try {
-      Promise.resolve(check.definition.run(build(controller.signal), config.parameters)).then(
-        (outcome) => {
-          settle();
-          resolve(outcome);
-        },
-        (error) => {
-          settle();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      settle();
+    const stop = (error: Error) => {
+      if (!settle()) return;
+      stopped = error;
+      controller?.abort(error);
       reject(error);
-    }
+    };
+    const onAbort = () => stop(new CheckAbortedError(check.id, abortReason(phaseSignal)));
+    const timer = setTimeout(
+      () => stop(new CheckTimeoutError(check.id, timeout)),
+      Math.max(0, timeout - (performance.now() - started)),
+    );
+    phaseSignal?.addEventListener("abort", onAbort, { once: true });
+    value.then(
+      (outcome) => {
+        if (!settle()) return;
+        if (timing.end - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
+        else resolve(outcome as CheckOutcome);
+      },
+      (error: unknown) => {
+        if (settle()) reject(error);
+      },
+    );
   });
 }
 
@@ -141,6 +218,15 @@ function validOutcome(outcome: unknown, id: string): CheckOutcome {
   const text = (outcome as CheckOutcome).transformedText;
   if (text !== undefined && typeof text !== "string")
     throw new TypeError(`check ${id} returned a transformedText that is not a string`);
+  // Results cross threads and become JSON: the same output must survive both, inline or in a worker.
+  const { transformedRequest, transformedResponse, log } = outcome as CheckOutcome;
+  const problem =
+    plainDataProblem(data, "data") ??
+    plainDataProblem(transformedRequest, "transformedRequest") ??
+    plainDataProblem(transformedResponse, "transformedResponse");
+  if (problem) throw new TypeError(`check ${id} returned output that is not plain data: ${problem}`);
+  if (log !== undefined && log !== null && typeof log !== "string")
+    throw new TypeError(`check ${id} returned a log that is not a string`);
   return outcome as CheckOutcome;
 }
 
@@ -162,8 +248,86 @@ function applyTransform(task: PhaseTask, content: Content, outcome: CheckOutcome
   };
 }
 
-/** Runs every guardrail of a phase. */
-export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
+/** A guardrail's result from its checks' results: verdict, feedback and deny follow from them. */
+function guardrailResult(
+  guardrail: Guardrail,
+  checks: CheckResult[],
+  transformed: boolean,
+  execution_time: number,
+  created_at: string,
+): GuardrailResult {
+  const verdict = guardrailVerdict(checks);
+  // Field order of spec §2.4.
+  return {
+    verdict,
+    id: guardrail.id,
+    transformed,
+    checks,
+    feedback: buildFeedback(guardrail, checks, verdict),
+    execution_time,
+    async: guardrail.async,
+    type: "guardrail",
+    created_at,
+    deny: guardrail.deny && !verdict,
+  };
+}
+
+/** How a check that could not report failed, and how long it ran (ms) before it was given up. */
+export interface LostCheck {
+  error: CheckErrorValue;
+  execution_time: number;
+}
+
+/**
+ * The result of a phase whose checks could not report (their worker was stopped or crashed, or
+ * the phase was cancelled before it finished): every enabled check errored as `lost` says, the
+ * content stays as received, and the verdicts follow the usual `fail_on_error` rule.
+ */
+export function erroredPhase(task: PhaseTask, lost: (config: CheckConfig, slot: number) => LostCheck): PhaseResult {
+  const created_at = new Date().toISOString();
+  const bases = checkSlots(task.guardrails);
+  const results = task.guardrails.map((guardrail, g) => {
+    const checks: CheckResult[] = [];
+    let longest = 0;
+    guardrail.checks.forEach((config, i) => {
+      if (!config.enabled) return;
+      const { error, execution_time } = lost(config, (bases[g] as number) + i);
+      longest = Math.max(longest, execution_time);
+      checks.push({
+        data: {},
+        verdict: false,
+        id: config.id,
+        execution_time,
+        transformed: false,
+        created_at,
+        log: null,
+        error,
+        fail_on_error: config.failOnError,
+      });
+    });
+    return guardrailResult(guardrail, checks, false, longest, created_at);
+  });
+  return { results, request: task.request, response: task.response, transformed: false };
+}
+
+/** Slot of the first check of each guardrail (see CheckWatch). */
+export function checkSlots(guardrails: readonly Guardrail[]): number[] {
+  const bases: number[] = [];
+  let next = 0;
+  for (const guardrail of guardrails) {
+    bases.push(next);
+    next += guardrail.checks.length;
+  }
+  return bases;
+}
+
+/** Runs every guardrail of a phase; `watch` is how a pool worker reports progress to its pool. */
+export async function runPhase(
+  registry: CheckRegistry,
+  task: PhaseTask,
+  signal?: AbortSignal,
+  watch?: CheckWatch,
+): Promise<PhaseResult> {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
   const phase: PhaseTask = { ...task, requestType };
   const original: Content = {
@@ -180,11 +344,13 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
 
   const runCheck = async (
     guardrailId: string,
-    config: CheckConfig,
+    { config, slot }: EnabledCheck,
     content: Content,
+    checkSignal: AbortSignal | undefined,
   ): Promise<{ result: CheckResult; next?: Content }> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
+    const timing: Timing = { end: 0 };
     const check = registry.get(config.id);
     let outcome: CheckOutcome | undefined;
     let error: unknown;
@@ -199,7 +365,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
         await runWithLimit(
           check,
           config,
-          (checkSignal) => ({
+          (signal) => ({
             guardrailId,
             side: task.side,
             requestType,
@@ -211,10 +377,15 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
             ...(task.model !== undefined && { model: task.model }),
             ...(task.provider !== undefined && { provider: task.provider }),
             ...(credentials !== undefined && { credentials }),
-            signal: checkSignal,
+            get signal() {
+              return signal();
+            },
             settings: task.settings ?? {},
           }),
-          signal,
+          checkSignal,
+          slot,
+          watch,
+          timing,
         ),
         config.id,
       );
@@ -227,7 +398,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       data: outcome?.data ?? {},
       verdict: error === undefined && outcome?.verdict === true,
       id: config.id,
-      execution_time: elapsed(started),
+      execution_time: elapsed(started, timing.end || performance.now()),
       transformed: next !== undefined,
       created_at,
       log: outcome?.log ?? null,
@@ -244,22 +415,37 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
     return next ? { result, next } : { result };
   };
 
+  // With stopOnDeny, synchronous guardrails listen to their own signal, which a deny aborts too.
+  let denied: AbortController | undefined;
+  let syncSignal = signal;
+  if (task.stopOnDeny) {
+    const controller = new AbortController();
+    denied = controller;
+    syncSignal = controller.signal;
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  }
+
   // Transforms of synchronous guardrails are chained through this promise, in guardrail order.
   let chain: Promise<Content> = Promise.resolve(original);
 
-  const runGuardrail = async (guardrail: Guardrail): Promise<GuardrailResult> => {
+  const runGuardrail = async (guardrail: Guardrail, base: number): Promise<GuardrailResult> => {
     const created_at = new Date().toISOString();
     const started = performance.now();
-    const enabled = guardrail.checks.filter((c) => c.enabled);
+    const enabled: EnabledCheck[] = [];
+    guardrail.checks.forEach((config, i) => {
+      if (config.enabled) enabled.push({ config, slot: base + i });
+    });
     const results: CheckResult[] = new Array(enabled.length);
     let changed = false;
-    const transforming = (c: CheckConfig) => registry.get(c.id)?.definition.transforms === true;
+    const transforming = (c: EnabledCheck) => registry.get(c.config.id)?.definition.transforms === true;
+    const own = guardrail.async ? signal : syncSignal;
 
     if (guardrail.async) {
       // Sees the content as received; whatever it would transform stays unapplied.
       await Promise.all(
         enabled.map(async (config, i) => {
-          results[i] = (await runCheck(guardrail.id, config, original)).result;
+          results[i] = (await runCheck(guardrail.id, config, original, own)).result;
         }),
       );
     } else if (guardrail.sequential) {
@@ -267,13 +453,13 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       const done = (async () => {
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
-          const { result, next } = await runCheck(guardrail.id, config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content, own);
           results[i] = result;
           if (next) {
             content = next;
             changed = true;
           }
-          if (signal?.aborted) break;
+          if (own?.aborted) break;
         }
         return content;
       })();
@@ -285,7 +471,7 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
         let content = await previous;
         for (const [i, config] of enabled.entries()) {
           if (!transforming(config)) continue;
-          const { result, next } = await runCheck(guardrail.id, config, content);
+          const { result, next } = await runCheck(guardrail.id, config, content, own);
           results[i] = result;
           if (next) {
             content = next;
@@ -298,28 +484,20 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
       await Promise.all([
         transformsDone,
         ...enabled.map(async (config, i) => {
-          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original)).result;
+          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original, own)).result;
         }),
       ]);
     }
 
-    const checks = results.filter(Boolean);
-    const verdict = guardrailVerdict(checks);
-    return {
-      verdict,
-      id: guardrail.id,
-      transformed: changed,
-      checks,
-      feedback: buildFeedback(guardrail, checks, verdict),
-      execution_time: elapsed(started),
-      async: guardrail.async,
-      type: "guardrail",
-      created_at,
-      deny: guardrail.deny && !verdict,
-    };
+    const result = guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
+    if (denied && !guardrail.async && result.deny && !denied.signal.aborted) {
+      denied.abort(`guardrail ${guardrail.id} already denied the ${task.side === "input" ? "request" : "response"}`);
+    }
+    return result;
   };
 
-  const results = await Promise.all(phase.guardrails.map(runGuardrail));
+  const bases = checkSlots(phase.guardrails);
+  const results = await Promise.all(phase.guardrails.map((guardrail, i) => runGuardrail(guardrail, bases[i] as number)));
   const final = await chain;
   return {
     results,

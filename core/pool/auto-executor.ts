@@ -1,0 +1,149 @@
+/**
+ * The "auto" executor: per phase, inline or through the worker pool, by measured cost.
+ *
+ * - A check from a plugin given as an object cannot cross into a worker: its phase runs inline.
+ * - A check from a plugin loaded from a module (a path or a package) is not guardgate's code and
+ *   may never yield: its phase runs in the pool, under hard time limits.
+ * - Built-in network and model checks wait rather than compute, and their limits work inline
+ *   (they yield): they add nothing to the estimate. In the pool they would hold a worker idle.
+ * - Built-in deterministic checks cost what they were measured to cost on texts of that size
+ *   (CheckCosts, learned from every phase's results, in the pool or inline). The phase runs inline
+ *   when the sum is within the budget — the pool's own overhead per phase — and the text is within
+ *   `inlineMaxChars`; a check not yet measured at that size sends the phase to the pool, which is
+ *   always safe and measures it.
+ *
+ * The pool starts on the first phase that needs it. The numbers behind the defaults are in the
+ * README ("Performance and design notes") and bench/results/checks.md.
+ */
+import { locateText } from "../content.js";
+import type { ExecutorContext } from "../engine.js";
+import { type Executor, InlineExecutor } from "../executor.js";
+import type { PhaseResult, PhaseTask } from "../runner.js";
+import { CheckCosts } from "./check-costs.js";
+import { PoolExecutor, type PoolOptions } from "./pool-executor.js";
+import { workerEntry } from "./worker-entry.js";
+
+/** Options of the "auto" executor. */
+export interface AutoOptions {
+  /** A phase runs inline when its checks' learned cost on its text is at most this many µs. */
+  inlineBudgetUs?: number;
+  /** Evaluated texts longer than this (characters) always go to the pool when deterministic checks read them. */
+  inlineMaxChars?: number;
+}
+
+/**
+ * Default budget: what a phase that does almost nothing costs more through the pool than inline
+ * (about 30 µs measured: a 15 µs round trip plus cloning the task and its results).
+ */
+export const DEFAULT_INLINE_BUDGET_US = 30;
+/**
+ * Default text ceiling for inline phases, whatever was learned: at 16 KB even the cheapest check
+ * measured (regexMatch, whose RE2 scan takes 28 µs on 10 KB) costs more than the budget.
+ */
+export const DEFAULT_INLINE_MAX_CHARS = 16_384;
+
+/** Errors that say nothing about what a check costs. */
+const NOT_A_COST = new Set(["TimeoutError", "WorkerError", "AbortError"]);
+
+/** Runs each phase inline or in the worker pool, whichever the measurements favour. */
+export class AutoExecutor implements Executor {
+  readonly name = "auto";
+  readonly #context: ExecutorContext;
+  readonly #inline: InlineExecutor;
+  readonly #poolOptions: PoolOptions;
+  readonly #budget: number;
+  readonly #maxChars: number;
+  readonly #costs = new CheckCosts();
+  /** Plugin ids by where their code came from; built-in plugins are absent. */
+  readonly #origin = new Map<string, "module" | "object">();
+  #pool: PoolExecutor | undefined;
+  #counts = { inline: 0, pool: 0 };
+
+  /** Prepares both executors; the pool starts on first use. */
+  constructor(context: ExecutorContext, options: { pool?: PoolOptions; auto?: AutoOptions } = {}) {
+    this.#context = context;
+    this.#inline = new InlineExecutor(context.registry);
+    this.#poolOptions = options.pool ?? {};
+    this.#budget = options.auto?.inlineBudgetUs ?? DEFAULT_INLINE_BUDGET_US;
+    this.#maxChars = options.auto?.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
+    // The pool starts late, but a package that was never built should fail here, not mid-request.
+    workerEntry();
+    for (const loaded of context.plugins) {
+      const id = (loaded.plugin as { id?: unknown }).id;
+      if (typeof id === "string") this.#origin.set(id, loaded.moduleUrl === undefined ? "object" : "module");
+    }
+  }
+
+  /** Where a phase would run now, and why. */
+  choose(task: PhaseTask, chars = evaluatedLength(task)): { executor: "inline" | "pool"; reason: string } {
+    let cost = 0;
+    let pool: string | undefined;
+    for (const guardrail of task.guardrails) {
+      for (const config of guardrail.checks) {
+        if (!config.enabled) continue;
+        const check = this.#context.registry.get(config.id);
+        if (!check) continue;
+        const origin = this.#origin.get(check.plugin.id);
+        if (origin === "object")
+          return { executor: "inline", reason: `${config.id} comes from a plugin object, which cannot cross into a worker` };
+        if (origin === "module") {
+          pool ??= `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
+          continue;
+        }
+        if (check.kind !== "deterministic") continue;
+        if (chars > this.#maxChars) {
+          pool ??= `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
+          continue;
+        }
+        const micros = this.#costs.estimate(config.id, chars);
+        if (micros === undefined) pool ??= `${config.id} has not been measured on a text of this size yet`;
+        else cost += micros;
+      }
+    }
+    if (pool) return { executor: "pool", reason: pool };
+    if (cost > this.#budget)
+      return { executor: "pool", reason: `its checks cost ${cost.toFixed(1)} µs, over the inline budget of ${this.#budget} µs` };
+    return {
+      executor: "inline",
+      reason: `its checks cost ${cost.toFixed(1)} µs, within the inline budget of ${this.#budget} µs`,
+    };
+  }
+
+  /** How many phases ran each way. */
+  counts(): { inline: number; pool: number } {
+    return { ...this.#counts };
+  }
+
+  /** Runs a phase where `choose` says, and learns from the per-check times of its results. */
+  async run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
+    const chars = evaluatedLength(task);
+    const { executor } = this.choose(task, chars);
+    this.#counts[executor]++;
+    const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
+    for (const guardrail of result.results) {
+      for (const check of guardrail.checks) {
+        if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
+        if (this.#context.registry.get(check.id)?.kind !== "deterministic") continue;
+        this.#costs.learn(check.id, chars, check.execution_time * 1000);
+      }
+    }
+    return result;
+  }
+
+  /** Stops the pool, if it started. */
+  async close(): Promise<void> {
+    await this.#pool?.close();
+  }
+
+  #poolExecutor(): PoolExecutor {
+    // Phases with checks from plugin objects never come here, so the workers load only modules.
+    const plugins = this.#context.plugins.filter((p) => p.moduleUrl !== undefined);
+    this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins }, this.#poolOptions);
+    return this.#pool;
+  }
+}
+
+/** Length of the text the phase's checks evaluate. */
+function evaluatedLength(task: PhaseTask): number {
+  return locateText(task.side, task.requestType, task.side === "input" ? task.request : task.response).text.length;
+}

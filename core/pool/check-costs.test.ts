@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { CheckCosts, sizeClass } from "./check-costs.js";
+
+describe("check costs", () => {
+  it("classes sizes by powers of two", () => {
+    expect([0, 1, 2, 3, 4, 1023, 1024, 1025].map(sizeClass)).toEqual([0, 1, 2, 2, 3, 10, 11, 11]);
+  });
+
+  it("has no estimate until measured, then follows the measurements", () => {
+    const costs = new CheckCosts();
+    expect(costs.estimate("default.wordCount", 1_000)).toBeUndefined();
+    costs.learn("default.wordCount", 1_000, 100);
+    expect(costs.estimate("default.wordCount", 1_000)).toBe(100);
+    expect(costs.estimate("default.wordCount", 600)).toBe(100);
+    expect(costs.estimate("default.wordCount", 2_000)).toBeUndefined();
+    for (let i = 0; i < 50; i++) costs.learn("default.wordCount", 1_000, 10);
+    expect(costs.estimate("default.wordCount", 1_000)).toBeCloseTo(10, 0);
+    expect(costs.estimate("default.regexMatch", 1_000)).toBeUndefined();
+  });
+});

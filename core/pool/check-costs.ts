@@ -1,0 +1,38 @@
+/**
+ * What each check costs, learned from the `execution_time` of its own results: an exponentially
+ * weighted mean in microseconds per check and size class of the evaluated text (powers of two).
+ * No cost model is assumed, so a check added later is measured like the others, and a check never
+ * measured at a size has no estimate.
+ */
+
+const CLASSES = 33;
+/** Weight of the newest sample: recent runs dominate, one outlier does not. */
+const WEIGHT = 0.2;
+
+/** Size class of a text: 0 for empty, else the bit length of its length (1, 2–3, 4–7, …). */
+export function sizeClass(chars: number): number {
+  return chars <= 0 ? 0 : Math.min(CLASSES - 1, 32 - Math.clz32(chars));
+}
+
+/** Learned costs of checks, in µs, by size class. */
+export class CheckCosts {
+  readonly #means = new Map<string, Float64Array>();
+
+  /** The learned cost of a check on a text of `chars` characters; undefined until measured. */
+  estimate(checkId: string, chars: number): number | undefined {
+    const mean = this.#means.get(checkId)?.[sizeClass(chars)];
+    return mean === undefined || Number.isNaN(mean) ? undefined : mean;
+  }
+
+  /** Records one measured run. */
+  learn(checkId: string, chars: number, micros: number): void {
+    let means = this.#means.get(checkId);
+    if (!means) {
+      means = new Float64Array(CLASSES).fill(Number.NaN);
+      this.#means.set(checkId, means);
+    }
+    const k = sizeClass(chars);
+    const mean = means[k] as number;
+    means[k] = Number.isNaN(mean) ? micros : mean + WEIGHT * (micros - mean);
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * Runs phases in a pool of worker threads (piscina): one task per phase, never one per check,
+ * because a round trip costs far more than a cheap check (README, "Performance and design notes").
+ *
+ * Inside the worker, the runner races each check against its time limit. A check that never
+ * yields blocks its worker's event loop, so that race cannot fire there: the main thread watches
+ * the deadlines the worker publishes in shared memory and, once one has passed by the margin,
+ * stops the worker (piscina terminates it and starts a fresh one). The phase then answers at
+ * once: the overdue checks with TimeoutError, the other checks of the task with WorkerError, their
+ * results being lost with the worker. A worker that crashes or runs out of memory fails only the
+ * checks of its task, likewise. Cancellation is cooperative: the worker aborts the checks'
+ * signals and stays alive, while the caller gets its answer immediately.
+ */
+import os from "node:os";
+import type { ResourceLimits } from "node:worker_threads";
+import { Piscina } from "piscina";
+import type { ExecutorContext } from "../engine.js";
+import { CheckAbortedError, CheckLostError, CheckTimeoutError, GuardgateError, PluginError } from "../errors.js";
+import type { Executor } from "../executor.js";
+import { regexEngine } from "../regex.js";
+import { type CheckRegistry, DEFAULT_TIMEOUTS } from "../registry.js";
+import { erroredPhase, type LostCheck, type PhaseResult, type PhaseTask } from "../runner.js";
+import type { CheckConfig } from "../types.js";
+import type { PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
+import {
+  createTaskMemory,
+  earliestDeadline,
+  overdueSlots,
+  requestCancel,
+  sinceEpoch,
+  TaskState,
+  taskState,
+  viewTaskMemory,
+} from "./task-memory.js";
+import { workerEntry } from "./worker-entry.js";
+
+/** Options of the worker pool. */
+export interface PoolOptions {
+  /** Worker threads; defaults to the number of cores. */
+  size?: number;
+  /** Heap caps of each worker; a worker that exceeds them fails only its phase's checks and is replaced. */
+  resourceLimits?: ResourceLimits;
+  /** Milliseconds past a check's time limit before the main thread stops its worker; default 50. */
+  cutOffMargin?: number;
+}
+
+/** Counters of what the pool has had to do, for metrics and tests. */
+export interface PoolStats {
+  threads: number;
+  queued: number;
+  completed: number;
+  /** Workers stopped because a check overran its time limit without yielding. */
+  cutOffs: number;
+  /** Tasks lost to a worker that crashed, ran out of memory or exited. */
+  failures: number;
+}
+
+const DEFAULT_MARGIN_MS = 50;
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? `${code}: ${error.message}` : `${error.name}: ${error.message}`;
+}
+
+function asValue(error: Error): { name: string; message: string } {
+  return { name: error.name, message: error.message };
+}
+
+/** Milliseconds with four significant digits, as the runner reports them. */
+function msSince(start: number): number {
+  return Number((performance.now() - start).toPrecision(4));
+}
+
+/** The check at a slot of the task (see CheckWatch). */
+function configAt(task: PhaseTask, slot: number): CheckConfig {
+  let rest = slot;
+  for (const guardrail of task.guardrails) {
+    if (rest < guardrail.checks.length) return guardrail.checks[rest] as CheckConfig;
+    rest -= guardrail.checks.length;
+  }
+  throw new RangeError(`no check at slot ${slot}`);
+}
+
+/** Runs phases in worker threads with hard time limits. */
+export class PoolExecutor implements Executor {
+  readonly name = "pool";
+  /** Number of worker threads. */
+  readonly size: number;
+  readonly #pool: Piscina<WorkerMessage, PhaseReply | null>;
+  readonly #registry: CheckRegistry;
+  readonly #epoch: number;
+  readonly #margin: number;
+  readonly #failed: Promise<never>;
+  #failure: Error | undefined;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+  #cutOffs = 0;
+  #failures = 0;
+
+  /** Starts the workers. Plugins given as objects cannot cross into a worker: they are refused here. */
+  constructor(context: ExecutorContext, options: PoolOptions = {}) {
+    const objects = context.plugins.filter((p) => p.moduleUrl === undefined);
+    if (objects.length > 0) {
+      throw new PluginError(
+        `${objects.map((p) => p.source).join(", ")} cannot run in worker threads: a plugin given as an object has no module a worker can import; load it by path or package name, or use the "inline" or "auto" executor`,
+        "plugin_not_transferable",
+      );
+    }
+    this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
+    this.#registry = context.registry;
+    this.#margin = options.cutOffMargin ?? DEFAULT_MARGIN_MS;
+    this.#epoch = performance.timeOrigin + performance.now();
+    const workerData: WorkerData = {
+      plugins: context.plugins.map((p) => ({ moduleUrl: p.moduleUrl as string, source: p.source })),
+      regexEngine: regexEngine(),
+      epoch: this.#epoch,
+    };
+    let fail: (error: Error) => void = () => {};
+    this.#failed = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    this.#failed.catch(() => {});
+    this.#pool = new Piscina<WorkerMessage, PhaseReply | null>({
+      filename: workerEntry(),
+      minThreads: this.size,
+      maxThreads: this.size,
+      // Idle workers wait with Atomics.waitAsync, so their event loop keeps turning between
+      // tasks (a timed-out check's leftovers settle) and it measured at least as fast as "sync".
+      atomics: "async",
+      // The pool's own timing histogram is not used; per-check times come from the worker.
+      recordTiming: false,
+      workerData,
+      ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
+    });
+    // A worker that fails outside a task (a check's stray callback throwing after its phase) is
+    // replaced by piscina; only workers failing to start at all leave the pool empty.
+    this.#pool.on("error", (error: Error) => {
+      this.#failures++;
+      if (this.#pool.threads.length === 0 && !this.#failure) {
+        this.#failure = new GuardgateError("pool_start_failed", `the worker pool's threads failed to start: ${describe(error)}`);
+        fail(this.#failure);
+        void this.#pool.destroy();
+      }
+    });
+  }
+
+  /** Resolves once a worker has loaded the registry and answered; rejects when workers cannot start. */
+  ready(): Promise<void> {
+    this.#ready ??= Promise.race([this.#pool.run({ ping: true }).then(() => {}), this.#failed]);
+    return this.#ready;
+  }
+
+  /** One round trip through a worker with no work (what the benchmark reports as the pool's cost). */
+  async ping(): Promise<void> {
+    await this.#pool.run({ ping: true });
+  }
+
+  /** What the pool has had to do so far. */
+  stats(): PoolStats {
+    return {
+      threads: this.#pool.threads.length,
+      queued: this.#pool.queueSize,
+      completed: this.#pool.completed,
+      cutOffs: this.#cutOffs,
+      failures: this.#failures,
+    };
+  }
+
+  /** Runs one phase in a worker; always resolves with a result for every enabled check. */
+  run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
+    if (this.#closed)
+      return Promise.reject(new GuardgateError("engine_closed", "the engine is closed: its worker pool runs no more phases"));
+    const started = performance.now();
+    const cancelled = () =>
+      erroredPhase(task, (config) => ({
+        error: asValue(new CheckAbortedError(config.id, typeof signal?.reason === "string" ? signal.reason : undefined)),
+        execution_time: msSince(started),
+      }));
+    if (signal?.aborted) return Promise.resolve(cancelled());
+    if (this.#failure) {
+      const reason = this.#failure.message;
+      return Promise.resolve(erroredPhase(task, (config) => this.#lost(config, reason, started)));
+    }
+
+    let slots = 0;
+    let shortest = Number.POSITIVE_INFINITY;
+    for (const guardrail of task.guardrails) {
+      for (const config of guardrail.checks) {
+        slots++;
+        if (config.enabled) shortest = Math.min(shortest, this.#limit(config));
+      }
+    }
+    const memory = createTaskMemory(slots);
+    const view = viewTaskMemory(memory);
+    const stop = new AbortController();
+
+    return new Promise<PhaseResult>((resolve) => {
+      let answered = false;
+      let timer: NodeJS.Timeout | undefined;
+      const answer = (result: PhaseResult) => {
+        if (answered) return;
+        answered = true;
+        signal?.removeEventListener("abort", onCancel);
+        resolve(result);
+      };
+      const onCancel = () => {
+        requestCancel(view);
+        answer(cancelled());
+      };
+
+      // Wakes up when the earliest running check's limit plus the margin has passed, and stops the
+      // worker if that check is still running: its own timer, in the worker, could not fire.
+      const watchdog = () => {
+        const now = sinceEpoch(this.#epoch);
+        const state = taskState(view);
+        if (state === TaskState.done) return;
+        if (state === TaskState.running && overdueSlots(view, now - this.#margin).length > 0) return cutOff(now);
+        const next = Math.min(earliestDeadline(view), now + shortest);
+        timer = setTimeout(watchdog, Math.max(1, next + this.#margin - now));
+        timer.unref();
+      };
+      const cutOff = (now: number) => {
+        const overdue = new Set(overdueSlots(view, now));
+        this.#cutOffs++;
+        stop.abort();
+        const first = configAt(task, Math.min(...overdue));
+        const culprit = new CheckTimeoutError(first.id, this.#limit(first));
+        const reason = `the worker running its phase was stopped because ${culprit.message} without yielding`;
+        answer(
+          erroredPhase(task, (config, slot) => {
+            if (!overdue.has(slot)) return this.#lost(config, reason, started, "worker_stopped");
+            const error = new CheckTimeoutError(config.id, this.#limit(config));
+            return {
+              error: { name: error.name, message: `${error.message}; it did not yield, so the worker running it was stopped` },
+              execution_time: msSince(started),
+            };
+          }),
+        );
+      };
+
+      if (shortest !== Number.POSITIVE_INFINITY) {
+        timer = setTimeout(watchdog, shortest + this.#margin);
+        timer.unref();
+      }
+      signal?.addEventListener("abort", onCancel, { once: true });
+      this.#pool.run({ task, memory, cancellable: signal !== undefined }, { signal: stop.signal }).then(
+        (reply) => {
+          clearTimeout(timer);
+          if (!reply || reply.cancelled) return answer(cancelled());
+          answer({
+            results: reply.results,
+            request: "request" in reply ? reply.request : task.request,
+            response: "response" in reply ? reply.response : task.response,
+            transformed: reply.transformed,
+          });
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (stop.signal.aborted) return; // cut off: already answered
+          this.#failures++;
+          const reason = `the worker thread running its phase failed (${describe(error)})`;
+          answer(erroredPhase(task, (config) => this.#lost(config, reason, started)));
+        },
+      );
+    });
+  }
+
+  /** Stops the workers; phases still running get WorkerError results. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.destroy();
+  }
+
+  #limit(config: CheckConfig): number {
+    return config.timeout ?? this.#registry.get(config.id)?.defaultTimeout ?? DEFAULT_TIMEOUTS.deterministic;
+  }
+
+  #lost(config: CheckConfig, reason: string, started: number, code = "worker_failed"): LostCheck {
+    return { error: asValue(new CheckLostError(config.id, reason, code)), execution_time: msSince(started) };
+  }
+}

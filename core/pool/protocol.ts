@@ -1,0 +1,43 @@
+/**
+ * What crosses between the pool and its workers. Everything here is plain data (structured
+ * clone): no functions, no class instances beyond what structured clone keeps.
+ */
+import type { RegexEngineName } from "../regex.js";
+import type { PhaseTask } from "../runner.js";
+import type { GuardrailResult } from "../types.js";
+
+/** Handed to every worker when it starts. */
+export interface WorkerData {
+  /** Plugins loaded from modules, which each worker imports again. */
+  plugins: Array<{ moduleUrl: string; source: string }>;
+  /** The RE2 build the main thread uses, so both sides match patterns alike. */
+  regexEngine: RegexEngineName;
+  /** Origin of the clock shared through task memory (ms, `performance.timeOrigin` based). */
+  epoch: number;
+}
+
+/** One phase to run. */
+export interface PhaseMessage {
+  task: PhaseTask;
+  /** The task's shared memory (see task-memory.ts). */
+  memory: SharedArrayBuffer;
+  /** Whether the caller may cancel (then the worker watches the cancel flag). */
+  cancellable: boolean;
+}
+
+/** A round trip with no work: readiness and the benchmark's transport cost. */
+export interface PingMessage {
+  ping: true;
+}
+
+export type WorkerMessage = PhaseMessage | PingMessage;
+
+/** A phase's results. The body is only sent back when a check changed it. */
+export interface PhaseReply {
+  results: GuardrailResult[];
+  transformed: boolean;
+  request?: unknown;
+  response?: unknown;
+  /** True when the phase was cancelled before it started; the pool has already answered. */
+  cancelled?: boolean;
+}
