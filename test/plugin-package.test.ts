@@ -2,7 +2,8 @@
  * A plugin package, end to end: the profanity example (made with `guardgate plugin new`) is
  * installed and tested in a copy, packed with `npm pack`, and the tarball installed into a new
  * gateway folder next to guardgate. The gateway folder then loads it by package name — through
- * the installed `guardgate` command and through the library — and a profane request fails.
+ * the installed `guardgate` command and through the library, inline and in the worker pool — and
+ * a profane request fails.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -113,24 +114,28 @@ describe("the profanity plugin as a package", () => {
     expect(JSON.parse(passes.stdout).status).toBe(200);
   });
 
-  it("loads by package name from the gateway folder in the library: 246 without deny, and masks", async () => {
-    const engine = await createEngine({ plugins: [PACKAGE], baseDir: gatewayDir });
-    try {
-      expect(engine.plugins().find((p) => p.id === "profanity")?.source).toBe(`"${PACKAGE}"`);
-      const evaluation = await engine.evaluate({
-        side: "output",
-        requestType: "chatComplete",
-        request: { messages: [{ role: "user", content: "How did it go?" }] },
-        response: { choices: [{ index: 0, message: { role: "assistant", content: "F*ck, it was a sh1tshow." } }] },
-        config: { output_guardrails: [{ id: "clean-replies", "profanity.score": { redact: true } }] },
-      });
-      expect(evaluation.status).toBe(246);
-      expect(evaluation.transformed).toBe(true);
-      expect(evaluation.response).toEqual({
-        choices: [{ index: 0, message: { role: "assistant", content: "F***, it was a sh1tshow." } }],
-      });
-    } finally {
-      await engine.close();
-    }
-  });
+  it.each(["inline", "pool"] as const)(
+    "loads by package name in the library (%s executor): 246 without deny, and masks",
+    async (executor) => {
+      // In the pool each worker imports the package itself, from the module the main thread resolved.
+      const engine = await createEngine({ plugins: [PACKAGE], baseDir: gatewayDir, executor });
+      try {
+        expect(engine.plugins().find((p) => p.id === "profanity")?.source).toBe(`"${PACKAGE}"`);
+        const evaluation = await engine.evaluate({
+          side: "output",
+          requestType: "chatComplete",
+          request: { messages: [{ role: "user", content: "How did it go?" }] },
+          response: { choices: [{ index: 0, message: { role: "assistant", content: "F*ck, it was a sh1tshow." } }] },
+          config: { output_guardrails: [{ id: "clean-replies", "profanity.score": { redact: true } }] },
+        });
+        expect(evaluation.status).toBe(246);
+        expect(evaluation.transformed).toBe(true);
+        expect(evaluation.response).toEqual({
+          choices: [{ index: 0, message: { role: "assistant", content: "F***, it was a sh1tshow." } }],
+        });
+      } finally {
+        await engine.close();
+      }
+    },
+  );
 });
