@@ -4,8 +4,12 @@
  */
 import { definePlugin } from "../../core/plugin-api.js";
 import characterCount from "./characterCount.js";
+import contains from "./contains.js";
+import endsWith from "./endsWith.js";
 import regexMatch from "./regexMatch.js";
+import regexReplace from "./regexReplace.js";
 import sentenceCount from "./sentenceCount.js";
+import startsWith from "./startsWith.js";
 import wordCount from "./wordCount.js";
 
 export default definePlugin({
@@ -14,5 +18,5 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount],
+  checks: [regexMatch, sentenceCount, wordCount, characterCount, regexReplace, contains, startsWith, endsWith],
 });
