@@ -3,9 +3,14 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import alllowercase from "./alllowercase.js";
+import alluppercase from "./alluppercase.js";
 import characterCount from "./characterCount.js";
 import contains from "./contains.js";
 import endsWith from "./endsWith.js";
+import jsonKeys from "./jsonKeys.js";
+import jsonSchema from "./jsonSchema.js";
+import notNull from "./notNull.js";
 import regexMatch from "./regexMatch.js";
 import regexReplace from "./regexReplace.js";
 import sentenceCount from "./sentenceCount.js";
@@ -18,5 +23,19 @@ export default definePlugin({
   description: "Checks that need no model and no service: patterns, counts, structure, code, PII and secrets.",
   class: "BASIC",
   apiVersion: 1,
-  checks: [regexMatch, sentenceCount, wordCount, characterCount, regexReplace, contains, startsWith, endsWith],
+  checks: [
+    regexMatch,
+    sentenceCount,
+    wordCount,
+    characterCount,
+    regexReplace,
+    contains,
+    startsWith,
+    endsWith,
+    alluppercase,
+    alllowercase,
+    notNull,
+    jsonSchema,
+    jsonKeys,
+  ],
 });
