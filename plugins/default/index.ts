@@ -3,11 +3,14 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import addPrefix from "./addPrefix.js";
 import alllowercase from "./alllowercase.js";
 import alluppercase from "./alluppercase.js";
+import bannedWords from "./bannedWords.js";
 import characterCount from "./characterCount.js";
 import contains from "./contains.js";
 import endsWith from "./endsWith.js";
+import invisibleText from "./invisibleText.js";
 import jsonKeys from "./jsonKeys.js";
 import jsonSchema from "./jsonSchema.js";
 import notNull from "./notNull.js";
@@ -15,6 +18,7 @@ import regexMatch from "./regexMatch.js";
 import regexReplace from "./regexReplace.js";
 import sentenceCount from "./sentenceCount.js";
 import startsWith from "./startsWith.js";
+import tokenCount from "./tokenCount.js";
 import wordCount from "./wordCount.js";
 
 export default definePlugin({
@@ -37,5 +41,9 @@ export default definePlugin({
     notNull,
     jsonSchema,
     jsonKeys,
+    invisibleText,
+    bannedWords,
+    tokenCount,
+    addPrefix,
   ],
 });
