@@ -185,7 +185,7 @@ export default defineCheck<Parameters>({
     action: {
       type: "string",
       description:
-        "prefixed, insertedPart (a text part before a leading image or other part), insertedMessage, setSystem, skipped (onlyIfEmpty) or notApplicable (no text to prefix).",
+        "prefixed, insertedPart (a new text part at the start of the content: before a leading image or other non-text part, or a new first system block), insertedMessage, setSystem, skipped (onlyIfEmpty) or notApplicable (nothing to prefix).",
     },
     messageIndex: { type: "number | null", description: "Index of the message changed or inserted, when one was." },
     explanation: { type: "string", description: "What was done." },

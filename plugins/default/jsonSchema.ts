@@ -71,7 +71,7 @@ export default defineCheck<Parameters>({
     },
   ],
   notes: [
-    "**Finding the JSON.** Candidates are, in order: the contents of fenced code blocks tagged `json` or untagged (``` or ~~~), then JSON objects and arrays found by a balanced scan of the whole text — the outermost well-formed ones, and well-formed ones nested inside text that is not JSON (prose in braces, an unclosed bracket). Top-level arrays are found, nested objects are not cut short, and strings are read as JSON reads them, so braces inside strings do not confuse the scan. The scan is one pass over the text, and no text is parsed twice, so the cost is linear in the text.",
+    "**Finding the JSON.** Candidates are, in order: the contents of fenced code blocks (backtick or tilde fences) tagged `json` or untagged, then JSON objects and arrays found by a balanced scan of the whole text — the outermost well-formed ones, and well-formed ones nested inside text that is not JSON (prose in braces, an unclosed bracket). Top-level arrays are found, nested objects are not cut short, and strings are read as JSON reads them, so braces inside strings do not confuse the scan. The scan is one pass over the text, and no text is parsed twice, so the cost is linear in the text.",
     "",
     "**Deciding.** The first candidate that validates passes the check. When none does, the first candidate that parsed is reported with all its errors (`validationErrors`, each a JSON pointer `path` and a `message`). When no JSON is found at all the check fails (it passes with `not`).",
     "",
