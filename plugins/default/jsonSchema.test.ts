@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createEngine } from "../../core/engine.js";
 import { prepareParameters, runCheck } from "../../test/check-harness.js";
 import jsonSchema from "./jsonSchema.js";
 
@@ -110,6 +111,18 @@ describe("default.jsonSchema", () => {
     expect(() => prepareParameters(jsonSchema, { schema: { $ref: "https://example.com/s.json" } })).toThrow(/schema/);
     expect(() => prepareParameters(jsonSchema, { schema: { type: "string", pattern: "(?=a)" } })).toThrow(/schema/);
     expect(() => prepareParameters(jsonSchema, {})).toThrow(/schema/);
+  });
+
+  it("reports an invalid schema as a config error naming the parameter, through the engine", async () => {
+    const engine = await createEngine();
+    const evaluation = engine.evaluate({
+      side: "output",
+      requestType: "chatComplete",
+      request: { messages: [] },
+      response: { choices: [] },
+      guardrails: [{ checks: [{ id: "default.jsonSchema", parameters: { schema: { type: "strin" } } }] }],
+    });
+    await expect(evaluation).rejects.toMatchObject({ code: "config_invalid", path: "guardrails[0].checks[0].parameters.schema" });
   });
 
   it("compiles a schema once whatever the order of its keys, and allows two schemas with one $id", async () => {
