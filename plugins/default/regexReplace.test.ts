@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { useRegexEngine } from "../../core/regex.js";
 import { runCheck } from "../../test/check-harness.js";
 import regexReplace from "./regexReplace.js";
 
@@ -95,6 +96,33 @@ describe("default.regexReplace", () => {
     await expect(runCheck(regexReplace, "x", { rule: "x", redactText: "$`" })).rejects.toThrow(/redactText/);
     const literal = await runCheck(regexReplace, "x", { rule: "x", redactText: "$$'" });
     expect(literal.transformedRequest).toEqual(chat("$'"));
+  });
+
+  it("expands $n as JavaScript does: two digits when that group exists, literal when no group", async () => {
+    const twelve = `${"(a)".repeat(11)}(b)`;
+    const text = `${"a".repeat(11)}b`;
+    expect((await runCheck(regexReplace, text, { rule: twelve, redactText: "[$12|$1|$0|$13]" })).transformedRequest).toEqual(
+      chat("[b|a|$0|a3]"),
+    );
+    expect((await runCheck(regexReplace, "ab", { rule: "(a)", redactText: "$9 $<x> $" })).transformedRequest).toEqual(
+      chat("$9 $<x> $b"),
+    );
+  });
+
+  describe("on the re2-wasm build", () => {
+    afterEach(() => useRegexEngine("re2"));
+
+    it("replaces, counts and survives patterns that match the empty string", async () => {
+      useRegexEngine("re2-wasm");
+      const out = await runCheck(regexReplace, "call 555-1234 or 555-9876", {
+        rule: "(?P<area>\\d{3})-\\d{4}",
+        redactText: "$<area>-XXXX",
+      });
+      expect(out.transformedRequest).toEqual(chat("call 555-XXXX or 555-XXXX"));
+      expect(out.data?.matchCount).toBe(2);
+      const empty = await runCheck(regexReplace, "ab", { rule: "x*", redactText: "-" });
+      expect(empty.transformedRequest).toEqual(chat("-a-b-"));
+    });
   });
 
   it("requires a rule", async () => {

@@ -1,6 +1,6 @@
 import type { ParameterProblem } from "../../core/plugin-api.js";
 import { defineCheck } from "../../core/plugin-api.js";
-import { compileRegex, parseRegexRule, type Regex, replaceMatches } from "../../core/regex.js";
+import { compileRegex, parseRegexRule, type Regex } from "../../core/regex.js";
 import { textExcerpt } from "../../core/text.js";
 import { transformSlots } from "./slot-transform.js";
 
@@ -26,29 +26,79 @@ function replacementProblem(replacement: string): ParameterProblem | undefined {
   return undefined;
 }
 
-/** Number of matches a replacement will touch: all with the `g` flag, else at most one. */
-function countMatches(regex: Regex, text: string): number {
-  regex.lastIndex = 0;
-  if (!regex.global) {
-    const found = regex.exec(text) !== null;
-    regex.lastIndex = 0;
-    return found ? 1 : 0;
-  }
-  let count = 0;
-  for (;;) {
-    const match = regex.exec(text);
-    if (!match) break;
-    count++;
-    if (match[0] === "") {
-      // An empty match does not move lastIndex: step over one code point so the scan goes on.
-      const code = text.codePointAt(match.index) ?? 0;
-      const next = match.index + (code > 0xffff ? 2 : 1);
-      if (next > text.length) break;
-      regex.lastIndex = next;
+/** What `redactText` inserts for one match: `$&`, `$1`…`$99`, `$<name>` and `$$` expanded, as JavaScript does. */
+function expand(template: string, match: RegExpExecArray): string {
+  if (!template.includes("$")) return template;
+  let out = "";
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    const next = template[i + 1];
+    if (c !== "$" || next === undefined) {
+      out += c;
+      continue;
     }
+    if (next === "$") {
+      out += "$";
+      i++;
+    } else if (next === "&") {
+      out += match[0];
+      i++;
+    } else if (next === "<" && match.groups) {
+      const close = template.indexOf(">", i + 2);
+      if (close < 0) {
+        out += c;
+        continue;
+      }
+      out += match.groups[template.slice(i + 2, close)] ?? "";
+      i = close;
+    } else if (next >= "0" && next <= "9") {
+      // Two digits when that group exists, as JavaScript reads `$12`; `$0` is no group.
+      const two = Number(template.slice(i + 1, i + 3));
+      const one = Number(next);
+      if (template.length > i + 2 && /\d/.test(template[i + 2] as string) && two >= 1 && two < match.length) {
+        out += match[two] ?? "";
+        i += 2;
+      } else if (one >= 1 && one < match.length) {
+        out += match[one] ?? "";
+        i++;
+      } else out += c;
+    } else out += c;
   }
+  return out;
+}
+
+/**
+ * Replaces the matches of a pattern in a text (all of them with the `g` flag, else the first) and
+ * counts them, in one pass of `exec`. Done here rather than by the RE2 build's own replace: one of
+ * the builds loops forever on a pattern that matches the empty string.
+ */
+function replaceAll(regex: Regex, text: string, template: string): { text: string; count: number } {
   regex.lastIndex = 0;
-  return count;
+  const pieces: string[] = [];
+  let last = 0;
+  let count = 0;
+  try {
+    for (;;) {
+      const match = regex.exec(text);
+      if (!match) break;
+      count++;
+      pieces.push(text.slice(last, match.index), expand(template, match));
+      last = match.index + match[0].length;
+      if (!regex.global) break;
+      if (match[0] === "") {
+        // An empty match does not move lastIndex: step over one code point so the scan goes on.
+        const code = text.codePointAt(match.index) ?? 0;
+        const next = match.index + (code > 0xffff ? 2 : 1);
+        if (next > text.length) break;
+        regex.lastIndex = next;
+      }
+    }
+  } finally {
+    regex.lastIndex = 0;
+  }
+  if (count === 0) return { text, count };
+  pieces.push(text.slice(last));
+  return { text: pieces.join(""), count };
 }
 
 /**
@@ -121,10 +171,9 @@ export default defineCheck<Parameters>({
     const regex = compileRegex(pattern, literal ? flags : "g");
     let matchCount = 0;
     const result = transformSlots(context, (text) => {
-      const count = countMatches(regex, text);
-      if (count === 0) return text;
-      matchCount += count;
-      return replaceMatches(regex, text, redactText);
+      const replaced = replaceAll(regex, text, redactText);
+      matchCount += replaced.count;
+      return replaced.text;
     });
     const verdict = !(failOnDetection && matchCount > 0);
     const explanation =
