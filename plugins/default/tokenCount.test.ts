@@ -44,7 +44,7 @@ describe("default.tokenCount", () => {
     expect(out.data?.tokenCount).toBeGreaterThan(3);
   });
 
-  it("is exact on ordinary text, counted in batches", async () => {
+  it("is exact on ordinary text, counted pre-token by pre-token", async () => {
     const text = "It's a long text, isn't it?\n\n  With   spaces\tand tabs, 12345 numbers, “quotes” and 中文。\n".repeat(300);
     expect((await countTokens(text, "cl100k_base")).count).toBe(reference(text));
     expect((await countTokens(text, "cl100k_base")).exact).toBe(true);
