@@ -1,5 +1,4 @@
-import type { ParameterProblem } from "../../core/plugin-api.js";
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck, type ParameterProblem } from "../../core/plugin-api.js";
 import { compileRegex, parseRegexRule, type Regex } from "../../core/regex.js";
 import { textExcerpt } from "../../core/text.js";
 import { transformSlots } from "./slot-transform.js";
