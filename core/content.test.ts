@@ -175,3 +175,23 @@ describe("splitOverSlots maps edits back to the parts they were made in", () => 
     expect(splitOverSlots(slots("ab", "cd"), "ab\ncd", "")).toEqual(["", ""]);
   });
 });
+
+describe("splitOverSlots stays linear on long texts", () => {
+  const slots = (...texts: string[]) => texts.map((text, i) => ({ path: [i], text }));
+  it("maps many scattered redactions in 200 KB of parts line by line", () => {
+    const part = "call 555-0100 now ".repeat(6_000);
+    const original = [part, part].join("\n");
+    const transformed = original.replaceAll("555-0100", "[PHONE]");
+    const started = performance.now();
+    const out = splitOverSlots(slots(part, part), original, transformed);
+    expect(out).toEqual([part.replaceAll("555-0100", "[PHONE]"), part.replaceAll("555-0100", "[PHONE]")]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("maps a change of line count through the diff, or whole into one part when it is long", () => {
+    expect(splitOverSlots(slots("a\nb", "c"), "a\nb\nc", "ab\nc")).toEqual(["ab", "c"]);
+    const long = "x\n".repeat(30_000);
+    const out = splitOverSlots(slots(long, "tail"), `${long}\ntail`, "gone\ntail");
+    expect(out.join("\n")).toBe("gone\ntail");
+  });
+});

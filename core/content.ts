@@ -122,33 +122,78 @@ export function setAtPath(body: unknown, path: BodyPath, value: unknown): unknow
   return { ...source, [key]: setAtPath(source[key as string], rest, value) };
 }
 
+/** Longest middle (after common prefix and suffix) that is mapped through a character diff. */
+const DIFF_LIMIT = 20_000;
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 /**
- * Splits a transformed text back over the slots it was joined from. Edits are mapped through a
- * character diff, so a redaction inside one text part changes that part only; separators between
- * parts are structure, not text, and are never removed.
+ * Splits a transformed text back over the slots it was joined from, so a redaction inside one
+ * text part changes that part only; separators between parts are structure, never removed.
+ *
+ * In linear time in the usual cases: when the transform kept the number of lines (redactions
+ * within lines), lines map one to one; otherwise the changed middle (after the common prefix and
+ * suffix) is mapped through a character diff. A diff costs the product of length and edits, so a
+ * middle longer than 20,000 characters goes whole to the part where it starts instead, the parts
+ * it covered left empty: still every character of the transformed text, in order.
  */
 export function splitOverSlots(slots: readonly TextSlot[], original: string, transformed: string): string[] {
   if (slots.length === 1) return [transformed];
+  if (countNewlines(original) === countNewlines(transformed)) {
+    const lines = transformed.split("\n");
+    let next = 0;
+    return slots.map((slot) => {
+      const take = countNewlines(slot.text) + 1;
+      const part = lines.slice(next, next + take).join("\n");
+      next += take;
+      return part;
+    });
+  }
   const starts: number[] = [];
   let offset = 0;
   for (const slot of slots) {
     starts.push(offset);
     offset += slot.text.length + PART_SEPARATOR.length;
   }
-  const out = slots.map(() => "");
   const slotAt = (pos: number): number => {
     let k = 0;
     while (k + 1 < slots.length && (starts[k + 1] as number) <= pos) k++;
     return k;
   };
+  let prefix = 0;
+  const shortest = Math.min(original.length, transformed.length);
+  while (prefix < shortest && original.charCodeAt(prefix) === transformed.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shortest - prefix &&
+    original.charCodeAt(original.length - 1 - suffix) === transformed.charCodeAt(transformed.length - 1 - suffix)
+  ) {
+    suffix++;
+  }
+  const middle = transformed.slice(prefix, transformed.length - suffix);
+  const ops: Array<[number, string]> =
+    original.length - prefix - suffix <= DIFF_LIMIT && middle.length <= DIFF_LIMIT
+      ? diff(original.slice(prefix, original.length - suffix), middle)
+      : [
+          [diff.DELETE, original.slice(prefix, original.length - suffix)],
+          [diff.INSERT, middle],
+        ];
+  ops.unshift([diff.EQUAL, original.slice(0, prefix)]);
+  ops.push([diff.EQUAL, original.slice(original.length - suffix)]);
+
+  const out = slots.map(() => "");
   let pos = 0;
-  for (const [op, chunk] of diff(original, transformed)) {
+  for (const [op, chunk] of ops) {
     if (op === diff.INSERT) {
       out[slotAt(pos)] += chunk;
       continue;
     }
     if (op === diff.EQUAL) {
-      for (let k = 0; k < slots.length; k++) {
+      for (let k = slotAt(pos); k < slots.length && (starts[k] as number) < pos + chunk.length; k++) {
         const start = starts[k] as number;
         const end = start + (slots[k] as TextSlot).text.length;
         const from = Math.max(pos, start);

@@ -4,6 +4,7 @@
  * indexes are off and its `replace` corrupts the string, splitting surrogate pairs. This adapter
  * gives it RegExp's UTF-16 semantics: texts without such characters go straight through; the
  * others have their offsets translated through a code-point → UTF-16 table built once per text.
+ * Its global replace also loops forever on an empty match, so such patterns are replaced here.
  */
 import { createRequire } from "node:module";
 
@@ -111,7 +112,12 @@ export class WasmRegex {
   }
 
   [Symbol.replace](input: string, replacement: string): string {
-    if (!SURROGATE.test(input)) return this.#re.replace(input, replacement);
+    // re2-wasm's own global replace never ends once the pattern matches an empty string (`x*`,
+    // `\b`), which no probe can rule out: global replaces go through exec here.
+    if (!SURROGATE.test(input) && !this.#re.global) {
+      this.#re.lastIndex = 0;
+      return this.#re.replace(input, replacement);
+    }
     let out = "";
     let copied = 0;
     this.lastIndex = 0;

@@ -107,3 +107,11 @@ describe("choosing the RE2 build", () => {
     expect(run.stdout.trim()).toBe("re2-wasm false");
   });
 });
+
+describe.each<RegexEngineName>(["re2", "re2-wasm"])("empty matches through %s", (name) => {
+  it("replaces patterns that can match the empty string, and ends", () => {
+    useRegexEngine(name);
+    expect(replaceMatches(compileRegex("x*", "g"), "abc", "-")).toBe("-a-b-c-");
+    expect(replaceMatches(compileRegex("\\b", "g"), "ab cd", "|")).toBe("|ab| |cd|");
+  });
+});
