@@ -27,9 +27,9 @@ describe("scaffoldPlugin", () => {
       "README.md",
       "bench/latency.ts",
       "package.json",
-      "src/bannedWords.ts",
       "src/index.ts",
-      "test/bannedWords.test.ts",
+      "src/maxLinks.ts",
+      "test/maxLinks.test.ts",
       "tsconfig.json",
     ]);
     const manifest = JSON.parse(readFileSync(path.join(result.dir, "package.json"), "utf8"));
