@@ -103,7 +103,7 @@ describe("guardrails through the OpenAI SDK", () => {
       body: JSON.stringify(ask("ssn 123-45-6789")),
     });
     expect(response.status).toBe(446);
-    const body = (await response.json()) as Record<string, any>;
+    const body = (await response.json()) as { error: unknown } & Required<WithHooks>;
     expect(body.error).toEqual({ message: expect.stringContaining("no-ssn"), type: "hooks_failed", param: null, code: null });
     expect(body.hook_results.before_request_hooks[0]).toMatchObject({ id: "no-ssn", verdict: false, deny: true });
     expect(body.hook_results.after_request_hooks).toEqual([]);
@@ -117,8 +117,7 @@ describe("guardrails through the OpenAI SDK", () => {
       .catch((e: unknown) => e)) as APIError;
     expect(error.status).toBe(446);
     expect(upstream.requests).toHaveLength(1);
-    const body = error.error as Record<string, any>;
-    expect(body?.type ?? (error as any).type).toBe("hooks_failed");
+    expect(error.type).toBe("hooks_failed");
   });
 
   it("sends the redacted request upstream when an input guardrail transforms it", async () => {
