@@ -176,7 +176,7 @@ describe("output guardrails on streams", () => {
 
 describe("broken streams", () => {
   it("ends the relayed stream when the upstream resets mid-way, and logs the failure", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 3, then: "reset" });
+    upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
     const { response, events, id } = await stream({ output_guardrails: [{ wordCount: { minWords: 1 } }] }, "x", loose);
     expect(response.status).toBe(200);
     expect(chatText(events)).toBe("one two three ");
@@ -186,14 +186,14 @@ describe("broken streams", () => {
   });
 
   it("ends the relayed stream when the upstream stalls past request_timeout", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 2, then: "stall" });
+    upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
     const { events, id } = await stream({ request_timeout: 300 }, "x");
     expect(chatText(events)).toBe("one two ");
     expect((await gateway.logs.waitFor((r) => r.id === id)).error?.code).toBe("upstream_timeout");
   });
 
   it("hangs up on the upstream when the client goes away mid-stream", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 2, then: "stall" });
+    upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
     const controller = new AbortController();
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: "POST",

@@ -24,7 +24,7 @@ export type Behaviour =
   /** Declares a body longer than it sends, then closes. */
   | { kind: "truncate" }
   /** Streams a few events, then stalls (or resets). */
-  | { kind: "stream-break"; after: number; then: "stall" | "reset" }
+  | { kind: "stream-break"; after: number; ending: "stall" | "reset" }
   /** Streams these raw SSE events as given. */
   | { kind: "events"; events: string[] };
 
@@ -241,7 +241,7 @@ export class FakeUpstream {
         res.writeHead(200, { "content-type": "text/event-stream" });
         const events = streamEvents(path, body, "one two three four five six seven eight");
         for (const event of events.slice(0, behaviour.after)) res.write(event);
-        if (behaviour.then === "reset") setTimeout(() => req.socket.destroy(), 20);
+        if (behaviour.ending === "reset") setTimeout(() => req.socket.destroy(), 20);
         return;
       }
       case "events":
