@@ -73,16 +73,16 @@ const serve: Command = async (argv) => {
   }
 
   const { loaded, engine } = server.app.guardgate;
-  process.stdout.write(
-    `guardgate listening on ${server.url}: ${plural(loaded.apiKeys, "API key")}, ${plural(loaded.providers, "provider")}, ` +
-      `${plural(loaded.guardrails, "guardrail")}, ${plural(loaded.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
-      `from ${plural(engine.plugins().length, "plugin")}\n`,
-  );
   if (loaded.apiKeys === 0) {
     process.stderr.write(
       "guardgate serve: no API keys are configured, so every request will be refused (401); add api_keys to the config file\n",
     );
   }
+  process.stdout.write(
+    `guardgate listening on ${server.url}: ${plural(loaded.apiKeys, "API key")}, ${plural(loaded.providers, "provider")}, ` +
+      `${plural(loaded.guardrails, "guardrail")}, ${plural(loaded.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
+      `from ${plural(engine.plugins().length, "plugin")}\n`,
+  );
 
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
