@@ -8,8 +8,12 @@ const EXCERPT_LENGTH = 100;
  */
 export function textExcerpt(text: string): string {
   if (text.length <= EXCERPT_LENGTH) return text;
-  // 200 UTF-16 units always hold at least 100 code points.
-  const points = Array.from(text.slice(0, EXCERPT_LENGTH * 2));
-  if (points.length <= EXCERPT_LENGTH && text.length <= EXCERPT_LENGTH * 2) return text;
-  return `${points.slice(0, EXCERPT_LENGTH).join("")}...`;
+  // Walk 100 code points: a high surrogate followed by a low one is one point, anything else one unit.
+  let end = 0;
+  for (let points = 0; points < EXCERPT_LENGTH && end < text.length; points++) {
+    const unit = text.charCodeAt(end);
+    const next = text.charCodeAt(end + 1);
+    end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return end >= text.length ? text : `${text.slice(0, end)}...`;
 }
