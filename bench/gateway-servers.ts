@@ -7,7 +7,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { Pool } from "undici";
-import { buildApp } from "../server/app.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 
 /** The benchmark's API key. */
@@ -59,6 +58,8 @@ async function floor(upstreamPort: number): Promise<number> {
 }
 
 async function guardgate(upstreamPort: number): Promise<number> {
+  // The built code (npm run build), as `guardgate serve` runs it, not the TypeScript loader's output.
+  const { buildApp } = (await import("../dist/server/app.js")) as typeof import("../server/app.js");
   const app = await buildApp({
     logger: { level: "warn" },
     file: {
@@ -73,6 +74,14 @@ async function guardgate(upstreamPort: number): Promise<number> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   return (app.server.address() as AddressInfo).port;
 }
+
+// The parent asks for this process's CPU time around each measurement.
+process.on("message", (message) => {
+  if (message === "cpu") {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  }
+});
 
 const [role, arg] = process.argv.slice(2);
 const start = role === "upstream" ? upstream() : role === "floor" ? floor(Number(arg)) : guardgate(Number(arg));

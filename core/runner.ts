@@ -58,47 +58,62 @@ function errorValue(error: unknown): CheckErrorValue {
   return { name: "Error", message: String(error) };
 }
 
-/** Runs a check's `run` under its time limit and the phase's abort signal. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/**
+ * Runs a check's `run` under its time limit and the phase's abort signal. A check that returns at
+ * once cannot be interrupted by a timer on this thread anyway, so the abort controller is made only
+ * when the check reads its signal and the timer only when it returns a promise: a deterministic
+ * check costs neither.
+ */
 function runWithLimit(
   check: RegisteredCheck,
   config: CheckConfig,
-  build: (signal: AbortSignal) => CheckContext,
+  build: (signal: () => AbortSignal) => CheckContext,
   phaseSignal: AbortSignal | undefined,
 ): Promise<CheckOutcome> {
+  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id));
+  let controller: AbortController | undefined;
+  const signal = () => {
+    controller ??= new AbortController();
+    return controller.signal;
+  };
+  let returned: CheckOutcome | Promise<CheckOutcome>;
+  try {
+    returned = check.definition.run(build(signal), config.parameters);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (!isThenable(returned)) return Promise.resolve(returned);
   const timeout = config.timeout ?? check.defaultTimeout;
-  const controller = new AbortController();
   return new Promise<CheckOutcome>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = new CheckTimeoutError(check.id, timeout);
-      controller.abort(error);
+      controller?.abort(error);
       reject(error);
     }, timeout);
     const onAbort = () => {
       const error = new CheckAbortedError(check.id);
-      controller.abort(error);
+      controller?.abort(error);
       reject(error);
     };
-    if (phaseSignal?.aborted) return onAbort();
     phaseSignal?.addEventListener("abort", onAbort, { once: true });
     const settle = () => {
       clearTimeout(timer);
       phaseSignal?.removeEventListener("abort", onAbort);
     };
-    try {
-      Promise.resolve(check.definition.run(build(controller.signal), config.parameters)).then(
-        (outcome) => {
-          settle();
-          resolve(outcome);
-        },
-        (error) => {
-          settle();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      settle();
-      reject(error);
-    }
+    Promise.resolve(returned).then(
+      (outcome) => {
+        settle();
+        resolve(outcome);
+      },
+      (error) => {
+        settle();
+        reject(error);
+      },
+    );
   });
 }
 
@@ -174,7 +189,9 @@ export async function runPhase(registry: CheckRegistry, task: PhaseTask, signal?
             ...(task.model !== undefined && { model: task.model }),
             ...(task.provider !== undefined && { provider: task.provider }),
             ...(credentials !== undefined && { credentials }),
-            signal: checkSignal,
+            get signal() {
+              return checkSignal();
+            },
             settings: task.settings ?? {},
           }),
           signal,

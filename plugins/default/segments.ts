@@ -101,17 +101,48 @@ function countSimpleGraphemes(text: string): number {
 
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 
-/**
- * UAX #29 words over ASCII as ICU applies them: letters, digits and underscores join (WB8-10,
- * WB13a/b); one `'`, `.` or `:` joins letters (WB6/7), one `.`, `,`, `;` or `'` joins digits
- * (WB11/12). A segment is word-like when it holds a letter or digit, or is two or more underscores.
- */
-const ASCII_WORD = /[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])['.:](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*/g;
-const ASCII_ALNUM = /[A-Za-z0-9]/;
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isWordUnit = (c: number) => isAsciiLetter(c) || isAsciiDigit(c) || c === 0x5f;
+/** `'`, `.` and `:` join letters (WB6/7). */
+const joinsLetters = (c: number) => c === 0x27 || c === 0x2e || c === 0x3a;
+/** `.`, `,`, `;` and `'` join digits (WB11/12). */
+const joinsDigits = (c: number) => c === 0x2e || c === 0x2c || c === 0x3b || c === 0x27;
 
+/**
+ * UAX #29 words over ASCII as ICU applies them, in one scan: letters, digits and underscores join
+ * (WB8-10, WB13a/b); one `'`, `.` or `:` joins two letters (WB6/7), one `.`, `,`, `;` or `'` two
+ * digits (WB11/12). A segment is word-like when it holds a letter or digit, or is two or more
+ * underscores.
+ */
 function countAsciiWords(text: string): number {
   let n = 0;
-  for (const match of text.matchAll(ASCII_WORD)) if (match[0].length > 1 || ASCII_ALNUM.test(match[0])) n++;
+  let i = 0;
+  const length = text.length;
+  while (i < length) {
+    if (!isWordUnit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let alnum = false;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (isWordUnit(c)) {
+        if (c !== 0x5f) alnum = true;
+        i++;
+        continue;
+      }
+      const before = text.charCodeAt(i - 1);
+      const after = text.charCodeAt(i + 1);
+      const joins =
+        (joinsLetters(c) && isAsciiLetter(before) && isAsciiLetter(after)) ||
+        (joinsDigits(c) && isAsciiDigit(before) && isAsciiDigit(after));
+      if (!joins) break;
+      i++;
+    }
+    if (alnum || i - start > 1) n++;
+  }
   return n;
 }
 

@@ -279,7 +279,13 @@ export class Gateway {
         );
       }
       if (cacheKey) this.deps.cache.set(cacheKey, { status: response.status, text, headers }, node.settings.cache?.maxAgeSeconds);
-      return this.#answer(ctx, leaf, response.status, parsed, headers, cacheKey ? "MISS" : undefined);
+      const outcome = await this.#answer(ctx, leaf, response.status, parsed, headers, cacheKey ? "MISS" : undefined);
+      // Nothing added or changed: the upstream's own bytes go out, with no second serialisation.
+      if (outcome.body === parsed) {
+        outcome.raw = text;
+        outcome.contentType = "application/json; charset=utf-8";
+      }
+      return outcome;
     }
     // An upstream error is returned as it is, with the input side's hook_results (REFERENCE.md).
     const hooks = hookResultsOf(leaf, undefined);

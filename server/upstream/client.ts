@@ -142,27 +142,31 @@ export class UpstreamClient {
       status: response.statusCode,
       headers: response.headers,
       contentType,
-      async text() {
+      text() {
         const declared = Number(response.headers["content-length"]);
         if (declared > maxBytes) {
           body.destroy();
-          throw new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`);
+          return Promise.reject(
+            new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+          );
         }
-        const parts: Buffer[] = [];
-        let size = 0;
-        try {
-          for await (const part of body) {
-            size += (part as Buffer).length;
+        // Events rather than an async iterator: this runs on every non-streamed answer.
+        return new Promise<string>((resolve, reject) => {
+          const parts: Buffer[] = [];
+          let size = 0;
+          body.on("data", (part: Buffer) => {
+            size += part.length;
             if (size > maxBytes) {
-              body.destroy();
-              throw new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`);
+              body.destroy(
+                new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+              );
+              return;
             }
-            parts.push(part as Buffer);
-          }
-        } catch (error) {
-          throw fail(error);
-        }
-        return (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8");
+            parts.push(part);
+          });
+          body.once("end", () => resolve((parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8")));
+          body.once("error", (error) => reject(fail(error)));
+        });
       },
       async *stream() {
         try {
