@@ -110,9 +110,15 @@ function providerLabel(provider: ResolvedProvider): string {
 export class Gateway {
   constructor(private readonly deps: GatewayDeps) {}
 
-  /** A fresh request context. */
+  /** A request context made of `fields` (taken over, not copied). */
   context(fields: Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">): RequestContext {
-    return { ...fields, id: randomUUID(), started: performance.now(), attempts: [], inputs: new Map(), asyncInputs: new Map() };
+    const ctx = fields as RequestContext;
+    ctx.id = randomUUID();
+    ctx.started = performance.now();
+    ctx.attempts = [];
+    ctx.inputs = new Map();
+    ctx.asyncInputs = new Map();
+    return ctx;
   }
 
   /** Walks the plan and returns the answer to send. */

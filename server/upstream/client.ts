@@ -105,12 +105,7 @@ export class UpstreamClient {
    */
   async send(request: UpstreamRequest): Promise<UpstreamResponse> {
     const timeoutMs = request.timeoutMs ?? this.timeoutMs;
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new GatewayError(400, "invalid_custom_host", `the upstream URL "${request.url}" is not valid`);
-    }
+    const url = this.#parse(request.url);
     if (!request.trusted) {
       try {
         checkLiteralHost(url.hostname, this.#policy);
@@ -123,7 +118,7 @@ export class UpstreamClient {
     try {
       response = await dispatcher.request({
         origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+        path: url.path,
         method: "POST",
         headers: request.headers,
         body: request.body,
@@ -182,6 +177,24 @@ export class UpstreamClient {
         body.destroy();
       },
     };
+  }
+
+  /** Upstream URLs repeat (a provider's base URL plus one of four paths): parse each once. */
+  readonly #urls = new Map<string, { origin: string; path: string; hostname: string }>();
+
+  #parse(raw: string): { origin: string; path: string; hostname: string } {
+    let parsed = this.#urls.get(raw);
+    if (parsed) return parsed;
+    try {
+      const url = new URL(raw);
+      parsed = { origin: url.origin, path: `${url.pathname}${url.search}`, hostname: url.hostname };
+    } catch {
+      throw new GatewayError(400, "invalid_custom_host", `the upstream URL "${raw}" is not valid`);
+    }
+    // Bounded: client-chosen hosts could otherwise grow it without end.
+    if (this.#urls.size >= 1000) this.#urls.clear();
+    this.#urls.set(raw, parsed);
+    return parsed;
   }
 
   async close(): Promise<void> {
