@@ -27,17 +27,11 @@ import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { inferenceRoutes } from "./routes/inference.js";
-import {
-  InMemoryApiKeySource,
-  InMemoryConfigSource,
-  InMemoryProviderSource,
-  InMemoryScopedGuardrailSource,
-} from "./sources/memory.js";
+import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type { ApiKeySource, ConfigSource, GuardrailSource, ProviderSource } from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
-/** The workspace of keys and records that name none. */
-export const DEFAULT_WORKSPACE = "default";
+export { DEFAULT_WORKSPACE };
 
 /** Options of `buildApp`. */
 export interface AppOptions {
@@ -161,39 +155,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const settings = file.settings ?? {};
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
 
-  const apiKeys =
-    options.apiKeys ??
-    new InMemoryApiKeySource(
-      (file.api_keys ?? []).map((k) => ({
-        key: k.key,
-        workspaceId: k.workspace ?? DEFAULT_WORKSPACE,
-        ...(k.name && { name: k.name }),
-      })),
-    );
-  const providers =
-    options.providers ??
-    new InMemoryProviderSource(
-      (file.providers ?? []).map((p) => ({
-        slug: p.slug,
-        provider: p.provider,
-        ...(p.base_url && { baseUrl: p.base_url }),
-        ...(p.api_key && { apiKey: p.api_key }),
-        ...(p.headers && { headers: p.headers }),
-        ...(p.workspace && { workspaceId: p.workspace }),
-      })),
-    );
-  const guardrails =
-    options.guardrails ??
-    new InMemoryScopedGuardrailSource(
-      (file.guardrails ?? []).map(
-        ({ workspace, ...g }) => ({ ...(g as object), ...(workspace && { workspaceId: workspace }) }) as never,
-      ),
-    );
-  const configs =
-    options.configs ??
-    new InMemoryConfigSource(
-      (file.configs ?? []).map((c) => ({ id: c.id, config: c.config, ...(c.workspace && { workspaceId: c.workspace }) })),
-    );
+  const seeded = sourcesFromFile(file);
+  const apiKeys = options.apiKeys ?? seeded.apiKeys;
+  const providers = options.providers ?? seeded.providers;
+  const guardrails = options.guardrails ?? seeded.guardrails;
+  const configs = options.configs ?? seeded.configs;
   const logSink = options.logSink ?? new InMemoryRequestLogSink();
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];

@@ -89,8 +89,11 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * carry the rules reduce to simple scans, checked to give the segmenter's counts exactly.
  */
 
-/** Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark). */
-const NO_COMBINING = /^[\u0000-\u02ff]*$/;
+/**
+ * Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark); a
+ * text with no code unit from U+0300 up is one grapheme per code unit but CR LF.
+ */
+const MAY_COMBINE = /[\u0300-\uffff]/;
 
 /** Graphemes of a text with no combining code unit: one per code unit, CR LF counting once (GB3). */
 function countSimpleGraphemes(text: string): number {
@@ -99,7 +102,7 @@ function countSimpleGraphemes(text: string): number {
   return n;
 }
 
-const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+const BEYOND_ASCII = /[\u0080-\uffff]/;
 
 const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -177,7 +180,7 @@ export function asciiWordFastPathAgrees(): boolean {
 
 /** Number of grapheme clusters. */
 export function countGraphemes(text: string): number {
-  if (NO_COMBINING.test(text)) return countSimpleGraphemes(text);
+  if (!MAY_COMBINE.test(text)) return countSimpleGraphemes(text);
   let n = 0;
   for (const chunk of chunks(text, "grapheme")) for (const _ of segmenters.grapheme.segment(chunk)) n++;
   return n;
@@ -185,7 +188,7 @@ export function countGraphemes(text: string): number {
 
 /** Number of words: word-like segments (letters, digits, ideographs), so punctuation is no word. */
 export function countWords(text: string): number {
-  if (ASCII_ONLY.test(text) && asciiWordFastPathAgrees()) return countAsciiWords(text);
+  if (!BEYOND_ASCII.test(text) && asciiWordFastPathAgrees()) return countAsciiWords(text);
   return countSegmentedWords(text);
 }
 
