@@ -106,6 +106,23 @@ function providerLabel(provider: ResolvedProvider): string {
   return provider.slug ? `@${provider.slug}` : provider.name;
 }
 
+/** The error a request log records, if the request ended in one. */
+function logError(
+  ctx: RequestContext,
+  json: JsonOutcome | undefined,
+  stream: RelaySummary | undefined,
+  failure: GatewayError | undefined,
+): { code: string; message: string } | undefined {
+  if (failure) return { code: failure.code, message: failure.message };
+  if (json) return json.error;
+  if (stream?.error !== undefined) {
+    const error = stream.error as { code?: string; message?: string };
+    return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
+  }
+  if (ctx.signal.aborted) return { code: "client_closed", message: "the client closed the connection before the stream ended" };
+  return undefined;
+}
+
 /** Runs inference requests. */
 export class Gateway {
   constructor(private readonly deps: GatewayDeps) {}
@@ -388,17 +405,11 @@ export class Gateway {
     const latency = Number((performance.now() - ctx.started).toFixed(3));
     try {
       const leaf = outcome?.leaf;
-      const before: GuardrailResult[] = [...(leaf?.input?.results ?? [])];
-      const after: GuardrailResult[] = [];
-      let response: Record<string, unknown> | undefined;
-      if (outcome?.kind === "json") {
-        before.splice(0, before.length, ...(outcome.hooks?.before_request_hooks ?? before));
-        after.push(...(outcome.hooks?.after_request_hooks ?? []));
-        response = outcome.output;
-      } else if (stream) {
-        after.push(...(stream.output?.results ?? []));
-        if (stream.error === undefined && stream.text !== "") response = stream.body;
-      }
+      const json = outcome?.kind === "json" ? outcome : undefined;
+      const before = json?.hooks?.before_request_hooks ?? leaf?.input?.results ?? [];
+      const after = json ? (json.hooks?.after_request_hooks ?? []) : (stream?.output?.results ?? []);
+      // What asynchronous output guardrails see: the answer sent, or all of a stream that ended well.
+      const response = json ? json.output : stream?.error === undefined && stream?.text ? stream.body : undefined;
       const asyncBefore = (await Promise.all(ctx.asyncInputs.values())).flat();
       const asyncAfter =
         leaf && response && leaf.node.output.async.length
@@ -420,16 +431,8 @@ export class Gateway {
       if (ctx.plan.configId) record.config_id = ctx.plan.configId;
       if (leaf) record.provider = providerLabel(leaf.provider);
       if (leaf?.phase.model) record.model = leaf.phase.model;
-      if (outcome?.kind === "json" && outcome.cacheStatus) record.cache_status = outcome.cacheStatus;
-      const error = failure
-        ? { code: failure.code, message: failure.message }
-        : outcome?.kind === "json"
-          ? outcome.error
-          : stream?.error !== undefined
-            ? { code: (stream.error as GatewayError).code ?? "stream_broken", message: (stream.error as Error).message }
-            : ctx.signal.aborted
-              ? { code: "client_closed", message: "the client closed the connection before the stream ended" }
-              : undefined;
+      if (json?.cacheStatus) record.cache_status = json.cacheStatus;
+      const error = logError(ctx, json, stream, failure);
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
