@@ -254,7 +254,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails);
+    hookRoutes(scope, engine, plans, guardrails, logSink);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

@@ -8,19 +8,21 @@
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
  */
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { ConfigWarning } from "../../core/config/definition.js";
 import { prepareListElement } from "../../core/config/normalize.js";
 import { joinPath } from "../../core/config/path.js";
 import { baseRequestType } from "../../core/content.js";
 import type { Engine } from "../../core/engine.js";
-import type { Guardrail, RequestType, Side } from "../../core/types.js";
+import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
+import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { GuardrailSource, Scope } from "../sources/types.js";
+import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
 
@@ -93,8 +95,44 @@ function stringMetadata(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
-/** Registers the hook routes. */
-export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanResolver, guardrails: GuardrailSource): void {
+/** Registers the hook routes; each evaluation is written to the request log like an inference request. */
+export function hookRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  plans: PlanResolver,
+  guardrails: GuardrailSource,
+  logSink: RequestLogSink,
+): void {
+  const log = (
+    route: string,
+    identity: ApiKeyIdentity,
+    requestType: RequestType,
+    side: Side,
+    status: number,
+    results: GuardrailResult[],
+    started: number,
+  ) => {
+    const latency = Number((performance.now() - started).toFixed(3));
+    logSink
+      .write({
+        id: randomUUID(),
+        created_at: new Date(Date.now() - latency).toISOString(),
+        workspace_id: identity.workspaceId,
+        api_key_id: identity.id,
+        route,
+        request_type: requestType,
+        stream: false,
+        status,
+        latency_ms: latency,
+        attempts: [],
+        hook_results: {
+          before_request_hooks: side === "input" ? results : [],
+          after_request_hooks: side === "output" ? results : [],
+        },
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
+  };
+
   const prepareList = async (list: unknown[], side: Side, path: string, scope: Scope) => {
     const prepared = await Promise.all(
       list.map((element, index) =>
@@ -112,6 +150,7 @@ export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanReso
   };
 
   app.post("/v1/hooks/evaluate", async (request) => {
+    const started = performance.now();
     const identity = identityOf(request);
     const body = request.body;
     validateEvaluateBody(body, "");
@@ -136,6 +175,7 @@ export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanReso
       headers: checkHeaders(request.headers, false),
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
+    log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
@@ -151,6 +191,7 @@ export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanReso
   });
 
   app.post("/v1/hooks/webhook", async (request) => {
+    const started = performance.now();
     const identity = identityOf(request);
     const body = request.body;
     validateWebhookBody(body, "");
@@ -188,6 +229,7 @@ export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanReso
       metadata: stringMetadata(body.metadata),
       ...(body.provider !== undefined && { provider: body.provider }),
     });
+    log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,

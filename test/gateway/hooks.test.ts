@@ -52,6 +52,9 @@ describe("POST /v1/hooks/evaluate", () => {
     expect(body.hook_results.after_request_hooks).toEqual([]);
     expect(body.request.messages[0].content).toBe("pin [NUMBER] please");
     expect(body.response).toBeUndefined();
+    const record = await gateway.logs.waitFor((r) => r.route === "/v1/hooks/evaluate");
+    expect(record).toMatchObject({ status: 246, request_type: "chatComplete" });
+    expect(record.hook_results.before_request_hooks).toHaveLength(2);
   });
 
   it("evaluates the output side of a saved config, with a deny", async () => {
