@@ -9,6 +9,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "evaluate guardrails on a request or response (JSON on stdin)",
     load: async () => (await import("./check.js")).default,
   },
+  serve: {
+    summary: "run the gateway (inference and hook endpoints) from an optional config file",
+    load: async () => (await import("./serve.js")).default,
+  },
 };
 
 function usage(): string {
