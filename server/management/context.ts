@@ -1,0 +1,53 @@
+/**
+ * What every management module shares: the store, the secret box credentials are sealed with, the
+ * engine's check registry (guardrail validation and plan gating), and the gateway's rules for
+ * provider kinds and upstream addresses.
+ */
+import type { CheckRegistry } from "../../core/registry.js";
+import { DEFAULT_PRICES, type PriceTable } from "../limits/prices.js";
+import type { Store } from "../store/repository.js";
+import type { SecretBox } from "../store/secret-box.js";
+import type { GatewayKeysValidator } from "./config-validation.js";
+
+/** Options of the management service. */
+export interface ManagementOptions {
+  store: Store;
+  box: SecretBox;
+  registry: CheckRegistry;
+  /** Validates the gateway keys of a config (targets, retry, …); guardrail keys are always validated. */
+  validateGatewayKeys?: GatewayKeysValidator;
+  /** Whether a provider kind is one the gateway can call; any lower-case name when absent. */
+  isProviderKind?: (name: string) => boolean;
+  /** Let API keys point integrations at private and loopback addresses (the operator always may). */
+  allowPrivateBaseUrls?: boolean;
+  prices?: PriceTable;
+  clock?: () => Date;
+}
+
+/** The shared context, with defaults decided. */
+export interface ManagementContext {
+  store: Store;
+  box: SecretBox;
+  registry: CheckRegistry;
+  validateGatewayKeys: GatewayKeysValidator | undefined;
+  isProviderKind: (name: string) => boolean;
+  allowPrivateBaseUrls: boolean;
+  prices: PriceTable;
+  /** The current time, ISO 8601. */
+  now(): string;
+}
+
+/** Fills in the defaults of the options. */
+export function managementContext(options: ManagementOptions): ManagementContext {
+  const clock = options.clock ?? (() => new Date());
+  return {
+    store: options.store,
+    box: options.box,
+    registry: options.registry,
+    validateGatewayKeys: options.validateGatewayKeys,
+    isProviderKind: options.isProviderKind ?? ((name) => /^[a-z][a-z0-9-]*$/.test(name)),
+    allowPrivateBaseUrls: options.allowPrivateBaseUrls ?? false,
+    prices: options.prices ?? DEFAULT_PRICES,
+    now: () => clock().toISOString(),
+  };
+}
