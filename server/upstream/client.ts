@@ -1,0 +1,213 @@
+/**
+ * Calls to upstream providers over undici: one keep-alive pool per origin (an undici Agent holds
+ * them), time-outs, a response size limit, and the mapping of transport failures to 502 / 504.
+ * Hosts a client chose go through a separate agent whose connections obey the custom-host policy.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { Agent, type Dispatcher } from "undici";
+import type { AddressPolicy } from "../../core/net/address-policy.js";
+import { GatewayError } from "../errors.js";
+import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
+
+/** Options of the upstream client. */
+export interface UpstreamOptions {
+  /** Connections per origin; default 256. */
+  connections?: number;
+  /** How long an idle connection is kept; default 30 s. */
+  keepAliveTimeoutMs?: number;
+  /** Default `request_timeout` when a config sets none; default 10 minutes. */
+  timeoutMs?: number;
+  /** Largest non-streamed response body read; default 32 MiB. */
+  maxResponseBytes?: number;
+  /** What hosts a client chose may reach; default loopback and public, never private or metadata. */
+  customHosts?: AddressPolicy;
+}
+
+/** One upstream call. */
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** False when the host was chosen by a client: the custom-host policy applies. */
+  trusted: boolean;
+  timeoutMs?: number;
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+}
+
+/** An upstream answer whose headers have arrived; the body is read with `text()` or streamed. */
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  contentType: string;
+  /** Reads the whole body (size-limited, within the time-out). */
+  text(): Promise<string>;
+  /** The body as a stream of Buffers; each gap between chunks is bounded by the time-out. */
+  stream(): AsyncIterable<Buffer>;
+  /** Drops the body and frees the connection. */
+  discard(): void;
+}
+
+/** Default custom-host policy (issue 5): local model servers yes, the private network no. */
+export const DEFAULT_CUSTOM_HOSTS: AddressPolicy = { allowLoopback: true, allowPrivate: false };
+
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+class DeadlineError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the upstream did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** Maps a transport error to the gateway error a client sees. */
+export function upstreamFailure(error: unknown, url: string, timeoutMs: number): GatewayError {
+  const host = safeHost(url);
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (error instanceof GatewayError) return error;
+  if (error instanceof DeadlineError || (code && TIMEOUT_CODES.has(code))) {
+    return new GatewayError(504, "upstream_timeout", `the upstream ${host} did not answer within ${timeoutMs} ms`);
+  }
+  if (code === ADDRESS_REFUSED) return new GatewayError(400, "custom_host_refused", (e.code ? e : e.cause)?.message ?? "refused");
+  const reason = code ?? e.message ?? "unknown error";
+  return new GatewayError(502, "upstream_unreachable", `the upstream ${host} could not be reached or broke off: ${reason}`, {
+    cause: error,
+  });
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** The HTTP client for provider calls. */
+export class UpstreamClient {
+  readonly #trusted: Agent;
+  readonly #guarded: Agent;
+  readonly #policy: AddressPolicy;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+
+  constructor(options: UpstreamOptions = {}) {
+    const common = {
+      connections: options.connections ?? 256,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+      keepAliveMaxTimeout: Math.max(options.keepAliveTimeoutMs ?? 30_000, 60_000),
+    };
+    this.#policy = options.customHosts ?? DEFAULT_CUSTOM_HOSTS;
+    this.#trusted = new Agent(common);
+    this.#guarded = new Agent({ ...common, connect: { lookup: guardedLookup(this.#policy) } });
+    this.timeoutMs = options.timeoutMs ?? 600_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
+  }
+
+  /** Sends a POST; resolves when the response headers arrive, or rejects with a GatewayError. */
+  async send(request: UpstreamRequest): Promise<UpstreamResponse> {
+    const timeoutMs = request.timeoutMs ?? this.timeoutMs;
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new GatewayError(400, "invalid_custom_host", `the upstream URL "${request.url}" is not valid`);
+    }
+    if (!request.trusted) {
+      try {
+        checkLiteralHost(url.hostname, this.#policy);
+      } catch (error) {
+        throw new GatewayError(400, "custom_host_refused", (error as Error).message);
+      }
+    }
+    const controller = new AbortController();
+    const onClientAbort = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener("abort", onClientAbort, { once: true });
+    // The deadline covers the whole call for a read body; `stream()` lifts it once streaming starts.
+    const deadline = setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs);
+    const release = () => {
+      clearTimeout(deadline);
+      request.signal?.removeEventListener("abort", onClientAbort);
+    };
+    const dispatcher: Dispatcher = request.trusted ? this.#trusted : this.#guarded;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      release();
+      throw upstreamFailure(
+        controller.signal.reason instanceof DeadlineError ? controller.signal.reason : error,
+        request.url,
+        timeoutMs,
+      );
+    }
+    const body = response.body;
+    const maxBytes = this.maxResponseBytes;
+    const contentType = String(response.headers["content-type"] ?? "");
+    const fail = (error: unknown) =>
+      upstreamFailure(
+        controller.signal.reason instanceof DeadlineError ? controller.signal.reason : error,
+        request.url,
+        timeoutMs,
+      );
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      contentType,
+      async text() {
+        const declared = Number(response.headers["content-length"]);
+        if (declared > maxBytes) {
+          body.destroy();
+          release();
+          throw new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`);
+        }
+        const parts: Buffer[] = [];
+        let size = 0;
+        try {
+          for await (const part of body) {
+            size += (part as Buffer).length;
+            if (size > maxBytes) {
+              body.destroy();
+              throw new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`);
+            }
+            parts.push(part as Buffer);
+          }
+        } catch (error) {
+          throw fail(error);
+        } finally {
+          release();
+        }
+        return Buffer.concat(parts).toString("utf8");
+      },
+      async *stream() {
+        clearTimeout(deadline);
+        try {
+          for await (const part of body) yield part as Buffer;
+        } catch (error) {
+          throw fail(error);
+        } finally {
+          release();
+          // A consumer that stopped early (the client went away) must not leave the socket busy.
+          body.destroy();
+        }
+      },
+      discard() {
+        release();
+        body.destroy();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#trusted.close(), this.#guarded.close()]);
+  }
+}
