@@ -17,6 +17,7 @@ import { describeError, type ErrorStyle, errorBody } from "./errors.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
+import type { RequestPolicy } from "./pipeline/policy.js";
 import { ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
@@ -50,6 +51,8 @@ export interface AppOptions {
   guardrails?: GuardrailSource;
   configs?: ConfigSource;
   logSink?: RequestLogSink;
+  /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
+  policy?: RequestPolicy;
   /** Plugins besides the file's. */
   plugins?: PluginSpec[];
   /** How guardrail phases run (core/executor.ts); inline when absent. */
@@ -228,7 +231,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       : DEFAULT_CUSTOM_HOSTS,
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache);
+  const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
   const phases = new Phases(engine, (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"));
   const gateway = new Gateway({
     providers: new ProviderResolver(providers),
@@ -242,6 +245,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    ...(options.policy && { policy: options.policy }),
   });
 
   app.decorate("guardgate", {
@@ -283,7 +287,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails);
+    hookRoutes(scope, engine, plans, guardrails, options.policy);
   });
 
   app.addHook("onClose", async () => {

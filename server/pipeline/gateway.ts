@@ -21,9 +21,11 @@ import type { Endpoint } from "./endpoints.js";
 import { checkHeaders, HEADER, passedBackHeaders, upstreamHeaders } from "./headers.js";
 import { discardOutcome, hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
+import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, relayStream } from "./relay.js";
 import type { ResponseCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
+import { usageOf } from "./usage.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
@@ -58,6 +60,7 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
   logBodies: boolean;
+  policy?: RequestPolicy;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -100,6 +103,9 @@ function providerLabel(provider: ResolvedProvider): string {
 
 /** Runs inference requests. */
 export class Gateway {
+  /** Each target's admission, settled with the answer's usage when the request is logged. */
+  readonly #admissions = new WeakMap<Leaf, Admission>();
+
   constructor(private readonly deps: GatewayDeps) {}
 
   /** A fresh request context. */
@@ -143,6 +149,12 @@ export class Gateway {
         scope: { workspaceId: ctx.identity.workspaceId },
       });
       if (model !== undefined) body = { ...body, model };
+      const admission = await this.deps.policy?.admit({
+        identity: ctx.identity,
+        provider,
+        model: typeof body.model === "string" ? body.model : undefined,
+        requestType: ctx.endpoint.requestType,
+      });
       const phase: PhaseContext = {
         requestType: ctx.endpoint.requestType,
         metadata: ctx.metadata,
@@ -161,6 +173,7 @@ export class Gateway {
       }
       const evaluation = await input;
       leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
+      if (admission) this.#admissions.set(leaf, admission);
       if (evaluation) leaf.input = evaluation;
       if (node.input.async.length && !ctx.asyncInputs.has(node.input.key)) {
         ctx.asyncInputs.set(node.input.key, this.deps.phases.async("input", node.input.async, body, undefined, phase));
@@ -325,7 +338,8 @@ export class Gateway {
       kind: "json",
       status: error.status,
       body: errorBody(ctx.endpoint.errorStyle, error.status, error.code, error.message, hooks ? { hookResults: hooks } : {}),
-      headers: {},
+      // A refusal may say when to come back (retry-after on a rate limit).
+      headers: { ...((error as { headers?: Record<string, string> }).headers ?? {}) },
       error: { code: error.code, message: error.message },
     };
     if (leaf) outcome.leaf = leaf;
@@ -406,6 +420,13 @@ export class Gateway {
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
+      const admission = leaf && this.#admissions.get(leaf);
+      if (admission) {
+        // A cache hit cost nothing upstream; anything else that answered counts its tokens.
+        const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
+        const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        Object.assign(record, await admission.settle(usage));
+      }
       if (this.deps.logBodies) {
         record.request = leaf?.request ?? ctx.body;
         if (response) record.response = response;

@@ -18,6 +18,7 @@ import type { Guardrail, RequestType, Side } from "../../core/types.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { checkHeaders } from "../pipeline/headers.js";
+import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { GuardrailSource, Scope } from "../sources/types.js";
@@ -94,14 +95,22 @@ function stringMetadata(value: unknown): Record<string, string> {
 }
 
 /** Registers the hook routes. */
-export function hookRoutes(app: FastifyInstance, engine: Engine, plans: PlanResolver, guardrails: GuardrailSource): void {
+export function hookRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  plans: PlanResolver,
+  guardrails: GuardrailSource,
+  policy?: RequestPolicy,
+): void {
   const prepareList = async (list: unknown[], side: Side, path: string, scope: Scope) => {
     const prepared = await Promise.all(
       list.map((element, index) =>
         prepareListElement(element, side, joinPath(path, index), { registry: engine.registry, source: guardrails, scope }),
       ),
     );
-    return { guardrails: prepared.map((p) => p.guardrail), warnings: prepared.flatMap((p) => p.warnings) };
+    const listed = prepared.map((p) => p.guardrail);
+    await policy?.gate(listed, scope, path);
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings) };
   };
 
   const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {
