@@ -1,6 +1,10 @@
+#!/usr/bin/env node
 /**
  * The `guardgate` command: one subcommand per module, loaded only when used.
  */
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
 /** A subcommand: runs with its arguments and resolves to the exit code. */
 export type Command = (args: string[]) => Promise<number>;
 
@@ -8,6 +12,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   check: {
     summary: "evaluate guardrails on a request or response (JSON on stdin)",
     load: async () => (await import("./check.js")).default,
+  },
+  serve: {
+    summary: "run the gateway (inference and hook endpoints) from an optional config file",
+    load: async () => (await import("./serve.js")).default,
   },
 };
 
@@ -36,4 +44,27 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   return (await command.load())(rest);
+}
+
+/** Whether this module is the program run; an npm bin is a symlink, so compare real paths. */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`guardgate: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
 }

@@ -13,6 +13,7 @@ import type { PluginSpec } from "../core/plugin-loader.js";
 import type { Side } from "../core/types.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
+import { ConnectionTracker } from "./connections.js";
 import { describeError, type ErrorStyle, errorBody } from "./errors.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
@@ -80,6 +81,8 @@ export interface GuardgateHandle {
   logSink: RequestLogSink;
   /** Drops cached plans; call after a config, guardrail or plugin changed. */
   invalidatePlans(): void;
+  /** Destroys every client connection: for a graceful stop whose grace period ran out. */
+  closeConnections(): void;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -248,6 +251,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(options.policy && { policy: options.policy }),
   });
 
+  const connections = new ConnectionTracker(app.server);
   app.decorate("guardgate", {
     engine,
     apiKeys,
@@ -256,6 +260,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     configs,
     logSink,
     invalidatePlans: () => plans.invalidate(),
+    closeConnections: () => connections.closeAll(),
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -290,6 +295,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     hookRoutes(scope, engine, plans, guardrails, options.policy);
   });
 
+  app.addHook("preClose", async () => connections.closeIdle());
   app.addHook("onClose", async () => {
     await Promise.all([engine.close(), upstream.close()]);
   });

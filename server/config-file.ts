@@ -91,7 +91,11 @@ const FILE_SCHEMA = {
     },
     guardrails: {
       type: "array",
-      items: { type: "object", properties: { id: { type: "string", minLength: 1 }, workspace }, required: ["id", "checks"] },
+      items: {
+        type: "object",
+        properties: { id: { type: "string", minLength: 1 }, checks: { type: "array" }, workspace },
+        required: ["id", "checks"],
+      },
     },
     configs: {
       type: "array",

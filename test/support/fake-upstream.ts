@@ -24,7 +24,9 @@ export type Behaviour =
   /** Declares a body longer than it sends, then closes. */
   | { kind: "truncate" }
   /** Streams a few events, then stalls (or resets). */
-  | { kind: "stream-break"; after: number; then: "stall" | "reset" };
+  | { kind: "stream-break"; after: number; ending: "stall" | "reset" }
+  /** Streams these raw SSE events as given. */
+  | { kind: "events"; events: string[] };
 
 /** A request as the fake received it. */
 export interface ReceivedRequest {
@@ -150,6 +152,8 @@ export class FakeUpstream {
   #sockets = new Set<import("node:net").Socket>();
   /** Text of the default answer; `echo: <last text>` when undefined. */
   defaultText: string | undefined;
+  /** Requests whose connection closed before their answer was complete (the gateway hung up). */
+  abandoned = 0;
 
   constructor() {
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
@@ -186,6 +190,7 @@ export class FakeUpstream {
     this.#queue = [];
     this.requests.length = 0;
     this.defaultText = undefined;
+    this.abandoned = 0;
   }
 
   async close(): Promise<void> {
@@ -205,6 +210,9 @@ export class FakeUpstream {
     }
     const path = req.url ?? "/";
     this.requests.push({ path, headers: req.headers, body });
+    res.on("close", () => {
+      if (!res.writableFinished) this.abandoned++;
+    });
     const behaviour = this.#queue.shift() ?? { kind: "answer", text: this.defaultText ?? `echo: ${lastText(path, body)}` };
     const stream = body.stream === true && !path.endsWith("/embeddings");
     switch (behaviour.kind) {
@@ -233,9 +241,13 @@ export class FakeUpstream {
         res.writeHead(200, { "content-type": "text/event-stream" });
         const events = streamEvents(path, body, "one two three four five six seven eight");
         for (const event of events.slice(0, behaviour.after)) res.write(event);
-        if (behaviour.then === "reset") setTimeout(() => req.socket.destroy(), 20);
+        if (behaviour.ending === "reset") setTimeout(() => req.socket.destroy(), 20);
         return;
       }
+      case "events":
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(behaviour.events.join(""));
+        return;
       case "answer": {
         if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
         if (!stream) {

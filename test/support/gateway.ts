@@ -36,9 +36,14 @@ export async function startGateway(options: AppOptions = {}): Promise<TestGatewa
   return { app, url, logs, close: () => app.close() };
 }
 
+/** JSON for a header: HTTP header values are Latin-1, so other characters travel as \u escapes. */
+export function headerJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Headers of a gateway call: the key, and the config given as an object or an id. */
 export function gatewayHeaders(config?: unknown, extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = { "x-gateway-api-key": API_KEY, ...extra };
-  if (config !== undefined) headers["x-gateway-config"] = typeof config === "string" ? config : JSON.stringify(config);
+  if (config !== undefined) headers["x-gateway-config"] = typeof config === "string" ? config : headerJson(config);
   return headers;
 }
