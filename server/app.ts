@@ -83,6 +83,8 @@ export interface GuardgateHandle {
   invalidatePlans(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
+  /** Resolves once every request log begun so far has reached the log sink. */
+  drainLogs(): Promise<void>;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -261,6 +263,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logSink,
     invalidatePlans: () => plans.invalidate(),
     closeConnections: () => connections.closeAll(),
+    drainLogs: () => gateway.drain(),
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -297,6 +300,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.addHook("preClose", async () => connections.closeIdle());
   app.addHook("onClose", async () => {
+    // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
+    await gateway.drain();
     await Promise.all([engine.close(), upstream.close()]);
   });
   return app;

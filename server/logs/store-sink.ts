@@ -9,6 +9,7 @@ import type { LogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
 import { redactCredentialKeys, redactSecrets } from "./redact.js";
+import type { RequestLogSink } from "./sink.js";
 
 /** One upstream attempt as the gateway records it. */
 export interface AttemptLike {
@@ -45,7 +46,6 @@ export interface GatewayLogRecord {
   cost?: number | null;
   provider_id?: string;
   integration_id?: string;
-  [key: string]: unknown;
 }
 
 /** Options of the sink. */
@@ -54,6 +54,8 @@ export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<LogEntry>, 
   sources: GatewaySources;
   /** Secrets to cut out of every record besides the provider's (e.g. the caller's key). */
   extraSecrets?: () => Iterable<string>;
+  /** Whether bodies are kept when neither the workspace nor its organization says. */
+  logBodiesDefault?: boolean;
 }
 
 function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): number | null {
@@ -62,16 +64,18 @@ function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): num
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** Writes gateway records to the store through a batch writer. */
-export class StoreLogSink {
+/** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
+export class StoreLogSink implements RequestLogSink {
   readonly #sources: GatewaySources;
   readonly #writer: BatchWriter<LogEntry>;
   readonly #extraSecrets: () => Iterable<string>;
   readonly #preparing = new Set<Promise<void>>();
+  readonly #logBodiesDefault: boolean;
 
   constructor(options: StoreLogSinkOptions) {
-    const { store, sources, extraSecrets, ...writerOptions } = options;
+    const { store, sources, extraSecrets, logBodiesDefault, ...writerOptions } = options;
     this.#sources = sources;
+    this.#logBodiesDefault = logBodiesDefault ?? false;
     this.#extraSecrets = extraSecrets ?? (() => []);
     this.#writer = new BatchWriter<LogEntry>({ ...writerOptions, write: (batch) => store.logs.insert(batch) });
   }
@@ -107,13 +111,13 @@ export class StoreLogSink {
 
   async #prepare(record: GatewayLogRecord): Promise<LogEntry> {
     const context = await this.#sources.workspace(record.workspace_id);
+    // The gateway names a provider by `@slug` (or by kind, which finds no record).
+    const slug = record.provider?.startsWith("@") ? record.provider.slice(1) : record.provider;
     const provider =
-      record.provider !== undefined
-        ? await this.#sources.providers.get(record.provider, { workspaceId: record.workspace_id })
-        : undefined;
+      slug !== undefined ? await this.#sources.providers.get(slug, { workspaceId: record.workspace_id }) : undefined;
     const { request, response, ...rest } = record;
     const kept: Record<string, unknown> = { ...rest };
-    if (context?.settings.log_bodies) {
+    if (context?.settings.log_bodies ?? this.#logBodiesDefault) {
       if (request !== undefined) kept.request = redactCredentialKeys(request);
       if (response !== undefined) kept.response = redactCredentialKeys(response);
     }

@@ -13,12 +13,16 @@ import type { GatewayKeysValidator } from "./config-validation.js";
 export interface ManagementOptions {
   store: Store;
   box: SecretBox;
-  registry: CheckRegistry;
+  /** The engine's registry, or a function giving it (when the engine is built after the service). */
+  registry: CheckRegistry | (() => CheckRegistry);
   /** Validates the gateway keys of a config (targets, retry, …); guardrail keys are always validated. */
   validateGatewayKeys?: GatewayKeysValidator;
   /** Whether a provider kind is one the gateway can call; any lower-case name when absent. */
   isProviderKind?: (name: string) => boolean;
-  /** Let API keys point integrations at private and loopback addresses (the operator always may). */
+  /**
+   * Let workspace admins point their workspace-only integrations at private and loopback addresses
+   * (the operator and organization admins always may).
+   */
   allowPrivateBaseUrls?: boolean;
   prices?: PriceTable;
   clock?: () => Date;
@@ -40,10 +44,13 @@ export interface ManagementContext {
 /** Fills in the defaults of the options. */
 export function managementContext(options: ManagementOptions): ManagementContext {
   const clock = options.clock ?? (() => new Date());
+  const registry = options.registry;
   return {
     store: options.store,
     box: options.box,
-    registry: options.registry,
+    get registry() {
+      return typeof registry === "function" ? registry() : registry;
+    },
     validateGatewayKeys: options.validateGatewayKeys,
     isProviderKind: options.isProviderKind ?? ((name) => /^[a-z][a-z0-9-]*$/.test(name)),
     allowPrivateBaseUrls: options.allowPrivateBaseUrls ?? false,

@@ -51,6 +51,8 @@ export interface GatewayProvider {
   pricing: Record<string, ModelPrice>;
   /** The integration as provisioned to the workspace, then the provider itself. */
   limits: LimitScope[];
+  /** False for a workspace-only integration: its base URL was chosen by a workspace admin. */
+  trusted: boolean;
 }
 
 /** A saved config as the gateway reads it. */
@@ -290,6 +292,7 @@ export class GatewaySources {
       allowedModels: intersectModels(integration.allowed_models, provider.allowed_models),
       pricing: integration.pricing,
       limits,
+      trusted: integration.workspace_id === null,
     };
   }
 

@@ -39,7 +39,7 @@ export interface IntegrationInput {
 
 /** Body of an integration update. */
 export type IntegrationPatch = Partial<
-  Pick<IntegrationInput, "name" | "base_url" | "credentials" | "allowed_models" | "pricing" | "auto_provision">
+  Pick<IntegrationInput, "name" | "provider" | "base_url" | "credentials" | "allowed_models" | "pricing" | "auto_provision">
 >;
 
 /** Body of a provisioning. */
@@ -59,12 +59,16 @@ export function openCredentials(ctx: ManagementContext, record: IntegrationWithS
   return JSON.parse(ctx.box.open(record.credentials_sealed, credentialsContext(record.id))) as IntegrationCredentials;
 }
 
-/** Provisions an integration to a workspace and gives the workspace its default provider. */
+/**
+ * Provisions an integration to a workspace and gives the workspace its default provider, named
+ * `providerSlug` (the integration's slug unless the operator names another).
+ */
 export async function provisionToWorkspace(
   ctx: ManagementContext,
   integration: Integration,
   workspaceId: string,
   input: ProvisioningInput,
+  providerSlug = integration.slug,
 ): Promise<{ provisioning: Provisioning; provider: Provider | null }> {
   const now = ctx.now();
   const existing = await ctx.store.provisioning.get(integration.id, workspaceId);
@@ -76,12 +80,12 @@ export async function provisionToWorkspace(
     created_at: existing?.created_at ?? now,
     updated_at: now,
   });
-  let provider: Provider | null = (await ctx.store.providers.findBySlug(workspaceId, integration.slug)) ?? null;
+  let provider: Provider | null = (await ctx.store.providers.findBySlug(workspaceId, providerSlug)) ?? null;
   if (!provider) {
     provider = await ctx.store.providers.create({
       id: newId("prv"),
       workspace_id: workspaceId,
-      slug: integration.slug,
+      slug: providerSlug,
       name: integration.name,
       integration_id: integration.id,
       budget: null,
@@ -110,7 +114,9 @@ export class Integrations {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("base_url: must be an http or https URL");
     if (url.username || url.password) throw invalid("base_url: must not carry credentials; put them in credentials");
-    if (actor.kind === "operator" || this.ctx.allowPrivateBaseUrls) return;
+    // The operator and organization admins define providers as the operator does (issue 5: they
+    // may point anywhere); a workspace admin's own integration is held to the public internet.
+    if (actor.kind === "operator" || actor.role === "org_admin" || this.ctx.allowPrivateBaseUrls) return;
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const isLiteral = /^[\d.]+$/.test(host) || host.includes(":");
     const local = host === "localhost" || host.endsWith(".localhost");
@@ -219,6 +225,9 @@ export class Integrations {
   async update(actor: Actor, id: string, patch: IntegrationPatch): Promise<Integration> {
     const integration = await this.get(actor, id);
     this.#assertManages(actor, integration);
+    if (patch.provider !== undefined && !this.ctx.isProviderKind(patch.provider)) {
+      throw invalid(`provider: "${patch.provider}" is not a provider guardgate can call`, "unknown_provider");
+    }
     if (patch.auto_provision && integration.workspace_id !== null) {
       throw invalid("auto_provision: a workspace-only integration cannot be provisioned to other workspaces");
     }
@@ -245,6 +254,7 @@ export class Integrations {
     integrationId: string,
     workspaceId: string,
     input: ProvisioningInput,
+    providerSlug?: string,
   ): Promise<{ provisioning: Provisioning; provider: Provider | null }> {
     const integration = await this.get(actor, integrationId);
     requireRole(actor, "org_admin", "provisioning an integration");
@@ -255,7 +265,7 @@ export class Integrations {
         `integration "${integrationId}" belongs to workspace ${integration.workspace_id} and cannot be provisioned elsewhere`,
       );
     }
-    return provisionToWorkspace(this.ctx, integration, workspaceId, input);
+    return provisionToWorkspace(this.ctx, integration, workspaceId, input, providerSlug);
   }
 
   /** The provisioning of an integration: to every workspace the caller sees. */

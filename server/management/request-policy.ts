@@ -5,15 +5,15 @@
  * reads comes from the cached gateway sources, so a request costs no store query in the steady
  * state; counters live behind the Counters interface.
  */
-import type { CheckRegistry } from "../../core/registry.js";
 import type { Guardrail } from "../../core/types.js";
 import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enforcer.js";
-import { DEFAULT_PRICES, type PriceTable, priceOf } from "../limits/prices.js";
+import { priceOf } from "../limits/prices.js";
 import type { Admission, AdmissionRequest, RequestPolicy, Usage } from "../pipeline/policy.js";
 import type { Scope } from "../sources/types.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
+import type { ManagementContext } from "./context.js";
 import type { GatewayProvider, GatewaySources } from "./gateway-sources.js";
 import { modelAllowed } from "./limit-rules.js";
 import { assertGuardrailsAllowed } from "./plans.js";
@@ -31,22 +31,20 @@ export class PolicyError extends GatewayError {
 export interface StorePolicyOptions {
   sources: GatewaySources;
   enforcer: LimitEnforcer;
-  registry: CheckRegistry;
-  prices?: PriceTable;
+  /** For the check registry (plan gating) and the price table. */
+  context: ManagementContext;
 }
 
 /** The request path's rules over the store. */
 export class StorePolicy implements RequestPolicy {
   readonly #sources: GatewaySources;
   readonly #enforcer: LimitEnforcer;
-  readonly #registry: CheckRegistry;
-  readonly #prices: PriceTable;
+  readonly #context: ManagementContext;
 
   constructor(options: StorePolicyOptions) {
     this.#sources = options.sources;
     this.#enforcer = options.enforcer;
-    this.#registry = options.registry;
-    this.#prices = options.prices ?? DEFAULT_PRICES;
+    this.#context = options.context;
   }
 
   async gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
@@ -54,7 +52,7 @@ export class StorePolicy implements RequestPolicy {
     const context = await this.#sources.workspace(scope.workspaceId);
     if (!context) return;
     try {
-      assertGuardrailsAllowed(context.organization, guardrails, this.#registry, where);
+      assertGuardrailsAllowed(context.organization, guardrails, this.#context.registry, where);
     } catch (error) {
       if (error instanceof ManagementError) throw new PolicyError(error.status, error.code, error.message);
       throw error;
@@ -81,7 +79,7 @@ export class StorePolicy implements RequestPolicy {
           );
         }
         scopes.push(...record.limits);
-        if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#prices);
+        if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#context.prices);
       }
     }
     if (scopes.length === 0 && !record) return undefined;

@@ -162,6 +162,7 @@ export const integrationUpdateSchema: Schema = {
   type: "object",
   properties: {
     name,
+    provider: { type: "string", minLength: 1 },
     base_url: nullable({ type: "string", pattern: "^https?://" }),
     credentials: nullable(credentialsSchema),
     allowed_models: allowListSchema,

@@ -105,6 +105,8 @@ function providerLabel(provider: ResolvedProvider): string {
 export class Gateway {
   /** Each target's admission, settled with the answer's usage when the request is logged. */
   readonly #admissions = new WeakMap<Leaf, Admission>();
+  /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
+  readonly #finishing = new Set<Promise<void>>();
 
   constructor(private readonly deps: GatewayDeps) {}
 
@@ -373,7 +375,19 @@ export class Gateway {
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  async finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+  finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+    const job = this.#finish(ctx, outcome, stream, failure);
+    this.#finishing.add(job);
+    void job.finally(() => this.#finishing.delete(job));
+    return job;
+  }
+
+  /** Resolves once every request log begun so far has been handed to the sink. */
+  async drain(): Promise<void> {
+    while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
+  }
+
+  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
     const latency = Number((performance.now() - ctx.started).toFixed(3));
     try {
       const leaf = outcome?.leaf;

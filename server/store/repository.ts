@@ -90,7 +90,14 @@ export interface IntegrationRepository {
     id: string,
     patch: Patch<
       IntegrationWithSecret,
-      "name" | "base_url" | "allowed_models" | "pricing" | "auto_provision" | "credentials_sealed" | "has_credentials"
+      | "name"
+      | "provider"
+      | "base_url"
+      | "allowed_models"
+      | "pricing"
+      | "auto_provision"
+      | "credentials_sealed"
+      | "has_credentials"
     >,
     updatedAt: string,
   ): Promise<Integration | undefined>;
