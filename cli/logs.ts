@@ -92,6 +92,25 @@ const logs: Command = (argv) =>
       }
       if (!values.follow) return 0;
       let since = first.items[0]?.created_at ?? new Date().toISOString();
+      // What already exists was either printed above or not asked for (-n): only new records follow.
+      const lookBack = () => new Date(Date.parse(since) - 60_000).toISOString();
+      const existing = async (): Promise<LogSummary[]> => {
+        const found: LogSummary[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: { items: LogSummary[]; next_cursor: string | null } = await access.management.logs.query(OPERATOR, {
+            ...filter,
+            from: lookBack(),
+            limit: 500,
+            ...(cursor && { cursor }),
+          });
+          found.push(...page.items);
+          cursor = page.next_cursor;
+        } while (cursor);
+        return found;
+      };
+      for (const entry of await existing()) shown.add(entry.id);
+      process.stderr.write("guardgate logs: following new records (Ctrl-C stops)\n");
       let stopped = false;
       const stop = () => {
         stopped = true;
@@ -102,19 +121,7 @@ const logs: Command = (argv) =>
         await new Promise((resolve) => setTimeout(resolve, interval));
         // A record carries its request's start time and reaches the store in a batch, so it may
         // be older than the newest printed: look back a minute and skip what was printed.
-        const fresh: LogSummary[] = [];
-        const from = new Date(Date.parse(since) - 60_000).toISOString();
-        let cursor: string | null = null;
-        do {
-          const page: { items: LogSummary[]; next_cursor: string | null } = await access.management.logs.query(OPERATOR, {
-            ...filter,
-            from,
-            limit: 500,
-            ...(cursor && { cursor }),
-          });
-          fresh.push(...page.items);
-          cursor = page.next_cursor;
-        } while (cursor);
+        const fresh = await existing();
         for (const entry of fresh.reverse()) {
           if (shown.has(entry.id)) continue;
           print(entry);

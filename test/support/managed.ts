@@ -29,6 +29,7 @@ export interface ManagedTestGateway {
     method: string,
     url: string,
     options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answer bodies field by field
   ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>;
   close(): Promise<void>;
 }
