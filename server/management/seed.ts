@@ -12,10 +12,11 @@
  * - `guardrails`, `configs`: by id in their workspace.
  *
  * A `workspace` in the file is a workspace id, created in the organization when missing; records
- * without one go to the organization's first workspace.
+ * without one, or with the file's `default`, go to the organization's first workspace.
  */
 import { isDeepStrictEqual } from "node:util";
 import { GuardgateError } from "../../core/errors.js";
+import { DEFAULT_WORKSPACE } from "../app.js";
 import type { FileProvider, GatewayFile } from "../config-file.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
@@ -52,7 +53,8 @@ function at(path: string, error: unknown): unknown {
 
 /** The integration slug of a file provider: its own slug, or slug and workspace when it names one. */
 function integrationSlug(provider: FileProvider): string {
-  const raw = provider.workspace ? `${provider.slug}-${provider.workspace}` : provider.slug;
+  const raw =
+    provider.workspace && provider.workspace !== DEFAULT_WORKSPACE ? `${provider.slug}-${provider.workspace}` : provider.slug;
   return raw
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, "-")
@@ -73,12 +75,15 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
   };
   const workspaces = new Map<string, Workspace>();
   const workspaceOf = async (name: string | undefined): Promise<Workspace> => {
-    const key = name ?? "";
+    const key = name ?? DEFAULT_WORKSPACE;
     const held = workspaces.get(key);
     if (held) return held;
     let workspace: Workspace | undefined;
-    if (name === undefined) {
-      workspace = (await store.workspaces.list(organization.id))[0];
+    if (name === undefined || name === DEFAULT_WORKSPACE) {
+      // The file's default workspace (named "default" or not named) is the organization's first,
+      // unless a workspace is really called "default".
+      const all = await store.workspaces.list(organization.id);
+      workspace = all.find((w) => w.id === DEFAULT_WORKSPACE) ?? all[0];
       workspace ??= await management.workspaces.create(OPERATOR, organization.id, { name: "Default workspace" });
     } else {
       workspace = await store.workspaces.get(name);

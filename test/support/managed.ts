@@ -60,8 +60,15 @@ export async function startManaged(
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     logger: { level: "info", stream },
   });
-  const report = await managed.setup(app);
-  await app.ready();
+  let report: SetupReport;
+  try {
+    report = await managed.setup(app);
+    await app.ready();
+  } catch (error) {
+    await app.close();
+    await managed.abandon();
+    throw error;
+  }
   const keys = report.initial?.keys ?? (JSON.parse(readFileSync(path.join(dir, "initial-keys.json"), "utf8")) as InitialKeys);
   return {
     app,
