@@ -19,7 +19,15 @@ import type { ApiKeyIdentity } from "../sources/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { Endpoint } from "./endpoints.js";
 import { checkHeaders, HEADER, passedBackHeaders, upstreamHeaders } from "./headers.js";
-import { discardOutcome, hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
+import {
+  discardOutcome,
+  hookResultsOf,
+  type JsonOutcome,
+  type Leaf,
+  type Outcome,
+  retryStatus,
+  type StreamOutcome,
+} from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
 import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, relayStream } from "./relay.js";
@@ -214,7 +222,7 @@ export class Gateway {
         outcome = this.#failure(ctx, error, leaf);
       }
       this.#record(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
-      if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(outcome.status)) return outcome;
+      if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
       const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, this.deps.retryTiming);
       if (delay === undefined) return outcome;
       discardOutcome(outcome);
@@ -319,6 +327,7 @@ export class Gateway {
     const outcome: JsonOutcome = { kind: "json", status: upstreamStatus, headers: answerHeaders, leaf };
     if (hooks) outcome.hooks = hooks;
     if (cacheStatus) outcome.cacheStatus = cacheStatus;
+    if (output) outcome.outputStatus = output.status;
     if (output?.status === 446 && hooks) {
       outcome.status = 446;
       outcome.body = deniedBody(ctx.endpoint.errorStyle, "output", hooks);
@@ -430,7 +439,9 @@ export class Gateway {
           ? outcome.error
           : stream?.error !== undefined
             ? { code: (stream.error as GatewayError).code ?? "stream_broken", message: (stream.error as Error).message }
-            : undefined;
+            : ctx.signal.aborted
+              ? { code: "client_closed", message: "the client closed the connection before the stream ended" }
+              : undefined;
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;

@@ -34,6 +34,8 @@ export interface JsonOutcome {
   /** The response body the client got, without hook_results: what async output guardrails see. */
   output?: Record<string, unknown>;
   retryAfterMs?: number;
+  /** The output side's status, when it ran: a 246 is worth retrying only when the output caused it. */
+  outputStatus?: 200 | 246 | 446;
   cacheStatus?: "HIT" | "MISS";
   error?: { code: string; message: string };
 }
@@ -54,6 +56,15 @@ export type Outcome = JsonOutcome | StreamOutcome;
 export function hookResultsOf(leaf: Leaf | undefined, after: Evaluation | undefined): HookResults | undefined {
   if (!leaf || (!leaf.node.input.sync.length && !leaf.node.output.sync.length)) return undefined;
   return { before_request_hooks: leaf.input?.results ?? [], after_request_hooks: after?.results ?? [] };
+}
+
+/**
+ * The status retry looks at. Retry repeats the upstream call and the output side, never the input
+ * side, so a 246 that only the input side caused (always the case on a stream) cannot improve.
+ */
+export function retryStatus(outcome: Outcome): number {
+  if (outcome.status !== 246) return outcome.status;
+  return outcome.kind === "json" && outcome.outputStatus === 246 ? 246 : 200;
 }
 
 /** Frees what an outcome holds when it is not the one answered. */

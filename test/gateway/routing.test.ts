@@ -213,3 +213,16 @@ describe("cache", () => {
     expect(upstream.requests).toHaveLength(1);
   });
 });
+
+describe("retry on 246 caused by the input side", () => {
+  it("does not retry: the input side is not repeated, so the answer cannot change", async () => {
+    const config = {
+      provider: "@fake",
+      retry: { attempts: 3, on_status_codes: [246] },
+      input_guardrails: [{ wordCount: { minWords: 10 } }],
+    };
+    const { response } = await client(config).chat.completions.create(ask("short")).withResponse();
+    expect(response.status).toBe(246);
+    expect(upstream.requests).toHaveLength(1);
+  });
+});
