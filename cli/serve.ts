@@ -107,10 +107,12 @@ const serve: Command = async (argv) => {
   }
 
   const { engine } = server.app.guardgate;
+  const counts = server.report.counts;
   process.stdout.write(`${storeLines(server.report, server.managed.store.location).join("\n")}\n`);
   process.stdout.write(
-    `guardgate listening on ${server.url}: ${plural(engine.checks().length, "check")} from ${plural(engine.plugins().length, "plugin")}; ` +
-      `admin API at ${server.url}/admin/v1 (OpenAPI: ${server.url}/admin/v1/openapi.json)\n`,
+    `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
+      `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1\n`,
   );
 
   return new Promise<number>((resolve) => {

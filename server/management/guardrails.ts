@@ -43,7 +43,11 @@ export function storeGuardrailSource(ctx: ManagementContext): GuardrailSource {
 
 /** Turns the engine's ConfigError into a 400 that keeps its code and path. */
 export function asInvalid(error: unknown, where: string): unknown {
-  if (error instanceof ConfigError) return invalid(`${where}: ${error.message}`, error.code);
+  if (error instanceof ConfigError) {
+    const refusal = invalid(`${where}: ${error.message}`, error.code);
+    // The path stays reachable, so a caller with a wider view (the config file) can extend it.
+    return Object.assign(refusal, { configError: error });
+  }
   return error;
 }
 

@@ -15,7 +15,7 @@
  * without one, or with the file's `default`, go to the organization's first workspace.
  */
 import { isDeepStrictEqual } from "node:util";
-import { GuardgateError } from "../../core/errors.js";
+import { ConfigError, GuardgateError } from "../../core/errors.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
 import type { FileProvider, GatewayFile } from "../config-file.js";
 import { hashApiKey } from "../store/api-keys.js";
@@ -43,10 +43,23 @@ export interface SeedReport {
 
 const counts = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
-/** Prefixes an error with where in the file its record is. */
-function at(path: string, error: unknown): unknown {
+/**
+ * Prefixes an error with where in the file its record is: a validation error's own path is
+ * joined to the record's (`guardrails[0].checks[0].id`), other refusals follow the record's path.
+ */
+function at(path: string, label: string, error: unknown): unknown {
+  const configError = (error as { configError?: unknown }).configError;
+  if (configError instanceof ConfigError) {
+    const problem = configError.path ? configError.message.slice(configError.path.length + 2) : configError.message;
+    const where = configError.path
+      ? configError.path.startsWith("[")
+        ? `${path}${configError.path}`
+        : `${path}.${configError.path}`
+      : path;
+    return new StoreError(configError.code, `config file: ${where}: ${problem}`, { cause: error });
+  }
   if (error instanceof GuardgateError) {
-    return new StoreError(error.code, `config file: ${path}: ${error.message}`, { cause: error });
+    return new StoreError(error.code, `config file: ${path} (${label}): ${error.message}`, { cause: error });
   }
   return error;
 }
@@ -115,7 +128,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
       });
       report.api_keys.created++;
     } catch (error) {
-      throw at(`api_keys[${index}]`, error);
+      throw at(`api_keys[${index}]`, entry.name ?? "a key", error);
     }
   }
 
@@ -123,7 +136,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
     try {
       await seedProvider(management, organization, entry, workspaceOf, report.providers);
     } catch (error) {
-      throw at(`providers[${index}] ("${entry.slug}")`, error);
+      throw at(`providers[${index}]`, `"${entry.slug}"`, error);
     }
   }
 
@@ -152,7 +165,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
         report.guardrails.updated++;
       } else report.guardrails.unchanged++;
     } catch (error) {
-      throw at(`guardrails[${index}] ("${entry.id}")`, error);
+      throw at(`guardrails[${index}]`, `"${entry.id}"`, error);
     }
   }
 
@@ -168,7 +181,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
         report.configs.updated++;
       } else report.configs.unchanged++;
     } catch (error) {
-      throw at(`configs[${index}] ("${entry.id}")`, error);
+      throw at(`configs[${index}].config`, `"${entry.id}"`, error);
     }
   }
   return report;

@@ -45,6 +45,34 @@ export interface SetupReport {
   /** The keys made on the first start (printed once), and the file they were written to. */
   initial?: { keys: InitialKeys; file: string };
   seeded?: SeedReport;
+  /** What the store holds once set up, for the start-up line. */
+  counts: StoreCounts;
+}
+
+/** Records in the store, over every organization. */
+export interface StoreCounts {
+  organizations: number;
+  workspaces: number;
+  api_keys: number;
+  providers: number;
+  guardrails: number;
+  configs: number;
+}
+
+/** Counts the store's records (at start-up: a handful of queries). */
+export async function storeCounts(store: Store): Promise<StoreCounts> {
+  const counts: StoreCounts = { organizations: 0, workspaces: 0, api_keys: 0, providers: 0, guardrails: 0, configs: 0 };
+  for (const organization of await store.organizations.list()) {
+    counts.organizations++;
+    counts.api_keys += (await store.apiKeys.list({ organizationId: organization.id })).length;
+    for (const workspace of await store.workspaces.list(organization.id)) {
+      counts.workspaces++;
+      counts.providers += (await store.providers.list({ workspaceId: workspace.id })).length;
+      counts.guardrails += (await store.guardrails.list(workspace.id)).length;
+      counts.configs += (await store.configs.list(workspace.id)).length;
+    }
+  }
+  return counts;
 }
 
 /** A gateway over the store, before and after its app is built. */
@@ -124,10 +152,17 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       logError = (error, size) =>
         built.log.error({ err: error }, `writing ${size} request log record(s) failed; retrying (records are kept)`);
       sources.onInvalidate(() => built.guardgate.invalidatePlans());
-      const report: SetupReport = {};
       const initial = await bootstrap(management, dataDir);
-      if (initial) report.initial = initial;
-      if (options.file) report.seeded = await seedFromFile(management, options.file);
+      let seeded: SeedReport | undefined;
+      try {
+        if (options.file) seeded = await seedFromFile(management, options.file);
+      } catch (error) {
+        // The first start's keys were made but will not be printed: say where they are.
+        if (initial && error instanceof Error)
+          error.message += ` (the first organization and its keys were created; they are in ${initial.file})`;
+        throw error;
+      }
+      const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       await built.register(adminPlugin, { management, sources });
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
@@ -159,7 +194,7 @@ export interface RunningManagedServer extends RunningServer {
 export async function startManagedServer(options: ManagedServeOptions): Promise<RunningManagedServer> {
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
   const managed = await prepareManagedGateway({ ...options, ...(loaded && { file: loaded.file }) });
-  let report: SetupReport = {};
+  let report: SetupReport | undefined;
   let server: RunningServer;
   try {
     const { configPath: _file, ...serve } = options;
@@ -175,5 +210,5 @@ export async function startManagedServer(options: ManagedServeOptions): Promise<
     await managed.abandon().catch(() => {});
     throw error;
   }
-  return { ...server, report, managed };
+  return { ...server, report: report as SetupReport, managed };
 }

@@ -86,7 +86,7 @@ describe("seeding the store from the config file", () => {
 
     const broken = { guardrails: [{ id: "bad", checks: [{ id: "default.nope" }] }] };
     await expect(startManaged({ dir, file: broken })).rejects.toThrow(
-      'config file: guardrails[0] ("bad"): guardrail "bad": checks[0].id: unknown check "default.nope"',
+      'config file: guardrails[0].checks[0].id: unknown check "default.nope"',
     );
   });
 });
