@@ -17,6 +17,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run the gateway (inference and hook endpoints) from an optional config file",
     load: async () => (await import("./serve.js")).default,
   },
+  orgs: {
+    summary: "list organizations, create one, set its plan and guardrails flag (operator)",
+    load: async () => (await import("./orgs.js")).default,
+  },
   keys: {
     summary: "create, list and revoke API keys in the store",
     load: async () => (await import("./keys.js")).default,

@@ -55,6 +55,26 @@ describe("guardgate keys", () => {
   });
 });
 
+describe("guardgate orgs", () => {
+  it("sets the plan and the guardrails flag, and creates a tenant with its first admin key", async () => {
+    const list = guardgate(["orgs", "list"]);
+    const id = list.stdout.split(/\s+/)[0]!;
+    expect(list.stdout).toContain("enterprise   guardrails on");
+    expect(guardgate(["orgs", "set", id, "--plan", "developer", "--guardrails", "off"]).stderr).toContain(
+      "is on the developer plan, guardrails off",
+    );
+    expect(guardgate(["orgs", "list"]).stdout).toContain("developer    guardrails off");
+    guardgate(["orgs", "set", id, "--plan", "enterprise", "--guardrails", "on"]);
+    const created = guardgate(["orgs", "create", "--name", "Tenant", "--plan", "production"]);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const { store } = await openStore({ dataDir: dir, env: {}, externalChangePollMs: 0 });
+    expect(await store.apiKeys.findByHash(hashApiKey(key))).toMatchObject({ role: "org_admin", workspace_id: null });
+    await store.close();
+    expect(guardgate(["orgs", "set", id, "--plan", "gold"]).code).toBe(2);
+  });
+});
+
 describe("guardgate guardrails apply", () => {
   it("creates, leaves unchanged, updates, and refuses an invalid guardrail with its path", () => {
     const file = path.join(dir, "guardrails.yaml");
