@@ -82,6 +82,27 @@ describe("rate limits and budgets on the request path", () => {
     expect((await gw.call("POST", "/v1/chat/completions", { key: apiKey, body: chat("@mock/m") })).status).toBe(200);
   });
 
+  it("counts a streamed answer's tokens (estimated when the stream reports none)", async () => {
+    await gw.call("PUT", `/admin/v1/integrations/${mockIntegration}/workspaces/${gw.keys.workspace_id}`, {
+      key: admin,
+      body: { rate_limit: { tokens_per_minute: 5 } },
+    });
+    const streamed = await gw.call("POST", "/v1/chat/completions", {
+      key: apiKey,
+      body: chat("@mock/m", "please count every one of these words", { stream: true }),
+    });
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toContain("data: [DONE]");
+    await settleLogs();
+    const [entry] = (await gw.call("GET", "/admin/v1/logs", { key: admin })).body.data;
+    expect(entry.input_tokens).toBeGreaterThan(5);
+    expect(entry.output_tokens).toBeGreaterThan(0);
+    const view = await gw.call("GET", `/admin/v1/logs/${entry.id}`, { key: admin });
+    expect(view.status).toBe(200);
+    // The tokens of the stream used up the minute's allowance.
+    expect((await gw.call("POST", "/v1/chat/completions", { key: apiKey, body: chat("@mock/m") })).status).toBe(429);
+  });
+
   it("refuses a model outside the provider's allow-list", async () => {
     await gw.call("POST", `/admin/v1/workspaces/${gw.keys.workspace_id}/providers`, {
       key: admin,
