@@ -83,8 +83,70 @@ export function* chunks(text: string, granularity: Granularity): Generator<strin
 
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/*
+ * Fast paths. Intl.Segmenter costs about half a microsecond per segment here (a 1 KB text: 0.8 ms
+ * of graphemes, 0.3 ms of words), which dominates a gateway request. For the texts most requests
+ * carry the rules reduce to simple scans, checked to give the segmenter's counts exactly.
+ */
+
+/** Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark). */
+const NO_COMBINING = /^[\u0000-\u02ff]*$/;
+
+/** Graphemes of a text with no combining code unit: one per code unit, CR LF counting once (GB3). */
+function countSimpleGraphemes(text: string): number {
+  let n = text.length;
+  for (let i = text.indexOf("\r\n"); i !== -1; i = text.indexOf("\r\n", i + 2)) n--;
+  return n;
+}
+
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+
+/**
+ * UAX #29 words over ASCII as ICU applies them: letters, digits and underscores join (WB8-10,
+ * WB13a/b); one `'`, `.` or `:` joins letters (WB6/7), one `.`, `,`, `;` or `'` joins digits
+ * (WB11/12). A segment is word-like when it holds a letter or digit, or is two or more underscores.
+ */
+const ASCII_WORD = /[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])['.:](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*/g;
+const ASCII_ALNUM = /[A-Za-z0-9]/;
+
+function countAsciiWords(text: string): number {
+  let n = 0;
+  for (const match of text.matchAll(ASCII_WORD)) if (match[0].length > 1 || ASCII_ALNUM.test(match[0])) n++;
+  return n;
+}
+
+function countSegmentedWords(text: string): number {
+  let n = 0;
+  for (const chunk of chunks(text, "word")) {
+    for (const segment of segmenters.word.segment(chunk)) if (segment.isWordLike) n++;
+  }
+  return n;
+}
+
+let asciiWordsAgree: boolean | undefined;
+
+/**
+ * Whether this runtime's ICU segments ASCII words as ASCII_WORD says: every ASCII punctuation
+ * character between letters, between digits and between the two, plus the underscore cases. An
+ * ICU that tailors a rule differently turns the fast path off rather than change a count.
+ */
+export function asciiWordFastPathAgrees(): boolean {
+  if (asciiWordsAgree === undefined) {
+    const probes = ["_", "__", "a_", "_1", "a1b", "a.b.c", "a..b", "1.2.3", "1,,2", "can't", "e.g.", "3.14", "1,000.5"];
+    for (let c = 0x20; c < 0x7f; c++) {
+      const mid = String.fromCharCode(c);
+      if (/[A-Za-z0-9]/.test(mid)) continue;
+      probes.push(`a${mid}b`, `1${mid}2`, `a${mid}1`, `1${mid}a`, `_${mid}_`);
+    }
+    probes.push("line\r\nnext", "tab\there");
+    asciiWordsAgree = probes.every((probe) => countAsciiWords(probe) === countSegmentedWords(probe));
+  }
+  return asciiWordsAgree;
+}
+
 /** Number of grapheme clusters. */
 export function countGraphemes(text: string): number {
+  if (NO_COMBINING.test(text)) return countSimpleGraphemes(text);
   let n = 0;
   for (const chunk of chunks(text, "grapheme")) for (const _ of segmenters.grapheme.segment(chunk)) n++;
   return n;
@@ -92,11 +154,8 @@ export function countGraphemes(text: string): number {
 
 /** Number of words: word-like segments (letters, digits, ideographs), so punctuation is no word. */
 export function countWords(text: string): number {
-  let n = 0;
-  for (const chunk of chunks(text, "word")) {
-    for (const segment of segmenters.word.segment(chunk)) if (segment.isWordLike) n++;
-  }
-  return n;
+  if (ASCII_ONLY.test(text) && asciiWordFastPathAgrees()) return countAsciiWords(text);
+  return countSegmentedWords(text);
 }
 
 /** Number of sentences: sentence segments holding at least one letter or digit. */

@@ -165,23 +165,27 @@ export class Gateway {
         model: typeof body.model === "string" ? body.model : undefined,
         requestType: ctx.endpoint.requestType,
       });
+      const guarded = node.input.sync.length + node.input.async.length + node.output.sync.length + node.output.async.length > 0;
       const phase: PhaseContext = {
         requestType: ctx.endpoint.requestType,
         metadata: ctx.metadata,
         // The caller's Authorization is a provider credential unless a slug or the mock answers.
-        headers: checkHeaders(ctx.headers, provider.kind === "mock" || provider.slug !== undefined),
+        headers: guarded ? checkHeaders(ctx.headers, provider.kind === "mock" || provider.slug !== undefined) : {},
         ...(typeof body.model === "string" && { model: body.model }),
         provider: providerLabel(provider),
       };
-      const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
-        Object.keys(overrides).length ? JSON.stringify(overrides) : ""
-      }`;
-      let input = ctx.inputs.get(inputKey);
-      if (!input) {
-        input = this.deps.phases.sync("input", node.input.sync, body, undefined, phase);
-        ctx.inputs.set(inputKey, input);
+      let evaluation: Evaluation | undefined;
+      if (node.input.sync.length) {
+        const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
+          Object.keys(overrides).length ? JSON.stringify(overrides) : ""
+        }`;
+        let input = ctx.inputs.get(inputKey);
+        if (!input) {
+          input = this.deps.phases.sync("input", node.input.sync, body, undefined, phase);
+          ctx.inputs.set(inputKey, input);
+        }
+        evaluation = await input;
       }
-      const evaluation = await input;
       leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
       if (admission) this.#admissions.set(leaf, admission);
       if (evaluation) leaf.input = evaluation;

@@ -53,19 +53,13 @@ export const DEFAULT_CUSTOM_HOSTS: AddressPolicy = { allowLoopback: true, allowP
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
-class DeadlineError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`the upstream did not answer within ${timeoutMs} ms`);
-  }
-}
-
 /** Maps a transport error to the gateway error a client sees. */
 export function upstreamFailure(error: unknown, url: string, timeoutMs: number): GatewayError {
   const host = safeHost(url);
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (error instanceof GatewayError) return error;
-  if (error instanceof DeadlineError || (code && TIMEOUT_CODES.has(code))) {
+  if (code && TIMEOUT_CODES.has(code)) {
     return new GatewayError(504, "upstream_timeout", `the upstream ${host} did not answer within ${timeoutMs} ms`);
   }
   if (code === ADDRESS_REFUSED) return new GatewayError(400, "custom_host_refused", (e.code ? e : e.cause)?.message ?? "refused");
@@ -104,7 +98,11 @@ export class UpstreamClient {
     this.maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   }
 
-  /** Sends a POST; resolves when the response headers arrive, or rejects with a GatewayError. */
+  /**
+   * Sends a POST; resolves when the response headers arrive, or rejects with a GatewayError. The
+   * time-out bounds the wait for the headers and every silence while the body arrives, so a
+   * stream may run long as long as it keeps moving.
+   */
   async send(request: UpstreamRequest): Promise<UpstreamResponse> {
     const timeoutMs = request.timeoutMs ?? this.timeoutMs;
     let url: URL;
@@ -120,15 +118,6 @@ export class UpstreamClient {
         throw new GatewayError(400, "custom_host_refused", (error as Error).message);
       }
     }
-    const controller = new AbortController();
-    const onClientAbort = () => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener("abort", onClientAbort, { once: true });
-    // The deadline covers the whole call for a read body; `stream()` lifts it once streaming starts.
-    const deadline = setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs);
-    const release = () => {
-      clearTimeout(deadline);
-      request.signal?.removeEventListener("abort", onClientAbort);
-    };
     const dispatcher: Dispatcher = request.trusted ? this.#trusted : this.#guarded;
     let response: Dispatcher.ResponseData;
     try {
@@ -138,27 +127,17 @@ export class UpstreamClient {
         method: "POST",
         headers: request.headers,
         body: request.body,
-        signal: controller.signal,
+        ...(request.signal && { signal: request.signal }),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
     } catch (error) {
-      release();
-      throw upstreamFailure(
-        controller.signal.reason instanceof DeadlineError ? controller.signal.reason : error,
-        request.url,
-        timeoutMs,
-      );
+      throw upstreamFailure(error, request.url, timeoutMs);
     }
     const body = response.body;
     const maxBytes = this.maxResponseBytes;
     const contentType = String(response.headers["content-type"] ?? "");
-    const fail = (error: unknown) =>
-      upstreamFailure(
-        controller.signal.reason instanceof DeadlineError ? controller.signal.reason : error,
-        request.url,
-        timeoutMs,
-      );
+    const fail = (error: unknown) => upstreamFailure(error, request.url, timeoutMs);
     return {
       status: response.statusCode,
       headers: response.headers,
@@ -167,7 +146,6 @@ export class UpstreamClient {
         const declared = Number(response.headers["content-length"]);
         if (declared > maxBytes) {
           body.destroy();
-          release();
           throw new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`);
         }
         const parts: Buffer[] = [];
@@ -183,25 +161,20 @@ export class UpstreamClient {
           }
         } catch (error) {
           throw fail(error);
-        } finally {
-          release();
         }
-        return Buffer.concat(parts).toString("utf8");
+        return (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8");
       },
       async *stream() {
-        clearTimeout(deadline);
         try {
           for await (const part of body) yield part as Buffer;
         } catch (error) {
           throw fail(error);
         } finally {
-          release();
           // A consumer that stopped early (the client went away) must not leave the socket busy.
           body.destroy();
         }
       },
       discard() {
-        release();
         body.destroy();
       },
     };

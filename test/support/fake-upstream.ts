@@ -155,7 +155,11 @@ export class FakeUpstream {
   /** Requests whose connection closed before their answer was complete (the gateway hung up). */
   abandoned = 0;
 
-  constructor() {
+  readonly #record: boolean;
+
+  /** `record: false` keeps no request log (for load generation). */
+  constructor(options: { record?: boolean } = {}) {
+    this.#record = options.record ?? true;
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
     this.#server.on("connection", (socket) => {
       this.#sockets.add(socket);
@@ -164,8 +168,8 @@ export class FakeUpstream {
   }
 
   /** Starts listening on 127.0.0.1 at a free port. */
-  async start(): Promise<this> {
-    this.#server.listen(0, "127.0.0.1");
+  async start(port = 0): Promise<this> {
+    this.#server.listen(port, "127.0.0.1");
     await once(this.#server, "listening");
     return this;
   }
@@ -209,7 +213,7 @@ export class FakeUpstream {
       body = {};
     }
     const path = req.url ?? "/";
-    this.requests.push({ path, headers: req.headers, body });
+    if (this.#record) this.requests.push({ path, headers: req.headers, body });
     res.on("close", () => {
       if (!res.writableFinished) this.abandoned++;
     });
