@@ -3,6 +3,7 @@
  * engine's check registry (guardrail validation and plan gating), and the gateway's rules for
  * provider kinds and upstream addresses.
  */
+import { type AddressPolicy, PUBLIC_ONLY } from "../../core/net/address-policy.js";
 import type { CheckRegistry } from "../../core/registry.js";
 import { DEFAULT_PRICES, type PriceTable } from "../limits/prices.js";
 import type { Store } from "../store/repository.js";
@@ -20,10 +21,11 @@ export interface ManagementOptions {
   /** Whether a provider kind is one the gateway can call; any lower-case name when absent. */
   isProviderKind?: (name: string) => boolean;
   /**
-   * Let workspace admins point their workspace-only integrations at private and loopback addresses
-   * (the operator and organization admins always may).
+   * What a workspace admin's own integration may point at (the operator and organization admins
+   * may point anywhere); public addresses only by default. The gateway passes its custom-host
+   * policy, which its calls to such an integration obey too.
    */
-  allowPrivateBaseUrls?: boolean;
+  workspaceAddressPolicy?: AddressPolicy;
   prices?: PriceTable;
   clock?: () => Date;
 }
@@ -35,7 +37,7 @@ export interface ManagementContext {
   registry: CheckRegistry;
   validateGatewayKeys: GatewayKeysValidator | undefined;
   isProviderKind: (name: string) => boolean;
-  allowPrivateBaseUrls: boolean;
+  workspaceAddressPolicy: AddressPolicy;
   prices: PriceTable;
   /** The current time, ISO 8601. */
   now(): string;
@@ -53,7 +55,7 @@ export function managementContext(options: ManagementOptions): ManagementContext
     },
     validateGatewayKeys: options.validateGatewayKeys,
     isProviderKind: options.isProviderKind ?? ((name) => /^[a-z][a-z0-9-]*$/.test(name)),
-    allowPrivateBaseUrls: options.allowPrivateBaseUrls ?? false,
+    workspaceAddressPolicy: options.workspaceAddressPolicy ?? PUBLIC_ONLY,
     prices: options.prices ?? DEFAULT_PRICES,
     now: () => clock().toISOString(),
   };

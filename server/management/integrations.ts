@@ -116,11 +116,13 @@ export class Integrations {
     if (url.username || url.password) throw invalid("base_url: must not carry credentials; put them in credentials");
     // The operator and organization admins define providers as the operator does (issue 5: they
     // may point anywhere); a workspace admin's own integration is held to the public internet.
-    if (actor.kind === "operator" || actor.role === "org_admin" || this.ctx.allowPrivateBaseUrls) return;
+    if (actor.kind === "operator" || actor.role === "org_admin") return;
+    // Literal addresses are judged here; a host name is judged when the gateway connects.
+    const policy = this.ctx.workspaceAddressPolicy;
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const isLiteral = /^[\d.]+$/.test(host) || host.includes(":");
-    const local = host === "localhost" || host.endsWith(".localhost");
-    if (local || (isLiteral && !addressAllowed(host, { allowLoopback: false, allowPrivate: false }))) {
+    const local = (host === "localhost" || host.endsWith(".localhost")) && !policy.allowLoopback;
+    if (local || (isLiteral && !addressAllowed(host, policy))) {
       throw forbidden(
         `base_url: ${url.hostname} is a private, loopback or link-local address; only the operator may point an integration there`,
         "address_not_allowed",

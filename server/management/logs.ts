@@ -4,7 +4,7 @@
  */
 
 import { type LogSummary, logSummary, logView } from "../logs/view.js";
-import { notFound } from "../store/errors.js";
+import { forbidden, notFound } from "../store/errors.js";
 import type { GuardrailAggregate, LogFilter, LogPage } from "../store/log-types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import type { ManagementContext } from "./context.js";
@@ -21,8 +21,9 @@ export class Logs {
     }
     if (actor.kind === "operator") return filter;
     if (actor.role === "org_admin") return { ...filter, organization_id: actor.organization_id };
-    // A workspace admin's key always has a workspace; its logs are that workspace's only.
-    return { ...filter, organization_id: actor.organization_id, workspace_id: actor.workspace_id ?? "\0none" };
+    // A workspace admin's logs are its workspace's only (such a key always has one).
+    if (actor.workspace_id === null) throw forbidden("reading request logs needs a workspace key or the org_admin role");
+    return { ...filter, organization_id: actor.organization_id, workspace_id: actor.workspace_id };
   }
 
   /** A page of log summaries, newest first. */

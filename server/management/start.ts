@@ -17,6 +17,7 @@ import { isKnownProvider } from "../providers/catalog.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/repository.js";
+import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
 import { GatewaySources } from "./gateway-sources.js";
 import { Management } from "./index.js";
@@ -110,6 +111,11 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     },
     validateGatewayKeys: (config) => validateGatewayConfig(config, ""),
     isProviderKind: isKnownProvider,
+    // A workspace admin's integration is held to the policy for hosts clients choose.
+    workspaceAddressPolicy: {
+      allowLoopback: options.file?.settings?.custom_hosts?.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
+      allowPrivate: options.file?.settings?.custom_hosts?.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
+    },
   });
   const sources = new GatewaySources(management.context);
   const file = options.file ?? {};
