@@ -1,17 +1,22 @@
 /**
- * `guardgate serve`: runs the gateway. Prints the address and what was loaded; SIGTERM or SIGINT
- * stops accepting, lets in-flight requests finish (bounded), then exits.
+ * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
+ * empty store prints the generated keys once; a config file seeds the store. Prints the address
+ * and what was loaded; SIGTERM or SIGINT stops accepting, lets in-flight requests finish (bounded),
+ * writes every request log, then exits.
  */
 import { parseArgs } from "node:util";
 import { GuardgateError } from "../core/errors.js";
-import { type RunningServer, startServer } from "../server/serve.js";
+import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/management/start.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--log-level info] [--grace-period 10000]
+const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--log-level info] [--grace-period 10000]
 
   --port N            port to listen on (default 8787; 0 picks a free one)
   --host HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  --config FILE       JSON or YAML file with api_keys, providers, guardrails, configs, plugins, settings
+  --config FILE       JSON or YAML file with api_keys, providers, guardrails, configs, plugins, settings;
+                      seeds the store at every start (records are created or updated by id and slug)
+  --data-dir DIR      the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR
+                      or ./.guardgate)
   --log-level LEVEL   fatal, error, warn, info (default), debug or trace
   --grace-period MS   how long in-flight requests may finish after SIGTERM (default 10000)`;
 
@@ -28,8 +33,31 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** The start-up lines about the store: the keys of a first start (shown this once) and the seeding. */
+function storeLines(report: SetupReport, location: string): string[] {
+  const lines: string[] = [];
+  if (report.initial) {
+    const { keys, file } = report.initial;
+    lines.push(
+      `guardgate: first start: created organization ${keys.organization_id} and workspace ${keys.workspace_id} (with the mock provider).`,
+      `These keys are shown once; they are also in ${file} (mode 0600):`,
+      `  admin key (org_admin, for /admin/v1):      ${keys.admin_key}`,
+      `  API key (workspace ${keys.workspace_id}):  ${keys.api_key}`,
+    );
+  }
+  if (report.seeded) {
+    const parts = (["api_keys", "providers", "guardrails", "configs"] as const).map((kind) => {
+      const c = report.seeded![kind];
+      return `${kind.replace("_", " ")}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
+    });
+    lines.push(`guardgate: config file seeded into the store (${parts.join("; ")})`);
+  }
+  lines.push(`guardgate: store ${location}`);
+  return lines;
+}
+
 const serve: Command = async (argv) => {
-  let server: RunningServer;
+  let server: RunningManagedServer;
   let gracePeriodMs: number;
   try {
     const { values } = parseArgs({
@@ -38,6 +66,7 @@ const serve: Command = async (argv) => {
         port: { type: "string", default: "8787" },
         host: { type: "string", default: "127.0.0.1" },
         config: { type: "string" },
+        "data-dir": { type: "string" },
         "log-level": { type: "string", default: "info" },
         "grace-period": { type: "string", default: "10000" },
         help: { type: "boolean", short: "h" },
@@ -51,12 +80,17 @@ const serve: Command = async (argv) => {
     const levels = ["fatal", "error", "warn", "info", "debug", "trace"];
     if (!levels.includes(values["log-level"])) throw new UsageError(`--log-level must be one of ${levels.join(", ")}`);
     gracePeriodMs = integer(values["grace-period"], "--grace-period", 0, 3_600_000);
-    server = await startServer({
+    server = await startManagedServer({
       port: integer(values.port, "--port", 0, 65535),
       host: values.host,
       ...(values.config && { configPath: values.config }),
+      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
       logLevel: values["log-level"],
       gracePeriodMs,
+      onKeyGenerated: (file) =>
+        process.stderr.write(
+          `guardgate: generated a secret key in ${file} (mode 0600); credentials in the store are encrypted with it: keep it, or set GUARDGATE_SECRET_KEY\n`,
+        ),
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -72,16 +106,13 @@ const serve: Command = async (argv) => {
     throw error;
   }
 
-  const { loaded, engine } = server.app.guardgate;
-  if (loaded.apiKeys === 0) {
-    process.stderr.write(
-      "guardgate serve: no API keys are configured, so every request will be refused (401); add api_keys to the config file\n",
-    );
-  }
+  const { engine } = server.app.guardgate;
+  const counts = server.report.counts;
+  process.stdout.write(`${storeLines(server.report, server.managed.store.location).join("\n")}\n`);
   process.stdout.write(
-    `guardgate listening on ${server.url}: ${plural(loaded.apiKeys, "API key")}, ${plural(loaded.providers, "provider")}, ` +
-      `${plural(loaded.guardrails, "guardrail")}, ${plural(loaded.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
-      `from ${plural(engine.plugins().length, "plugin")}\n`,
+    `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
+      `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1\n`,
   );
 
   return new Promise<number>((resolve) => {

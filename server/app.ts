@@ -18,6 +18,7 @@ import { describeError, type ErrorStyle, errorBody } from "./errors.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
+import type { RequestPolicy } from "./pipeline/policy.js";
 import { ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
@@ -45,6 +46,8 @@ export interface AppOptions {
   guardrails?: GuardrailSource;
   configs?: ConfigSource;
   logSink?: RequestLogSink;
+  /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
+  policy?: RequestPolicy;
   /** Plugins besides the file's. */
   plugins?: PluginSpec[];
   /** How guardrail phases run (core/executor.ts); inline when absent. */
@@ -74,6 +77,8 @@ export interface GuardgateHandle {
   invalidatePlans(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
+  /** Resolves once every request log begun so far has reached the log sink. */
+  drainLogs(): Promise<void>;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -197,7 +202,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       : DEFAULT_CUSTOM_HOSTS,
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache);
+  const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
   const phases = new Phases(engine, (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"));
   const gateway = new Gateway({
     providers: new ProviderResolver(providers),
@@ -211,6 +216,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    ...(options.policy && { policy: options.policy }),
   });
 
   const connections = new ConnectionTracker(app.server);
@@ -223,6 +229,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logSink,
     invalidatePlans: () => plans.invalidate(),
     closeConnections: () => connections.closeAll(),
+    drainLogs: () => gateway.drain(),
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -254,11 +261,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails, logSink);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());
   app.addHook("onClose", async () => {
+    // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
+    await gateway.drain();
     await Promise.all([engine.close(), upstream.close()]);
   });
   return app;

@@ -18,6 +18,8 @@ export interface ServeOptions {
   gracePeriodMs?: number;
   /** Anything else `buildApp` takes. */
   app?: AppOptions;
+  /** Runs on the built app before it listens (the management plane registers its routes here). */
+  setup?: (app: FastifyInstance) => Promise<void>;
 }
 
 /** A running gateway. */
@@ -37,6 +39,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger: { level: options.logLevel ?? "info" },
     ...options.app,
   });
+  try {
+    await options.setup?.(app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const address = await app.listen({ port: options.port, host: options.host });
   let stopping: Promise<void> | undefined;
   return {

@@ -29,9 +29,11 @@ import {
   type StreamOutcome,
 } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
+import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, relayStream } from "./relay.js";
 import type { ResponseCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
+import { usageOf } from "./usage.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
@@ -66,6 +68,7 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
   logBodies: boolean;
+  policy?: RequestPolicy;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -125,6 +128,11 @@ function logError(
 
 /** Runs inference requests. */
 export class Gateway {
+  /** Each target's admission, settled with the answer's usage when the request is logged. */
+  readonly #admissions = new WeakMap<Leaf, Admission>();
+  /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
+  readonly #finishing = new Set<Promise<void>>();
+
   constructor(private readonly deps: GatewayDeps) {}
 
   /** A request context made of `fields` (taken over, not copied). */
@@ -174,6 +182,12 @@ export class Gateway {
         scope: { workspaceId: ctx.identity.workspaceId },
       });
       if (model !== undefined) body = { ...body, model };
+      const admission = await this.deps.policy?.admit({
+        identity: ctx.identity,
+        provider,
+        model: typeof body.model === "string" ? body.model : undefined,
+        requestType: ctx.endpoint.requestType,
+      });
       const guarded = node.input.sync.length + node.input.async.length + node.output.sync.length + node.output.async.length > 0;
       const phase: PhaseContext = {
         requestType: ctx.endpoint.requestType,
@@ -196,6 +210,7 @@ export class Gateway {
         evaluation = await input;
       }
       leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
+      if (admission) this.#admissions.set(leaf, admission);
       if (evaluation) leaf.input = evaluation;
       if (node.input.async.length && !ctx.asyncInputs.has(node.input.key)) {
         ctx.asyncInputs.set(node.input.key, this.deps.phases.async("input", node.input.async, body, undefined, phase));
@@ -367,7 +382,8 @@ export class Gateway {
       kind: "json",
       status: error.status,
       body: errorBody(ctx.endpoint.errorStyle, error.status, error.code, error.message, hooks ? { hookResults: hooks } : {}),
-      headers: {},
+      // A refusal may say when to come back (retry-after on a rate limit).
+      headers: { ...((error as { headers?: Record<string, string> }).headers ?? {}) },
       error: { code: error.code, message: error.message },
     };
     if (leaf) outcome.leaf = leaf;
@@ -401,7 +417,19 @@ export class Gateway {
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  async finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+  finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+    const job = this.#finish(ctx, outcome, stream, failure);
+    this.#finishing.add(job);
+    void job.finally(() => this.#finishing.delete(job));
+    return job;
+  }
+
+  /** Resolves once every request log begun so far has been handed to the sink. */
+  async drain(): Promise<void> {
+    while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
+  }
+
+  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
     const latency = Number((performance.now() - ctx.started).toFixed(3));
     try {
       const leaf = outcome?.leaf;
@@ -436,6 +464,13 @@ export class Gateway {
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
+      const admission = leaf && this.#admissions.get(leaf);
+      if (admission) {
+        // A cache hit cost nothing upstream; anything else that answered counts its tokens.
+        const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
+        const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        Object.assign(record, await admission.settle(usage));
+      }
       if (this.deps.logBodies) {
         record.request = leaf?.request ?? ctx.body;
         if (response) record.response = response;

@@ -7,6 +7,7 @@ import { LRUCache } from "lru-cache";
 import type { Engine } from "../../core/engine.js";
 import { ConfigError } from "../../core/errors.js";
 import { GatewayError } from "../errors.js";
+import { planGuardrails, type RequestPolicy } from "../pipeline/policy.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
 import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
 
@@ -30,6 +31,7 @@ export class PlanResolver {
     private readonly engine: Engine,
     private readonly configs: ConfigSource,
     options: PlanCacheOptions = {},
+    private readonly policy?: RequestPolicy,
   ) {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
   }
@@ -53,11 +55,15 @@ export class PlanResolver {
 
   /** Builds the plan of a config object given directly (the hook routes), without caching. */
   async build(config: Record<string, unknown>, scope: Scope, label: string): Promise<Plan> {
+    let plan: Plan;
     try {
-      return await buildPlan(config, this.engine, scope);
+      plan = await buildPlan(config, this.engine, scope);
     } catch (error) {
       throw labelled(error, label);
     }
+    // Plans are cached per workspace, and the management plane drops them when a plan changes.
+    await this.policy?.gate(planGuardrails(plan.root), scope, label);
+    return plan;
   }
 
   /** Drops every cached plan: call when a config, guardrail or plugin changes. */

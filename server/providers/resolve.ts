@@ -209,7 +209,7 @@ export class ProviderResolver {
       slug,
       format,
       baseUrl,
-      trusted: true,
+      trusted: record.trusted !== false,
       headers,
       identity: `slug:${slug}|${input.scope.workspaceId ?? ""}`,
     };

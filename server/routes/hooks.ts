@@ -20,6 +20,7 @@ import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
+import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
@@ -102,6 +103,7 @@ export function hookRoutes(
   plans: PlanResolver,
   guardrails: GuardrailSource,
   logSink: RequestLogSink,
+  policy?: RequestPolicy,
 ): void {
   const log = (
     route: string,
@@ -139,7 +141,9 @@ export function hookRoutes(
         prepareListElement(element, side, joinPath(path, index), { registry: engine.registry, source: guardrails, scope }),
       ),
     );
-    return { guardrails: prepared.map((p) => p.guardrail), warnings: prepared.flatMap((p) => p.warnings) };
+    const listed = prepared.map((p) => p.guardrail);
+    await policy?.gate(listed, scope, path);
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings) };
   };
 
   const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {

@@ -39,6 +39,11 @@ export interface ProviderRecord {
   headers?: Record<string, string>;
   /** Workspace the provider belongs to; visible to every workspace when absent. */
   workspaceId?: string;
+  /**
+   * False when a workspace admin, not the operator, chose the base URL: calls then go through the
+   * custom-host address policy. Trusted when absent.
+   */
+  trusted?: boolean;
 }
 
 /** Looks providers up by slug. */

@@ -22,7 +22,9 @@ beforeAll(async () => {
     logLevel: "error",
   });
   const readme = await readFile(path.join(root, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Running the gateway"));
+  const start = readme.indexOf("## Running the gateway");
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end === -1 ? undefined : end);
   const address = new URL(server.url).host;
   blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
     lang: m[1] as string,

@@ -13,10 +13,12 @@ import { FakeUpstream } from "../support/fake-upstream.js";
 const root = path.join(import.meta.dirname, "../..");
 let upstream: FakeUpstream;
 let configPath: string;
+let scratch: string;
 
 beforeAll(async () => {
   upstream = await new FakeUpstream().start();
   const dir = await mkdtemp(path.join(os.tmpdir(), "guardgate-serve-"));
+  scratch = dir;
   configPath = path.join(dir, "gateway.yaml");
   await writeFile(
     configPath,
@@ -37,7 +39,9 @@ afterAll(() => upstream.close());
 
 /** Starts the CLI and resolves with its base URL once it printed it. */
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [path.join(root, "dist/cli/bin.js"), "serve", ...args], {
+  // Each start gets a fresh data folder (the store), so runs never see each other's records.
+  const dataDir = await mkdtemp(path.join(scratch, "data-"));
+  const child = spawn(process.execPath, [path.join(root, "dist/cli/bin.js"), "serve", "--data-dir", dataDir, ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,7 +70,8 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; url: string
 describe("guardgate serve", () => {
   it("prints what it loaded, answers /health, and finishes in-flight requests on SIGTERM", async () => {
     const { child, url, output } = await serve(["--port", "0", "--config", configPath, "--log-level", "warn"]);
-    expect(output()).toMatch(/1 API key, 1 provider, 0 guardrails, 0 configs, \d+ checks from \d+ plugin/);
+    // The store holds the first start's admin and API keys and mock provider, plus the file's.
+    expect(output()).toMatch(/3 API keys, 2 providers, 0 guardrails, 0 configs, \d+ checks from \d+ plugin/);
     const health = await fetch(`${url}/health`);
     expect(await health.json()).toEqual({ status: "ok" });
 
@@ -92,9 +97,11 @@ describe("guardgate serve", () => {
   it("refuses a bad config file with its path, exit status 2", async () => {
     const bad = path.join(path.dirname(configPath), "bad.yaml");
     await writeFile(bad, "guardrails:\n  - id: g\n    checks:\n      - id: default.unknownCheck\n");
-    const child = spawn(process.execPath, [path.join(root, "dist/cli/bin.js"), "serve", "--port", "0", "--config", bad], {
-      cwd: root,
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, "dist/cli/bin.js"), "serve", "--port", "0", "--config", bad, "--data-dir", path.join(scratch, "bad-data")],
+      { cwd: root },
+    );
     let stderr = "";
     child.stderr.on("data", (d) => {
       stderr += String(d);
@@ -104,10 +111,11 @@ describe("guardgate serve", () => {
     expect(stderr).toContain("guardrails[0].checks[0]");
   });
 
-  it("warns when no API key is configured", async () => {
+  it("prints the keys it generated on the first start with an empty store", async () => {
     const { child, output } = await serve(["--port", "0", "--log-level", "warn"]);
     child.kill("SIGTERM");
     await once(child, "close");
-    expect(output()).toContain("no API keys are configured");
+    expect(output()).toContain("first start: created organization");
+    expect(output()).toMatch(/admin key \(org_admin, for \/admin\/v1\): +gg-/);
   });
 });
