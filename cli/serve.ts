@@ -9,7 +9,7 @@ import { GuardgateError } from "../core/errors.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/management/start.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--log-level info] [--grace-period 10000]
+const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--executor auto] [--log-level info] [--grace-period 10000]
 
   --port N            port to listen on (default 8787; 0 picks a free one)
   --host HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
@@ -17,6 +17,8 @@ const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config 
                       seeds the store at every start (records are created or updated by id and slug)
   --data-dir DIR      the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR
                       or ./.guardgate)
+  --executor KIND     how guardrail checks run: auto (default: each phase inline or in the worker pool,
+                      by measured cost), pool (always in worker threads) or inline
   --log-level LEVEL   fatal, error, warn, info (default), debug or trace
   --grace-period MS   how long in-flight requests may finish after SIGTERM (default 10000)`;
 
@@ -67,6 +69,7 @@ const serve: Command = async (argv) => {
         host: { type: "string", default: "127.0.0.1" },
         config: { type: "string" },
         "data-dir": { type: "string" },
+        executor: { type: "string", default: "auto" },
         "log-level": { type: "string", default: "info" },
         "grace-period": { type: "string", default: "10000" },
         help: { type: "boolean", short: "h" },
@@ -80,6 +83,10 @@ const serve: Command = async (argv) => {
     const levels = ["fatal", "error", "warn", "info", "debug", "trace"];
     if (!levels.includes(values["log-level"])) throw new UsageError(`--log-level must be one of ${levels.join(", ")}`);
     gracePeriodMs = integer(values["grace-period"], "--grace-period", 0, 3_600_000);
+    const executor = values.executor;
+    if (executor !== "auto" && executor !== "pool" && executor !== "inline") {
+      throw new UsageError(`--executor must be auto, pool or inline, not "${executor}"`);
+    }
     server = await startManagedServer({
       port: integer(values.port, "--port", 0, 65535),
       host: values.host,
@@ -87,6 +94,7 @@ const serve: Command = async (argv) => {
       ...(values["data-dir"] && { dataDir: values["data-dir"] }),
       logLevel: values["log-level"],
       gracePeriodMs,
+      app: { executor },
       onKeyGenerated: (file) =>
         process.stderr.write(
           `guardgate: generated a secret key in ${file} (mode 0600); credentials in the store are encrypted with it: keep it, or set GUARDGATE_SECRET_KEY\n`,
