@@ -9,6 +9,26 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "evaluate guardrails on a request or response (JSON on stdin)",
     load: async () => (await import("./check.js")).default,
   },
+  serve: {
+    summary: "run the gateway (inference and hook endpoints) from an optional config file",
+    load: async () => (await import("./serve.js")).default,
+  },
+  orgs: {
+    summary: "list organizations, create one, set its plan and guardrails flag (operator)",
+    load: async () => (await import("./orgs.js")).default,
+  },
+  keys: {
+    summary: "create, list and revoke API keys in the store",
+    load: async () => (await import("./keys.js")).default,
+  },
+  guardrails: {
+    summary: "save the guardrails of a file into the store (apply FILE)",
+    load: async () => (await import("./guardrails.js")).default,
+  },
+  logs: {
+    summary: "show the latest request logs of the store (tail [--follow])",
+    load: async () => (await import("./logs.js")).default,
+  },
   plugin: {
     summary: "write a new plugin package (plugin new NAME)",
     load: async () => (await import("./plugin.js")).default,

@@ -23,8 +23,16 @@ export function compileParameterSchema(schema: JsonSchema): ValidateFunction {
   return parameterAjv().compile(schema);
 }
 
-/** Describes the first ajv error as `path: problem`, the path naming the parameter. */
-export function parameterError(errors: ErrorObject[] | null | undefined, basePath: string, schema: JsonSchema): ConfigError {
+/**
+ * Describes the first ajv error as `path: problem`, the path naming the offending key. `noun`
+ * names what the schema's properties are ("parameter", "key") in the message of an unknown one.
+ */
+export function parameterError(
+  errors: ErrorObject[] | null | undefined,
+  basePath: string,
+  schema: JsonSchema,
+  noun = "parameter",
+): ConfigError {
   const error = errors?.[0];
   if (!error) return new ConfigError(basePath, "parameters are not valid");
   const at = joinPointer(basePath, error.instancePath);
@@ -32,10 +40,11 @@ export function parameterError(errors: ErrorObject[] | null | undefined, basePat
     case "required":
       return new ConfigError(joinPath(at, String(error.params.missingProperty)), "is required");
     case "additionalProperties": {
-      const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+      // The schema's own properties are the ones to list only when the error is at its top level.
+      const known = error.instancePath ? [] : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
       const name = String(error.params.additionalProperty);
-      const hint = known.length ? `; known parameters: ${known.join(", ")}` : "";
-      return new ConfigError(joinPath(at, name), `is not a known parameter${hint}`);
+      const hint = known.length ? `; known ${noun}s: ${known.join(", ")}` : "";
+      return new ConfigError(joinPath(at, name), `is not a known ${noun}${hint}`);
     }
     case "enum":
       return new ConfigError(

@@ -83,8 +83,104 @@ export function* chunks(text: string, granularity: Granularity): Generator<strin
 
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/*
+ * Fast paths. Intl.Segmenter costs about half a microsecond per segment here (a 1 KB text: 0.8 ms
+ * of graphemes, 0.3 ms of words), which dominates a gateway request. For the texts most requests
+ * carry the rules reduce to simple scans, checked to give the segmenter's counts exactly.
+ */
+
+/**
+ * Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark); a
+ * text with no code unit from U+0300 up is one grapheme per code unit but CR LF.
+ */
+const MAY_COMBINE = /[\u0300-\uffff]/;
+
+/** Graphemes of a text with no combining code unit: one per code unit, CR LF counting once (GB3). */
+function countSimpleGraphemes(text: string): number {
+  let n = text.length;
+  for (let i = text.indexOf("\r\n"); i !== -1; i = text.indexOf("\r\n", i + 2)) n--;
+  return n;
+}
+
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isWordUnit = (c: number) => isAsciiLetter(c) || isAsciiDigit(c) || c === 0x5f;
+/** `'`, `.` and `:` join letters (WB6/7). */
+const joinsLetters = (c: number) => c === 0x27 || c === 0x2e || c === 0x3a;
+/** `.`, `,`, `;` and `'` join digits (WB11/12). */
+const joinsDigits = (c: number) => c === 0x2e || c === 0x2c || c === 0x3b || c === 0x27;
+
+/**
+ * UAX #29 words over ASCII as ICU applies them, in one scan: letters, digits and underscores join
+ * (WB8-10, WB13a/b); one `'`, `.` or `:` joins two letters (WB6/7), one `.`, `,`, `;` or `'` two
+ * digits (WB11/12). A segment is word-like when it holds a letter or digit, or is two or more
+ * underscores.
+ */
+function countAsciiWords(text: string): number {
+  let n = 0;
+  let i = 0;
+  const length = text.length;
+  while (i < length) {
+    if (!isWordUnit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let alnum = false;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (isWordUnit(c)) {
+        if (c !== 0x5f) alnum = true;
+        i++;
+        continue;
+      }
+      const before = text.charCodeAt(i - 1);
+      const after = text.charCodeAt(i + 1);
+      const joins =
+        (joinsLetters(c) && isAsciiLetter(before) && isAsciiLetter(after)) ||
+        (joinsDigits(c) && isAsciiDigit(before) && isAsciiDigit(after));
+      if (!joins) break;
+      i++;
+    }
+    if (alnum || i - start > 1) n++;
+  }
+  return n;
+}
+
+function countSegmentedWords(text: string): number {
+  let n = 0;
+  for (const chunk of chunks(text, "word")) {
+    for (const segment of segmenters.word.segment(chunk)) if (segment.isWordLike) n++;
+  }
+  return n;
+}
+
+let asciiWordsAgree: boolean | undefined;
+
+/**
+ * Whether this runtime's ICU segments ASCII words as ASCII_WORD says: every ASCII punctuation
+ * character between letters, between digits and between the two, plus the underscore cases. An
+ * ICU that tailors a rule differently turns the fast path off rather than change a count.
+ */
+export function asciiWordFastPathAgrees(): boolean {
+  if (asciiWordsAgree === undefined) {
+    const probes = ["_", "__", "a_", "_1", "a1b", "a.b.c", "a..b", "1.2.3", "1,,2", "can't", "e.g.", "3.14", "1,000.5"];
+    for (let c = 0x20; c < 0x7f; c++) {
+      const mid = String.fromCharCode(c);
+      if (/[A-Za-z0-9]/.test(mid)) continue;
+      probes.push(`a${mid}b`, `1${mid}2`, `a${mid}1`, `1${mid}a`, `_${mid}_`);
+    }
+    probes.push("line\r\nnext", "tab\there");
+    asciiWordsAgree = probes.every((probe) => countAsciiWords(probe) === countSegmentedWords(probe));
+  }
+  return asciiWordsAgree;
+}
+
 /** Number of grapheme clusters. */
 export function countGraphemes(text: string): number {
+  if (!MAY_COMBINE.test(text)) return countSimpleGraphemes(text);
   let n = 0;
   for (const chunk of chunks(text, "grapheme")) for (const _ of segmenters.grapheme.segment(chunk)) n++;
   return n;
@@ -92,11 +188,8 @@ export function countGraphemes(text: string): number {
 
 /** Number of words: word-like segments (letters, digits, ideographs), so punctuation is no word. */
 export function countWords(text: string): number {
-  let n = 0;
-  for (const chunk of chunks(text, "word")) {
-    for (const segment of segmenters.word.segment(chunk)) if (segment.isWordLike) n++;
-  }
-  return n;
+  if (!BEYOND_ASCII.test(text) && asciiWordFastPathAgrees()) return countAsciiWords(text);
+  return countSegmentedWords(text);
 }
 
 /** Number of sentences: sentence segments holding at least one letter or digit. */

@@ -1,0 +1,93 @@
+/**
+ * The servers of the gateway benchmark, one per child process so the load generator, the
+ * upstream and the server under test do not share an event loop: the fake upstream, the floor (a
+ * minimal fastify + undici passthrough proxy with no features), and guardgate. Each sends
+ * `{port}` to its parent once it listens.
+ */
+import type { AddressInfo } from "node:net";
+import Fastify from "fastify";
+import { Pool } from "undici";
+import { buildApp } from "../server/app.js";
+import { FakeUpstream } from "../test/support/fake-upstream.js";
+
+/** The benchmark's API key. */
+export const BENCH_KEY = "gk-bench-0123456789abcdef";
+
+/** The standard pack: an input guardrail of five deterministic checks, an output guardrail of three. */
+export const STANDARD_PACK = {
+  input_guardrails: [
+    {
+      id: "input-pack",
+      wordCount: { minWords: 1, maxWords: 5000 },
+      sentenceCount: { minSentences: 1, maxSentences: 500 },
+      characterCount: { maxCharacters: 50000 },
+      ssn: { id: "default.regexMatch", rule: "\\b\\d{3}-\\d{2}-\\d{4}\\b", not: true },
+      card: { id: "default.regexMatch", rule: "\\b(?:\\d[ -]?){13,16}\\b", not: true },
+    },
+  ],
+  output_guardrails: [
+    {
+      id: "output-pack",
+      wordCount: { maxWords: 5000 },
+      characterCount: { maxCharacters: 50000 },
+      secrets: { id: "default.regexMatch", rule: "(?i)(api[_-]?key|password)\\s*[:=]", not: true },
+    },
+  ],
+};
+
+async function upstream(): Promise<number> {
+  const fake = await new FakeUpstream({ record: false }).start();
+  return Number(new URL(fake.origin).port);
+}
+
+async function floor(upstreamPort: number): Promise<number> {
+  const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 256, keepAliveTimeout: 30_000 });
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  app.post("/v1/chat/completions", async (request, reply) => {
+    const response = await pool.request({
+      path: "/v1/chat/completions",
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: String(request.headers.authorization ?? "") },
+      body: JSON.stringify(request.body),
+    });
+    const text = await response.body.text();
+    reply.code(response.statusCode).type(String(response.headers["content-type"] ?? "application/json"));
+    return text;
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return (app.server.address() as AddressInfo).port;
+}
+
+async function guardgate(upstreamPort: number): Promise<number> {
+  const app = await buildApp({
+    logger: { level: "warn" },
+    file: {
+      api_keys: [{ key: BENCH_KEY }],
+      providers: [{ slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" }],
+      configs: [
+        { id: "none", config: { provider: "@upstream" } },
+        { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
+      ],
+    },
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return (app.server.address() as AddressInfo).port;
+}
+
+// The parent asks for this process's CPU time around each measurement.
+process.on("message", (message) => {
+  if (message === "cpu") {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  }
+});
+
+const [role, arg] = process.argv.slice(2);
+const start = role === "upstream" ? upstream() : role === "floor" ? floor(Number(arg)) : guardgate(Number(arg));
+start.then(
+  (port) => process.send?.({ port }),
+  (error: unknown) => {
+    process.stderr.write(`${role}: ${(error as Error).stack}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,276 @@
+/**
+ * `npm run bench:gateway`: what guardgate adds to a request, against a floor measured in the same
+ * run. A fake upstream, the floor (fastify + undici passthrough, no features) and guardgate run in
+ * their own processes; autocannon drives each at a fixed concurrency (maximum throughput), and a
+ * paced client sends a fixed request rate and times every request in microseconds (latency without
+ * queueing). Added latency is a target's latency minus the direct upstream call's; each server's
+ * CPU time per request is read from the process itself. Writes bench/results/gateway.json and .md.
+ *
+ * Targets (issue 5): with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and
+ * throughput ≥ 60% of the floor's.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { Pool } from "undici";
+import { BENCH_KEY } from "./gateway-servers.js";
+
+const here = import.meta.dirname;
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rate = Number(process.env.BENCH_RATE ?? 200);
+
+const children: ChildProcess[] = [];
+
+/** CPU time a server process has used so far, in microseconds. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      const m = message as { cpuMicros?: number };
+      if (typeof m.cpuMicros !== "number") return;
+      child.off("message", onMessage);
+      resolve(m.cpuMicros);
+    };
+    child.on("message", onMessage);
+    child.send("cpu");
+  });
+}
+
+function spawnServer(role: string, arg?: string): Promise<number> {
+  const child = fork(path.join(here, "gateway-servers.js"), arg ? [role, arg] : [role], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve((message as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+}
+
+// A support-chat turn of about 1 KB; the upstream echoes it, so the answer is about as long.
+const prompt = `${"My order arrived damaged and the box was open. ".repeat(20)}What should I do next?`;
+const body = JSON.stringify({ model: "gpt-bench", max_tokens: 256, messages: [{ role: "user", content: prompt }] });
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The process serving the target, whose CPU time per request is measured. */
+  process: ChildProcess;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+/** Maximum throughput: autocannon at a fixed number of connections. */
+function saturate(target: Target): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        method: "POST",
+        headers: { "content-type": "application/json", ...target.headers },
+        body,
+        duration: seconds,
+        connections,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          errors: result.errors + result.timeouts,
+          non2xx: result.non2xx,
+          requests: result.requests.total,
+        });
+      },
+    );
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Latency at a fixed rate: requests start on schedule whatever the earlier ones do; each is timed. */
+async function paced(target: Target, requestsPerSecond: number, durationSeconds: number): Promise<Measure> {
+  const url = new URL(target.url);
+  const pool = new Pool(url.origin, { connections: 64 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  const total = Math.round(requestsPerSecond * durationSeconds);
+  const start = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / requestsPerSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    inFlight.push(
+      pool
+        .request({
+          path: url.pathname,
+          method: "POST",
+          headers: { "content-type": "application/json", ...target.headers },
+          body,
+        })
+        .then(async (response) => {
+          await response.body.dump();
+          latencies.push(performance.now() - sent);
+          if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
+        })
+        .catch(() => {
+          errors++;
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / durationSeconds,
+    p50: round(percentile(latencies, 50), 3),
+    p99: round(percentile(latencies, 99), 3),
+    errors,
+    non2xx,
+    requests: latencies.length,
+  };
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+async function main(): Promise<void> {
+  const upstreamPort = await spawnServer("upstream");
+  const [floorPort, gatewayPort] = await Promise.all([
+    spawnServer("floor", String(upstreamPort)),
+    spawnServer("guardgate", String(upstreamPort)),
+  ]);
+  const [upstreamProcess, floorProcess, gatewayProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const gatewayHeaders = (config: string) => ({ "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config });
+  const targets: Target[] = [
+    {
+      name: "direct upstream",
+      url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`,
+      headers: {},
+      process: upstreamProcess,
+    },
+    { name: "floor proxy", url: `http://127.0.0.1:${floorPort}/v1/chat/completions`, headers: {}, process: floorProcess },
+    {
+      name: "guardgate, no guardrails",
+      url: `http://127.0.0.1:${gatewayPort}/v1/chat/completions`,
+      headers: gatewayHeaders("none"),
+      process: gatewayProcess,
+    },
+    {
+      name: "guardgate, standard pack",
+      url: `http://127.0.0.1:${gatewayPort}/v1/chat/completions`,
+      headers: gatewayHeaders("pack"),
+      process: gatewayProcess,
+    },
+  ];
+
+  const results: Array<Target & { throughput: Measure; paced: Measure; cpuMicrosPerRequest: number }> = [];
+  for (const target of targets) {
+    // A short warm-up: connections, JIT, caches.
+    await paced(target, 200, 2);
+    const throughput = await saturate(target);
+    const cpuBefore = await cpuOf(target.process);
+    const pacedMeasure = await paced(target, rate, seconds);
+    const cpuMicrosPerRequest = ((await cpuOf(target.process)) - cpuBefore) / Math.max(1, pacedMeasure.requests);
+    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest });
+    process.stdout.write(
+      `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
+        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU per request\n`,
+    );
+  }
+
+  const direct = results[0] as (typeof results)[number];
+  const floorResult = results[1] as (typeof results)[number];
+  const rows = results.slice(1).map((r) => {
+    const addedP50 = Math.max(0, r.paced.p50 - direct.paced.p50);
+    const addedP99 = Math.max(0, r.paced.p99 - direct.paced.p99);
+    const floorAddedP50 = Math.max(0, floorResult.paced.p50 - direct.paced.p50);
+    return {
+      target: r.name,
+      throughput_rps: round(r.throughput.rps, 0),
+      throughput_vs_floor: round(r.throughput.rps / floorResult.throughput.rps),
+      cpu_us_per_request: round(r.cpuMicrosPerRequest, 0),
+      cpu_vs_floor: round(r.cpuMicrosPerRequest / floorResult.cpuMicrosPerRequest),
+      throughput_p50_ms: r.throughput.p50,
+      throughput_p99_ms: r.throughput.p99,
+      paced_p50_ms: r.paced.p50,
+      paced_p99_ms: r.paced.p99,
+      added_p50_ms: round(addedP50, 3),
+      added_p99_ms: round(addedP99, 3),
+      // A floor that adds nothing measurable would make the ratio meaningless.
+      added_p50_vs_floor: floorAddedP50 > 0 ? round(addedP50 / floorAddedP50) : null,
+      errors: r.throughput.errors + r.paced.errors,
+      non_2xx: r.throughput.non2xx + r.paced.non2xx,
+    };
+  });
+  const pack = rows.find((r) => r.target === "guardgate, standard pack");
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "", node: process.version },
+    settings: { seconds, connections, paced_rate_rps: rate, request_bytes: Buffer.byteLength(body) },
+    direct: {
+      throughput_rps: round(direct.throughput.rps, 0),
+      paced_p50_ms: direct.paced.p50,
+      paced_p99_ms: direct.paced.p99,
+      cpu_us_per_request: round(direct.cpuMicrosPerRequest, 0),
+    },
+    rows,
+    targets: {
+      added_p50_vs_floor_max: 1.5,
+      throughput_vs_floor_min: 0.6,
+      met: pack ? (pack.added_p50_vs_floor === null || pack.added_p50_vs_floor <= 1.5) && pack.throughput_vs_floor >= 0.6 : false,
+    },
+  };
+
+  const table = [
+    "| target | throughput (req/s) | vs floor | added p50 (ms) | added p99 (ms) | added p50 vs floor | CPU per request (µs) | CPU vs floor |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.target} | ${r.throughput_rps} | ${r.throughput_vs_floor.toFixed(2)} | ${r.added_p50_ms} | ${r.added_p99_ms} | ${
+          r.added_p50_vs_floor === null ? "n/a" : r.added_p50_vs_floor.toFixed(2)
+        } | ${r.cpu_us_per_request} | ${r.cpu_vs_floor.toFixed(2)} |`,
+    ),
+  ].join("\n");
+  const markdown = [
+    "# Gateway benchmark",
+    "",
+    `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}.`,
+    `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
+    `Direct upstream: ${report.direct.throughput_rps} req/s, p50 ${report.direct.paced_p50_ms} ms, p99 ${report.direct.paced_p99_ms} ms.`,
+    "",
+    table,
+    "",
+    `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
+    "",
+  ].join("\n");
+  const out = path.join(here, "results");
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, "gateway.json"), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(out, "gateway.md"), markdown);
+  process.stdout.write(`\n${markdown}`);
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill();
+  });

@@ -1,0 +1,101 @@
+/**
+ * `guardgate guardrails apply FILE`: saves the guardrails of a JSON or YAML file into a workspace,
+ * creating or updating each by id (a new version only when it changed), validated and gated by
+ * plan exactly as the admin API would.
+ */
+import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import YAML from "yaml";
+import { OPERATOR } from "../server/management/actor.js";
+import type { GuardrailInput } from "../server/management/guardrails.js";
+import type { Command } from "./main.js";
+import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
+
+const HELP = `usage: guardgate guardrails apply FILE [--workspace ID] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
+
+  FILE        JSON or YAML: one guardrail {id, name?, checks, side?, deny?, async?, ...}, a list of
+              them, or {"guardrails": [...]}. Each needs an id; it is created, or updated when it changed
+  --workspace the workspace (default: the organization's first)
+  --plugin    a plugin the guardrails' checks come from (package name or path); may be repeated
+  --config    the gateway's config file, whose plugins to load
+  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+
+function guardrailsOf(value: unknown, file: string): GuardrailInput[] {
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === "object" && Array.isArray((value as { guardrails?: unknown }).guardrails)
+      ? (value as { guardrails: unknown[] }).guardrails
+      : [value];
+  return list.map((item, index) => {
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw new UsageError(`${file}: guardrail ${index} is not an object`);
+    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: guardrail ${index} needs an id`);
+    return item as GuardrailInput;
+  });
+}
+
+const guardrails: Command = (argv) =>
+  runCommand("guardrails", async () => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        workspace: { type: "string" },
+        organization: { type: "string" },
+        plugin: { type: "string", multiple: true },
+        config: { type: "string" },
+        "data-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [action, file] = positionals;
+    if (values.help || !action) {
+      process.stdout.write(`${HELP}\n`);
+      return values.help ? 0 : 2;
+    }
+    if (action !== "apply") throw new UsageError(`unknown action "${action}"; use apply`);
+    if (!file) throw new UsageError("apply needs a FILE");
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = /\.ya?ml$/i.test(file) ? YAML.parse(text) : JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${file} is not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`);
+    }
+    const list = guardrailsOf(parsed, file);
+    const access = await openStoreAccess({
+      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+      ...(values.plugin && { plugins: values.plugin }),
+      ...(values.config && { config: values.config }),
+    });
+    try {
+      const organization = await organizationOf(access, values.organization);
+      const workspace = await workspaceOf(access, organization, values.workspace);
+      const service = access.management.guardrails;
+      for (const input of list) {
+        const id = input.id as string;
+        const existing = await access.management.context.store.guardrails.get(workspace.id, id);
+        const { id: _id, name, version: _version, ...definition } = input;
+        if (!existing) {
+          const record = await service.create(OPERATOR, workspace.id, input);
+          process.stdout.write(`created ${record.id} (version ${record.version}) in workspace ${workspace.id}\n`);
+        } else if (!isDeepStrictEqual(existing.definition, definition) || (name !== undefined && name !== existing.name)) {
+          const record = await service.update(OPERATOR, workspace.id, id, input);
+          process.stdout.write(`updated ${record.id} (version ${record.version}) in workspace ${workspace.id}\n`);
+        } else {
+          process.stdout.write(`unchanged ${id} (version ${existing.version}) in workspace ${workspace.id}\n`);
+        }
+      }
+      return 0;
+    } finally {
+      await access.close();
+    }
+  });
+
+export default guardrails;

@@ -1,0 +1,140 @@
+/**
+ * `guardgate logs tail`: the latest request logs of the store, one line each (or JSON lines), and
+ * with --follow the new ones as the gateway writes them.
+ */
+import { parseArgs } from "node:util";
+import type { LogSummary } from "../server/logs/view.js";
+import { OPERATOR } from "../server/management/actor.js";
+import type { LogFilter } from "../server/store/log-types.js";
+import type { Command } from "./main.js";
+import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
+
+const HELP = `usage: guardgate logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]
+                          [--verdict pass|fail] [--model M] [--json] [--interval 1000] [--data-dir DIR]
+
+  -n N         how many of the latest records to show first (default 20)
+  --follow     keep printing new records as they are written (Ctrl-C stops)
+  --json       one JSON object per line instead of a summary line
+  --interval   how often --follow looks for new records, in ms (default 1000)
+  --data-dir   the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+
+function line(entry: LogSummary): string {
+  const g = entry.guardrails;
+  const checks = g.checks_passed + g.checks_failed + g.checks_errored;
+  const guardrails = checks
+    ? `checks ${g.checks_passed} passed, ${g.checks_failed} failed${g.checks_errored ? `, ${g.checks_errored} errored` : ""}`
+    : "no guardrails";
+  return [
+    entry.created_at,
+    String(entry.status),
+    entry.route,
+    entry.model ?? "-",
+    `${entry.latency_ms.toFixed(1)} ms`,
+    guardrails,
+    entry.workspace_id,
+    entry.id,
+  ].join("  ");
+}
+
+const logs: Command = (argv) =>
+  runCommand("logs", async () => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        n: { type: "string", short: "n", default: "20" },
+        follow: { type: "boolean", short: "f", default: false },
+        workspace: { type: "string" },
+        status: { type: "string" },
+        guardrail: { type: "string" },
+        check: { type: "string" },
+        verdict: { type: "string" },
+        model: { type: "string" },
+        json: { type: "boolean", default: false },
+        interval: { type: "string", default: "1000" },
+        "data-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [action] = positionals;
+    if (values.help || !action) {
+      process.stdout.write(`${HELP}\n`);
+      return values.help ? 0 : 2;
+    }
+    if (action !== "tail") throw new UsageError(`unknown action "${action}"; use tail`);
+    const count = Number(values.n);
+    if (!Number.isInteger(count) || count < 0 || count > 500) throw new UsageError("-n must be an integer from 0 to 500");
+    const interval = Number(values.interval);
+    if (!Number.isInteger(interval) || interval < 50) throw new UsageError("--interval must be an integer of at least 50 (ms)");
+    if (values.verdict !== undefined && values.verdict !== "pass" && values.verdict !== "fail") {
+      throw new UsageError("--verdict must be pass or fail");
+    }
+    if (values.status !== undefined && !/^\d{3}(,\d{3})*$/.test(values.status)) {
+      throw new UsageError("--status must be statuses separated by commas, e.g. 246,446");
+    }
+    const filter: LogFilter = {
+      ...(values.workspace && { workspace_id: values.workspace }),
+      ...(values.status && { status: values.status.split(",").map(Number) }),
+      ...(values.guardrail && { guardrail_id: values.guardrail }),
+      ...(values.check && { check_id: values.check }),
+      ...(values.verdict && { verdict: values.verdict as "pass" | "fail" }),
+      ...(values.model && { model: values.model }),
+    };
+    const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });
+    const print = (entry: LogSummary) => process.stdout.write(`${values.json ? JSON.stringify(entry) : line(entry)}\n`);
+    try {
+      const first = count > 0 ? await access.management.logs.query(OPERATOR, { ...filter, limit: count }) : { items: [] };
+      const shown = new Set<string>();
+      for (const entry of [...first.items].reverse()) {
+        print(entry);
+        shown.add(entry.id);
+      }
+      if (!values.follow) return 0;
+      let since = first.items[0]?.created_at ?? new Date().toISOString();
+      // What already exists was either printed above or not asked for (-n): only new records follow.
+      const lookBack = () => new Date(Date.parse(since) - 60_000).toISOString();
+      const existing = async (): Promise<LogSummary[]> => {
+        const found: LogSummary[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: { items: LogSummary[]; next_cursor: string | null } = await access.management.logs.query(OPERATOR, {
+            ...filter,
+            from: lookBack(),
+            limit: 500,
+            ...(cursor && { cursor }),
+          });
+          found.push(...page.items);
+          cursor = page.next_cursor;
+        } while (cursor);
+        return found;
+      };
+      for (const entry of await existing()) shown.add(entry.id);
+      process.stderr.write("guardgate logs: following new records (Ctrl-C stops)\n");
+      let stopped = false;
+      const stop = () => {
+        stopped = true;
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      while (!stopped) {
+        await new Promise((resolve) => setTimeout(resolve, interval));
+        // A record carries its request's start time and reaches the store in a batch, so it may
+        // be older than the newest printed: look back a minute and skip what was printed.
+        const fresh = await existing();
+        for (const entry of fresh.reverse()) {
+          if (shown.has(entry.id)) continue;
+          print(entry);
+          shown.add(entry.id);
+          if (entry.created_at > since) since = entry.created_at;
+        }
+        // Only the last minute's ids can come back; older ones need not be remembered.
+        if (shown.size > 10_000) for (const id of [...shown].slice(0, shown.size - 5_000)) shown.delete(id);
+      }
+      return 0;
+    } finally {
+      await access.close();
+    }
+  });
+
+export default logs;

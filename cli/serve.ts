@@ -1,0 +1,142 @@
+/**
+ * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
+ * empty store prints the generated keys once; a config file seeds the store. Prints the address
+ * and what was loaded; SIGTERM or SIGINT stops accepting, lets in-flight requests finish (bounded),
+ * writes every request log, then exits.
+ */
+import { parseArgs } from "node:util";
+import { GuardgateError } from "../core/errors.js";
+import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/management/start.js";
+import type { Command } from "./main.js";
+
+const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--executor auto] [--log-level info] [--grace-period 10000]
+
+  --port N            port to listen on (default 8787; 0 picks a free one)
+  --host HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --config FILE       JSON or YAML file with api_keys, providers, guardrails, configs, plugins, settings;
+                      seeds the store at every start (records are created or updated by id and slug)
+  --data-dir DIR      the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR
+                      or ./.guardgate)
+  --executor KIND     how guardrail checks run: auto (default: each phase inline or in the worker pool,
+                      by measured cost), pool (always in worker threads) or inline
+  --log-level LEVEL   fatal, error, warn, info (default), debug or trace
+  --grace-period MS   how long in-flight requests may finish after SIGTERM (default 10000)`;
+
+class UsageError extends Error {}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The start-up lines about the store: the keys of a first start (shown this once) and the seeding. */
+function storeLines(report: SetupReport, location: string): string[] {
+  const lines: string[] = [];
+  if (report.initial) {
+    const { keys, file } = report.initial;
+    lines.push(
+      `guardgate: first start: created organization ${keys.organization_id} and workspace ${keys.workspace_id} (with the mock provider).`,
+      `These keys are shown once; they are also in ${file} (mode 0600):`,
+      `  admin key (org_admin, for /admin/v1):      ${keys.admin_key}`,
+      `  API key (workspace ${keys.workspace_id}):  ${keys.api_key}`,
+    );
+  }
+  if (report.seeded) {
+    const parts = (["api_keys", "providers", "guardrails", "configs"] as const).map((kind) => {
+      const c = report.seeded![kind];
+      return `${kind.replace("_", " ")}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
+    });
+    lines.push(`guardgate: config file seeded into the store (${parts.join("; ")})`);
+  }
+  lines.push(`guardgate: store ${location}`);
+  return lines;
+}
+
+const serve: Command = async (argv) => {
+  let server: RunningManagedServer;
+  let gracePeriodMs: number;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: "string", default: "8787" },
+        host: { type: "string", default: "127.0.0.1" },
+        config: { type: "string" },
+        "data-dir": { type: "string" },
+        executor: { type: "string", default: "auto" },
+        "log-level": { type: "string", default: "info" },
+        "grace-period": { type: "string", default: "10000" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const levels = ["fatal", "error", "warn", "info", "debug", "trace"];
+    if (!levels.includes(values["log-level"])) throw new UsageError(`--log-level must be one of ${levels.join(", ")}`);
+    gracePeriodMs = integer(values["grace-period"], "--grace-period", 0, 3_600_000);
+    const executor = values.executor;
+    if (executor !== "auto" && executor !== "pool" && executor !== "inline") {
+      throw new UsageError(`--executor must be auto, pool or inline, not "${executor}"`);
+    }
+    server = await startManagedServer({
+      port: integer(values.port, "--port", 0, 65535),
+      host: values.host,
+      ...(values.config && { configPath: values.config }),
+      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+      logLevel: values["log-level"],
+      gracePeriodMs,
+      app: { executor },
+      onKeyGenerated: (file) =>
+        process.stderr.write(
+          `guardgate: generated a secret key in ${file} (mode 0600); credentials in the store are encrypted with it: keep it, or set GUARDGATE_SECRET_KEY\n`,
+        ),
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (
+      error instanceof UsageError ||
+      error instanceof GuardgateError ||
+      code?.startsWith("ERR_PARSE_ARGS") ||
+      code === "EADDRINUSE"
+    ) {
+      process.stderr.write(`guardgate serve: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const { engine } = server.app.guardgate;
+  const counts = server.report.counts;
+  process.stdout.write(`${storeLines(server.report, server.managed.store.location).join("\n")}\n`);
+  process.stdout.write(
+    `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
+      `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1\n`,
+  );
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`guardgate: ${signal}: finishing in-flight requests (up to ${gracePeriodMs} ms), then stopping\n`);
+      server.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(`guardgate serve: stopping failed: ${(error as Error).message}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+};
+
+export default serve;

@@ -1,0 +1,175 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashApiKey } from "../server/store/api-keys.js";
+import { openStore } from "../server/store/open.js";
+import { chat, startManaged } from "../test/support/managed.js";
+
+// The commands as users run them: the built CLI against a data folder a gateway created.
+const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
+let dir: string;
+let workspaceId: string;
+
+function guardgate(args: string[]) {
+  const run = spawnSync(process.execPath, [bin, ...args, "--data-dir", dir], {
+    encoding: "utf8",
+    env: { ...process.env, GUARDGATE_SECRET_KEY: "" },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "guardgate-cli-store-"));
+  const gw = await startManaged({ dir });
+  workspaceId = gw.keys.workspace_id;
+  for (const text of ["first request", "second request"]) {
+    await gw.call("POST", "/v1/chat/completions", { key: gw.keys.api_key, body: chat("@mock/m", text) });
+  }
+  await gw.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("guardgate keys", () => {
+  it("creates a key shown once, lists records without keys, and revokes", async () => {
+    const created = guardgate(["keys", "create", "--name", "ci"]);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^gg-/);
+    expect(created.stderr).toContain(`(member in workspace ${workspaceId}); the key is shown this once`);
+    const boss = guardgate(["keys", "create", "--name", "boss", "--role", "org_admin", "--json"]);
+    expect(JSON.parse(boss.stdout).api_key).toMatchObject({ role: "org_admin", workspace_id: null });
+    const list = guardgate(["keys", "list"]);
+    expect(list.stdout).toContain("ci");
+    expect(list.stdout).not.toContain(key);
+    const { store } = await openStore({ dataDir: dir, env: {}, externalChangePollMs: 0 });
+    const record = await store.apiKeys.findByHash(hashApiKey(key));
+    await store.close();
+    expect(record).toMatchObject({ name: "ci", role: "member", workspace_id: workspaceId });
+    expect(guardgate(["keys", "revoke", record!.id]).code).toBe(0);
+    expect(guardgate(["keys", "revoke", record!.id]).stderr).toContain("does not exist");
+    expect(guardgate(["keys", "create"]).stderr).toContain("--name is required");
+    expect(guardgate(["keys", "create", "--name", "x", "--role", "boss"]).code).toBe(2);
+  });
+});
+
+describe("guardgate orgs", () => {
+  it("sets the plan and the guardrails flag, and creates a tenant with its first admin key", async () => {
+    const list = guardgate(["orgs", "list"]);
+    const id = list.stdout.split(/\s+/)[0]!;
+    expect(list.stdout).toContain("enterprise   guardrails on");
+    expect(guardgate(["orgs", "set", id, "--plan", "developer", "--guardrails", "off"]).stderr).toContain(
+      "is on the developer plan, guardrails off",
+    );
+    expect(guardgate(["orgs", "list"]).stdout).toContain("developer    guardrails off");
+    guardgate(["orgs", "set", id, "--plan", "enterprise", "--guardrails", "on"]);
+    const created = guardgate(["orgs", "create", "--name", "Tenant", "--plan", "production"]);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const { store } = await openStore({ dataDir: dir, env: {}, externalChangePollMs: 0 });
+    expect(await store.apiKeys.findByHash(hashApiKey(key))).toMatchObject({ role: "org_admin", workspace_id: null });
+    await store.close();
+    expect(guardgate(["orgs", "set", id, "--plan", "gold"]).code).toBe(2);
+  });
+});
+
+describe("guardgate guardrails apply", () => {
+  it("creates, leaves unchanged, updates, and refuses an invalid guardrail with its path", () => {
+    const file = path.join(dir, "guardrails.yaml");
+    writeFileSync(
+      file,
+      "- id: no-ssn\n  side: input\n  deny: true\n  checks:\n    - id: default.regexMatch\n      parameters: {rule: '\\d{3}-\\d{2}-\\d{4}', not: true}\n- id: short\n  checks: [{id: default.wordCount, parameters: {maxWords: 20}}]\n",
+    );
+    const first = guardgate(["guardrails", "apply", file]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      `created no-ssn (version 1) in workspace ${workspaceId}\ncreated short (version 1) in workspace ${workspaceId}\n`,
+    );
+    expect(guardgate(["guardrails", "apply", file]).stdout).toContain("unchanged no-ssn (version 1)");
+    const changed = path.join(dir, "short.json");
+    writeFileSync(changed, JSON.stringify({ id: "short", checks: [{ id: "default.wordCount", parameters: { maxWords: 10 } }] }));
+    expect(guardgate(["guardrails", "apply", changed]).stdout).toBe(`updated short (version 2) in workspace ${workspaceId}\n`);
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      JSON.stringify({ guardrails: [{ id: "bad", checks: [{ id: "default.wordCount", parameters: { maxWords: "x" } }] }] }),
+    );
+    const refused = guardgate(["guardrails", "apply", bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('guardgate guardrails: guardrail "bad": checks[0].parameters.maxWords: must be integer\n');
+    expect(guardgate(["guardrails", "apply", path.join(dir, "missing.json")]).code).toBe(2);
+  });
+});
+
+describe("guardgate logs tail", () => {
+  it("prints the latest records oldest first, as lines or JSON", () => {
+    const lines = guardgate(["logs", "tail", "-n", "5"]).stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\S+Z {2}200 {2}\/v1\/chat\/completions {2}m {2}[\d.]+ ms {2}no guardrails {2}ws_\w+ {2}\S+$/);
+    const json = guardgate(["logs", "tail", "-n", "1", "--json"]).stdout.trim();
+    expect(JSON.parse(json)).toMatchObject({ status: 200, workspace_id: workspaceId });
+    expect(guardgate(["logs", "tail", "--verdict", "maybe"]).code).toBe(2);
+  });
+
+  it("follows new records as they are written", async () => {
+    const child = spawn(process.execPath, [
+      bin,
+      "logs",
+      "tail",
+      "-n",
+      "0",
+      "--follow",
+      "--interval",
+      "50",
+      "--json",
+      "--data-dir",
+      dir,
+    ]);
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    let err = "";
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    for (let i = 0; i < 200 && !err.includes("following"); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const { store } = await openStore({ dataDir: dir, env: {}, externalChangePollMs: 0 });
+    const [organization] = await store.organizations.list();
+    await store.logs.insert([
+      {
+        id: "log_followed",
+        created_at: new Date().toISOString(),
+        organization_id: organization!.id,
+        workspace_id: workspaceId,
+        api_key_id: null,
+        route: "/v1/messages",
+        request_type: "messages",
+        status: 446,
+        latency_ms: 1,
+        upstream_latency_ms: null,
+        provider: null,
+        provider_id: null,
+        integration_id: null,
+        model: null,
+        config_id: null,
+        cache_status: null,
+        retry_count: 0,
+        target: null,
+        input_tokens: null,
+        output_tokens: null,
+        cost: null,
+        error_code: "hooks_failed",
+        record: {},
+      },
+    ]);
+    await store.close();
+    for (let i = 0; i < 100 && !out.includes("log_followed"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(JSON.parse(out.trim())).toMatchObject({ id: "log_followed", status: 446 });
+  });
+});

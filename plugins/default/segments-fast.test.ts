@@ -1,0 +1,53 @@
+/**
+ * The fast paths of segments.ts against Intl.Segmenter itself: random texts drawn from the
+ * characters each path accepts must count the same either way.
+ */
+import { describe, expect, it } from "vitest";
+import { asciiWordFastPathAgrees, countGraphemes, countWords } from "./segments.js";
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const graphemeSegmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
+const segmentedGraphemes = (text: string) => [...graphemeSegmenter.segment(text)].length;
+const segmentedWords = (text: string) => [...wordSegmenter.segment(text)].filter((s) => s.isWordLike).length;
+
+describe("segment counting fast paths", () => {
+  it("graphemes of text below U+0300 match the segmenter, CR LF included", () => {
+    const next = random(1);
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = 1 + Math.floor(next() * 24);
+      for (let j = 0; j < length; j++)
+        text += next() < 0.15 ? (next() < 0.5 ? "\r" : "\n") : String.fromCharCode(Math.floor(next() * 0x300));
+      expect(countGraphemes(text), JSON.stringify(text)).toBe(segmentedGraphemes(text));
+    }
+  });
+
+  it("words of ASCII text match the segmenter", () => {
+    expect(asciiWordFastPathAgrees()).toBe(true);
+    const alphabet = "aZk09_ .',;:!?-\"\r\n\t()/@#$%&*+=<>[]{}|\\^`~";
+    const next = random(2);
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = 1 + Math.floor(next() * 32);
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(countWords(text), JSON.stringify(text)).toBe(segmentedWords(text));
+    }
+  });
+
+  it("prose counts the same either way", () => {
+    const prose = "It's 3.14, isn't it? e.g. 1,000.5 items; user_name and __init__ at 10:30 a.m.\r\nDone.";
+    expect(countWords(prose)).toBe(segmentedWords(prose));
+    expect(countGraphemes(prose)).toBe(segmentedGraphemes(prose));
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Authentication of the admin API: `x-gateway-api-key` names a key, and the key's role and reach
+ * become the request's actor. The management service enforces roles and workspace isolation on
+ * every action, so a route cannot forget to.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Actor } from "../management/actor.js";
+import type { GatewaySources } from "../management/gateway-sources.js";
+import { HEADER, headerValue } from "../pipeline/headers.js";
+import { ManagementError } from "../store/errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The admin caller; set on every admin route. */
+    actor?: Actor & { kind: "key" };
+  }
+}
+
+/** Adds key authentication to every route of `scope`. */
+export function requireAdminKey(scope: FastifyInstance, sources: GatewaySources): void {
+  scope.decorateRequest("actor", undefined);
+  scope.addHook("onRequest", async (request) => {
+    const key = headerValue(request.headers, HEADER.apiKey)?.trim();
+    if (!key) throw new ManagementError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send an admin key`);
+    const identity = await sources.verifyAny(key);
+    if (!identity) throw new ManagementError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+    request.actor = {
+      kind: "key",
+      key_id: identity.id,
+      organization_id: identity.organizationId,
+      workspace_id: identity.workspaceId,
+      role: identity.role,
+    };
+  });
+}
+
+/** The actor of an authenticated admin request. */
+export function actorOf(request: FastifyRequest): Actor & { kind: "key" } {
+  if (!request.actor) throw new ManagementError(401, "missing_api_key", `${HEADER.apiKey}: the header is required`);
+  return request.actor;
+}

@@ -1,0 +1,115 @@
+/**
+ * The admin API (`/admin/v1/...`) as a fastify plugin: authenticated by `x-gateway-api-key`,
+ * bodies validated by JSON Schema, errors as `{error: {code, message}}` with 400 / 401 / 403 /
+ * 404 / 409, and its OpenAPI document at `/admin/v1/openapi.json` (public: it holds no data).
+ * `GET /v1/models` lists the caller's workspace's models for the members' gallery.
+ */
+import swagger from "@fastify/swagger";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ConfigError } from "../../core/errors.js";
+import { describeError, errorBody } from "../errors.js";
+import { LimitError } from "../limits/enforcer.js";
+import type { GatewaySources } from "../management/gateway-sources.js";
+import type { Management } from "../management/index.js";
+import { ManagementError } from "../store/errors.js";
+import { actorOf, requireAdminKey } from "./auth.js";
+import { logRoutes } from "./routes/logs.js";
+import { providerRoutes } from "./routes/providers.js";
+import { recordRoutes } from "./routes/records.js";
+import { ADMIN_BODY_LIMIT } from "./routes/route.js";
+import { tenancyRoutes } from "./routes/tenancy.js";
+import { adminValidatorCompiler } from "./validation.js";
+
+/** Where the admin API lives. */
+export const ADMIN_PREFIX = "/admin/v1";
+
+/** Options of the admin plugin. */
+export interface AdminOptions {
+  management: Management;
+  sources: GatewaySources;
+  /** guardgate's version, for the OpenAPI document. */
+  version?: string;
+}
+
+/** Status, code and message of any error an admin route raised. */
+export function adminError(error: unknown): { status: number; code: string; message: string } {
+  if (error instanceof ManagementError || error instanceof LimitError) {
+    return { status: error.status, code: error.code, message: error.message };
+  }
+  if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
+  return describeError(error, ADMIN_BODY_LIMIT);
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const { status, code, message } = adminError(error);
+  if (status >= 500) request.log.error({ err: error }, "admin request failed");
+  return reply.code(status).send({ error: { code, message } });
+}
+
+/** Registers the admin API and `GET /v1/models`. */
+export async function adminPlugin(app: FastifyInstance, options: AdminOptions): Promise<void> {
+  const { management, sources } = options;
+  await app.register(
+    async (admin) => {
+      admin.setValidatorCompiler(adminValidatorCompiler);
+      admin.setErrorHandler((error: FastifyError, request, reply) => sendError(request, reply, error));
+      admin.setNotFoundHandler((request, reply) =>
+        reply.code(404).send({
+          error: { code: "not_found", message: `${request.method} ${request.url.split("?")[0]} is not a route of the admin API` },
+        }),
+      );
+      await admin.register(swagger, {
+        openapi: {
+          openapi: "3.1.0",
+          info: {
+            title: "guardgate admin API",
+            version: options.version ?? "1",
+            description:
+              "Organizations, workspaces, API keys, integrations, providers, guardrails, configs and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
+          },
+          components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-gateway-api-key" } } },
+        },
+      });
+      admin.get("/openapi.json", { schema: { hide: true } }, async () => admin.swagger());
+      await admin.register(async (scope) => {
+        requireAdminKey(scope, sources);
+        tenancyRoutes(scope, management);
+        providerRoutes(scope, management);
+        recordRoutes(scope, management);
+        logRoutes(scope, management);
+      });
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+
+  await app.register(async (scope) => {
+    scope.setValidatorCompiler(adminValidatorCompiler);
+    scope.setErrorHandler((error: FastifyError, _request, reply) => {
+      const { status, code, message } = adminError(error);
+      return reply.code(status).send(errorBody("openai", status, code, message));
+    });
+    requireAdminKey(scope, sources);
+    scope.get(
+      "/v1/models",
+      {
+        schema: {
+          querystring: {
+            type: "object",
+            properties: { workspace_id: { type: "string", description: "For organization-level keys: which workspace." } },
+            additionalProperties: false,
+          },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const workspaceId = (request.query as { workspace_id?: string }).workspace_id ?? actor.workspace_id;
+        if (!workspaceId) {
+          throw new ManagementError(400, "workspace_required", "workspace_id: an organization-level key must name the workspace");
+        }
+        const workspace = await management.workspaces.get(actor, workspaceId);
+        const baseUrl = `${request.protocol}://${request.host}`;
+        return { object: "list", data: await management.models(workspace.id, baseUrl) };
+      },
+    );
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * The gateway app: `buildApp(options)` assembles the sources, the engine, the pipeline and the
+ * routes in one place. Sources come from the options or are seeded in memory from the config file;
+ * the file's guardrails and configs are checked here, so a bad file never starts.
+ */
+import path from "node:path";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { prepareGuardrail } from "../core/config/definition.js";
+import { createEngine, type Engine, type EngineOptions } from "../core/engine.js";
+import { ConfigError } from "../core/errors.js";
+import type { CheckSettings } from "../core/plugin-api.js";
+import type { PluginSpec } from "../core/plugin-loader.js";
+import type { Side } from "../core/types.js";
+import { requireApiKey } from "./auth.js";
+import type { GatewayFile } from "./config-file.js";
+import { ConnectionTracker } from "./connections.js";
+import { describeError, type ErrorStyle, errorBody } from "./errors.js";
+import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
+import { Gateway } from "./pipeline/gateway.js";
+import { Phases } from "./pipeline/phases.js";
+import type { RequestPolicy } from "./pipeline/policy.js";
+import { ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
+import type { RetryTiming } from "./pipeline/retry.js";
+import { buildPlan } from "./plan/build.js";
+import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
+import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
+import { ProviderResolver } from "./providers/resolve.js";
+import { healthRoute } from "./routes/health.js";
+import { hookRoutes } from "./routes/hooks.js";
+import { inferenceRoutes } from "./routes/inference.js";
+import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
+import type { ApiKeySource, ConfigSource, GuardrailSource, ProviderSource } from "./sources/types.js";
+import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
+
+export { DEFAULT_WORKSPACE };
+
+/** Options of `buildApp`. */
+export interface AppOptions {
+  /** A loaded config file: seeds the in-memory sources and supplies settings. */
+  file?: GatewayFile;
+  /** Folder the file's plugin paths resolve from; the cwd by default. */
+  baseDir?: string;
+  /** Sources replacing the in-memory ones (the store). */
+  apiKeys?: ApiKeySource;
+  providers?: ProviderSource;
+  guardrails?: GuardrailSource;
+  configs?: ConfigSource;
+  logSink?: RequestLogSink;
+  /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
+  policy?: RequestPolicy;
+  /** Plugins besides the file's. */
+  plugins?: PluginSpec[];
+  /** How guardrail phases run (core/executor.ts); inline when absent. */
+  executor?: EngineOptions["executor"];
+  checkSettings?: CheckSettings;
+  /** Largest request body in bytes; default 4 MiB (the file's `settings.body_limit` otherwise). */
+  bodyLimit?: number;
+  upstream?: UpstreamOptions;
+  retry?: RetryTiming;
+  cache?: ResponseCacheOptions;
+  planCache?: PlanCacheOptions;
+  /** Keep request and response bodies in the request log. */
+  logBodies?: boolean;
+  /** pino options (level…) or false for no log; credentials headers are always redacted. */
+  logger?: false | { level?: string; stream?: NodeJS.WritableStream };
+}
+
+/** What the app exposes to its owner (the serve command, tests, the management layer). */
+export interface GuardgateHandle {
+  engine: Engine;
+  apiKeys: ApiKeySource;
+  providers: ProviderSource;
+  guardrails: GuardrailSource;
+  configs: ConfigSource;
+  logSink: RequestLogSink;
+  /** Drops cached plans; call after a config, guardrail or plugin changed. */
+  invalidatePlans(): void;
+  /** Destroys every client connection: for a graceful stop whose grace period ran out. */
+  closeConnections(): void;
+  /** Resolves once every request log begun so far has reached the log sink. */
+  drainLogs(): Promise<void>;
+  /** Counts of what was loaded from the file, for the start-up line. */
+  loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    guardgate: GuardgateHandle;
+  }
+}
+
+/** Headers whose values never reach the log. */
+export const REDACTED_HEADERS = ["authorization", "x-api-key", "x-gateway-api-key", "cookie", "proxy-authorization"];
+
+function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logger"] {
+  if (option === false) return false;
+  const paths = REDACTED_HEADERS.flatMap((name) => [
+    `req.headers["${name}"]`,
+    `headers["${name}"]`,
+    `request.headers["${name}"]`,
+  ]);
+  return {
+    level: option?.level ?? "info",
+    redact: { paths, censor: "[REDACTED]" },
+    ...(option?.stream && { stream: option.stream }),
+  } as FastifyServerOptions["logger"];
+}
+
+function errorStyleOf(url: string): ErrorStyle {
+  return url.startsWith("/v1/messages") ? "anthropic" : "openai";
+}
+
+/** Checks the file's records against the engine: every guardrail, provider and config must load. */
+async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
+  for (const [index, record] of (file.guardrails ?? []).entries()) {
+    const { workspace: _workspace, ...definition } = record;
+    const sides: Side[] = definition.side === "input" || definition.side === "output" ? [definition.side] : ["input", "output"];
+    let lastError: unknown;
+    for (const side of sides) {
+      try {
+        prepareGuardrail(definition, { side, inline: false, path: `guardrails[${index}]`, registry: engine.registry });
+        lastError = undefined;
+        break;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (lastError) throw lastError;
+  }
+  for (const [index, provider] of (file.providers ?? []).entries()) {
+    if (!isKnownProvider(provider.provider)) {
+      throw new ConfigError(
+        `providers[${index}].provider`,
+        `"${provider.provider}" is not known; use one of ${knownProviderNames().join(", ")}`,
+      );
+    }
+    if (provider.provider !== "mock" && !provider.api_key && provider.provider !== "ollama" && !provider.base_url) {
+      throw new ConfigError(`providers[${index}]`, "a provider needs an api_key or a base_url of a server that needs none");
+    }
+  }
+  for (const [index, config] of (file.configs ?? []).entries()) {
+    try {
+      await buildPlan(config.config, engine, { workspaceId: config.workspace ?? DEFAULT_WORKSPACE });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        throw new ConfigError(
+          `configs[${index}].config${error.path ? `.${error.path}` : ""}`,
+          error.message.replace(`${error.path}: `, ""),
+          error.code,
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+/** Builds the gateway app; call `listen` on it, or `inject` in tests. */
+export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
+  const file = options.file ?? {};
+  const settings = file.settings ?? {};
+  const baseDir = path.resolve(options.baseDir ?? process.cwd());
+
+  const seeded = sourcesFromFile(file);
+  const apiKeys = options.apiKeys ?? seeded.apiKeys;
+  const providers = options.providers ?? seeded.providers;
+  const guardrails = options.guardrails ?? seeded.guardrails;
+  const configs = options.configs ?? seeded.configs;
+  const logSink = options.logSink ?? new InMemoryRequestLogSink();
+
+  const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
+  const engine = await createEngine({
+    plugins,
+    baseDir,
+    source: guardrails,
+    settings: options.checkSettings ?? { allowPrivateAddresses: settings.checks_allow_private_addresses ?? false },
+    ...(options.executor && { executor: options.executor }),
+  });
+  try {
+    await checkFile(file, engine);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+
+  const bodyLimit = options.bodyLimit ?? settings.body_limit ?? 4 * 1024 * 1024;
+  const app = Fastify({
+    logger: loggerOption(options.logger),
+    bodyLimit,
+    // Inline configs travel in a header; Node's default 16 KiB is kept, the body carries the rest.
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    requestIdHeader: false,
+  });
+
+  const upstream = new UpstreamClient({
+    ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
+    customHosts: settings.custom_hosts
+      ? {
+          allowLoopback: settings.custom_hosts.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
+          allowPrivate: settings.custom_hosts.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
+        }
+      : DEFAULT_CUSTOM_HOSTS,
+    ...options.upstream,
+  });
+  const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
+  const phases = new Phases(engine, (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"));
+  const gateway = new Gateway({
+    providers: new ProviderResolver(providers),
+    phases,
+    upstream,
+    cache: new ResponseCache({
+      ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
+      ...options.cache,
+    }),
+    logSink,
+    logger: app.log,
+    retryTiming: options.retry ?? {},
+    logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    ...(options.policy && { policy: options.policy }),
+  });
+
+  const connections = new ConnectionTracker(app.server);
+  app.decorate("guardgate", {
+    engine,
+    apiKeys,
+    providers,
+    guardrails,
+    configs,
+    logSink,
+    invalidatePlans: () => plans.invalidate(),
+    closeConnections: () => connections.closeAll(),
+    drainLogs: () => gateway.drain(),
+    loaded: {
+      apiKeys: file.api_keys?.length ?? 0,
+      providers: file.providers?.length ?? 0,
+      guardrails: file.guardrails?.length ?? 0,
+      configs: file.configs?.length ?? 0,
+      plugins: plugins.length,
+    },
+  } satisfies GuardgateHandle);
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, code, message } = describeError(error, bodyLimit);
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    reply.code(status).send(errorBody(errorStyleOf(request.url), status, code, message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(
+        errorBody(
+          errorStyleOf(request.url),
+          404,
+          "not_found",
+          `${request.method} ${request.url.split("?")[0]} is not a route of this gateway`,
+        ),
+      );
+  });
+
+  healthRoute(app);
+  await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys);
+    inferenceRoutes(scope, gateway, plans);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy);
+  });
+
+  app.addHook("preClose", async () => connections.closeIdle());
+  app.addHook("onClose", async () => {
+    // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
+    await gateway.drain();
+    await Promise.all([engine.close(), upstream.close()]);
+  });
+  return app;
+}

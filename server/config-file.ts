@@ -1,0 +1,161 @@
+/**
+ * The gateway's config file (JSON or YAML): API keys, providers, guardrails, saved configs,
+ * plugins and settings, so a gateway can run from a file with no console. The file is checked
+ * whole when loaded; a mistake stops the start with its path in the file.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import YAML from "yaml";
+import { ConfigError } from "../core/errors.js";
+import { compileValidator, type Validator } from "./schema.js";
+
+/** An API key entry. */
+export interface FileApiKey {
+  key: string;
+  workspace?: string;
+  name?: string;
+}
+
+/** A provider entry (spec §2.6): a slug and its credentials. */
+export interface FileProvider {
+  slug: string;
+  provider: string;
+  base_url?: string;
+  api_key?: string;
+  headers?: Record<string, string>;
+  workspace?: string;
+}
+
+/** A saved config. */
+export interface FileConfig {
+  id: string;
+  config: Record<string, unknown>;
+  workspace?: string;
+}
+
+/** Gateway settings. */
+export interface FileSettings {
+  /** Largest request body in bytes. */
+  body_limit?: number;
+  /** Default upstream time-out in ms when a config sets no `request_timeout`. */
+  request_timeout?: number;
+  /** What hosts a client chose may reach. */
+  custom_hosts?: { allow_loopback?: boolean; allow_private?: boolean };
+  /** Total bytes the response cache may hold. */
+  cache_max_bytes?: number;
+  /** Keep request and response bodies in the request log. */
+  log_bodies?: boolean;
+  /** Let checks that call out reach private and loopback addresses. */
+  checks_allow_private_addresses?: boolean;
+}
+
+/** The file as loaded. */
+export interface GatewayFile {
+  api_keys?: FileApiKey[];
+  providers?: FileProvider[];
+  guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
+  configs?: FileConfig[];
+  plugins?: string[];
+  settings?: FileSettings;
+}
+
+const workspace = { type: "string", minLength: 1 };
+
+const FILE_SCHEMA = {
+  type: "object",
+  properties: {
+    api_keys: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { key: { type: "string", minLength: 16 }, workspace, name: { type: "string" } },
+        required: ["key"],
+        additionalProperties: false,
+      },
+    },
+    providers: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          slug: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" },
+          provider: { type: "string", minLength: 1 },
+          base_url: { type: "string", pattern: "^https?://" },
+          api_key: { type: "string", minLength: 1 },
+          headers: { type: "object", additionalProperties: { type: "string" } },
+          workspace,
+        },
+        required: ["slug", "provider"],
+        additionalProperties: false,
+      },
+    },
+    guardrails: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string", minLength: 1 }, checks: { type: "array" }, workspace },
+        required: ["id", "checks"],
+      },
+    },
+    configs: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string", pattern: "^[^{\\s]" }, config: { type: "object" }, workspace },
+        required: ["id", "config"],
+        additionalProperties: false,
+      },
+    },
+    plugins: { type: "array", items: { type: "string", minLength: 1 } },
+    settings: {
+      type: "object",
+      properties: {
+        body_limit: { type: "integer", minimum: 1024 },
+        request_timeout: { type: "integer", minimum: 1 },
+        custom_hosts: {
+          type: "object",
+          properties: { allow_loopback: { type: "boolean" }, allow_private: { type: "boolean" } },
+          additionalProperties: false,
+        },
+        cache_max_bytes: { type: "integer", minimum: 0 },
+        log_bodies: { type: "boolean" },
+        checks_allow_private_addresses: { type: "boolean" },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+/** Throws a ConfigError naming the path when the file's shape is wrong. */
+export const validateGatewayFile: Validator<GatewayFile> = compileValidator<GatewayFile>(FILE_SCHEMA);
+
+/** Parses file text: YAML for .yaml/.yml, JSON otherwise (YAML is a superset, so JSON errors read better). */
+export function parseGatewayFile(text: string, name: string): GatewayFile {
+  const yaml = /\.ya?ml$/i.test(name);
+  let value: unknown;
+  try {
+    value = yaml ? YAML.parse(text) : JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError("", `${name}: is not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`, "config_malformed");
+  }
+  value ??= {};
+  try {
+    validateGatewayFile(value, "");
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError("", `${name}: ${error.message}`, error.code);
+    throw error;
+  }
+  return value;
+}
+
+/** Reads and checks a config file; plugin paths in it resolve from its folder. */
+export async function loadGatewayFile(file: string): Promise<{ file: GatewayFile; dir: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ConfigError("", `cannot read ${file}: ${(error as Error).message}`, "config_unreadable");
+  }
+  return { file: parseGatewayFile(text, file), dir: path.dirname(path.resolve(file)) };
+}

@@ -1,0 +1,102 @@
+/**
+ * Errors the gateway answers with, and their envelopes: OpenAI-style on the OpenAI routes and the
+ * hook routes, Anthropic-style on `/v1/messages` (spec §7). Every error a client can cause maps to
+ * a 4xx with a message that says what was wrong and where; a 500 means a bug in guardgate.
+ */
+import { ConfigError, GuardgateError } from "../core/errors.js";
+import type { HookResults } from "../core/types.js";
+
+/** Which envelope a route answers errors in. */
+export type ErrorStyle = "openai" | "anthropic";
+
+/** An error with the HTTP status it answers with. */
+export class GatewayError extends GuardgateError {
+  readonly status: number;
+  constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.status = status;
+  }
+}
+
+/** Anthropic error types by status; OpenAI uses these names too, with `invalid_request_error` for the rest of 4xx. */
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  415: "invalid_request_error",
+  429: "rate_limit_error",
+  502: "api_error",
+  503: "overloaded_error",
+  504: "timeout_error",
+};
+
+function openAiType(status: number): string {
+  if (status === 401) return "authentication_error";
+  if (status === 404) return "not_found_error";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
+/** The error body for a status, in the route's style; `hookResults` is added when guardrails ran. */
+export function errorBody(
+  style: ErrorStyle,
+  status: number,
+  code: string | null,
+  message: string,
+  options: { type?: string; param?: string | null; hookResults?: HookResults } = {},
+): Record<string, unknown> {
+  const body: Record<string, unknown> =
+    style === "anthropic"
+      ? { type: "error", error: { type: options.type ?? ANTHROPIC_TYPES[status] ?? "api_error", message } }
+      : { error: { message, type: options.type ?? openAiType(status), param: options.param ?? null, code } };
+  if (options.hookResults) body.hook_results = options.hookResults;
+  return body;
+}
+
+/** The 446 body (REFERENCE.md): `type: "hooks_failed"`, code null, with the hook results. */
+export function deniedBody(style: ErrorStyle, side: "input" | "output", hookResults: HookResults): Record<string, unknown> {
+  const list = side === "input" ? hookResults.before_request_hooks : hookResults.after_request_hooks;
+  const ids = list
+    .filter((r) => !r.verdict && r.deny)
+    .map((r) => r.id)
+    .join(", ");
+  const what = side === "input" ? "The request was denied by input guardrails" : "The response was denied by output guardrails";
+  return errorBody(style, 446, null, `${what} (${ids}); see hook_results for the checks that failed.`, {
+    type: "hooks_failed",
+    hookResults,
+  });
+}
+
+/** Fastify's own client errors, by code, with the code guardgate reports. */
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "body_too_large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: "unsupported_media_type",
+    message: "the body must be JSON with content-type: application/json",
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "invalid_json", message: "the body is empty; send a JSON object" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
+};
+
+/** Maps any error thrown while handling a request to a status, code and message. */
+export function describeError(error: unknown, bodyLimit: number): { status: number; code: string; message: string } {
+  if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
+  const e = error as { code?: string; statusCode?: number; message?: string };
+  const known = e.code ? FASTIFY_CODES[e.code] : undefined;
+  if (known) {
+    const message =
+      known.code === "body_too_large" ? `the body is larger than the limit of ${bodyLimit} bytes` : (known.message ?? e.message);
+    return { status: known.status, code: known.code, message: message ?? "bad request" };
+  }
+  if (e instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(e.message ?? ""))) {
+    return { status: 400, code: "invalid_json", message: `the body is not valid JSON: ${e.message}` };
+  }
+  if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, code: e.code?.toLowerCase() ?? "bad_request", message: e.message ?? "bad request" };
+  }
+  return { status: 500, code: "internal_error", message: "guardgate failed to handle the request; the error is in its log" };
+}

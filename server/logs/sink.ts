@@ -1,0 +1,88 @@
+/**
+ * Request logs: one record per request, written when the response is finished and every
+ * asynchronous guardrail has reported. The sink is an interface; the in-memory ring here keeps the
+ * most recent records, and a store can implement the same interface.
+ */
+import type { GuardrailResult } from "../../core/types.js";
+
+/** One upstream call (or cache lookup, or mock answer) made for a request. */
+export interface AttemptRecord {
+  /** Config path of the target, `""` for the root. */
+  target: string;
+  provider?: string;
+  model?: string;
+  status: number;
+  latency_ms: number;
+  cache_status?: "HIT" | "MISS";
+  error?: { code: string; message: string };
+}
+
+/** What the log keeps about one request. Never holds credentials. */
+export interface RequestLogRecord {
+  id: string;
+  created_at: string;
+  workspace_id: string;
+  api_key_id: string;
+  route: string;
+  request_type: string;
+  stream: boolean;
+  status: number;
+  latency_ms: number;
+  config_id?: string;
+  provider?: string;
+  model?: string;
+  cache_status?: "HIT" | "MISS";
+  attempts: AttemptRecord[];
+  /** Every guardrail result of the final attempt, synchronous and asynchronous. */
+  hook_results: { before_request_hooks: GuardrailResult[]; after_request_hooks: GuardrailResult[] };
+  /**
+   * True when a synchronous output guardrail denied a streamed response: the text was already
+   * sent, so the deny is reported (and recorded here) but could not be enforced.
+   */
+  stream_output_denied?: boolean;
+  /** True when streamed output guardrails were skipped because the stream carried no text. */
+  stream_output_skipped?: boolean;
+  error?: { code: string; message: string };
+  /** Bodies, only when the gateway is set to log them. */
+  request?: unknown;
+  response?: unknown;
+}
+
+/** Receives finished request records. */
+export interface RequestLogSink {
+  write(record: RequestLogRecord): Promise<void>;
+}
+
+/** Keeps the last `capacity` records in memory. */
+export class InMemoryRequestLogSink implements RequestLogSink {
+  readonly #records: RequestLogRecord[] = [];
+  readonly #capacity: number;
+  #waiters: Array<{ predicate: (r: RequestLogRecord) => boolean; resolve: (r: RequestLogRecord) => void }> = [];
+
+  constructor(capacity = 1000) {
+    this.#capacity = capacity;
+  }
+
+  async write(record: RequestLogRecord): Promise<void> {
+    this.#records.push(record);
+    if (this.#records.length > this.#capacity) this.#records.shift();
+    const waiting = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiting) {
+      if (waiter.predicate(record)) waiter.resolve(record);
+      else this.#waiters.push(waiter);
+    }
+  }
+
+  /** The records held, oldest first. */
+  list(): RequestLogRecord[] {
+    return this.#records.slice();
+  }
+
+  /** Resolves with the first record (held or yet to come) that matches. */
+  waitFor(predicate: (record: RequestLogRecord) => boolean): Promise<RequestLogRecord> {
+    const found = this.#records.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => this.#waiters.push({ predicate, resolve }));
+  }
+}

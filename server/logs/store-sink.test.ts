@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
+import { OPERATOR } from "../management/actor.js";
+import { GatewaySources } from "../management/gateway-sources.js";
+import { StoreLogSink } from "./store-sink.js";
+
+const SECRET = "sk-planted-provider-secret-42";
+
+let plane: TestPlane;
+let sources: GatewaySources;
+beforeEach(async () => {
+  plane = await testPlane();
+  sources = new GatewaySources(plane.management.context);
+});
+afterEach(async () => {
+  sources.close();
+  await plane.close();
+});
+
+async function setup(logBodies: boolean) {
+  const t = await tenant(plane.management);
+  const integration = await plane.management.integrations.create(OPERATOR, t.org.id, {
+    slug: "oa",
+    provider: "openai",
+    credentials: { api_key: SECRET },
+  });
+  await plane.management.integrations.provision(OPERATOR, integration.id, t.a.id, {});
+  await plane.management.workspaces.update(OPERATOR, t.a.id, { settings: { log_bodies: logBodies } });
+  return { t, integration };
+}
+
+const record = (workspaceId: string, extra: Record<string, unknown> = {}) => ({
+  workspace_id: workspaceId,
+  api_key_id: "key_1",
+  route: "/v1/chat/completions",
+  request_type: "chatComplete",
+  status: 200,
+  latency_ms: 12,
+  provider: "oa",
+  model: "gpt-4o",
+  attempts: [
+    { target: "targets[0]", status: 500, latency_ms: 3 },
+    { target: "targets[1]", status: 200, latency_ms: 5, model: "gpt-4o" },
+  ],
+  hook_results: { before_request_hooks: [], after_request_hooks: [] },
+  usage: { prompt_tokens: 7, completion_tokens: 3 },
+  cost: 0.001,
+  request: { messages: [{ role: "user", content: `my key is ${SECRET}` }], api_key: "client-supplied-key-123" },
+  response: { choices: [] },
+  ...extra,
+});
+
+describe("StoreLogSink", () => {
+  it("derives the log columns and keeps no body unless the workspace asks", async () => {
+    const { t, integration } = await setup(false);
+    const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1 });
+    await sink.write(record(t.a.id));
+    await sink.stop();
+    const [entry] = (await plane.store.logs.query({})).items;
+    expect(entry).toMatchObject({
+      organization_id: t.org.id,
+      workspace_id: t.a.id,
+      integration_id: integration.id,
+      upstream_latency_ms: 8,
+      retry_count: 1,
+      target: "targets[1]",
+      input_tokens: 7,
+      output_tokens: 3,
+      cost: 0.001,
+    });
+    expect(entry?.provider_id).toMatch(/^prv_/);
+    expect(entry?.record).not.toHaveProperty("request");
+    expect(entry?.record).not.toHaveProperty("response");
+  });
+
+  it("keeps bodies when asked, with credentials removed wherever they appear", async () => {
+    const { t } = await setup(true);
+    const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1 });
+    await sink.write(record(t.a.id));
+    await sink.stop();
+    const [entry] = (await plane.store.logs.query({})).items;
+    const text = JSON.stringify(entry);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain("client-supplied-key-123");
+    expect(entry?.record.request).toEqual({
+      messages: [{ role: "user", content: "my key is [REDACTED]" }],
+      api_key: "[REDACTED]",
+    });
+  });
+
+  it("writes every record of a burst accepted before stop", async () => {
+    const { t } = await setup(false);
+    const sink = new StoreLogSink({ store: plane.store, sources, maxBatch: 16, capacity: 32, flushIntervalMs: 5 });
+    const writes = Array.from({ length: 500 }, (_, i) => sink.write(record(t.a.id, { id: `log_${String(i).padStart(4, "0")}` })));
+    const stopping = sink.stop();
+    await Promise.all(writes);
+    await stopping;
+    let count = 0;
+    let cursor: string | null = null;
+    do {
+      const page = await plane.store.logs.query({ limit: 500, ...(cursor && { cursor }) });
+      count += page.items.length;
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(count).toBe(500);
+    expect(sink.written).toBe(500);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The request-log sink over the store: turns the gateway's record into a log entry (organization,
+ * provider and integration ids, upstream latency, retries, target, tokens, cost), removes bodies
+ * unless the workspace keeps them and credentials always, and hands it to the batch writer.
+ */
+import type { GatewaySources } from "../management/gateway-sources.js";
+import { newTimeOrderedId } from "../management/ids.js";
+import type { LogEntry } from "../store/log-types.js";
+import type { Store } from "../store/repository.js";
+import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
+import { redactCredentialKeys, redactSecrets } from "./redact.js";
+import type { RequestLogSink } from "./sink.js";
+
+/** One upstream attempt as the gateway records it. */
+export interface AttemptLike {
+  target?: string;
+  provider?: string;
+  model?: string;
+  status?: number;
+  latency_ms?: number;
+}
+
+/**
+ * The record the gateway writes (its RequestLogRecord), with the fields the management plane adds
+ * when it knows them: usage, cost and the provider ids.
+ */
+export interface GatewayLogRecord {
+  id?: string;
+  created_at?: string;
+  workspace_id: string;
+  api_key_id?: string;
+  route: string;
+  request_type?: string;
+  status: number;
+  latency_ms: number;
+  config_id?: string;
+  provider?: string;
+  model?: string;
+  cache_status?: string;
+  attempts?: AttemptLike[];
+  hook_results?: unknown;
+  error?: { code?: string; message?: string };
+  request?: unknown;
+  response?: unknown;
+  usage?: { input_tokens?: number; output_tokens?: number; prompt_tokens?: number; completion_tokens?: number };
+  cost?: number | null;
+  provider_id?: string;
+  integration_id?: string;
+}
+
+/** Options of the sink. */
+export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<LogEntry>, "write"> {
+  store: Store;
+  sources: GatewaySources;
+  /** Secrets to cut out of every record besides the provider's (e.g. the caller's key). */
+  extraSecrets?: () => Iterable<string>;
+  /** Whether bodies are kept when neither the workspace nor its organization says. */
+  logBodiesDefault?: boolean;
+}
+
+function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): number | null {
+  if (!usage) return null;
+  const value = side === "input" ? (usage.input_tokens ?? usage.prompt_tokens) : (usage.output_tokens ?? usage.completion_tokens);
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
+export class StoreLogSink implements RequestLogSink {
+  readonly #sources: GatewaySources;
+  readonly #writer: BatchWriter<LogEntry>;
+  readonly #extraSecrets: () => Iterable<string>;
+  readonly #preparing = new Set<Promise<void>>();
+  readonly #logBodiesDefault: boolean;
+
+  constructor(options: StoreLogSinkOptions) {
+    const { store, sources, extraSecrets, logBodiesDefault, ...writerOptions } = options;
+    this.#sources = sources;
+    this.#logBodiesDefault = logBodiesDefault ?? false;
+    this.#extraSecrets = extraSecrets ?? (() => []);
+    this.#writer = new BatchWriter<LogEntry>({ ...writerOptions, write: (batch) => store.logs.insert(batch) });
+  }
+
+  /** Records written to the store so far. */
+  get written(): number {
+    return this.#writer.written;
+  }
+
+  /** Records accepted and not yet written. */
+  get pending(): number {
+    return this.#writer.pending + this.#preparing.size;
+  }
+
+  /** Accepts one record; resolves once it is queued (waiting while the queue is full). */
+  write(record: GatewayLogRecord): Promise<void> {
+    const job = this.#prepare(record).then((entry) => this.#writer.write(entry));
+    this.#preparing.add(job);
+    return job.finally(() => this.#preparing.delete(job));
+  }
+
+  /** Resolves once every record accepted so far is written. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.#preparing]);
+    await this.#writer.flush();
+  }
+
+  /** Writes every accepted record, then refuses more. */
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.#preparing]);
+    await this.#writer.stop();
+  }
+
+  async #prepare(record: GatewayLogRecord): Promise<LogEntry> {
+    const context = await this.#sources.workspace(record.workspace_id);
+    // The gateway names a provider by `@slug` (or by kind, which finds no record).
+    const slug = record.provider?.startsWith("@") ? record.provider.slice(1) : record.provider;
+    const provider =
+      slug !== undefined ? await this.#sources.providers.get(slug, { workspaceId: record.workspace_id }) : undefined;
+    const { request, response, ...rest } = record;
+    const kept: Record<string, unknown> = { ...rest };
+    if (context?.settings.log_bodies ?? this.#logBodiesDefault) {
+      if (request !== undefined) kept.request = redactCredentialKeys(request);
+      if (response !== undefined) kept.response = redactCredentialKeys(response);
+    }
+    const secrets = [provider?.apiKey, ...Object.values(provider?.headers ?? {}), ...this.#extraSecrets()];
+    const clean = redactSecrets(redactCredentialKeys(kept) as Record<string, unknown>, secrets);
+    const attempts = Array.isArray(record.attempts) ? record.attempts : [];
+    const last = attempts.at(-1);
+    const createdAt = record.created_at ?? new Date().toISOString();
+    const id = record.id ?? newTimeOrderedId("log", Date.parse(createdAt));
+    clean.id = id;
+    clean.created_at = createdAt;
+    return {
+      id,
+      created_at: createdAt,
+      organization_id: context?.organization.id ?? null,
+      workspace_id: record.workspace_id,
+      api_key_id: record.api_key_id ?? null,
+      route: record.route,
+      request_type: record.request_type ?? null,
+      status: record.status,
+      latency_ms: record.latency_ms,
+      upstream_latency_ms: attempts.length ? attempts.reduce((sum, a) => sum + (a.latency_ms ?? 0), 0) : null,
+      provider: record.provider ?? null,
+      provider_id: record.provider_id ?? provider?.providerId ?? null,
+      integration_id: record.integration_id ?? provider?.integrationId ?? null,
+      model: record.model ?? last?.model ?? null,
+      config_id: record.config_id ?? null,
+      cache_status: record.cache_status ?? null,
+      retry_count: Math.max(0, attempts.length - 1),
+      target: last?.target ?? null,
+      input_tokens: tokens(record.usage, "input"),
+      output_tokens: tokens(record.usage, "output"),
+      cost: typeof record.cost === "number" ? record.cost : null,
+      error_code: record.error?.code ?? null,
+      record: clean,
+    };
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The log view of one request (spec §2.5): an overview of checks passed and failed, the verdict and
+ * latency of every check, and each guardrail's feedback object — beside the request's own facts.
+ */
+import type { CheckResult, Feedback, GuardrailResult } from "../../core/types.js";
+import type { LogEntry } from "../store/log-types.js";
+
+/** One check in the view. */
+export interface CheckView {
+  id: string;
+  verdict: boolean;
+  /** `passed`, `failed` or `errored` (an errored check's verdict is false, but it is told apart). */
+  outcome: "passed" | "failed" | "errored";
+  execution_time: number;
+  error?: CheckResult["error"];
+  data: Record<string, unknown>;
+}
+
+/** One guardrail in the view. */
+export interface GuardrailView {
+  id: string;
+  side: "input" | "output";
+  verdict: boolean;
+  async: boolean;
+  deny: boolean;
+  transformed: boolean;
+  execution_time: number;
+  created_at: string;
+  checks_passed: number;
+  checks_failed: number;
+  checks_errored: number;
+  checks: CheckView[];
+  feedback: Feedback | null;
+}
+
+/** Counts over every guardrail of the request. */
+export interface GuardrailOverview {
+  guardrails_passed: number;
+  guardrails_failed: number;
+  checks_passed: number;
+  checks_failed: number;
+  checks_errored: number;
+}
+
+/** The columns of a log entry, as list items and the top of the detail view show them. */
+export type LogSummary = Omit<LogEntry, "record"> & { guardrails: GuardrailOverview };
+
+function outcome(check: CheckResult): CheckView["outcome"] {
+  if (check.error !== undefined) return "errored";
+  return check.verdict ? "passed" : "failed";
+}
+
+function guardrailView(result: GuardrailResult, side: "input" | "output"): GuardrailView {
+  const checks: CheckView[] = (result.checks ?? []).map((check) => ({
+    id: check.id,
+    verdict: check.verdict,
+    outcome: outcome(check),
+    execution_time: check.execution_time,
+    ...(check.error !== undefined && { error: check.error }),
+    data: check.data ?? {},
+  }));
+  return {
+    id: result.id,
+    side,
+    verdict: result.verdict,
+    async: result.async,
+    deny: result.deny,
+    transformed: result.transformed,
+    execution_time: result.execution_time,
+    created_at: result.created_at,
+    checks_passed: checks.filter((c) => c.outcome === "passed").length,
+    checks_failed: checks.filter((c) => c.outcome === "failed").length,
+    checks_errored: checks.filter((c) => c.outcome === "errored").length,
+    checks,
+    feedback: result.feedback ?? null,
+  };
+}
+
+/** Every guardrail result of a record, input side first. */
+export function guardrailViews(record: Record<string, unknown>): GuardrailView[] {
+  const hooks = record.hook_results as
+    { before_request_hooks?: GuardrailResult[]; after_request_hooks?: GuardrailResult[] } | undefined;
+  return [
+    ...(hooks?.before_request_hooks ?? []).map((r) => guardrailView(r, "input")),
+    ...(hooks?.after_request_hooks ?? []).map((r) => guardrailView(r, "output")),
+  ];
+}
+
+/** Sums the views into the overview. */
+export function overview(views: readonly GuardrailView[]): GuardrailOverview {
+  return {
+    guardrails_passed: views.filter((v) => v.verdict).length,
+    guardrails_failed: views.filter((v) => !v.verdict).length,
+    checks_passed: views.reduce((n, v) => n + v.checks_passed, 0),
+    checks_failed: views.reduce((n, v) => n + v.checks_failed, 0),
+    checks_errored: views.reduce((n, v) => n + v.checks_errored, 0),
+  };
+}
+
+/** A list item: the entry's columns and its guardrail overview. */
+export function logSummary(entry: LogEntry): LogSummary {
+  const { record, ...columns } = entry;
+  return { ...columns, guardrails: overview(guardrailViews(record)) };
+}
+
+/** The detail view of one request. */
+export function logView(entry: LogEntry): LogSummary & {
+  guardrail_results: GuardrailView[];
+  hook_results: unknown;
+  attempts: unknown;
+  error: unknown;
+  request?: unknown;
+  response?: unknown;
+} {
+  const views = guardrailViews(entry.record);
+  const { record, ...columns } = entry;
+  return {
+    ...columns,
+    guardrails: overview(views),
+    guardrail_results: views,
+    hook_results: record.hook_results ?? { before_request_hooks: [], after_request_hooks: [] },
+    attempts: record.attempts ?? [],
+    error: record.error ?? null,
+    ...("request" in record && { request: record.request }),
+    ...("response" in record && { response: record.response }),
+  };
+}

@@ -1,0 +1,483 @@
+/**
+ * One inference request from plan to answer (DESIGN.md, "the flow of one request"): walk the
+ * plan's targets by strategy (single, fallback, loadbalance); for a target, resolve its provider,
+ * run the input side (446 answers at once, the upstream never called), call the upstream or the
+ * cache or the mock with retries, run the output side, and build the answer with hook_results.
+ * Asynchronous guardrails start beside the upstream call and report to the request log only.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import type { FastifyBaseLogger } from "fastify";
+import type { Evaluation } from "../../core/engine.js";
+import type { GuardrailResult, GuardrailStatus } from "../../core/types.js";
+import { deniedBody, errorBody, GatewayError } from "../errors.js";
+import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";
+import type { Plan, PlanNode } from "../plan/build.js";
+import { mockBody, mockStream } from "../providers/mock.js";
+import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
+import type { UpstreamClient } from "../upstream/client.js";
+import type { Endpoint } from "./endpoints.js";
+import { checkHeaders, HEADER, passedBackHeaders, upstreamHeaders } from "./headers.js";
+import {
+  discardOutcome,
+  hookResultsOf,
+  type JsonOutcome,
+  type Leaf,
+  type Outcome,
+  retryStatus,
+  type StreamOutcome,
+} from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
+import type { Admission, RequestPolicy } from "./policy.js";
+import { type RelaySummary, relayStream } from "./relay.js";
+import type { ResponseCache } from "./response-cache.js";
+import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
+import { usageOf } from "./usage.js";
+
+/** Everything known about a request before its targets are tried. */
+export interface RequestContext {
+  id: string;
+  started: number;
+  endpoint: Endpoint;
+  identity: ApiKeyIdentity;
+  body: Record<string, unknown>;
+  stream: boolean;
+  strict: boolean;
+  metadata: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  headerProvider: HeaderProviderSettings;
+  caller: CallerCredentials;
+  plan: Plan;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  attempts: AttemptRecord[];
+  /** Input evaluations by list and target, so fallback targets sharing a list evaluate it once. */
+  inputs: Map<string, Promise<Evaluation | undefined>>;
+  /** Asynchronous input guardrails started, by list. */
+  asyncInputs: Map<string, Promise<GuardrailResult[]>>;
+}
+
+/** What the pipeline needs. */
+export interface GatewayDeps {
+  providers: ProviderResolver;
+  phases: Phases;
+  upstream: UpstreamClient;
+  cache: ResponseCache;
+  logSink: RequestLogSink;
+  logger: FastifyBaseLogger;
+  retryTiming: RetryTiming;
+  logBodies: boolean;
+  policy?: RequestPolicy;
+}
+
+const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
+
+function worst(a: GuardrailStatus, b: GuardrailStatus): GuardrailStatus {
+  return SEVERITY[a] >= SEVERITY[b] ? a : b;
+}
+
+function ok(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (REFERENCE.md). */
+function movesOn(status: number, codes: readonly number[] | undefined): boolean {
+  return codes ? codes.includes(status) : !ok(status);
+}
+
+function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
+  const total = targets.reduce((sum, t) => sum + t.weight, 0);
+  let point = random() * total;
+  for (const target of targets) {
+    if (target.weight <= 0) continue;
+    point -= target.weight;
+    if (point < 0) return target;
+  }
+  return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function scrub(text: string, secret: string | undefined): string {
+  return secret && text.includes(secret) ? text.replaceAll(secret, "[REDACTED]") : text;
+}
+
+function providerLabel(provider: ResolvedProvider): string {
+  return provider.slug ? `@${provider.slug}` : provider.name;
+}
+
+/** The error a request log records, if the request ended in one. */
+function logError(
+  ctx: RequestContext,
+  json: JsonOutcome | undefined,
+  stream: RelaySummary | undefined,
+  failure: GatewayError | undefined,
+): { code: string; message: string } | undefined {
+  if (failure) return { code: failure.code, message: failure.message };
+  if (json) return json.error;
+  if (stream?.error !== undefined) {
+    const error = stream.error as { code?: string; message?: string };
+    return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
+  }
+  if (ctx.signal.aborted) return { code: "client_closed", message: "the client closed the connection before the stream ended" };
+  return undefined;
+}
+
+/** Runs inference requests. */
+export class Gateway {
+  /** Each target's admission, settled with the answer's usage when the request is logged. */
+  readonly #admissions = new WeakMap<Leaf, Admission>();
+  /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
+  readonly #finishing = new Set<Promise<void>>();
+
+  constructor(private readonly deps: GatewayDeps) {}
+
+  /** A request context made of `fields` (taken over, not copied). */
+  context(fields: Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">): RequestContext {
+    const ctx = fields as RequestContext;
+    ctx.id = randomUUID();
+    ctx.started = performance.now();
+    ctx.attempts = [];
+    ctx.inputs = new Map();
+    ctx.asyncInputs = new Map();
+    return ctx;
+  }
+
+  /** Walks the plan and returns the answer to send. */
+  run(ctx: RequestContext): Promise<Outcome> {
+    return this.#node(ctx, ctx.plan.root);
+  }
+
+  async #node(ctx: RequestContext, node: PlanNode): Promise<Outcome> {
+    const targets = node.targets;
+    if (!targets) return this.#leaf(ctx, node);
+    const strategy = node.strategy ?? { mode: "single" };
+    if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets));
+    if (strategy.mode === "single") return this.#node(ctx, targets[0] as PlanNode);
+    let outcome: Outcome | undefined;
+    for (const [index, target] of targets.entries()) {
+      outcome = await this.#node(ctx, target);
+      if (index === targets.length - 1 || !movesOn(outcome.status, strategy.onStatusCodes)) return outcome;
+      discardOutcome(outcome);
+    }
+    return outcome as Outcome;
+  }
+
+  async #leaf(ctx: RequestContext, node: PlanNode): Promise<Outcome> {
+    let leaf: Leaf | undefined;
+    const started = performance.now();
+    try {
+      let body = ctx.body;
+      const overrides = node.settings.overrideParams;
+      if (Object.keys(overrides).length) body = { ...body, ...overrides };
+      const { provider, model } = await this.deps.providers.resolve({
+        settings: node.settings,
+        header: ctx.headerProvider,
+        model: body.model,
+        endpoint: ctx.endpoint,
+        caller: ctx.caller,
+        scope: { workspaceId: ctx.identity.workspaceId },
+      });
+      if (model !== undefined) body = { ...body, model };
+      const admission = await this.deps.policy?.admit({
+        identity: ctx.identity,
+        provider,
+        model: typeof body.model === "string" ? body.model : undefined,
+        requestType: ctx.endpoint.requestType,
+      });
+      const guarded = node.input.sync.length + node.input.async.length + node.output.sync.length + node.output.async.length > 0;
+      const phase: PhaseContext = {
+        requestType: ctx.endpoint.requestType,
+        metadata: ctx.metadata,
+        // The caller's Authorization is a provider credential unless a slug or the mock answers.
+        headers: guarded ? checkHeaders(ctx.headers, provider.kind === "mock" || provider.slug !== undefined) : {},
+        ...(typeof body.model === "string" && { model: body.model }),
+        provider: providerLabel(provider),
+      };
+      let evaluation: Evaluation | undefined;
+      if (node.input.sync.length) {
+        const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
+          Object.keys(overrides).length ? JSON.stringify(overrides) : ""
+        }`;
+        let input = ctx.inputs.get(inputKey);
+        if (!input) {
+          input = this.deps.phases.sync("input", node.input.sync, body, undefined, phase);
+          ctx.inputs.set(inputKey, input);
+        }
+        evaluation = await input;
+      }
+      leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
+      if (admission) this.#admissions.set(leaf, admission);
+      if (evaluation) leaf.input = evaluation;
+      if (node.input.async.length && !ctx.asyncInputs.has(node.input.key)) {
+        ctx.asyncInputs.set(node.input.key, this.deps.phases.async("input", node.input.async, body, undefined, phase));
+      }
+      if (evaluation?.status === 446) {
+        const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
+        this.#record(ctx, node, leaf, 446, started);
+        return {
+          kind: "json",
+          status: 446,
+          body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
+          headers: {},
+          leaf,
+          hooks,
+          error: { code: "hooks_failed", message: "denied by input guardrails" },
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      const outcome = this.#failure(ctx, error, leaf);
+      this.#record(ctx, node, leaf, outcome.status, started, outcome);
+      return outcome;
+    }
+    return this.#withRetry(ctx, leaf);
+  }
+
+  async #withRetry(ctx: RequestContext, leaf: Leaf): Promise<Outcome> {
+    const retry = leaf.node.settings.retry;
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let outcome: Outcome;
+      try {
+        outcome = await this.#callOnce(ctx, leaf, attempt);
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        outcome = this.#failure(ctx, error, leaf);
+      }
+      this.#record(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
+      if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
+      const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, this.deps.retryTiming);
+      if (delay === undefined) return outcome;
+      discardOutcome(outcome);
+      await sleep(delay, ctx.signal);
+    }
+  }
+
+  /** One call of a target: the mock, the cache, or the upstream; then the output side. */
+  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number): Promise<Outcome> {
+    const { provider, node } = leaf;
+    const endpoint = ctx.endpoint;
+    const streaming = ctx.stream && endpoint.requestType !== "embed";
+    if (provider.kind === "mock") {
+      const mockResponse = node.settings.mockResponse ?? ctx.body.mock_response;
+      if (streaming) {
+        const source = (async function* () {
+          yield* mockStream(endpoint, leaf.request, mockResponse);
+        })();
+        return this.#streamOutcome(leaf, {}, source, () => void source.return(undefined));
+      }
+      return this.#answer(ctx, leaf, 200, mockBody(endpoint, leaf.request, mockResponse), {});
+    }
+
+    const sent = JSON.stringify(leaf.request);
+    const cacheKey =
+      node.settings.cache && !ctx.stream
+        ? this.deps.cache.key({
+            workspaceId: ctx.identity.workspaceId,
+            provider: provider.identity,
+            path: endpoint.upstreamPath,
+            body: sent,
+          })
+        : undefined;
+    // A retry asks the upstream again: the cached answer is what is being retried.
+    if (cacheKey && attempt === 0) {
+      const hit = this.deps.cache.get(cacheKey);
+      if (hit) return this.#answer(ctx, leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
+    }
+
+    const response = await this.deps.upstream.send({
+      url: `${provider.baseUrl}${endpoint.upstreamPath}`,
+      headers: upstreamHeaders(ctx.headers, provider, streaming),
+      body: sent,
+      trusted: provider.trusted,
+      ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
+      signal: ctx.signal,
+    });
+    const headers = passedBackHeaders(response.headers);
+    if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
+      return this.#streamOutcome(leaf, headers, response.stream(), () => response.discard());
+    }
+    const text = scrub(await response.text(), provider.secret);
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (ok(response.status)) {
+      if (!isObject(parsed)) {
+        throw new GatewayError(
+          502,
+          "upstream_invalid_response",
+          `the upstream ${providerLabel(provider)} answered ${response.status} with a body that is not a JSON object`,
+        );
+      }
+      if (cacheKey) this.deps.cache.set(cacheKey, { status: response.status, text, headers }, node.settings.cache?.maxAgeSeconds);
+      const outcome = await this.#answer(ctx, leaf, response.status, parsed, headers, cacheKey ? "MISS" : undefined);
+      // Nothing added or changed: the upstream's own bytes go out, with no second serialisation.
+      if (outcome.body === parsed) {
+        outcome.raw = text;
+        outcome.contentType = "application/json; charset=utf-8";
+      }
+      return outcome;
+    }
+    // An upstream error is returned as it is, with the input side's hook_results (REFERENCE.md).
+    const hooks = hookResultsOf(leaf, undefined);
+    const outcome: JsonOutcome = { kind: "json", status: response.status, headers, leaf };
+    if (hooks) outcome.hooks = hooks;
+    if (isObject(parsed)) outcome.body = hooks ? { ...parsed, hook_results: hooks } : parsed;
+    else {
+      outcome.raw = text;
+      outcome.contentType = response.contentType || "text/plain";
+    }
+    const retryAfter = parseRetryAfter(response.headers["retry-after"]);
+    if (retryAfter !== undefined && (response.status === 429 || response.status === 503)) outcome.retryAfterMs = retryAfter;
+    return outcome;
+  }
+
+  #streamOutcome(leaf: Leaf, headers: Record<string, string>, source: AsyncIterable<Buffer>, discard: () => void): StreamOutcome {
+    // Input 246 starts the stream with 246 (spec §6); 446 never gets here.
+    const status = leaf.input?.status === 246 ? 246 : 200;
+    return { kind: "stream", status, headers, source, discard, leaf };
+  }
+
+  /** Runs the output side on a 2xx body and builds the answer. */
+  async #answer(
+    ctx: RequestContext,
+    leaf: Leaf,
+    upstreamStatus: number,
+    body: Record<string, unknown>,
+    headers: Record<string, string>,
+    cacheStatus?: "HIT" | "MISS",
+  ): Promise<JsonOutcome> {
+    const output = await this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase);
+    const hooks = hookResultsOf(leaf, output);
+    const answerHeaders = cacheStatus ? { ...headers, [HEADER.cacheStatus]: cacheStatus } : headers;
+    const outcome: JsonOutcome = { kind: "json", status: upstreamStatus, headers: answerHeaders, leaf };
+    if (hooks) outcome.hooks = hooks;
+    if (cacheStatus) outcome.cacheStatus = cacheStatus;
+    if (output) outcome.outputStatus = output.status;
+    if (output?.status === 446 && hooks) {
+      outcome.status = 446;
+      outcome.body = deniedBody(ctx.endpoint.errorStyle, "output", hooks);
+      outcome.error = { code: "hooks_failed", message: "denied by output guardrails" };
+      return outcome;
+    }
+    const response = (output?.response as Record<string, unknown> | undefined) ?? body;
+    const status = worst(leaf.input?.status ?? 200, output?.status ?? 200);
+    // 246 only turns an upstream success into 246 (REFERENCE.md).
+    if (status === 246) outcome.status = 246;
+    outcome.output = response;
+    outcome.body = hooks ? { ...response, hook_results: hooks } : response;
+    return outcome;
+  }
+
+  #failure(ctx: RequestContext, error: GatewayError, leaf: Leaf | undefined): JsonOutcome {
+    const hooks = hookResultsOf(leaf, undefined);
+    const outcome: JsonOutcome = {
+      kind: "json",
+      status: error.status,
+      body: errorBody(ctx.endpoint.errorStyle, error.status, error.code, error.message, hooks ? { hookResults: hooks } : {}),
+      // A refusal may say when to come back (retry-after on a rate limit).
+      headers: { ...((error as { headers?: Record<string, string> }).headers ?? {}) },
+      error: { code: error.code, message: error.message },
+    };
+    if (leaf) outcome.leaf = leaf;
+    if (hooks) outcome.hooks = hooks;
+    return outcome;
+  }
+
+  #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
+    const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
+    if (leaf) attempt.provider = providerLabel(leaf.provider);
+    if (leaf?.phase.model) attempt.model = leaf.phase.model;
+    if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
+    if (outcome?.error) attempt.error = outcome.error;
+    ctx.attempts.push(attempt);
+  }
+
+  /** The relayed stream of a stream outcome; the log is written when it ends. */
+  relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
+    const { leaf } = outcome;
+    return relayStream({
+      leaf,
+      format: ctx.endpoint.format,
+      strict: ctx.strict,
+      source: outcome.source,
+      evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+      onEnd: (summary) => void this.finish(ctx, outcome, summary),
+    });
+  }
+
+  /**
+   * Writes the request log once the answer is out and the asynchronous guardrails reported.
+   * Never rejects: a failing guardrail or sink is logged, and the process carries on.
+   */
+  finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+    const job = this.#finish(ctx, outcome, stream, failure);
+    this.#finishing.add(job);
+    void job.finally(() => this.#finishing.delete(job));
+    return job;
+  }
+
+  /** Resolves once every request log begun so far has been handed to the sink. */
+  async drain(): Promise<void> {
+    while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
+  }
+
+  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+    const latency = Number((performance.now() - ctx.started).toFixed(3));
+    try {
+      const leaf = outcome?.leaf;
+      const json = outcome?.kind === "json" ? outcome : undefined;
+      const before = json?.hooks?.before_request_hooks ?? leaf?.input?.results ?? [];
+      const after = json ? (json.hooks?.after_request_hooks ?? []) : (stream?.output?.results ?? []);
+      // What asynchronous output guardrails see: the answer sent, or all of a stream that ended well.
+      const response = json ? json.output : stream?.error === undefined && stream?.text ? stream.body : undefined;
+      const asyncBefore = (await Promise.all(ctx.asyncInputs.values())).flat();
+      const asyncAfter =
+        leaf && response && leaf.node.output.async.length
+          ? await this.deps.phases.async("output", leaf.node.output.async, leaf.request, response, leaf.phase)
+          : [];
+      const record: RequestLogRecord = {
+        id: ctx.id,
+        created_at: new Date(Date.now() - latency).toISOString(),
+        workspace_id: ctx.identity.workspaceId,
+        api_key_id: ctx.identity.id,
+        route: ctx.endpoint.route,
+        request_type: ctx.stream ? `stream-${ctx.endpoint.requestType}` : ctx.endpoint.requestType,
+        stream: ctx.stream,
+        status: outcome?.status ?? failure?.status ?? 0,
+        latency_ms: latency,
+        attempts: ctx.attempts,
+        hook_results: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
+      };
+      if (ctx.plan.configId) record.config_id = ctx.plan.configId;
+      if (leaf) record.provider = providerLabel(leaf.provider);
+      if (leaf?.phase.model) record.model = leaf.phase.model;
+      if (json?.cacheStatus) record.cache_status = json.cacheStatus;
+      const error = logError(ctx, json, stream, failure);
+      if (error) record.error = error;
+      if (stream?.output?.status === 446) record.stream_output_denied = true;
+      if (stream?.outputSkipped) record.stream_output_skipped = true;
+      const admission = leaf && this.#admissions.get(leaf);
+      if (admission) {
+        // A cache hit cost nothing upstream; anything else that answered counts its tokens.
+        const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
+        const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        Object.assign(record, await admission.settle(usage));
+      }
+      if (this.deps.logBodies) {
+        record.request = leaf?.request ?? ctx.body;
+        if (response) record.response = response;
+      }
+      await this.deps.logSink.write(record);
+    } catch (error) {
+      this.deps.logger.error({ err: error, requestId: ctx.id }, "writing the request log failed");
+    }
+  }
+}

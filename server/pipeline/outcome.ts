@@ -1,0 +1,73 @@
+/**
+ * What one attempt at a target yields: a JSON answer (including gateway errors, so fallback and
+ * retry can look at their status like any other) or an open stream.
+ */
+import type { Evaluation } from "../../core/engine.js";
+import type { HookResults } from "../../core/types.js";
+import type { PlanNode } from "../plan/build.js";
+import type { ResolvedProvider } from "../providers/resolve.js";
+import type { PhaseContext } from "./phases.js";
+
+/** A target once its provider is resolved and its input side evaluated. */
+export interface Leaf {
+  node: PlanNode;
+  provider: ResolvedProvider;
+  /** The body sent upstream: override_params, model resolution and input transforms applied. */
+  request: Record<string, unknown>;
+  phase: PhaseContext;
+  /** The synchronous input evaluation, when the target has synchronous input guardrails. */
+  input?: Evaluation;
+}
+
+/** A complete, non-streamed answer. */
+export interface JsonOutcome {
+  kind: "json";
+  status: number;
+  /** The JSON body, or undefined when `raw` carries a non-JSON upstream error body. */
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  headers: Record<string, string>;
+  leaf?: Leaf;
+  /** Synchronous results of this attempt (both sides), for the log. */
+  hooks?: HookResults;
+  /** The response body the client got, without hook_results: what async output guardrails see. */
+  output?: Record<string, unknown>;
+  retryAfterMs?: number;
+  /** The output side's status, when it ran: a 246 is worth retrying only when the output caused it. */
+  outputStatus?: 200 | 246 | 446;
+  cacheStatus?: "HIT" | "MISS";
+  error?: { code: string; message: string };
+}
+
+/** A streamed answer whose headers are decided and whose events are yet to flow. */
+export interface StreamOutcome {
+  kind: "stream";
+  status: number;
+  headers: Record<string, string>;
+  source: AsyncIterable<Buffer>;
+  discard(): void;
+  leaf: Leaf;
+}
+
+export type Outcome = JsonOutcome | StreamOutcome;
+
+/** The `hook_results` of a target's synchronous guardrails, or undefined when it has none (spec §2.2). */
+export function hookResultsOf(leaf: Leaf | undefined, after: Evaluation | undefined): HookResults | undefined {
+  if (!leaf || (!leaf.node.input.sync.length && !leaf.node.output.sync.length)) return undefined;
+  return { before_request_hooks: leaf.input?.results ?? [], after_request_hooks: after?.results ?? [] };
+}
+
+/**
+ * The status retry looks at. Retry repeats the upstream call and the output side, never the input
+ * side, so a 246 that only the input side caused (always the case on a stream) cannot improve.
+ */
+export function retryStatus(outcome: Outcome): number {
+  if (outcome.status !== 246) return outcome.status;
+  return outcome.kind === "json" && outcome.outputStatus === 246 ? 246 : 200;
+}
+
+/** Frees what an outcome holds when it is not the one answered. */
+export function discardOutcome(outcome: Outcome): void {
+  if (outcome.kind === "stream") outcome.discard();
+}

@@ -1,0 +1,83 @@
+/**
+ * The two ways a side's guardrails run: synchronously (awaited; the verdict can change the
+ * answer) and asynchronously (started beside the upstream call, never awaited by the answer,
+ * results for the log only). Both go through the engine, with lists prepared once per config.
+ */
+import type { Engine, Evaluation } from "../../core/engine.js";
+import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
+
+/** What checks may know about the request besides its body. */
+export interface PhaseContext {
+  requestType: RequestType;
+  metadata: Record<string, string>;
+  /** Request headers with credentials removed. */
+  headers: Record<string, string>;
+  model?: string;
+  provider?: string;
+}
+
+/** Runs guardrail phases for the pipeline. */
+export class Phases {
+  constructor(
+    private readonly engine: Engine,
+    private readonly onAsyncError: (error: unknown) => void,
+  ) {}
+
+  /** Evaluates the synchronous guardrails of a side; undefined when there are none. */
+  async sync(
+    side: Side,
+    guardrails: Guardrail[],
+    request: unknown,
+    response: unknown,
+    context: PhaseContext,
+  ): Promise<Evaluation | undefined> {
+    if (!guardrails.length) return undefined;
+    return this.engine.evaluate({
+      side,
+      prepared: guardrails,
+      requestType: context.requestType,
+      request,
+      ...(side === "output" && { response }),
+      metadata: context.metadata,
+      headers: context.headers,
+      ...(context.model !== undefined && { model: context.model }),
+      ...(context.provider !== undefined && { provider: context.provider }),
+    });
+  }
+
+  /**
+   * Starts the asynchronous guardrails of a side after the current I/O turn, so they run beside
+   * the upstream call rather than before it. Never rejects: a failure is reported and yields no
+   * results, and nothing it does reaches the client's answer.
+   */
+  async(
+    side: Side,
+    guardrails: Guardrail[],
+    request: unknown,
+    response: unknown,
+    context: PhaseContext,
+  ): Promise<GuardrailResult[]> {
+    if (!guardrails.length) return Promise.resolve([]);
+    return new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() =>
+        this.engine.evaluate({
+          side,
+          prepared: guardrails,
+          requestType: context.requestType,
+          request,
+          ...(side === "output" && { response }),
+          metadata: context.metadata,
+          headers: context.headers,
+          ...(context.model !== undefined && { model: context.model }),
+          ...(context.provider !== undefined && { provider: context.provider }),
+        }),
+      )
+      .then(
+        (evaluation) => evaluation.asyncResults,
+        (error: unknown) => {
+          this.onAsyncError(error);
+          return [];
+        },
+      );
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What the gateway asks of the management plane on the request path: may this caller use these
+ * guardrails (plan, feature flag), and may it call this provider and model now (allow-list, rate
+ * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed.
+ */
+import type { Guardrail, RequestType } from "../../core/types.js";
+import type { ResolvedProvider } from "../providers/resolve.js";
+import type { ApiKeyIdentity, Scope } from "../sources/types.js";
+
+/** Token usage of one answer; `estimated` when counted by the gateway rather than reported upstream. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  estimated?: boolean;
+}
+
+/** An admitted target: settled once the answer's usage is known. */
+export interface Admission {
+  /** Counts usage and cost; resolves to the fields the request log adds (usage, cost, provider ids). */
+  settle(usage: Usage | undefined): Promise<Record<string, unknown>>;
+}
+
+/** What one target's admission is about. */
+export interface AdmissionRequest {
+  identity: ApiKeyIdentity;
+  provider: ResolvedProvider;
+  /** The model sent upstream (after `@slug/` resolution and override_params). */
+  model: string | undefined;
+  requestType: RequestType;
+}
+
+/** The request path's rules. Refusals are GatewayErrors (403, 429 with retry-after, 402). */
+export interface RequestPolicy {
+  /** Refuses guardrails the caller's organization may not use; `where` names their origin. */
+  gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
+  /** Admits one target of a request, or refuses it. */
+  admit(request: AdmissionRequest): Promise<Admission | undefined>;
+}
+
+/** Every guardrail a plan attaches, root and targets, both sides, each once. */
+export function planGuardrails(root: PlanLike): Guardrail[] {
+  const seen = new Set<Guardrail>();
+  const walk = (node: PlanLike): void => {
+    for (const list of [node.input, node.output]) for (const g of [...list.sync, ...list.async]) seen.add(g);
+    for (const target of node.targets ?? []) walk(target);
+  };
+  walk(root);
+  return [...seen];
+}
+
+/** The part of a plan node `planGuardrails` reads. */
+export interface PlanLike {
+  input: { sync: Guardrail[]; async: Guardrail[] };
+  output: { sync: Guardrail[]; async: Guardrail[] };
+  targets?: PlanLike[];
+}

@@ -1,0 +1,96 @@
+/**
+ * The streamed answer: upstream events passed through as they complete, with nothing added to
+ * their timing, and — when strict compliance is off — a first `hook_results` event with the input
+ * side and a last one, before `[DONE]` / `message_stop`, with the output side evaluated on the
+ * streamed text (spec §6). Output guardrails never run on an empty text.
+ *
+ * A deny on the output side cannot take back text already sent: the last event reports it and
+ * the log records it. Terminal events are held back here, which is where holding text back
+ * (bounded unchecked text) will hook in.
+ */
+import type { Evaluation } from "../../core/engine.js";
+import type { HookResults } from "../../core/types.js";
+import type { WireFormat } from "../providers/catalog.js";
+import { SseSplitter } from "../upstream/sse.js";
+import type { Leaf } from "./outcome.js";
+import { streamText } from "./stream-text.js";
+
+/** How a relayed stream ended, for the log. */
+export interface RelaySummary {
+  text: string;
+  /** The response body the streamed text amounts to. */
+  body: Record<string, unknown>;
+  output?: Evaluation;
+  outputSkipped: boolean;
+  error?: unknown;
+}
+
+/** The `hook_results` event in the endpoint's format. */
+export function hookEvent(format: WireFormat, hookResults: Partial<HookResults>): Buffer {
+  const data = JSON.stringify({ hook_results: hookResults });
+  return Buffer.from(format === "anthropic" ? `event: hook_results\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+}
+
+/** Relays one stream; `evaluateOutput` runs the synchronous output side on the streamed body. */
+export async function* relayStream(options: {
+  leaf: Leaf;
+  format: WireFormat;
+  strict: boolean;
+  source: AsyncIterable<Buffer>;
+  evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  onEnd: (summary: RelaySummary) => void;
+}): AsyncGenerator<Buffer> {
+  const { leaf, format } = options;
+  const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
+  const accumulated = streamText(leaf.phase.requestType);
+  const splitter = new SseSplitter();
+  const held: Buffer[] = [];
+  let error: unknown;
+  let output: Evaluation | undefined;
+  let outputSkipped = false;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    options.onEnd({ text: accumulated.text(), body: accumulated.body(), ...(output && { output }), outputSkipped, error });
+  };
+  try {
+    if (reportHooks) yield hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] });
+    try {
+      for await (const chunk of options.source) {
+        const out: Buffer[] = [];
+        for (const event of splitter.push(chunk)) {
+          // Once the terminal event arrived, whatever follows waits with it.
+          if (held.length || accumulated.isTerminal(event)) {
+            held.push(event.raw);
+            continue;
+          }
+          accumulated.add(event);
+          out.push(event.raw);
+        }
+        if (out.length) yield out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
+      }
+      const rest = splitter.flush();
+      if (rest) {
+        if (held.length || accumulated.isTerminal(rest)) held.push(rest.raw);
+        else {
+          accumulated.add(rest);
+          yield rest.raw;
+        }
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    if (leaf.node.output.sync.length) {
+      if (accumulated.text() === "") outputSkipped = true;
+      else output = await options.evaluateOutput(accumulated.body());
+    }
+    // A broken upstream stream ends here: nothing more is sent, the log has the rest.
+    if (error === undefined) {
+      if (reportHooks && output) yield hookEvent(format, { after_request_hooks: output.results });
+      for (const event of held) yield event;
+    }
+  } finally {
+    end();
+  }
+}

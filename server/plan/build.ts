@@ -1,0 +1,161 @@
+/**
+ * From a config to a plan: the tree of targets with, for each, its provider settings and its input
+ * and output guardrails, every one normalised by the engine. A target inherits what it does not set
+ * from its parent: provider settings, retry, cache, time-out, mock response, and each side's
+ * guardrail list (REFERENCE.md: a target with no hooks inherits the parent's).
+ */
+import type { ConfigWarning } from "../../core/config/definition.js";
+import { GUARDRAIL_CONFIG_KEYS } from "../../core/config/normalize.js";
+import { joinPath } from "../../core/config/path.js";
+import type { Engine } from "../../core/engine.js";
+import { ConfigError } from "../../core/errors.js";
+import type { Guardrail, Side } from "../../core/types.js";
+import type { Scope } from "../sources/types.js";
+import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
+
+/** The guardrails of one side of a target, split by how they run. */
+export interface GuardrailList {
+  /** Identifies the list within its plan: targets that inherit a list share its key. */
+  key: string;
+  sync: Guardrail[];
+  async: Guardrail[];
+}
+
+/** Statuses retried when `retry.on_status_codes` is not given. */
+export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [429, 500, 502, 503, 504];
+
+/** Provider and call settings of a target, after inheritance. */
+export interface TargetSettings {
+  provider?: string;
+  virtualKey?: string;
+  apiKey?: string;
+  customHost?: string;
+  overrideParams: Record<string, unknown>;
+  retry?: { attempts: number; onStatusCodes: readonly number[] };
+  cache?: { maxAgeSeconds?: number };
+  requestTimeoutMs?: number;
+  mockResponse?: string | Record<string, unknown>;
+}
+
+/** How a node with targets picks among them. */
+export interface Strategy {
+  mode: "single" | "fallback" | "loadbalance";
+  onStatusCodes?: readonly number[];
+}
+
+/** A node of the plan: the root config or one of its (nested) targets. */
+export interface PlanNode {
+  /** Config path, `""` for the root, `targets[1]` for a target. */
+  path: string;
+  settings: TargetSettings;
+  input: GuardrailList;
+  output: GuardrailList;
+  weight: number;
+  strategy?: Strategy;
+  targets?: PlanNode[];
+}
+
+/** What a config resolves to. */
+export interface Plan {
+  root: PlanNode;
+  configId?: string;
+  warnings: ConfigWarning[];
+  /** Whether any node has a synchronous guardrail (decides whether hook_results may appear). */
+  hasGuardrails: boolean;
+}
+
+const EMPTY_LIST = (key: string): GuardrailList => ({ key, sync: [], async: [] });
+
+/** The plan of a request with no config: one root target, no guardrails. */
+export const EMPTY_PLAN: Plan = Object.freeze({
+  root: { path: "", settings: { overrideParams: {} }, input: EMPTY_LIST("input"), output: EMPTY_LIST("output"), weight: 1 },
+  warnings: [],
+  hasGuardrails: false,
+}) as Plan;
+
+function split(key: string, guardrails: Guardrail[]): GuardrailList {
+  return { key, sync: guardrails.filter((g) => !g.async), async: guardrails.filter((g) => g.async) };
+}
+
+function ownSettings(config: GatewayConfig, parent: TargetSettings | undefined): TargetSettings {
+  const inherited: TargetSettings = parent ? { ...parent } : { overrideParams: {} };
+  // Provider identity is inherited as a whole: a target naming its own provider must not pick up
+  // the parent's virtual key or credential.
+  if (config.provider !== undefined || config.virtual_key !== undefined) {
+    delete inherited.provider;
+    delete inherited.virtualKey;
+    delete inherited.apiKey;
+    delete inherited.customHost;
+  }
+  const settings: TargetSettings = {
+    ...inherited,
+    overrideParams: { ...inherited.overrideParams, ...(config.override_params ?? {}) },
+  };
+  if (config.provider !== undefined) settings.provider = config.provider;
+  if (config.virtual_key !== undefined) settings.virtualKey = config.virtual_key;
+  if (config.api_key !== undefined) settings.apiKey = config.api_key;
+  if (config.custom_host !== undefined) settings.customHost = config.custom_host;
+  if (config.retry !== undefined) {
+    settings.retry = {
+      attempts: config.retry.attempts ?? 0,
+      onStatusCodes: config.retry.on_status_codes ?? DEFAULT_RETRY_STATUS_CODES,
+    };
+  }
+  if (config.cache !== undefined)
+    settings.cache = config.cache.max_age !== undefined ? { maxAgeSeconds: config.cache.max_age } : {};
+  if (config.request_timeout !== undefined) settings.requestTimeoutMs = config.request_timeout;
+  if (config.mock_response !== undefined) settings.mockResponse = config.mock_response;
+  return settings;
+}
+
+function hasSideKeys(config: Record<string, unknown>, side: Side): boolean {
+  return GUARDRAIL_CONFIG_KEYS[side].some((key) => config[key] !== undefined && config[key] !== null);
+}
+
+/**
+ * Builds the plan of a config. Throws a ConfigError naming the path for anything that cannot load:
+ * malformed gateway keys, unknown guardrails or checks, bad parameters.
+ */
+export async function buildPlan(config: Record<string, unknown>, engine: Engine, scope: Scope): Promise<Plan> {
+  validateGatewayConfig(config, "");
+  const warnings: ConfigWarning[] = [];
+  let hasGuardrails = false;
+
+  const build = async (node: GatewayConfig, path: string, parent: PlanNode | undefined): Promise<PlanNode> => {
+    const normalized = await engine.normalize(node, { path, scope });
+    warnings.push(...normalized.warnings);
+    const list = (side: Side): GuardrailList => {
+      if (parent && !hasSideKeys(node, side)) return parent[side];
+      const built = split(`${path || "root"}.${side}`, normalized[side]);
+      if (built.sync.length) hasGuardrails = true;
+      return built;
+    };
+    const planNode: PlanNode = {
+      path,
+      settings: ownSettings(node, parent?.settings),
+      input: list("input"),
+      output: list("output"),
+      weight: node.weight ?? 1,
+    };
+    if (node.targets) {
+      planNode.strategy = {
+        mode: node.strategy?.mode ?? "single",
+        ...(node.strategy?.on_status_codes && { onStatusCodes: node.strategy.on_status_codes }),
+      };
+      const targetsPath = joinPath(path, "targets");
+      planNode.targets = [];
+      for (const [index, target] of node.targets.entries()) {
+        planNode.targets.push(await build(target, joinPath(targetsPath, index), planNode));
+      }
+      if (planNode.strategy.mode === "loadbalance" && !planNode.targets.some((t) => t.weight > 0)) {
+        throw new ConfigError(targetsPath, "loadbalance needs a target with weight > 0");
+      }
+    } else if (node.strategy) {
+      throw new ConfigError(joinPath(path, "strategy"), "a strategy needs targets to choose from");
+    }
+    return planNode;
+  };
+
+  const root = await build(config as GatewayConfig, "", undefined);
+  return { root, warnings, hasGuardrails };
+}

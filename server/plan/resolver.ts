@@ -1,0 +1,101 @@
+/**
+ * Resolves `x-gateway-config` (a saved config id or an inline JSON config, spec §4 rule 1) to a
+ * plan. Plans are cached, so a config's guardrails are normalised once rather than per request;
+ * `invalidate` drops them when records change.
+ */
+import { LRUCache } from "lru-cache";
+import type { Engine } from "../../core/engine.js";
+import { ConfigError } from "../../core/errors.js";
+import { GatewayError } from "../errors.js";
+import { planGuardrails, type RequestPolicy } from "../pipeline/policy.js";
+import type { ConfigSource, Scope } from "../sources/types.js";
+import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
+
+/** Options of the plan cache. */
+export interface PlanCacheOptions {
+  /** Plans kept; default 1000. */
+  max?: number;
+  /** How long a plan is reused before its records are read again; default 60 s. */
+  ttlMs?: number;
+}
+
+function isInline(value: string): boolean {
+  return value.startsWith("{");
+}
+
+/** Turns config headers into plans, with a bounded cache. */
+export class PlanResolver {
+  readonly #cache: LRUCache<string, Promise<Plan>>;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly configs: ConfigSource,
+    options: PlanCacheOptions = {},
+    private readonly policy?: RequestPolicy,
+  ) {
+    this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
+  }
+
+  /** The plan for a header value; the empty plan when there is none. */
+  resolve(header: string | undefined, scope: Scope, label = "x-gateway-config"): Promise<Plan> {
+    const value = header?.trim();
+    if (!value) return Promise.resolve(EMPTY_PLAN);
+    const key = `${scope.workspaceId ?? ""}\0${value}`;
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const plan = (isInline(value) ? this.#inline(value, scope, label) : this.#saved(value, scope, label)).catch(
+      (error: unknown) => {
+        this.#cache.delete(key);
+        throw error;
+      },
+    );
+    this.#cache.set(key, plan);
+    return plan;
+  }
+
+  /** Builds the plan of a config object given directly (the hook routes), without caching. */
+  async build(config: Record<string, unknown>, scope: Scope, label: string): Promise<Plan> {
+    let plan: Plan;
+    try {
+      plan = await buildPlan(config, this.engine, scope);
+    } catch (error) {
+      throw labelled(error, label);
+    }
+    // Plans are cached per workspace, and the management plane drops them when a plan changes.
+    await this.policy?.gate(planGuardrails(plan.root), scope, label);
+    return plan;
+  }
+
+  /** Drops every cached plan: call when a config, guardrail or plugin changes. */
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
+  async #inline(value: string, scope: Scope, label: string): Promise<Plan> {
+    let config: unknown;
+    try {
+      config = JSON.parse(value);
+    } catch (error) {
+      throw new GatewayError(400, "config_malformed", `${label}: is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof config !== "object" || config === null || Array.isArray(config)) {
+      throw new GatewayError(400, "config_malformed", `${label}: must be a config id or a JSON object`);
+    }
+    return this.build(config as Record<string, unknown>, scope, label);
+  }
+
+  async #saved(id: string, scope: Scope, label: string): Promise<Plan> {
+    const record = await this.configs.get(id, scope);
+    if (!record) throw new GatewayError(404, "unknown_config", `${label}: no config with id "${id}"`);
+    const plan = await this.build(record.config, scope, `config "${id}"`);
+    return { ...plan, configId: id };
+  }
+}
+
+/** Prefixes a config error with where the config came from; other errors pass unchanged. */
+function labelled(error: unknown, label: string): unknown {
+  if (error instanceof ConfigError) {
+    return new GatewayError(400, error.code, `${label}: ${error.message}`, { cause: error });
+  }
+  return error;
+}

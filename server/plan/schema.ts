@@ -1,0 +1,61 @@
+/**
+ * The gateway keys of a config (spec §2.3; REFERENCE.md): provider selection, targets, strategy,
+ * retry, cache, time-outs. Guardrail keys are validated by the engine's normalisation; keys
+ * guardgate does not interpret are kept and ignored, so configs written for the peer gateway load.
+ */
+import { compileValidator, type Validator } from "../schema.js";
+
+const statusCodes = { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } };
+
+/** Schema of a config object and, recursively, of each of its targets. */
+export const GATEWAY_CONFIG_SCHEMA = {
+  type: "object",
+  properties: {
+    provider: { type: "string", minLength: 1 },
+    virtual_key: { type: "string", minLength: 1 },
+    api_key: { type: "string", minLength: 1 },
+    custom_host: { type: "string", pattern: "^https?://" },
+    override_params: { type: "object" },
+    retry: {
+      type: "object",
+      properties: { attempts: { type: "integer", minimum: 0, maximum: 10 }, on_status_codes: statusCodes },
+      additionalProperties: false,
+    },
+    cache: {
+      type: "object",
+      properties: { mode: { enum: ["simple"] }, max_age: { type: "integer", minimum: 1 } },
+      required: ["mode"],
+      additionalProperties: false,
+    },
+    strategy: {
+      type: "object",
+      properties: { mode: { enum: ["single", "fallback", "loadbalance"] }, on_status_codes: statusCodes },
+      required: ["mode"],
+      additionalProperties: false,
+    },
+    targets: { type: "array", minItems: 1, items: { $ref: "#" } },
+    weight: { type: "number", minimum: 0 },
+    request_timeout: { type: "integer", minimum: 1 },
+    mock_response: { type: ["string", "object"] },
+  },
+};
+
+/** The gateway keys of a config, as the schema admits them. */
+export interface GatewayConfig {
+  provider?: string;
+  virtual_key?: string;
+  api_key?: string;
+  custom_host?: string;
+  override_params?: Record<string, unknown>;
+  retry?: { attempts?: number; on_status_codes?: number[] };
+  cache?: { mode: "simple"; max_age?: number };
+  strategy?: { mode: "single" | "fallback" | "loadbalance"; on_status_codes?: number[] };
+  targets?: GatewayConfig[];
+  weight?: number;
+  request_timeout?: number;
+  mock_response?: string | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Throws a ConfigError naming the path when a config's gateway keys are not valid. */
+export const validateGatewayConfig: Validator<GatewayConfig> = compileValidator<GatewayConfig>(GATEWAY_CONFIG_SCHEMA);

@@ -1,0 +1,255 @@
+/**
+ * The hook backend (DESIGN.md, use 2): the engine over HTTP, with no provider call.
+ *
+ * - `POST /v1/hooks/evaluate` takes `{side, guardrails | config, request_type, request, response?,
+ *   metadata?}` and answers `{status, verdict, hook_results, request?, response?}`.
+ * - `POST /v1/hooks/webhook` speaks the peer gateway's webhook-check contract (REFERENCE.md): it
+ *   takes the evaluation context the peer posts and answers `{verdict, data, transformedData?}`, the
+ *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
+ *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { ConfigWarning } from "../../core/config/definition.js";
+import { prepareListElement } from "../../core/config/normalize.js";
+import { joinPath } from "../../core/config/path.js";
+import { baseRequestType } from "../../core/content.js";
+import type { Engine } from "../../core/engine.js";
+import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
+import { identityOf } from "../auth.js";
+import { GatewayError } from "../errors.js";
+import type { RequestLogSink } from "../logs/sink.js";
+import { checkHeaders } from "../pipeline/headers.js";
+import type { RequestPolicy } from "../pipeline/policy.js";
+import type { PlanResolver } from "../plan/resolver.js";
+import { compileValidator, type Validator } from "../schema.js";
+import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
+
+const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
+
+interface EvaluateBody {
+  side: Side;
+  guardrails?: unknown[];
+  config?: string | Record<string, unknown>;
+  request_type?: string;
+  request: Record<string, unknown>;
+  response?: Record<string, unknown>;
+  metadata?: Record<string, string>;
+}
+
+const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateBody>({
+  type: "object",
+  properties: {
+    side: { enum: ["input", "output"] },
+    guardrails: { type: "array", minItems: 1 },
+    config: { type: ["string", "object"] },
+    request_type: { type: "string" },
+    request: { type: "object" },
+    response: { type: "object" },
+    metadata: metadataSchema,
+  },
+  required: ["side", "request"],
+  additionalProperties: false,
+});
+
+interface WebhookBody {
+  request?: { json?: Record<string, unknown> };
+  response?: { json?: Record<string, unknown> };
+  eventType?: "beforeRequestHook" | "afterRequestHook";
+  requestType?: string;
+  provider?: string;
+  metadata?: Record<string, string>;
+}
+
+const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody>({
+  type: "object",
+  properties: {
+    request: { type: "object", properties: { json: { type: "object" } } },
+    response: { type: "object", properties: { json: { type: "object" } } },
+    eventType: { enum: ["beforeRequestHook", "afterRequestHook"] },
+    requestType: { type: "string" },
+    provider: { type: "string" },
+    metadata: { type: "object" },
+  },
+  required: ["request"],
+});
+
+function requestTypeOf(value: string | undefined, where: string, body?: Record<string, unknown>): RequestType {
+  if (value === undefined) {
+    if (body && "prompt" in body) return "complete";
+    if (body && "input" in body && !("messages" in body)) return "embed";
+    return "chatComplete";
+  }
+  const type = baseRequestType(value);
+  if (!type)
+    throw new GatewayError(
+      400,
+      "invalid_request_type",
+      `${where}: "${value}" is not one of chatComplete, complete, embed, messages`,
+    );
+  return type;
+}
+
+/** Only string metadata reaches checks (the peer may post other values). */
+function stringMetadata(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object") return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+/** Registers the hook routes; each evaluation is written to the request log like an inference request. */
+export function hookRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  plans: PlanResolver,
+  guardrails: GuardrailSource,
+  logSink: RequestLogSink,
+  policy?: RequestPolicy,
+): void {
+  const log = (
+    route: string,
+    identity: ApiKeyIdentity,
+    requestType: RequestType,
+    side: Side,
+    status: number,
+    results: GuardrailResult[],
+    started: number,
+  ) => {
+    const latency = Number((performance.now() - started).toFixed(3));
+    logSink
+      .write({
+        id: randomUUID(),
+        created_at: new Date(Date.now() - latency).toISOString(),
+        workspace_id: identity.workspaceId,
+        api_key_id: identity.id,
+        route,
+        request_type: requestType,
+        stream: false,
+        status,
+        latency_ms: latency,
+        attempts: [],
+        hook_results: {
+          before_request_hooks: side === "input" ? results : [],
+          after_request_hooks: side === "output" ? results : [],
+        },
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
+  };
+
+  const prepareList = async (list: unknown[], side: Side, path: string, scope: Scope) => {
+    const prepared = await Promise.all(
+      list.map((element, index) =>
+        prepareListElement(element, side, joinPath(path, index), { registry: engine.registry, source: guardrails, scope }),
+      ),
+    );
+    const listed = prepared.map((p) => p.guardrail);
+    await policy?.gate(listed, scope, path);
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings) };
+  };
+
+  const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {
+    const plan =
+      typeof config === "string" ? await plans.resolve(config, scope, "config") : await plans.build(config, scope, "config");
+    const list = plan.root[side];
+    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings };
+  };
+
+  app.post("/v1/hooks/evaluate", async (request) => {
+    const started = performance.now();
+    const identity = identityOf(request);
+    const body = request.body;
+    validateEvaluateBody(body, "");
+    const scope = { workspaceId: identity.workspaceId };
+    if ((body.guardrails === undefined) === (body.config === undefined)) {
+      throw new GatewayError(400, "invalid_request", "give exactly one of guardrails or config");
+    }
+    if (body.side === "output" && body.response === undefined) {
+      throw new GatewayError(400, "invalid_request", "response: is required on the output side");
+    }
+    const requestType = requestTypeOf(body.request_type, "request_type", body.request);
+    const { guardrails: prepared, warnings } = body.guardrails
+      ? await prepareList(body.guardrails, body.side, "guardrails", scope)
+      : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
+    const evaluation = await engine.evaluate({
+      side: body.side,
+      prepared,
+      requestType,
+      request: body.request,
+      ...(body.side === "output" && { response: body.response }),
+      metadata: body.metadata ?? {},
+      headers: checkHeaders(request.headers, false),
+    });
+    const results = [...evaluation.results, ...evaluation.asyncResults];
+    log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
+    const answer: Record<string, unknown> = {
+      status: evaluation.status,
+      verdict: evaluation.verdict,
+      hook_results: {
+        before_request_hooks: body.side === "input" ? results : [],
+        after_request_hooks: body.side === "output" ? results : [],
+      },
+    };
+    if (evaluation.transformed)
+      answer[body.side === "input" ? "request" : "response"] = evaluation[body.side === "input" ? "request" : "response"];
+    if (warnings.length) answer.warnings = warnings satisfies ConfigWarning[];
+    return answer;
+  });
+
+  app.post("/v1/hooks/webhook", async (request) => {
+    const started = performance.now();
+    const identity = identityOf(request);
+    const body = request.body;
+    validateWebhookBody(body, "");
+    const scope = { workspaceId: identity.workspaceId };
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const single = (name: string) => (Array.isArray(query[name]) ? query[name][0] : query[name]);
+    const ids = single("guardrails")
+      ?.split(",")
+      .map((id) => id.trim())
+      .filter(Boolean);
+    const configId = single("config");
+    if (!ids?.length === !configId) {
+      throw new GatewayError(400, "invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
+    }
+    const sideParam = single("side");
+    if (sideParam !== undefined && sideParam !== "input" && sideParam !== "output") {
+      throw new GatewayError(400, "invalid_request", 'side: must be "input" or "output"');
+    }
+    const side: Side = (sideParam as Side | undefined) ?? (body.eventType === "afterRequestHook" ? "output" : "input");
+    const requestJson = body.request?.json ?? {};
+    if (side === "output" && !body.response?.json) {
+      throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
+    }
+    const requestType = requestTypeOf(body.requestType, "requestType", requestJson);
+    const { guardrails: listed } = ids?.length
+      ? await prepareList(ids, side, "guardrails", scope)
+      : await fromConfig(configId as string, side, scope);
+    const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
+    const evaluation = await engine.evaluate({
+      side,
+      prepared,
+      requestType,
+      request: requestJson,
+      ...(side === "output" && { response: body.response?.json }),
+      metadata: stringMetadata(body.metadata),
+      ...(body.provider !== undefined && { provider: body.provider }),
+    });
+    log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
+    const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
+    const answer: Record<string, unknown> = {
+      verdict: evaluation.verdict,
+      data: {
+        status: evaluation.status,
+        explanation: failed.length ? `guardrails failed: ${failed.join(", ")}` : "all guardrails passed",
+        hook_results: {
+          before_request_hooks: side === "input" ? evaluation.results : [],
+          after_request_hooks: side === "output" ? evaluation.results : [],
+        },
+      },
+    };
+    if (evaluation.transformed) {
+      answer.transformedData =
+        side === "input" ? { request: { json: evaluation.request } } : { response: { json: evaluation.response } };
+    }
+    return answer;
+  });
+}

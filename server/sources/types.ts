@@ -1,0 +1,64 @@
+/**
+ * Where the gateway's records come from: API keys, providers, saved configs and guardrails. Each is
+ * an interface with async methods; the in-memory implementations are seeded from the config file,
+ * and a store can implement the same interfaces without the routes knowing.
+ */
+import type { GuardrailSource } from "../../core/config/source.js";
+
+export type { GuardrailSource };
+
+/** Narrows a lookup to the records one workspace may see. */
+export interface Scope {
+  workspaceId?: string;
+}
+
+/** An API key as the gateway sees it after verification: never the key itself. */
+export interface ApiKeyIdentity {
+  /** Stable id of the key record (for logs); not the secret. */
+  id: string;
+  workspaceId: string;
+  name?: string;
+}
+
+/** Verifies `x-gateway-api-key` values. */
+export interface ApiKeySource {
+  /** The identity of a valid key, or undefined. Implementations compare secrets in constant time. */
+  verify(key: string): Promise<ApiKeyIdentity | undefined>;
+}
+
+/** A provider defined by the operator (spec §2.6): a slug with its credentials. */
+export interface ProviderRecord {
+  slug: string;
+  /** Provider name from the catalog (`openai`, `anthropic`, `mock`, …). */
+  provider: string;
+  /** Base URL including the version segment; the catalog's when absent. */
+  baseUrl?: string;
+  /** Credential sent upstream; stays on the server. */
+  apiKey?: string;
+  /** Extra headers sent upstream with every call. */
+  headers?: Record<string, string>;
+  /** Workspace the provider belongs to; visible to every workspace when absent. */
+  workspaceId?: string;
+  /**
+   * False when a workspace admin, not the operator, chose the base URL: calls then go through the
+   * custom-host address policy. Trusted when absent.
+   */
+  trusted?: boolean;
+}
+
+/** Looks providers up by slug. */
+export interface ProviderSource {
+  get(slug: string, scope?: Scope): Promise<ProviderRecord | undefined>;
+}
+
+/** A saved config (spec §2.3), referenced by id in `x-gateway-config`. */
+export interface ConfigRecord {
+  id: string;
+  config: Record<string, unknown>;
+  workspaceId?: string;
+}
+
+/** Looks saved configs up by id. */
+export interface ConfigSource {
+  get(id: string, scope?: Scope): Promise<ConfigRecord | undefined>;
+}

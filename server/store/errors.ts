@@ -1,0 +1,37 @@
+/**
+ * Errors of the store and of the management rules above it. Each has a stable code and the HTTP
+ * status the admin API answers with, and a message that says what was wrong and where.
+ */
+import { GuardgateError } from "../../core/errors.js";
+
+/** The store cannot open or is inconsistent (wrong secret key, newer schema, unreadable file). */
+export class StoreError extends GuardgateError {}
+
+/** A management request that cannot be done; `status` is its HTTP answer. */
+export class ManagementError extends GuardgateError {
+  readonly status: number;
+  constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.status = status;
+  }
+}
+
+/** 404: the record does not exist, or the caller may not see it (the two are not told apart). */
+export function notFound(what: string): ManagementError {
+  return new ManagementError(404, "not_found", `${what} does not exist`);
+}
+
+/** 409: the record clashes with one that exists. */
+export function conflict(message: string, code = "conflict"): ManagementError {
+  return new ManagementError(409, code, message);
+}
+
+/** 403: the caller's role or plan does not allow it. */
+export function forbidden(message: string, code = "forbidden"): ManagementError {
+  return new ManagementError(403, code, message);
+}
+
+/** 400: the request is not valid. */
+export function invalid(message: string, code = "invalid_request"): ManagementError {
+  return new ManagementError(400, code, message);
+}

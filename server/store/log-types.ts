@@ -1,0 +1,193 @@
+/**
+ * Request logs as the store keeps them: the columns queries filter on, plus the whole record the
+ * gateway wrote (with `hook_results`) as JSON. Guardrail and check results are also indexed one
+ * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
+ */
+import type { CheckResult, GuardrailResult } from "../../core/types.js";
+
+/** One request log as stored. */
+export interface LogEntry {
+  id: string;
+  created_at: string;
+  organization_id: string | null;
+  workspace_id: string;
+  /** The id of the API key record, never the key. */
+  api_key_id: string | null;
+  route: string;
+  request_type: string | null;
+  status: number;
+  latency_ms: number;
+  upstream_latency_ms: number | null;
+  /** Provider slug or name as the request used it. */
+  provider: string | null;
+  provider_id: string | null;
+  integration_id: string | null;
+  model: string | null;
+  config_id: string | null;
+  cache_status: string | null;
+  retry_count: number;
+  /** Config path of the target that answered (`""` for the root). */
+  target: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  error_code: string | null;
+  /** The record as the gateway wrote it, credentials removed. */
+  record: Record<string, unknown>;
+}
+
+/** Filters of a log query; every one optional, combined with AND. */
+export interface LogFilter {
+  organization_id?: string;
+  workspace_id?: string;
+  /** Inclusive lower bound (ISO 8601). */
+  from?: string;
+  /** Exclusive upper bound (ISO 8601). */
+  to?: string;
+  status?: number[];
+  guardrail_id?: string;
+  check_id?: string;
+  /**
+   * Logs with a guardrail result of this verdict — of the check when `check_id` is given, of the
+   * named guardrail when `guardrail_id` is, of any guardrail otherwise.
+   */
+  verdict?: "pass" | "fail";
+  model?: string;
+  /** Page size; 50 by default, at most 500. */
+  limit?: number;
+  /** From a previous page's `next_cursor`. */
+  cursor?: string;
+}
+
+/** One page of logs, newest first. */
+export interface LogPage {
+  items: LogEntry[];
+  next_cursor: string | null;
+}
+
+/** Latency percentiles in milliseconds (nearest rank). */
+export interface LatencyStats {
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** Counts and latency of one guardrail over a time range. */
+export interface GuardrailStats {
+  guardrail_id: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  latency_ms: LatencyStats;
+}
+
+/** Counts and latency of one check over a time range. */
+export interface CheckStats {
+  check_id: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  /** Errored runs (also counted in passed or failed by their verdict). */
+  errored: number;
+  latency_ms: LatencyStats;
+}
+
+/** The aggregate endpoint's answer. */
+export interface GuardrailAggregate {
+  guardrails: GuardrailStats[];
+  checks: CheckStats[];
+}
+
+/** What a budget counts: the spend of a provider, or of an integration in one workspace. */
+export interface SpendFilter {
+  workspace_id?: string;
+  integration_id?: string;
+  provider_id?: string;
+  /** Inclusive lower bound (ISO 8601); all time when absent. */
+  since?: string;
+}
+
+/** A guardrail result as indexed. */
+export interface GuardrailRow {
+  seq: number;
+  guardrail_id: string;
+  side: "input" | "output";
+  async: boolean;
+  deny: boolean;
+  verdict: boolean;
+  execution_time: number;
+  checks: CheckRow[];
+}
+
+/** A check result as indexed. */
+export interface CheckRow {
+  seq: number;
+  check_id: string;
+  verdict: boolean;
+  errored: boolean;
+  execution_time: number;
+}
+
+/** The guardrail and check results of a log record, in order, for indexing. */
+export function guardrailRows(record: Record<string, unknown>): GuardrailRow[] {
+  const hooks = record.hook_results as
+    { before_request_hooks?: GuardrailResult[]; after_request_hooks?: GuardrailResult[] } | undefined;
+  if (!hooks) return [];
+  const rows: GuardrailRow[] = [];
+  const sides: Array<["input" | "output", GuardrailResult[] | undefined]> = [
+    ["input", hooks.before_request_hooks],
+    ["output", hooks.after_request_hooks],
+  ];
+  for (const [side, list] of sides) {
+    for (const result of list ?? []) {
+      if (!result || typeof result.id !== "string") continue;
+      rows.push({
+        seq: rows.length,
+        guardrail_id: result.id,
+        side,
+        async: result.async === true,
+        deny: result.deny === true,
+        verdict: result.verdict === true,
+        execution_time: Number(result.execution_time) || 0,
+        checks: (Array.isArray(result.checks) ? result.checks : []).map((check: CheckResult, seq) => ({
+          seq,
+          check_id: String(check.id),
+          verdict: check.verdict === true,
+          errored: check.error !== undefined,
+          execution_time: Number(check.execution_time) || 0,
+        })),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Nearest-rank percentiles of sorted latencies. */
+export function latencyStats(sorted: readonly number[]): LatencyStats {
+  const at = (p: number): number => {
+    if (sorted.length === 0) return 0;
+    const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+    return sorted[Math.min(rank, sorted.length) - 1]!;
+  };
+  return { p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: sorted.at(-1) ?? 0 };
+}
+
+/** Encodes a position in the newest-first order as an opaque cursor. */
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id]), "utf8").toString("base64url");
+}
+
+/** Decodes a cursor; undefined when it is not one of ours. */
+export function decodeCursor(cursor: string): { created_at: string; id: string } | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
+      return { created_at: value[0], id: value[1] };
+    }
+  } catch {
+    // Not base64 JSON: fall through.
+  }
+  return undefined;
+}

@@ -1,0 +1,180 @@
+/**
+ * The store's repository interface. Every method is async and speaks the plain data of types.ts, so
+ * a Postgres implementation can replace the embedded SQLite one without changing a caller: ids and
+ * timestamps are made by the caller (never by the database), each method is atomic on its own,
+ * pagination cursors are opaque strings, and changes are announced through `changes`.
+ *
+ * The repository keeps data; rules (plans, roles, stricter budgets, validation) live above it in
+ * the management service.
+ */
+
+import type { GuardrailAggregate, LogEntry, LogFilter, LogPage, SpendFilter } from "./log-types.js";
+import type {
+  ApiKey,
+  ApiKeyWithHash,
+  GuardrailRecord,
+  Integration,
+  IntegrationWithSecret,
+  Organization,
+  Provider,
+  Provisioning,
+  StoredConfig,
+  Workspace,
+} from "./types.js";
+
+/** What changed; caches drop what an event names. `external` means another process wrote. */
+export type ChangeEvent =
+  | {
+      entity: "organization" | "workspace" | "api_key" | "integration" | "provisioning" | "provider" | "guardrail" | "config";
+      id: string;
+      workspace_id?: string | null;
+    }
+  | { entity: "external" };
+
+/** Announces changes to the records the gateway caches. */
+export interface ChangeFeed {
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: (event: ChangeEvent) => void): () => void;
+}
+
+/** A patch: the fields given are replaced, the others kept. */
+export type Patch<T, K extends keyof T> = Partial<Pick<T, K>>;
+
+export interface OrganizationRepository {
+  create(record: Organization): Promise<Organization>;
+  get(id: string): Promise<Organization | undefined>;
+  list(): Promise<Organization[]>;
+  update(
+    id: string,
+    patch: Patch<Organization, "name" | "plan" | "guardrails_enabled" | "allow_workspace_integrations" | "settings">,
+    updatedAt: string,
+  ): Promise<Organization | undefined>;
+  /** Deletes the organization with everything it holds. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface WorkspaceRepository {
+  create(record: Workspace): Promise<Workspace>;
+  get(id: string): Promise<Workspace | undefined>;
+  list(organizationId: string): Promise<Workspace[]>;
+  update(
+    id: string,
+    patch: Patch<Workspace, "name" | "settings" | "rate_limit">,
+    updatedAt: string,
+  ): Promise<Workspace | undefined>;
+  /** Deletes the workspace with its keys, providers, provisioning, guardrails, configs and logs. */
+  delete(id: string): Promise<boolean>;
+  /** How many workspaces exist in all (bootstrapping runs on an empty store). */
+  count(): Promise<number>;
+}
+
+export interface ApiKeyRepository {
+  create(record: ApiKeyWithHash): Promise<ApiKey>;
+  get(id: string): Promise<ApiKey | undefined>;
+  /** The key whose SHA-256 (hex) is `hash`; the caller confirms it in constant time. */
+  findByHash(hash: string): Promise<ApiKeyWithHash | undefined>;
+  list(filter: { organizationId: string; workspaceId?: string }): Promise<ApiKey[]>;
+  update(id: string, patch: Patch<ApiKey, "name" | "role">, updatedAt: string): Promise<ApiKey | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface IntegrationRepository {
+  create(record: IntegrationWithSecret): Promise<Integration>;
+  get(id: string): Promise<Integration | undefined>;
+  /** With the sealed credentials, for the gateway's hot path only. */
+  getWithSecret(id: string): Promise<IntegrationWithSecret | undefined>;
+  findBySlug(organizationId: string, slug: string): Promise<Integration | undefined>;
+  /** `workspaceId` narrows to one workspace's own integrations; `null` to organization-level ones. */
+  list(filter: { organizationId: string; workspaceId?: string | null }): Promise<Integration[]>;
+  update(
+    id: string,
+    patch: Patch<
+      IntegrationWithSecret,
+      | "name"
+      | "provider"
+      | "base_url"
+      | "allowed_models"
+      | "pricing"
+      | "auto_provision"
+      | "credentials_sealed"
+      | "has_credentials"
+    >,
+    updatedAt: string,
+  ): Promise<Integration | undefined>;
+  /** Deletes the integration, its provisioning and the providers over it. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface ProvisioningRepository {
+  /** Creates or replaces the provisioning of an integration to a workspace. */
+  put(record: Provisioning): Promise<Provisioning>;
+  get(integrationId: string, workspaceId: string): Promise<Provisioning | undefined>;
+  list(filter: { integrationId?: string; workspaceId?: string }): Promise<Provisioning[]>;
+  /** Removes the provisioning and the workspace's providers over that integration. */
+  delete(integrationId: string, workspaceId: string): Promise<boolean>;
+}
+
+export interface ProviderRepository {
+  create(record: Provider): Promise<Provider>;
+  get(id: string): Promise<Provider | undefined>;
+  findBySlug(workspaceId: string, slug: string): Promise<Provider | undefined>;
+  list(filter: { workspaceId?: string; integrationId?: string }): Promise<Provider[]>;
+  update(
+    id: string,
+    patch: Patch<Provider, "name" | "budget" | "rate_limit" | "allowed_models">,
+    updatedAt: string,
+  ): Promise<Provider | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+/** Versioned records of a workspace (guardrails, configs). */
+export interface VersionedRepository<T extends { workspace_id: string; id: string; version: number }> {
+  get(workspaceId: string, id: string): Promise<T | undefined>;
+  list(workspaceId: string): Promise<T[]>;
+  /** Inserts a record of version 1; resolves to undefined when the id is taken in the workspace. */
+  insert(record: T): Promise<T | undefined>;
+  /**
+   * Replaces a record and bumps its version. With `expectedVersion`, only when the stored version
+   * is that one (optimistic concurrency); resolves to undefined when nothing was replaced.
+   */
+  replace(record: Omit<T, "version" | "created_at">, expectedVersion?: number): Promise<T | undefined>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
+export interface LogRepository {
+  /** Writes records in one unit; a batch is all written or none. */
+  insert(entries: LogEntry[]): Promise<void>;
+  get(id: string): Promise<LogEntry | undefined>;
+  /** Newest first, `filter.limit` at a time; `next_cursor` continues. */
+  query(filter: LogFilter): Promise<LogPage>;
+  /** Per-guardrail and per-check counts and latency percentiles over a time range. */
+  aggregate(filter: LogFilter): Promise<GuardrailAggregate>;
+  /** Spend recorded since a time, for budgets. */
+  spend(filter: SpendFilter): Promise<number>;
+}
+
+/** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
+export interface MetaRepository {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+}
+
+/** The store: one repository per aggregate, a change feed, and its lifecycle. */
+export interface Store {
+  /** `sqlite`, `postgres`, …: for messages only. */
+  readonly kind: string;
+  /** Where the data lives, for messages (a file path, a host); never holds a password. */
+  readonly location: string;
+  readonly organizations: OrganizationRepository;
+  readonly workspaces: WorkspaceRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly integrations: IntegrationRepository;
+  readonly provisioning: ProvisioningRepository;
+  readonly providers: ProviderRepository;
+  readonly guardrails: VersionedRepository<GuardrailRecord>;
+  readonly configs: VersionedRepository<StoredConfig>;
+  readonly logs: LogRepository;
+  readonly meta: MetaRepository;
+  readonly changes: ChangeFeed;
+  close(): Promise<void>;
+}

@@ -1,0 +1,224 @@
+/**
+ * Versioned migrations of the SQLite store. Each runs once, in order, inside a transaction, and is
+ * recorded in `schema_migrations`; a database written by a newer guardgate is refused rather than
+ * misread. Append new migrations; never edit one that has shipped.
+ */
+import type Database from "better-sqlite3";
+import { StoreError } from "../errors.js";
+
+/** One migration. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "management model and request logs",
+    sql: `
+CREATE TABLE meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE TABLE organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  plan TEXT NOT NULL CHECK (plan IN ('developer', 'production', 'enterprise')),
+  guardrails_enabled INTEGER NOT NULL,
+  allow_workspace_integrations INTEGER NOT NULL,
+  settings TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE workspaces (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  rate_limit TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX workspaces_organization ON workspaces(organization_id);
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('org_admin', 'workspace_admin', 'member')),
+  hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX api_keys_workspace ON api_keys(organization_id, workspace_id);
+
+CREATE TABLE integrations (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  slug TEXT NOT NULL,
+  name TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  base_url TEXT,
+  allowed_models TEXT NOT NULL,
+  pricing TEXT NOT NULL,
+  auto_provision TEXT,
+  credentials_sealed TEXT,
+  has_credentials INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (organization_id, slug)
+);
+
+CREATE TABLE provisioning (
+  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  budget TEXT,
+  rate_limit TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (integration_id, workspace_id)
+);
+CREATE INDEX provisioning_workspace ON provisioning(workspace_id);
+
+CREATE TABLE providers (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  slug TEXT NOT NULL,
+  name TEXT NOT NULL,
+  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+  budget TEXT,
+  rate_limit TEXT,
+  allowed_models TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (workspace_id, slug)
+);
+CREATE INDEX providers_integration ON providers(integration_id);
+
+CREATE TABLE guardrails (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  definition TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, id)
+);
+
+CREATE TABLE configs (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  config TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, id)
+);
+
+-- Logs are history: no foreign keys, so writing one never waits on (or fails for) a record that
+-- changed meanwhile. Deleting a workspace deletes its logs explicitly.
+CREATE TABLE request_logs (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  organization_id TEXT,
+  workspace_id TEXT NOT NULL,
+  api_key_id TEXT,
+  route TEXT NOT NULL,
+  request_type TEXT,
+  status INTEGER NOT NULL,
+  latency_ms REAL NOT NULL,
+  upstream_latency_ms REAL,
+  provider TEXT,
+  provider_id TEXT,
+  integration_id TEXT,
+  model TEXT,
+  config_id TEXT,
+  cache_status TEXT,
+  retry_count INTEGER NOT NULL,
+  target TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  cost REAL,
+  error_code TEXT,
+  record TEXT NOT NULL
+);
+CREATE INDEX request_logs_workspace_time ON request_logs(workspace_id, created_at, id);
+CREATE INDEX request_logs_organization_time ON request_logs(organization_id, created_at, id);
+CREATE INDEX request_logs_time ON request_logs(created_at, id);
+CREATE INDEX request_logs_provider_spend ON request_logs(provider_id, created_at);
+CREATE INDEX request_logs_integration_spend ON request_logs(integration_id, workspace_id, created_at);
+
+CREATE TABLE log_guardrails (
+  log_id TEXT NOT NULL REFERENCES request_logs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  organization_id TEXT,
+  workspace_id TEXT NOT NULL,
+  guardrail_id TEXT NOT NULL,
+  side TEXT NOT NULL,
+  async INTEGER NOT NULL,
+  deny INTEGER NOT NULL,
+  verdict INTEGER NOT NULL,
+  execution_time REAL NOT NULL,
+  PRIMARY KEY (log_id, seq)
+);
+CREATE INDEX log_guardrails_guardrail ON log_guardrails(guardrail_id, created_at);
+
+CREATE TABLE log_checks (
+  log_id TEXT NOT NULL REFERENCES request_logs(id) ON DELETE CASCADE,
+  guardrail_seq INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  organization_id TEXT,
+  workspace_id TEXT NOT NULL,
+  guardrail_id TEXT NOT NULL,
+  check_id TEXT NOT NULL,
+  verdict INTEGER NOT NULL,
+  errored INTEGER NOT NULL,
+  execution_time REAL NOT NULL,
+  PRIMARY KEY (log_id, guardrail_seq, seq)
+);
+CREATE INDEX log_checks_check ON log_checks(check_id, created_at);
+`,
+  },
+];
+
+/** Applies the migrations the database has not seen; returns the versions applied. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((row) => row.version),
+  );
+  const latest = Math.max(0, ...migrations.map((m) => m.version));
+  const newest = Math.max(0, ...applied);
+  if (newest > latest) {
+    throw new StoreError(
+      "store_too_new",
+      `the database is at schema version ${newest}, newer than this guardgate knows (${latest}); upgrade guardgate`,
+    );
+  }
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+  const done: number[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+    done.push(migration.version);
+  }
+  return done;
+}

@@ -1,0 +1,203 @@
+/**
+ * Calls to upstream providers over undici: one keep-alive pool per origin (an undici Agent holds
+ * them), time-outs, a response size limit, and the mapping of transport failures to 502 / 504.
+ * Hosts a client chose go through a separate agent whose connections obey the custom-host policy.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { Agent, type Dispatcher } from "undici";
+import type { AddressPolicy } from "../../core/net/address-policy.js";
+import { GatewayError } from "../errors.js";
+import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
+
+/** Options of the upstream client. */
+export interface UpstreamOptions {
+  /** Connections per origin; default 256. */
+  connections?: number;
+  /** How long an idle connection is kept; default 30 s. */
+  keepAliveTimeoutMs?: number;
+  /** Default `request_timeout` when a config sets none; default 10 minutes. */
+  timeoutMs?: number;
+  /** Largest non-streamed response body read; default 32 MiB. */
+  maxResponseBytes?: number;
+  /** What hosts a client chose may reach; default loopback and public, never private or metadata. */
+  customHosts?: AddressPolicy;
+}
+
+/** One upstream call. */
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** False when the host was chosen by a client: the custom-host policy applies. */
+  trusted: boolean;
+  timeoutMs?: number;
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+}
+
+/** An upstream answer whose headers have arrived; the body is read with `text()` or streamed. */
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  contentType: string;
+  /** Reads the whole body (size-limited, within the time-out). */
+  text(): Promise<string>;
+  /** The body as a stream of Buffers; each gap between chunks is bounded by the time-out. */
+  stream(): AsyncIterable<Buffer>;
+  /** Drops the body and frees the connection. */
+  discard(): void;
+}
+
+/** Default custom-host policy (issue 5): local model servers yes, the private network no. */
+export const DEFAULT_CUSTOM_HOSTS: AddressPolicy = { allowLoopback: true, allowPrivate: false };
+
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Maps a transport error to the gateway error a client sees. */
+export function upstreamFailure(error: unknown, url: string, timeoutMs: number): GatewayError {
+  const host = safeHost(url);
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (error instanceof GatewayError) return error;
+  if (code && TIMEOUT_CODES.has(code)) {
+    return new GatewayError(504, "upstream_timeout", `the upstream ${host} did not answer within ${timeoutMs} ms`);
+  }
+  if (code === ADDRESS_REFUSED) return new GatewayError(400, "custom_host_refused", (e.code ? e : e.cause)?.message ?? "refused");
+  const reason = code ?? e.message ?? "unknown error";
+  return new GatewayError(502, "upstream_unreachable", `the upstream ${host} could not be reached or broke off: ${reason}`, {
+    cause: error,
+  });
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** The HTTP client for provider calls. */
+export class UpstreamClient {
+  readonly #trusted: Agent;
+  readonly #guarded: Agent;
+  readonly #policy: AddressPolicy;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+
+  constructor(options: UpstreamOptions = {}) {
+    const common = {
+      connections: options.connections ?? 256,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+      keepAliveMaxTimeout: Math.max(options.keepAliveTimeoutMs ?? 30_000, 60_000),
+    };
+    this.#policy = options.customHosts ?? DEFAULT_CUSTOM_HOSTS;
+    this.#trusted = new Agent(common);
+    this.#guarded = new Agent({ ...common, connect: { lookup: guardedLookup(this.#policy) } });
+    this.timeoutMs = options.timeoutMs ?? 600_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
+  }
+
+  /**
+   * Sends a POST; resolves when the response headers arrive, or rejects with a GatewayError. The
+   * time-out bounds the wait for the headers and every silence while the body arrives, so a
+   * stream may run long as long as it keeps moving.
+   */
+  async send(request: UpstreamRequest): Promise<UpstreamResponse> {
+    const timeoutMs = request.timeoutMs ?? this.timeoutMs;
+    const url = this.#parse(request.url);
+    if (!request.trusted) {
+      try {
+        checkLiteralHost(url.hostname, this.#policy);
+      } catch (error) {
+        throw new GatewayError(400, "custom_host_refused", (error as Error).message);
+      }
+    }
+    const dispatcher: Dispatcher = request.trusted ? this.#trusted : this.#guarded;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcher.request({
+        origin: url.origin,
+        path: url.path,
+        method: "POST",
+        headers: request.headers,
+        body: request.body,
+        ...(request.signal && { signal: request.signal }),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      throw upstreamFailure(error, request.url, timeoutMs);
+    }
+    const body = response.body;
+    const maxBytes = this.maxResponseBytes;
+    const contentType = String(response.headers["content-type"] ?? "");
+    const fail = (error: unknown) => upstreamFailure(error, request.url, timeoutMs);
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      contentType,
+      text() {
+        const declared = Number(response.headers["content-length"]);
+        if (declared > maxBytes) {
+          body.destroy();
+          return Promise.reject(
+            new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+          );
+        }
+        // Events rather than an async iterator: this runs on every non-streamed answer.
+        return new Promise<string>((resolve, reject) => {
+          const parts: Buffer[] = [];
+          let size = 0;
+          body.on("data", (part: Buffer) => {
+            size += part.length;
+            if (size > maxBytes) {
+              body.destroy(
+                new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+              );
+              return;
+            }
+            parts.push(part);
+          });
+          body.once("end", () => resolve((parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8")));
+          body.once("error", (error) => reject(fail(error)));
+        });
+      },
+      async *stream() {
+        try {
+          for await (const part of body) yield part as Buffer;
+        } catch (error) {
+          throw fail(error);
+        } finally {
+          // A consumer that stopped early (the client went away) must not leave the socket busy.
+          body.destroy();
+        }
+      },
+      discard() {
+        body.destroy();
+      },
+    };
+  }
+
+  /** Upstream URLs repeat (a provider's base URL plus one of four paths): parse each once. */
+  readonly #urls = new Map<string, { origin: string; path: string; hostname: string }>();
+
+  #parse(raw: string): { origin: string; path: string; hostname: string } {
+    let parsed = this.#urls.get(raw);
+    if (parsed) return parsed;
+    try {
+      const url = new URL(raw);
+      parsed = { origin: url.origin, path: `${url.pathname}${url.search}`, hostname: url.hostname };
+    } catch {
+      throw new GatewayError(400, "invalid_custom_host", `the upstream URL "${raw}" is not valid`);
+    }
+    // Bounded: client-chosen hosts could otherwise grow it without end.
+    if (this.#urls.size >= 1000) this.#urls.clear();
+    this.#urls.set(raw, parsed);
+    return parsed;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#trusted.close(), this.#guarded.close()]);
+  }
+}

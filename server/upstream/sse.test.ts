@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { parseEvent, SseSplitter } from "./sse.js";
+
+function feed(splitter: SseSplitter, bytes: Buffer, size: number) {
+  const events = [];
+  for (let offset = 0; offset < bytes.length; offset += size)
+    events.push(...splitter.push(bytes.subarray(offset, offset + size)));
+  return events;
+}
+
+describe("SseSplitter", () => {
+  const text = 'data: {"a":1}\n\nevent: ping\ndata: {}\n\ndata: [DONE]\n\n';
+
+  it.each([1, 2, 3, 7, 1000])("cuts the same events whatever the read size (%i bytes)", (size) => {
+    const events = feed(new SseSplitter(), Buffer.from(text), size);
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      [undefined, '{"a":1}'],
+      ["ping", "{}"],
+      [undefined, "[DONE]"],
+    ]);
+    expect(Buffer.concat(events.map((e) => e.raw)).toString()).toBe(text);
+  });
+
+  it("keeps multi-byte characters split across reads whole", () => {
+    const bytes = Buffer.from('data: {"t":"naïve 日本語 🎉"}\n\n');
+    const events = feed(new SseSplitter(), bytes, 1);
+    expect(JSON.parse(events[0]?.data ?? "")).toEqual({ t: "naïve 日本語 🎉" });
+  });
+
+  it("understands CRLF line endings, including a boundary split between reads", () => {
+    const splitter = new SseSplitter();
+    expect(splitter.push(Buffer.from("event: a\r\ndata: 1\r\n\r"))).toEqual([]);
+    const events = splitter.push(Buffer.from("\ndata: 2\r\n\r\n"));
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      ["a", "1"],
+      [undefined, "2"],
+    ]);
+  });
+
+  it("joins multi-line data and ignores comments", () => {
+    expect(parseEvent(Buffer.from(": keep-alive\ndata: line one\ndata:line two\n\n")).data).toBe("line one\nline two");
+  });
+
+  it("returns a last event that lacks its blank line on flush", () => {
+    const splitter = new SseSplitter();
+    expect(splitter.push(Buffer.from("data: tail"))).toEqual([]);
+    expect(splitter.flush()?.data).toBe("tail");
+    expect(splitter.flush()).toBeUndefined();
+  });
+
+  it("refuses an event larger than its limit", () => {
+    const splitter = new SseSplitter(16);
+    expect(() => splitter.push(Buffer.from(`data: ${"x".repeat(32)}`))).toThrow(/exceeds 16 bytes/);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * End to end through the official `@anthropic-ai/sdk` client on `/v1/messages`, and the streamed
+ * `hook_results` event read over raw HTTP (spec §6: provider SDKs do not surface it).
+ */
+import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeUpstream } from "../support/fake-upstream.js";
+import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  upstream = await new FakeUpstream().start();
+  gateway = await startGateway({
+    file: { providers: [{ slug: "claude", provider: "anthropic", base_url: upstream.baseUrl, api_key: "sk-ant-server-secret" }] },
+  });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+beforeEach(() => upstream.reset());
+
+function client(config?: unknown, headers: Record<string, string> = {}): Anthropic {
+  return new Anthropic({
+    baseURL: gateway.url,
+    apiKey: "sk-ant-client-key",
+    maxRetries: 0,
+    defaultHeaders: {
+      "x-gateway-api-key": API_KEY,
+      ...(config !== undefined && { "x-gateway-config": JSON.stringify(config) }),
+      ...headers,
+    },
+  });
+}
+
+const viaFake = () => ({ provider: "anthropic", custom_host: upstream.baseUrl });
+const ask = (content: string) => ({ model: "claude-test", max_tokens: 64, messages: [{ role: "user" as const, content }] });
+type HookResults = { before_request_hooks: Array<Record<string, unknown>>; after_request_hooks: Array<Record<string, unknown>> };
+
+describe("guardrails through the Anthropic SDK", () => {
+  it("passes with 200, forwarding the caller's x-api-key to a named provider", async () => {
+    const config = { ...viaFake(), output_guardrails: [{ wordCount: { minWords: 1 } }] };
+    const { data, response } = await client(config).messages.create(ask("hello claude")).withResponse();
+    expect(response.status).toBe(200);
+    expect(data.content[0]).toMatchObject({ type: "text", text: "echo: hello claude" });
+    expect((data as unknown as { hook_results: HookResults }).hook_results.after_request_hooks[0]).toMatchObject({
+      verdict: true,
+    });
+    expect(upstream.requests[0]?.headers["x-api-key"]).toBe("sk-ant-client-key");
+    expect(upstream.requests[0]?.headers["anthropic-version"]).toBeDefined();
+    expect(upstream.requests[0]?.path).toBe("/v1/messages");
+  });
+
+  it("answers 246 on a failed guardrail without deny", async () => {
+    const config = { ...viaFake(), input_guardrails: [{ wordCount: { minWords: 10 } }] };
+    const { response } = await client(config).messages.create(ask("short")).withResponse();
+    expect(response.status).toBe(246);
+  });
+
+  it("denies with 446 in the Anthropic envelope, with hook_results, and no upstream call", async () => {
+    const config = { ...viaFake(), input_guardrails: [{ deny: true, regexMatch: { rule: "(?i)password", not: true } }] };
+    const error = (await client(config)
+      .messages.create(ask("my password is hunter2"))
+      .catch((e: unknown) => e)) as APIError;
+    expect(error).toBeInstanceOf(APIError);
+    expect(error.status).toBe(446);
+    const body = error.error as { type: string; error: { type: string; message: string }; hook_results: HookResults };
+    expect(body.type).toBe("error");
+    expect(body.error.type).toBe("hooks_failed");
+    expect(body.hook_results.before_request_hooks[0]).toMatchObject({ verdict: false, deny: true });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("uses the slug's own credential for @slug/model and drops the client's x-api-key", async () => {
+    await client().messages.create({ ...ask("via slug"), model: "@claude/claude-slugged" });
+    expect(upstream.requests[0]?.headers["x-api-key"]).toBe("sk-ant-server-secret");
+    expect(upstream.requests[0]?.body.model).toBe("claude-slugged");
+  });
+
+  it("streams through the SDK, unchanged under strict compliance", async () => {
+    const stream = await client(viaFake()).messages.create({ ...ask("stream me"), stream: true });
+    let text = "";
+    for await (const event of stream) {
+      if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
+    }
+    expect(text).toBe("echo: stream me");
+  });
+
+  it("sends hook_results events on a /v1/messages stream when strict compliance is off (raw HTTP)", async () => {
+    const config = {
+      ...viaFake(),
+      input_guardrails: [{ wordCount: { minWords: 1 } }],
+      output_guardrails: [{ deny: true, regexMatch: { rule: "forbidden", not: true } }],
+    };
+    upstream.defaultText = "this is forbidden text";
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify(config),
+        "x-gateway-strict-compliance": "false",
+        "x-api-key": "sk-ant-client-key",
+      },
+      body: JSON.stringify({ ...ask("go"), stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const events = text
+      .split("\n\n")
+      .filter(Boolean)
+      .map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1],
+        data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown>,
+      }));
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe("hook_results");
+    expect(names.at(-1)).toBe("message_stop");
+    expect(names.at(-2)).toBe("hook_results");
+    const first = events[0]?.data.hook_results as HookResults;
+    expect(first.before_request_hooks[0]).toMatchObject({ verdict: true });
+    // The output deny cannot retract streamed text: the last hook event reports it.
+    const last = events.at(-2)?.data.hook_results as HookResults;
+    expect(last.after_request_hooks[0]).toMatchObject({ verdict: false, deny: true });
+    const record = await gateway.logs.waitFor((r) => r.id === response.headers.get("x-gateway-request-id"));
+    expect(record.stream_output_denied).toBe(true);
+  });
+});

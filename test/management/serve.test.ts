@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+
+// The built command, run as users run it: a real process, real sockets, real signals.
+const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js");
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An environment without any GUARDGATE_ setting. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GUARDGATE_")));
+}
+
+/** Starts `guardgate serve` in `cwd`; resolves once it listens, with its URL and output so far. */
+async function serve(cwd: string, args: string[] = []) {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--log-level", "warn", ...args], { cwd, env: cleanEnv() });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = stdout.match(/guardgate listening on (http:\/\/[\d.]+:\d+)/);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 20);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`guardgate serve exited with ${code} before listening: ${stderr}`));
+    });
+  });
+  return { child, url, exited, output: () => stdout, errors: () => stderr };
+}
+
+async function post(url: string, key: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-gateway-api-key": key, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, id: response.headers.get("x-gateway-request-id"), body: await response.text() };
+}
+
+describe("guardgate serve over the store", () => {
+  it("starts with no settings, prints the generated keys, and logs a mock request", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "guardgate-fresh-"));
+    dirs.push(cwd);
+    const server = await serve(cwd);
+    const keysFile = path.join(cwd, ".guardgate", "initial-keys.json");
+    const keys = JSON.parse(readFileSync(keysFile, "utf8"));
+    expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(cwd, ".guardgate", "secret.key")).mode & 0o777).toBe(0o600);
+    expect(server.output()).toContain(keys.admin_key);
+    expect(server.output()).toContain(keys.api_key);
+    expect(server.errors()).toContain("generated a secret key");
+    const answer = await post(`${server.url}/v1/chat/completions`, keys.api_key, {
+      model: "@mock/mock-model",
+      messages: [{ role: "user", content: "Hello" }],
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).choices[0].message.content).toBe("You said: Hello");
+    let logs: { data: Array<{ id: string; status: number }> } = { data: [] };
+    for (let i = 0; i < 50 && logs.data.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      logs = await (await fetch(`${server.url}/admin/v1/logs`, { headers: { "x-gateway-api-key": keys.admin_key } })).json();
+    }
+    expect(logs.data).toEqual([expect.objectContaining({ id: answer.id, status: 200 })]);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    // A second start finds the store: no new keys.
+    const again = await serve(cwd);
+    expect(again.output()).not.toContain("first start");
+    again.child.kill("SIGTERM");
+    expect(await again.exited).toBe(0);
+  });
+
+  it("loses no request log when stopped with SIGTERM during a burst", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "guardgate-burst-"));
+    dirs.push(cwd);
+    const server = await serve(cwd, ["--data-dir", path.join(cwd, "data")]);
+    const keys = JSON.parse(readFileSync(path.join(cwd, "data", "initial-keys.json"), "utf8"));
+    // Asynchronous guardrails finish after the answer: their records are the last to be written.
+    const config = JSON.stringify({ input_guardrails: [{ async: true, wordCount: { maxWords: 50 } }] });
+    const answered: string[] = [];
+    let refused = 0;
+    const total = 300;
+    let sent = 0;
+    let stopped = false;
+    const worker = async () => {
+      while (sent < total) {
+        sent++;
+        try {
+          const result = await post(
+            `${server.url}/v1/chat/completions`,
+            keys.api_key,
+            { model: "@mock/m", messages: [{ role: "user", content: `request ${sent}` }] },
+            { "x-gateway-config": config },
+          );
+          if (result.status === 200 && result.id) answered.push(result.id);
+          else refused++;
+        } catch {
+          refused++;
+        }
+        if (!stopped && answered.length >= 60) {
+          stopped = true;
+          server.child.kill("SIGTERM");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    expect(await server.exited).toBe(0);
+    expect(answered.length).toBeGreaterThanOrEqual(60);
+    const db = new Database(path.join(cwd, "data", "guardgate.db"), { readonly: true });
+    const logged = new Set(db.prepare("SELECT id FROM request_logs").pluck().all() as string[]);
+    const withAsync = db.prepare("SELECT COUNT(DISTINCT log_id) FROM log_guardrails WHERE async = 1").pluck().get() as number;
+    db.close();
+    const missing = answered.filter((id) => !logged.has(id));
+    expect(missing).toEqual([]);
+    expect(withAsync).toBe(logged.size);
+    // The stop came during the burst: the requests after it were turned away, not answered and lost.
+    expect(refused).toBeGreaterThan(0);
+    expect(answered.length + refused).toBe(total);
+  });
+});
