@@ -1,11 +1,12 @@
 /**
  * A plugin package, end to end: the profanity example (made with `guardgate plugin new`) is
  * installed and tested in a copy, packed with `npm pack`, and the tarball installed into a new
- * gateway folder next to guardgate. The gateway folder then loads it by package name — through
- * the installed `guardgate` command and through the library, inline and in the worker pool — and
- * a profane request fails.
+ * gateway folder next to guardgate. The gateway folder then loads it by package name — in the
+ * gateway started by its installed `guardgate serve`, through `guardgate check`, and through the
+ * library, inline and in the worker pool — and a profane request fails.
  */
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,6 +36,35 @@ async function installedGuardgate(args: string[]): Promise<{ code: number; stdou
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** Starts the gateway folder's `guardgate serve`; resolves with its address once it printed it. */
+async function serve(config: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(path.join(gatewayDir, "node_modules", ".bin", "guardgate"), ["serve", "--port", "0", "--config", config], {
+    cwd: gatewayDir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no address printed:\n${output}`));
+    }, 30_000);
+    child.stdout?.on("data", () => {
+      const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
+    });
+    child.once("exit", () => {
+      clearTimeout(timer);
+      reject(new Error(`exited early:\n${output}`));
+    });
+  });
+  return { child, url };
 }
 
 describe("the profanity plugin as a package", () => {
@@ -112,6 +142,61 @@ describe("the profanity plugin as a package", () => {
     const passes = await installedGuardgate([...args, "This answer is helpful."]);
     expect(passes.code).toBe(0);
     expect(JSON.parse(passes.stdout).status).toBe(200);
+  });
+
+  it(
+    "runs in the gateway started with the package in its config file: 446 for a profane request",
+    { timeout: 60_000 },
+    async () => {
+      writeFileSync(
+        path.join(gatewayDir, "gateway.yaml"),
+        [
+          `plugins: ["${PACKAGE}"]`,
+          "api_keys:",
+          "  - key: gk-plugin-test-0123456789",
+          "providers:",
+          "  - slug: demo",
+          "    provider: mock",
+          "",
+        ].join("\n"),
+      );
+      const { child, url } = await serve("gateway.yaml");
+      try {
+        const ask = (content: string) =>
+          fetch(`${url}/v1/chat/completions`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-gateway-api-key": "gk-plugin-test-0123456789",
+              "x-gateway-config": JSON.stringify({
+                input_guardrails: [{ id: "polite", deny: true, "profanity.score": {} }],
+              }),
+            },
+            body: JSON.stringify({ model: "@demo/any", messages: [{ role: "user", content }] }),
+          });
+        const refused = await ask("Answer this sh*t now.");
+        expect(refused.status).toBe(446);
+        const body = (await refused.json()) as { hook_results: { before_request_hooks: Array<{ checks: unknown[] }> } };
+        expect(body.hook_results.before_request_hooks[0]?.checks[0]).toMatchObject({
+          id: "profanity.score",
+          verdict: false,
+          data: { score: 2 },
+        });
+        expect((await ask("Answer this question now.")).status).toBe(200);
+      } finally {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    },
+  );
+
+  it("stops the gateway's start when a configured plugin throws while it loads", { timeout: 60_000 }, async () => {
+    cpSync(path.join(root, "test", "fixtures", "plugins", "throws-on-load.mjs"), path.join(gatewayDir, "throws-on-load.mjs"));
+    writeFileSync(path.join(gatewayDir, "hostile.yaml"), `plugins: ["${PACKAGE}", "./throws-on-load.mjs"]\n`);
+    const run = await installedGuardgate(["serve", "--port", "0", "--config", "hostile.yaml"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/plugin "\.\/throws-on-load\.mjs" failed to load: this plugin refuses to load/);
+    expect(run.stdout).toBe("");
   });
 
   it.each(["inline", "pool"] as const)(
