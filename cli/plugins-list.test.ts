@@ -1,12 +1,16 @@
 import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { schemaType } from "./plugins-list.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "../dist/cli/bin.js");
 const fixtures = path.join(here, "../test/fixtures/plugins");
+const gateway = mkdtempSync(path.join(tmpdir(), "guardgate-plugins-list-"));
+afterAll(() => rmSync(gateway, { recursive: true, force: true }));
 
 function guardgate(args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: fixtures, encoding: "utf8" });
@@ -33,6 +37,19 @@ describe("guardgate plugins list", () => {
     const pkg = plugins[1];
     expect(pkg).toMatchObject({ class: "custom", apiVersion: 1, source: '"./pkg-plugin"' });
     expect(pkg.checks[0]).toMatchObject({ id: "pkg.always", sides: expect.any(Array), parameters: { type: "object" } });
+  });
+
+  it("loads the plugins of a gateway config file, resolved from the file's folder", () => {
+    copyFileSync(path.join(fixtures, "file-plugin.mjs"), path.join(gateway, "file-plugin.mjs"));
+    writeFileSync(path.join(gateway, "gateway.yaml"), 'plugins: ["./file-plugin.mjs"]\n');
+    const run = guardgate(["plugins", "list", "--config", path.join(gateway, "gateway.yaml"), "--json"]);
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual(["default", "acme"]);
+
+    writeFileSync(path.join(gateway, "bad.yaml"), "plugins: [42]\n");
+    const bad = guardgate(["plugins", "list", "--config", path.join(gateway, "bad.yaml")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml: plugins\[0\]/);
   });
 
   it("exits 2 with the loader's message when a plugin cannot load", () => {

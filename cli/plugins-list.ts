@@ -1,17 +1,21 @@
 /**
- * `guardgate plugins list [--plugin SPEC]... [--json]`: every loaded plugin (the built-in ones and
- * those named) with its class and source, and each of its checks with its sides, kind, time
- * limit and parameters. A plugin that fails to load is reported as the gateway would at start.
+ * `guardgate plugins list [--config FILE] [--plugin SPEC]... [--json]`: every loaded plugin (the
+ * built-in ones, those of a gateway config file and those named) with its class and source, and
+ * each of its checks with its sides, kind, time limit and parameters. A plugin that fails to load
+ * is reported as the gateway would at start.
  */
 import { parseArgs } from "node:util";
 import { createEngine } from "../core/engine.js";
 import { GuardgateError } from "../core/errors.js";
 import type { JsonSchema } from "../core/plugin-api.js";
 import type { CheckInfo, PluginInfo } from "../core/registry.js";
+import { loadGatewayFile } from "../server/config-file.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate plugins list [--plugin SPEC]... [--json]
+const HELP = `usage: guardgate plugins list [--config FILE] [--plugin SPEC]... [--json]
 
+  --config FILE  load the plugins of this gateway config file, resolved from its folder, as
+                 guardgate serve --config FILE does
   --plugin SPEC  also load this plugin (package name resolved from the current folder, or a path
                  to a module file or package folder); may be repeated
   --json         print {plugins: [{id, name, description, class, apiVersion, source,
@@ -72,6 +76,7 @@ const pluginsList: Command = async (argv) => {
     const { values, positionals } = parseArgs({
       args: argv,
       options: {
+        config: { type: "string" },
         plugin: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h" },
@@ -87,7 +92,11 @@ const pluginsList: Command = async (argv) => {
     if (action !== "list")
       throw new GuardgateError("usage", action ? `unknown action "${action}"; use: plugins list` : "use: plugins list");
     if (extra.length) throw new GuardgateError("usage", `unexpected argument "${extra[0]}"`);
-    const engine = await createEngine({ plugins: values.plugin ?? [] });
+    const gateway = values.config ? await loadGatewayFile(values.config) : undefined;
+    const engine = await createEngine({
+      plugins: [...(gateway?.file.plugins ?? []), ...(values.plugin ?? [])],
+      ...(gateway && { baseDir: gateway.dir }),
+    });
     const plugins = engine.plugins();
     const checks = engine.checks();
     await engine.close();
