@@ -259,7 +259,8 @@ async function main(): Promise<void> {
     `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
     "",
   ].join("\n");
-  const out = path.join(here, "results");
+  // Compiled to dist/bench: the results belong beside the sources, in bench/results.
+  const out = path.join(here, "../../bench/results");
   await mkdir(out, { recursive: true });
   await writeFile(path.join(out, "gateway.json"), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(path.join(out, "gateway.md"), markdown);
