@@ -182,7 +182,7 @@ describe("plain data", () => {
     try {
       const options = on("hi", [{ id: "hostile.unclonable" }]);
       const [a, b] = await Promise.all(engines.map((e) => e.evaluate(options)));
-      expect(a.results[0]?.checks[0]?.error).toEqual({
+      expect(a?.results[0]?.checks[0]?.error).toEqual({
         name: "TypeError",
         message: "check hostile.unclonable returned output that is not plain data: data.callback is a function",
       });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { RequestType } from "../../core/types.js";
-import { runCheck } from "../../test/check-harness.js";
+import { runOnText } from "../../test/support/check-harness.js";
 import addPrefix from "./addPrefix.js";
 
 const run = (request: unknown, parameters: Record<string, unknown>, requestType: RequestType = "chatComplete") =>
-  runCheck(addPrefix, undefined, parameters, { request, requestType });
+  runOnText(addPrefix, undefined, parameters, { request, requestType });
 
 const image = { type: "image_url", image_url: { url: "https://x/y.png" } };
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { prepareParameters, runCheck } from "../../test/check-harness.js";
+import { prepareParameters, runOnText } from "../../test/support/check-harness.js";
 import bannedWords, { foldForMatching } from "./bannedWords.js";
 
 const banned = async (text: string, parameters: Record<string, unknown>) =>
-  (await runCheck(bannedWords, text, parameters)).verdict === false;
+  (await runOnText(bannedWords, text, parameters)).verdict === false;
 
 describe("default.bannedWords", () => {
   it("passes clean text and fails on a banned word, naming the entries matched", async () => {
     expect(await banned("all fine here", { words: ["bad"] })).toBe(false);
-    const out = await runCheck(bannedWords, "this is BAD and Worse", { words: ["bad", "worse", "absent"] });
+    const out = await runOnText(bannedWords, "this is BAD and Worse", { words: ["bad", "worse", "absent"] });
     expect(out.verdict).toBe(false);
     expect(out.data).toMatchObject({ matchedWords: ["bad", "worse"], wholeWord: true, leetspeak: false });
     expect(out.data?.explanation).toMatch(/bad, worse/);
@@ -61,7 +61,7 @@ describe("default.bannedWords", () => {
   });
 
   it("evaluates an empty text", async () => {
-    expect((await runCheck(bannedWords, "", { words: ["x"] })).verdict).toBe(true);
+    expect((await runOnText(bannedWords, "", { words: ["x"] })).verdict).toBe(true);
   });
 
   it("rejects entries with nothing to match, and empty lists", () => {

@@ -11,10 +11,11 @@ import containsCode from "./containsCode.js";
 import plugin from "./index.js";
 
 const registry = new CheckRegistry();
+const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
 registry.register(plugin, "test");
 
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.containsCode", parameters: given }, "output", "check").parameters as {
+  return registry.prepareCheck({ id: "default.containsCode", parameters: given }, "output", CHECK_AT).parameters as {
     format?: string;
     not: boolean;
   };

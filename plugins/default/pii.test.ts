@@ -10,10 +10,11 @@ import { PII_FIGURES } from "./pii-detection/figures.js";
 import { isValidSsn, luhnValid } from "./pii-detection/numbers.js";
 
 const registry = new CheckRegistry();
+const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
 registry.register(plugin, "test");
 
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.pii", parameters: given }, "output", "check").parameters as {
+  return registry.prepareCheck({ id: "default.pii", parameters: given }, "output", CHECK_AT).parameters as {
     categories: PiiCategory[];
     phoneRegions: string[];
     redact: boolean;

@@ -7,11 +7,12 @@ import { shannonEntropy } from "./secret-detection/entropy.js";
 import secrets from "./secrets.js";
 
 const registry = new CheckRegistry();
+const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
 registry.register(plugin, "test");
 
 /** Parameters as the registry prepares them (schema defaults applied). */
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.secrets", parameters: given }, "input", "check").parameters as {
+  return registry.prepareCheck({ id: "default.secrets", parameters: given }, "input", CHECK_AT).parameters as {
     kinds: never[];
     redact: boolean;
     not: boolean;

@@ -80,7 +80,9 @@ describe("guardgate serve over the store", () => {
     let logs: { data: Array<{ id: string; status: number }> } = { data: [] };
     for (let i = 0; i < 50 && logs.data.length === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      logs = await (await fetch(`${server.url}/admin/v1/logs`, { headers: { "x-gateway-api-key": keys.admin_key } })).json();
+      logs = (await (
+        await fetch(`${server.url}/admin/v1/logs`, { headers: { "x-gateway-api-key": keys.admin_key } })
+      ).json()) as typeof logs;
     }
     expect(logs.data).toEqual([expect.objectContaining({ id: answer.id, status: 200 })]);
     server.child.kill("SIGTERM");

@@ -1,11 +1,14 @@
 /**
- * Runs one check the way the engine does — parameters validated against the check's schema with
- * defaults applied, runner options (credentials, timeout) taken out — but with a context the test
- * writes, so a test can look at the outcome or the thrown error directly.
+ * Runs one check the way the engine does, without an engine: parameters validated by a registry
+ * against the check's schema (defaults applied, the load-time `validate` hook, runner options such
+ * as credentials and timeout taken out), then `run` on a context the test writes or one built from
+ * a text. Tests look at the outcome or the thrown error directly.
  */
+import { bodyForText } from "../../core/sample-body.js";
+import { locateText } from "../../core/content.js";
 import type { CheckContext, CheckDefinition, CheckOutcome } from "../../core/plugin-api.js";
 import { CheckRegistry } from "../../core/registry.js";
-import type { CheckConfig, Side } from "../../core/types.js";
+import type { CheckConfig, RequestType, Side } from "../../core/types.js";
 
 /** A context with neutral values; `overrides` win. */
 export function checkContext(overrides: Partial<CheckContext> = {}): CheckContext {
@@ -50,4 +53,51 @@ export async function runCheck(
   const config = prepareCheck(check, parameters, context.side ?? "input");
   const full = checkContext({ ...(config.credentials && { credentials: config.credentials }), ...context });
   return check.run(full, config.parameters);
+}
+
+/** Where the check runs and on what; the text is located in the body as the engine does. */
+export interface ContextOptions {
+  side?: Side;
+  requestType?: RequestType;
+  request?: unknown;
+  response?: unknown;
+  metadata?: Record<string, string>;
+}
+
+/** Validates parameters as the registry does and returns them with defaults applied. */
+export function prepareParameters<P>(check: CheckDefinition<P>, parameters: Record<string, unknown>): P {
+  return prepareCheck(check, parameters).parameters as P;
+}
+
+/** A check context for a text (or a given body) on one side. */
+export function contextFor(text: string | undefined, options: ContextOptions = {}): CheckContext {
+  const side = options.side ?? "input";
+  const requestType = options.requestType ?? "chatComplete";
+  const request =
+    options.request ??
+    (side === "input" ? bodyForText("input", requestType, text ?? "") : { messages: [{ role: "user", content: "hi" }] });
+  const response = options.response ?? (side === "output" ? bodyForText("output", requestType, text ?? "") : undefined);
+  const located = locateText(side, requestType, side === "input" ? request : response);
+  return {
+    guardrailId: "test",
+    side,
+    requestType,
+    text: located.text,
+    request,
+    response,
+    metadata: options.metadata ?? {},
+    headers: {},
+    signal: new AbortController().signal,
+    settings: {},
+  };
+}
+
+/** Runs a check on a text (or body) with parameters prepared as the registry prepares them. */
+export async function runOnText<P>(
+  check: CheckDefinition<P>,
+  text: string | undefined,
+  parameters: Record<string, unknown>,
+  options: ContextOptions = {},
+): Promise<CheckOutcome> {
+  return check.run(contextFor(text, options), prepareParameters(check, parameters));
 }

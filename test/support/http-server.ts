@@ -24,7 +24,7 @@ export interface LocalServer {
 }
 
 /** Handles one request; the raw body is already read. */
-export type Handler = (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>;
+export type Handler = (request: ReceivedRequest, response: ServerResponse) => unknown;
 
 /** Starts a server on 127.0.0.1 that answers with `handler`. */
 export async function startServer(handler: Handler): Promise<LocalServer> {
