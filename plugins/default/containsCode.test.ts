@@ -1,42 +1,23 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { CheckContext } from "../../core/plugin-api.js";
-import { CheckRegistry } from "../../core/registry.js";
+import { checkContext, prepareParameters } from "../../test/support/check-harness.js";
 import { findCode, isProse } from "./code-detection/classify.js";
 import { tagOf } from "./code-detection/fences.js";
 import { CODE_FIGURES } from "./code-detection/figures.js";
 import { CODE_FORMATS, type CodeFormat, formatNamed } from "./code-detection/formats.js";
 import containsCode from "./containsCode.js";
-import plugin from "./index.js";
 
-const registry = new CheckRegistry();
-const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
-registry.register(plugin, "test");
-
+/** Parameters as the registry prepares them (schema defaults applied, load-time validation). */
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.containsCode", parameters: given }, "output", CHECK_AT).parameters as {
+  return prepareParameters(containsCode, given) as {
     format?: string;
     not: boolean;
   };
 }
 
-function context(text: string): CheckContext {
-  return {
-    guardrailId: "g",
-    side: "output",
-    requestType: "chatComplete",
-    text,
-    request: {},
-    metadata: {},
-    headers: {},
-    signal: new AbortController().signal,
-    settings: {},
-  };
-}
-
 async function run(text: string, given: Record<string, unknown> = {}) {
-  return await containsCode.run(context(text), params(given));
+  return await containsCode.run(checkContext({ text, side: "output" }), params(given));
 }
 
 interface Snippet {

@@ -1,20 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { CheckContext } from "../../core/plugin-api.js";
-import { CheckRegistry } from "../../core/registry.js";
-import plugin from "./index.js";
+import { checkContext, prepareParameters } from "../../test/support/check-harness.js";
 import pii from "./pii.js";
 import { ALL_PII_CATEGORIES, type PiiCategory } from "./pii-detection/categories.js";
 import { findPii } from "./pii-detection/detect.js";
 import { PII_FIGURES } from "./pii-detection/figures.js";
 import { isValidSsn, luhnValid } from "./pii-detection/numbers.js";
 
-const registry = new CheckRegistry();
-const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
-registry.register(plugin, "test");
-
+/** Parameters as the registry prepares them (schema defaults applied, load-time validation). */
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.pii", parameters: given }, "output", CHECK_AT).parameters as {
+  return prepareParameters(pii, given) as {
     categories: PiiCategory[];
     phoneRegions: string[];
     redact: boolean;
@@ -22,22 +17,8 @@ function params(given: Record<string, unknown> = {}) {
   };
 }
 
-function context(text: string): CheckContext {
-  return {
-    guardrailId: "g",
-    side: "output",
-    requestType: "chatComplete",
-    text,
-    request: {},
-    metadata: {},
-    headers: {},
-    signal: new AbortController().signal,
-    settings: {},
-  };
-}
-
 async function run(text: string, given: Record<string, unknown> = {}) {
-  return await pii.run(context(text), params(given));
+  return await pii.run(checkContext({ text, side: "output" }), params(given));
 }
 
 interface Labelled {

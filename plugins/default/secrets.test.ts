@@ -1,40 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { CheckContext } from "../../core/plugin-api.js";
-import { CheckRegistry } from "../../core/registry.js";
-import plugin from "./index.js";
+import { checkContext, prepareParameters } from "../../test/support/check-harness.js";
 import { findSecrets } from "./secret-detection/detect.js";
 import { shannonEntropy } from "./secret-detection/entropy.js";
 import secrets from "./secrets.js";
 
-const registry = new CheckRegistry();
-const CHECK_AT = { path: "check", parametersPath: "check.parameters", idPath: "check.id" };
-registry.register(plugin, "test");
-
-/** Parameters as the registry prepares them (schema defaults applied). */
+/** Parameters as the registry prepares them (schema defaults applied, load-time validation). */
 function params(given: Record<string, unknown> = {}) {
-  return registry.prepareCheck({ id: "default.secrets", parameters: given }, "input", CHECK_AT).parameters as {
+  return prepareParameters(secrets, given) as {
     kinds: never[];
     redact: boolean;
     not: boolean;
   };
 }
 
-function context(text: string): CheckContext {
-  return {
-    guardrailId: "g",
-    side: "input",
-    requestType: "chatComplete",
-    text,
-    request: {},
-    metadata: {},
-    headers: {},
-    signal: new AbortController().signal,
-    settings: {},
-  };
-}
-
 async function run(text: string, given: Record<string, unknown> = {}) {
-  return await secrets.run(context(text), params(given));
+  return await secrets.run(checkContext({ text, side: "input" }), params(given));
 }
 
 function firstFinding(data: Record<string, unknown> | undefined): { start: number; end: number } | undefined {
