@@ -194,6 +194,23 @@ export class CheckRegistry {
     return this.#plugins.has(id);
   }
 
+  /**
+   * Checks credentials held for a plugin (an integration's) against the plugin's credentials
+   * schema, on a copy: throws a ConfigError naming the offending key under `path`. A plugin that
+   * declares no schema takes any object.
+   */
+  validatePluginCredentials(pluginId: string, credentials: unknown, path: string): void {
+    const entry = this.#plugins.get(pluginId);
+    if (!entry) throw new ConfigError(path, `plugin "${pluginId}" is not loaded`, "unknown_plugin");
+    if (typeof credentials !== "object" || credentials === null || Array.isArray(credentials)) {
+      throw new ConfigError(path, "must be an object");
+    }
+    const validate = this.#checks.get(`${pluginId}.${entry.plugin.checks[0]?.id}`)?.validateCredentials;
+    if (validate && !validate(structuredClone(credentials))) {
+      throw parameterError(validate.errors, path, entry.plugin.credentials ?? {}, "key");
+    }
+  }
+
   /** Metadata of every registered check. */
   checks(): CheckInfo[] {
     return [...this.#checks.values()].map((c) => ({

@@ -29,7 +29,13 @@ import { healthRoute } from "./routes/health.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
-import type { ApiKeySource, ConfigSource, GuardrailSource, ProviderSource } from "./sources/types.js";
+import type {
+  ApiKeySource,
+  ConfigSource,
+  GuardrailSource,
+  PluginCredentialSource,
+  ProviderSource,
+} from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
 export { DEFAULT_WORKSPACE };
@@ -45,6 +51,8 @@ export interface AppOptions {
   providers?: ProviderSource;
   guardrails?: GuardrailSource;
   configs?: ConfigSource;
+  /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
+  pluginCredentials?: PluginCredentialSource;
   logSink?: RequestLogSink;
   /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
   policy?: RequestPolicy;
@@ -138,6 +146,12 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
       throw new ConfigError(`providers[${index}]`, "a provider needs an api_key or a base_url of a server that needs none");
     }
   }
+  for (const [index, entry] of (file.plugin_credentials ?? []).entries()) {
+    if (!engine.registry.hasPlugin(entry.plugin)) {
+      throw new ConfigError(`plugin_credentials[${index}].plugin`, `"${entry.plugin}" is not a loaded plugin`, "unknown_plugin");
+    }
+    engine.registry.validatePluginCredentials(entry.plugin, entry.credentials, `plugin_credentials[${index}].credentials`);
+  }
   for (const [index, config] of (file.configs ?? []).entries()) {
     try {
       await buildPlan(config.config, engine, { workspaceId: config.workspace ?? DEFAULT_WORKSPACE });
@@ -165,6 +179,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const providers = options.providers ?? seeded.providers;
   const guardrails = options.guardrails ?? seeded.guardrails;
   const configs = options.configs ?? seeded.configs;
+  const pluginCredentials = options.pluginCredentials ?? seeded.pluginCredentials;
   const logSink = options.logSink ?? new InMemoryRequestLogSink();
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
@@ -203,7 +218,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
-  const phases = new Phases(engine, (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"));
+  const phases = new Phases(
+    engine,
+    (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),
+    pluginCredentials,
+  );
   const gateway = new Gateway({
     providers: new ProviderResolver(providers),
     phases,
@@ -261,7 +280,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

@@ -1,7 +1,7 @@
 /**
  * The gateway's config file (JSON or YAML): API keys, providers, guardrails, saved configs,
- * plugins and settings, so a gateway can run from a file with no console. The file is checked
- * whole when loaded; a mistake stops the start with its path in the file.
+ * plugins, plugin credentials and settings, so a gateway can run from a file with no console. The
+ * file is checked whole when loaded; a mistake stops the start with its path in the file.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -33,6 +33,16 @@ export interface FileConfig {
   workspace?: string;
 }
 
+/**
+ * Credentials the service holds for a plugin's checks (spec §1.7): for every workspace, or the
+ * named one (where they win over the shared ones).
+ */
+export interface FilePluginCredentials {
+  plugin: string;
+  credentials: Record<string, unknown>;
+  workspace?: string;
+}
+
 /** Gateway settings. */
 export interface FileSettings {
   /** Largest request body in bytes. */
@@ -56,6 +66,7 @@ export interface GatewayFile {
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
   configs?: FileConfig[];
   plugins?: string[];
+  plugin_credentials?: FilePluginCredentials[];
   settings?: FileSettings;
 }
 
@@ -107,6 +118,15 @@ const FILE_SCHEMA = {
       },
     },
     plugins: { type: "array", items: { type: "string", minLength: 1 } },
+    plugin_credentials: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { plugin: { type: "string", minLength: 1 }, credentials: { type: "object", minProperties: 1 }, workspace },
+        required: ["plugin", "credentials"],
+        additionalProperties: false,
+      },
+    },
     settings: {
       type: "object",
       properties: {

@@ -14,6 +14,7 @@ import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
+import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
 import { providerRoutes } from "./routes/providers.js";
 import { recordRoutes } from "./routes/records.js";
 import { ADMIN_BODY_LIMIT } from "./routes/route.js";
@@ -65,7 +66,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
             title: "guardgate admin API",
             version: options.version ?? "1",
             description:
-              "Organizations, workspaces, API keys, integrations, providers, guardrails, configs and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
+              "Organizations, workspaces, API keys, integrations, plugin integrations, providers, guardrails, configs and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
           },
           components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-gateway-api-key" } } },
         },
@@ -75,6 +76,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         requireAdminKey(scope, sources);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
+        pluginIntegrationRoutes(scope, management);
         recordRoutes(scope, management);
         logRoutes(scope, management);
       });

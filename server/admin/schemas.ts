@@ -10,6 +10,7 @@ import {
   pricingSchema,
   rateLimitSchema,
   settingsSchema,
+  workspaceSelectionSchema,
 } from "../management/schemas.js";
 import { PLANS, ROLES } from "../store/types.js";
 
@@ -93,6 +94,22 @@ export const integrationSchema = record({
   pricing: pricingSchema,
   auto_provision: nullable(autoProvisionSchema),
   has_credentials: { type: "boolean", description: "Whether credentials are held; they are never returned." },
+  created_at: time,
+  updated_at: time,
+});
+
+export const pluginIntegrationSchema = record({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable({ type: "string", description: "Set for a workspace's own, which overrides the organization's there." }),
+  plugin: str,
+  name: str,
+  workspaces: workspaceSelectionSchema,
+  credential_keys: {
+    type: "array",
+    items: str,
+    description: "Names of the credential fields held; their values are never returned.",
+  },
   created_at: time,
   updated_at: time,
 });

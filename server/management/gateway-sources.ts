@@ -1,9 +1,10 @@
 /**
  * The store as the gateway reads it on every request: API keys, providers (with their integration's
- * credentials opened), guardrail records, configs and workspace context, each cached in memory so
- * that the steady state costs no query. The store's change feed drops what changed (and everything
- * when another process wrote), so a revoked key or an edited guardrail takes effect on the next
- * request; a time limit on every entry is the safety net.
+ * credentials opened), plugin credentials (opened), guardrail records, configs and workspace
+ * context, each cached in memory so that the steady state costs no query and no decryption. The
+ * store's change feed drops what changed (and everything when another process wrote), so a revoked
+ * key, an edited guardrail or replaced plugin credentials take effect on the next request; a time
+ * limit on every entry is the safety net.
  */
 import { LRUCache } from "lru-cache";
 import type { GuardrailDefinition } from "../../core/config/definition.js";
@@ -15,6 +16,7 @@ import type { ManagementContext } from "./context.js";
 import { recordDefinition } from "./guardrails.js";
 import { openCredentials } from "./integrations.js";
 import { intersectModels } from "./limit-rules.js";
+import { pluginCredentialsOf } from "./plugin-integrations.js";
 
 /** Narrows a lookup to a workspace (the gateway's Scope). */
 export interface Scope {
@@ -133,6 +135,8 @@ export class GatewaySources {
   readonly #guardrails: LookupCache<GuardrailDefinition>;
   readonly #configs: LookupCache<GatewayConfigRecord>;
   readonly #workspaces: LookupCache<WorkspaceContext>;
+  /** Opened plugin credentials by workspace: a request never decrypts in the steady state. */
+  readonly #pluginCredentials: LookupCache<Record<string, Record<string, unknown>>>;
   readonly #unsubscribe: () => void;
   readonly #listeners = new Set<(event: ChangeEvent) => void>();
   /** Lookups that reached the store, for tests and metrics. */
@@ -181,6 +185,17 @@ export class GatewaySources {
     },
   };
 
+  /** The gateway's PluginCredentialSource: the plugin integrations serving a workspace, opened. */
+  readonly pluginCredentials = {
+    forWorkspace: async (workspaceId: string): Promise<Record<string, Record<string, unknown>>> =>
+      (await this.#pluginCredentials.get(workspaceId, async () => {
+        const context = await this.workspace(workspaceId);
+        if (!context) return undefined;
+        this.storeReads++;
+        return pluginCredentialsOf(this.#ctx, context.organization.id, workspaceId);
+      })) ?? {},
+  };
+
   constructor(ctx: ManagementContext, options: GatewaySourcesOptions = {}) {
     this.#ctx = ctx;
     const settings = { max: options.max ?? 10_000, ttlMs: options.ttlMs ?? 300_000, missTtlMs: options.missTtlMs ?? 10_000 };
@@ -189,6 +204,7 @@ export class GatewaySources {
     this.#guardrails = new LookupCache(settings);
     this.#configs = new LookupCache(settings);
     this.#workspaces = new LookupCache(settings);
+    this.#pluginCredentials = new LookupCache(settings);
     this.#unsubscribe = ctx.store.changes.subscribe((event) => this.#invalidate(event));
   }
 
@@ -315,9 +331,14 @@ export class GatewaySources {
       case "provisioning":
         this.#providers.clear();
         break;
+      case "plugin_integration":
+        // An organization's may serve any of its workspaces; changes are rare.
+        this.#pluginCredentials.clear();
+        break;
       case "workspace":
       case "organization":
         this.#workspaces.clear();
+        this.#pluginCredentials.clear();
         this.#providers.clear();
         this.#keys.clear();
         this.#guardrails.clear();
@@ -325,6 +346,7 @@ export class GatewaySources {
         break;
       case "external":
         this.#keys.clear();
+        this.#pluginCredentials.clear();
         this.#providers.clear();
         this.#guardrails.clear();
         this.#configs.clear();

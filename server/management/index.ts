@@ -11,6 +11,7 @@ import { Integrations } from "./integrations.js";
 import { Logs } from "./logs.js";
 import { type CatalogModel, workspaceModels } from "./models.js";
 import { Organizations } from "./organizations.js";
+import { PluginIntegrations } from "./plugin-integrations.js";
 import { Providers } from "./providers.js";
 import { Workspaces } from "./workspaces.js";
 
@@ -25,6 +26,7 @@ export class Management {
   readonly workspaces: Workspaces;
   readonly apiKeys: ApiKeys;
   readonly integrations: Integrations;
+  readonly pluginIntegrations: PluginIntegrations;
   readonly providers: Providers;
   readonly guardrails: Guardrails;
   readonly configs: Configs;
@@ -36,6 +38,7 @@ export class Management {
     this.workspaces = new Workspaces(this.context);
     this.apiKeys = new ApiKeys(this.context);
     this.integrations = new Integrations(this.context);
+    this.pluginIntegrations = new PluginIntegrations(this.context);
     this.providers = new Providers(this.context);
     this.guardrails = new Guardrails(this.context);
     this.configs = new Configs(this.context);

@@ -172,6 +172,39 @@ export const integrationUpdateSchema: Schema = {
   additionalProperties: false,
 };
 
+const pluginCredentialsSchema: Schema = {
+  type: "object",
+  description: "Handed to the plugin's checks as `context.credentials`; validated against the plugin's credentials schema, encrypted at rest and never returned.",
+  minProperties: 1,
+};
+
+export const workspaceSelectionSchema: Schema = {
+  description: '"all" (every workspace of the organization, present and future), or the workspace ids served.',
+  anyOf: [
+    { type: "string", enum: ["all"] },
+    { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+  ],
+};
+
+export const pluginIntegrationCreateSchema: Schema = {
+  type: "object",
+  properties: {
+    plugin: { type: "string", minLength: 1, description: "Id of a loaded plugin." },
+    name,
+    workspace_id: nullable({ type: "string", description: "Set to create a workspace's own, which overrides the organization's." }),
+    workspaces: workspaceSelectionSchema,
+    credentials: pluginCredentialsSchema,
+  },
+  required: ["plugin", "credentials"],
+  additionalProperties: false,
+};
+
+export const pluginIntegrationUpdateSchema: Schema = {
+  type: "object",
+  properties: { name, workspaces: workspaceSelectionSchema, credentials: pluginCredentialsSchema },
+  additionalProperties: false,
+};
+
 export const provisioningSchema: Schema = {
   type: "object",
   properties: { budget: nullable(budgetSchema), rate_limit: nullable(rateLimitSchema) },

@@ -148,6 +148,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       providers: sources.providers,
       guardrails: sources.guardrails,
       configs: sources.configs,
+      pluginCredentials: sources.pluginCredentials,
       logSink: sink,
       policy,
       // The gateway hands bodies over; the sink keeps them only for workspaces that ask.

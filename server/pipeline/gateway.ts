@@ -196,6 +196,7 @@ export class Gateway {
         headers: guarded ? checkHeaders(ctx.headers, provider.kind === "mock" || provider.slug !== undefined) : {},
         ...(typeof body.model === "string" && { model: body.model }),
         provider: providerLabel(provider),
+        workspaceId: ctx.identity.workspaceId,
       };
       let evaluation: Evaluation | undefined;
       if (node.input.sync.length) {

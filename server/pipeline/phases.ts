@@ -5,6 +5,8 @@
  */
 import type { Engine, Evaluation } from "../../core/engine.js";
 import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
+import type { PluginCredentialSource } from "../sources/types.js";
+import { phaseCredentials } from "./plugin-credentials.js";
 
 /** What checks may know about the request besides its body. */
 export interface PhaseContext {
@@ -14,6 +16,8 @@ export interface PhaseContext {
   headers: Record<string, string>;
   model?: string;
   provider?: string;
+  /** The workspace acting, whose plugin integrations give checks their credentials. */
+  workspaceId?: string;
 }
 
 /** Runs guardrail phases for the pipeline. */
@@ -21,6 +25,7 @@ export class Phases {
   constructor(
     private readonly engine: Engine,
     private readonly onAsyncError: (error: unknown) => void,
+    private readonly pluginCredentials?: PluginCredentialSource,
   ) {}
 
   /** Evaluates the synchronous guardrails of a side; undefined when there are none. */
@@ -32,6 +37,7 @@ export class Phases {
     context: PhaseContext,
   ): Promise<Evaluation | undefined> {
     if (!guardrails.length) return undefined;
+    const credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
     return this.engine.evaluate({
       side,
       prepared: guardrails,
@@ -42,6 +48,7 @@ export class Phases {
       headers: context.headers,
       ...(context.model !== undefined && { model: context.model }),
       ...(context.provider !== undefined && { provider: context.provider }),
+      ...(credentials && { credentials }),
     });
   }
 
@@ -59,7 +66,8 @@ export class Phases {
   ): Promise<GuardrailResult[]> {
     if (!guardrails.length) return Promise.resolve([]);
     return new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() =>
+      .then(() => phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails))
+      .then((credentials) =>
         this.engine.evaluate({
           side,
           prepared: guardrails,
@@ -70,6 +78,7 @@ export class Phases {
           headers: context.headers,
           ...(context.model !== undefined && { model: context.model }),
           ...(context.provider !== undefined && { provider: context.provider }),
+          ...(credentials && { credentials }),
         }),
       )
       .then(

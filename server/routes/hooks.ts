@@ -20,10 +20,11 @@ import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
+import { phaseCredentials } from "../pipeline/plugin-credentials.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
+import type { ApiKeyIdentity, GuardrailSource, PluginCredentialSource, Scope } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
 
@@ -104,6 +105,7 @@ export function hookRoutes(
   guardrails: GuardrailSource,
   logSink: RequestLogSink,
   policy?: RequestPolicy,
+  pluginCredentials?: PluginCredentialSource,
 ): void {
   const log = (
     route: string,
@@ -169,6 +171,7 @@ export function hookRoutes(
     const { guardrails: prepared, warnings } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
+    const credentials = await phaseCredentials(pluginCredentials, identity.workspaceId, prepared);
     const evaluation = await engine.evaluate({
       side: body.side,
       prepared,
@@ -177,6 +180,7 @@ export function hookRoutes(
       ...(body.side === "output" && { response: body.response }),
       metadata: body.metadata ?? {},
       headers: checkHeaders(request.headers, false),
+      ...(credentials && { credentials }),
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
     log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
@@ -224,6 +228,7 @@ export function hookRoutes(
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
     const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
+    const credentials = await phaseCredentials(pluginCredentials, identity.workspaceId, prepared);
     const evaluation = await engine.evaluate({
       side,
       prepared,
@@ -232,6 +237,7 @@ export function hookRoutes(
       ...(side === "output" && { response: body.response?.json }),
       metadata: stringMetadata(body.metadata),
       ...(body.provider !== undefined && { provider: body.provider }),
+      ...(credentials && { credentials }),
     });
     log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);

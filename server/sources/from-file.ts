@@ -1,11 +1,18 @@
 /**
- * The in-memory sources a config file seeds: API keys, providers, guardrails and saved configs,
+ * The in-memory sources a config file seeds: API keys, providers, guardrails, saved configs and
+ * plugin credentials,
  * each owned by the workspace the file names (or shared when it names none, keys excepted: a key
  * always belongs to a workspace, `default` when omitted).
  */
 import type { GuardrailDefinition } from "../../core/config/definition.js";
 import type { GatewayFile } from "../config-file.js";
-import { InMemoryApiKeySource, InMemoryConfigSource, InMemoryProviderSource, InMemoryScopedGuardrailSource } from "./memory.js";
+import {
+  InMemoryApiKeySource,
+  InMemoryConfigSource,
+  InMemoryPluginCredentialSource,
+  InMemoryProviderSource,
+  InMemoryScopedGuardrailSource,
+} from "./memory.js";
 
 /** The workspace of keys that name none. */
 export const DEFAULT_WORKSPACE = "default";
@@ -16,6 +23,7 @@ export function sourcesFromFile(file: GatewayFile): {
   providers: InMemoryProviderSource;
   guardrails: InMemoryScopedGuardrailSource;
   configs: InMemoryConfigSource;
+  pluginCredentials: InMemoryPluginCredentialSource;
 } {
   return {
     apiKeys: new InMemoryApiKeySource(
@@ -44,6 +52,13 @@ export function sourcesFromFile(file: GatewayFile): {
     ),
     configs: new InMemoryConfigSource(
       (file.configs ?? []).map((c) => ({ id: c.id, config: c.config, ...(c.workspace && { workspaceId: c.workspace }) })),
+    ),
+    pluginCredentials: new InMemoryPluginCredentialSource(
+      (file.plugin_credentials ?? []).map((c) => ({
+        plugin: c.plugin,
+        credentials: c.credentials,
+        ...(c.workspace && { workspaceId: c.workspace }),
+      })),
     ),
   };
 }

@@ -10,6 +10,8 @@ import type {
   ConfigRecord,
   ConfigSource,
   GuardrailSource,
+  PluginCredentialMap,
+  PluginCredentialSource,
   ProviderRecord,
   ProviderSource,
   Scope,
@@ -123,6 +125,35 @@ export class InMemoryProviderSource implements ProviderSource {
 
   async get(slug: string, scope?: Scope): Promise<ProviderRecord | undefined> {
     return this.#map.get(slug, scope);
+  }
+}
+
+/** Credentials the operator declares for a plugin: for every workspace, or one (which wins there). */
+export interface PluginCredentialEntry {
+  plugin: string;
+  credentials: Record<string, unknown>;
+  workspaceId?: string;
+}
+
+/** Plugin credentials by plugin id. */
+export class InMemoryPluginCredentialSource implements PluginCredentialSource {
+  readonly #map = new ScopedMap<PluginCredentialEntry>((r) => r.workspaceId);
+  readonly #plugins = new Set<string>();
+
+  constructor(entries: Iterable<PluginCredentialEntry> = []) {
+    for (const entry of entries) {
+      this.#map.set(entry.plugin, entry);
+      this.#plugins.add(entry.plugin);
+    }
+  }
+
+  async forWorkspace(workspaceId: string): Promise<PluginCredentialMap> {
+    const map: PluginCredentialMap = {};
+    for (const plugin of this.#plugins) {
+      const entry = this.#map.get(plugin, { workspaceId });
+      if (entry) map[plugin] = entry.credentials;
+    }
+    return map;
   }
 }
 

@@ -62,3 +62,12 @@ export interface ConfigRecord {
 export interface ConfigSource {
   get(id: string, scope?: Scope): Promise<ConfigRecord | undefined>;
 }
+
+/** Credentials the service holds for plugins (spec §1.7), by plugin id. */
+export type PluginCredentialMap = Record<string, Record<string, unknown>>;
+
+/** Looks up the credentials the service holds for plugins in a workspace. */
+export interface PluginCredentialSource {
+  /** By plugin id; empty when no plugin integration serves the workspace. */
+  forWorkspace(workspaceId: string): Promise<PluginCredentialMap>;
+}

@@ -16,6 +16,8 @@ import type {
   Integration,
   IntegrationWithSecret,
   Organization,
+  PluginIntegration,
+  PluginIntegrationWithSecret,
   Provider,
   Provisioning,
   StoredConfig,
@@ -25,7 +27,15 @@ import type {
 /** What changed; caches drop what an event names. `external` means another process wrote. */
 export type ChangeEvent =
   | {
-      entity: "organization" | "workspace" | "api_key" | "integration" | "provisioning" | "provider" | "guardrail" | "config";
+      entity:         | "organization"
+        | "workspace"
+        | "api_key"
+        | "integration"
+        | "provisioning"
+        | "plugin_integration"
+        | "provider"
+        | "guardrail"
+        | "config";
       id: string;
       workspace_id?: string | null;
     }
@@ -114,6 +124,27 @@ export interface ProvisioningRepository {
   delete(integrationId: string, workspaceId: string): Promise<boolean>;
 }
 
+export interface PluginIntegrationRepository {
+  /** Resolves to undefined when the scope (organization or workspace) already holds one for the plugin. */
+  create(record: PluginIntegrationWithSecret): Promise<PluginIntegration | undefined>;
+  get(id: string): Promise<PluginIntegration | undefined>;
+  /** The one of a plugin in a scope: the organization's when `workspaceId` is null, else that workspace's own. */
+  find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined>;
+  /** `workspaceId` narrows to one workspace's own; `null` to the organization's. */
+  list(filter: { organizationId: string; workspaceId?: string | null }): Promise<PluginIntegration[]>;
+  /**
+   * Those serving a workspace, with their sealed credentials, for the gateway's hot path only:
+   * the workspace's own and the organization's provisioned to it.
+   */
+  listServing(organizationId: string, workspaceId: string): Promise<PluginIntegrationWithSecret[]>;
+  update(
+    id: string,
+    patch: Patch<PluginIntegrationWithSecret, "name" | "workspaces" | "credentials_sealed" | "credential_keys">,
+    updatedAt: string,
+  ): Promise<PluginIntegration | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
 export interface ProviderRepository {
   create(record: Provider): Promise<Provider>;
   get(id: string): Promise<Provider | undefined>;
@@ -170,6 +201,7 @@ export interface Store {
   readonly apiKeys: ApiKeyRepository;
   readonly integrations: IntegrationRepository;
   readonly provisioning: ProvisioningRepository;
+  readonly pluginIntegrations: PluginIntegrationRepository;
   readonly providers: ProviderRepository;
   readonly guardrails: VersionedRepository<GuardrailRecord>;
   readonly configs: VersionedRepository<StoredConfig>;

@@ -143,6 +143,36 @@ export interface Provisioning {
   updated_at: string;
 }
 
+/** Which workspaces an organization's plugin integration serves: every one, or those listed. */
+export type WorkspaceSelection = "all" | string[];
+
+/**
+ * A plugin integration (spec §1.7): the credentials of a third-party guardrail service, handed to
+ * the checks of one plugin. An organization's serves the workspaces it is provisioned to; a
+ * workspace's own serves that workspace and overrides the organization's there.
+ */
+export interface PluginIntegration {
+  id: string;
+  organization_id: string;
+  /** Set for a workspace's own plugin integration. */
+  workspace_id: string | null;
+  /** Id of the plugin whose checks receive the credentials. */
+  plugin: string;
+  name: string;
+  /** The workspaces an organization's plugin integration serves; a workspace's own: that workspace. */
+  workspaces: WorkspaceSelection;
+  /** Names of the credential fields held; their values are never returned. */
+  credential_keys: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A plugin integration with its credentials encrypted, as the store holds it. */
+export interface PluginIntegrationWithSecret extends PluginIntegration {
+  /** Sealed credentials (see secret-box.ts). */
+  credentials_sealed: string;
+}
+
 /** An AI provider (spec §2.6): a workspace-level slug over an integration. */
 export interface Provider {
   id: string;

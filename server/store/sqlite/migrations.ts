@@ -190,6 +190,36 @@ CREATE TABLE log_checks (
 CREATE INDEX log_checks_check ON log_checks(check_id, created_at);
 `,
   },
+  {
+    version: 2,
+    name: "plugin integrations",
+    sql: `
+CREATE TABLE plugin_integrations (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  plugin TEXT NOT NULL,
+  name TEXT NOT NULL,
+  all_workspaces INTEGER NOT NULL,
+  credentials_sealed TEXT NOT NULL,
+  credential_keys TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+-- One per plugin in the organization, and one per plugin in each workspace (NULLs are distinct in a
+-- plain UNIQUE, hence the expression).
+CREATE UNIQUE INDEX plugin_integrations_scope ON plugin_integrations(organization_id, COALESCE(workspace_id, ''), plugin);
+
+-- The workspaces a plugin integration serves when it does not serve them all; rows go with the
+-- workspace, so a workspace created later under the same id does not inherit them.
+CREATE TABLE plugin_integration_workspaces (
+  plugin_integration_id TEXT NOT NULL REFERENCES plugin_integrations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  PRIMARY KEY (plugin_integration_id, workspace_id)
+);
+CREATE INDEX plugin_integration_workspaces_workspace ON plugin_integration_workspaces(workspace_id);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */

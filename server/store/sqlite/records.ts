@@ -8,6 +8,7 @@ import type {
   ApiKeyRepository,
   IntegrationRepository,
   OrganizationRepository,
+  PluginIntegrationRepository,
   ProviderRepository,
   ProvisioningRepository,
   VersionedRepository,
@@ -20,6 +21,8 @@ import type {
   Integration,
   IntegrationWithSecret,
   Organization,
+  PluginIntegration,
+  PluginIntegrationWithSecret,
   Provider,
   Provisioning,
   StoredConfig,
@@ -88,6 +91,22 @@ const provisionings = new RowCodec<Provisioning>({
   updated_at: "text",
 });
 
+/** The stored columns of a plugin integration; `workspaces` lives in its own table. */
+type PluginIntegrationRow = Omit<PluginIntegrationWithSecret, "workspaces"> & { all_workspaces: boolean };
+
+const pluginIntegrations = new RowCodec<PluginIntegrationRow>({
+  id: "text",
+  organization_id: "text",
+  workspace_id: "text",
+  plugin: "text",
+  name: "text",
+  all_workspaces: "bool",
+  credentials_sealed: "text",
+  credential_keys: "json",
+  created_at: "text",
+  updated_at: "text",
+});
+
 const providers = new RowCodec<Provider>({
   id: "text",
   workspace_id: "text",
@@ -122,6 +141,11 @@ const configs = new RowCodec<StoredConfig>({
 });
 
 function withoutSecret(record: IntegrationWithSecret): Integration {
+  const { credentials_sealed: _sealed, ...integration } = record;
+  return integration;
+}
+
+function withoutSealed(record: PluginIntegrationWithSecret): PluginIntegration {
   const { credentials_sealed: _sealed, ...integration } = record;
   return integration;
 }
@@ -384,6 +408,115 @@ export class SqliteProvisioning implements ProvisioningRepository {
       );
     })();
     if (deleted) this.feed.emit({ entity: "provisioning", id: integrationId, workspace_id: workspaceId });
+    return deleted;
+  }
+}
+
+export class SqlitePluginIntegrations implements PluginIntegrationRepository {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly feed: LocalChangeFeed,
+  ) {}
+
+  #decode(row: Row): PluginIntegrationWithSecret {
+    const { all_workspaces, ...record } = pluginIntegrations.decode(row);
+    const workspaces = all_workspaces
+      ? ("all" as const)
+      : (
+          this.db
+            .prepare(
+              "SELECT workspace_id FROM plugin_integration_workspaces WHERE plugin_integration_id = ? ORDER BY workspace_id",
+            )
+            .pluck()
+            .all(record.id) as string[]
+        );
+    return { ...record, workspaces };
+  }
+
+  #writeWorkspaces(id: string, workspaces: PluginIntegration["workspaces"]): void {
+    this.db.prepare("DELETE FROM plugin_integration_workspaces WHERE plugin_integration_id = ?").run(id);
+    if (workspaces === "all") return;
+    const insert = this.db.prepare(
+      "INSERT INTO plugin_integration_workspaces (plugin_integration_id, workspace_id) VALUES (?, ?)",
+    );
+    for (const workspaceId of workspaces) insert.run(id, workspaceId);
+  }
+
+  async create(record: PluginIntegrationWithSecret): Promise<PluginIntegration | undefined> {
+    const { workspaces, ...columns } = record;
+    const created = this.db.transaction(() => {
+      const inserted =
+        this.db
+          .prepare(`${pluginIntegrations.insertSql("plugin_integrations")} ON CONFLICT DO NOTHING`)
+          .run(pluginIntegrations.encode({ ...columns, all_workspaces: workspaces === "all" })).changes > 0;
+      if (inserted) this.#writeWorkspaces(record.id, workspaces);
+      return inserted;
+    })();
+    if (!created) return undefined;
+    this.feed.emit({ entity: "plugin_integration", id: record.id, workspace_id: record.workspace_id });
+    return this.get(record.id);
+  }
+
+  async get(id: string): Promise<PluginIntegration | undefined> {
+    const row = this.db.prepare("SELECT * FROM plugin_integrations WHERE id = ?").get(id) as Row | undefined;
+    return row && withoutSealed(this.#decode(row));
+  }
+
+  async find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined> {
+    const row = this.db
+      .prepare(
+        "SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? AND plugin = ?",
+      )
+      .get(organizationId, workspaceId ?? "", plugin) as Row | undefined;
+    return row && withoutSealed(this.#decode(row));
+  }
+
+  async list(filter: { organizationId: string; workspaceId?: string | null }): Promise<PluginIntegration[]> {
+    let rows: unknown[];
+    if (filter.workspaceId === undefined) {
+      rows = this.db
+        .prepare("SELECT * FROM plugin_integrations WHERE organization_id = ? ORDER BY plugin, created_at, id")
+        .all(filter.organizationId);
+    } else {
+      rows = this.db
+        .prepare(
+          "SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? ORDER BY plugin, created_at, id",
+        )
+        .all(filter.organizationId, filter.workspaceId ?? "");
+    }
+    return (rows as Row[]).map((r) => withoutSealed(this.#decode(r)));
+  }
+
+  async listServing(organizationId: string, workspaceId: string): Promise<PluginIntegrationWithSecret[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT p.* FROM plugin_integrations p WHERE p.organization_id = ? AND (p.all_workspaces = 1 OR EXISTS (
+           SELECT 1 FROM plugin_integration_workspaces w WHERE w.plugin_integration_id = p.id AND w.workspace_id = ?))
+         ORDER BY p.plugin, p.id`,
+      )
+      .all(organizationId, workspaceId) as Row[];
+    return rows.map((r) => this.#decode(r));
+  }
+
+  async update(id: string, patch: Partial<PluginIntegrationWithSecret>, updatedAt: string): Promise<PluginIntegration | undefined> {
+    const { workspaces, ...columns } = patch;
+    const changed = this.db.transaction(() => {
+      const row: Row = { ...columns, ...(workspaces !== undefined && { all_workspaces: workspaces === "all" }) };
+      if (!applyPatch(this.db, pluginIntegrations, "plugin_integrations", { sql: "id = @id", params: { id } }, row, updatedAt))
+        return false;
+      if (workspaces !== undefined) this.#writeWorkspaces(id, workspaces);
+      return true;
+    })();
+    if (!changed) return undefined;
+    const record = await this.get(id);
+    this.feed.emit({ entity: "plugin_integration", id, workspace_id: record?.workspace_id ?? null });
+    return record;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const record = await this.get(id);
+    const deleted = this.db.prepare("DELETE FROM plugin_integrations WHERE id = ?").run(id).changes > 0;
+    if (deleted) this.feed.emit({ entity: "plugin_integration", id, workspace_id: record?.workspace_id ?? null });
     return deleted;
   }
 }
