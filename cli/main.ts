@@ -21,6 +21,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "create, list and revoke API keys in the store",
     load: async () => (await import("./keys.js")).default,
   },
+  credentials: {
+    summary: "hold credentials for a plugin's checks in the store (set, list, remove)",
+    load: async () => (await import("./credentials.js")).default,
+  },
   guardrails: {
     summary: "save the guardrails of a file into the store (apply FILE)",
     load: async () => (await import("./guardrails.js")).default,

@@ -10,6 +10,8 @@
  *   provider's workspace, or to every workspace (and future ones) when it names none; the
  *   workspace's provider takes the file's slug.
  * - `guardrails`, `configs`: by id in their workspace.
+ * - `plugin_credentials`: a plugin integration each, the organization's (serving every workspace)
+ *   or, when the entry names a workspace, that workspace's own; found again by plugin and scope.
  *
  * A `workspace` in the file is a workspace id, created in the organization when missing; records
  * without one, or with the file's `default`, go to the organization's first workspace.
@@ -17,13 +19,14 @@
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError, GuardgateError } from "../../core/errors.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
-import type { FileProvider, GatewayFile } from "../config-file.js";
+import type { FilePluginCredentials, FileProvider, GatewayFile } from "../config-file.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
 import { OPERATOR } from "./actor.js";
 import type { Management } from "./index.js";
 import { openCredentials } from "./integrations.js";
+import { openPluginCredentials } from "./plugin-integrations.js";
 
 /** Counts of one kind of record. */
 export interface SeedCounts {
@@ -39,6 +42,7 @@ export interface SeedReport {
   providers: SeedCounts;
   guardrails: SeedCounts;
   configs: SeedCounts;
+  plugin_credentials: SeedCounts;
 }
 
 const counts = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
@@ -85,6 +89,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
     providers: counts(),
     guardrails: counts(),
     configs: counts(),
+    plugin_credentials: counts(),
   };
   const workspaces = new Map<string, Workspace>();
   const workspaceOf = async (name: string | undefined): Promise<Workspace> => {
@@ -184,7 +189,47 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
       throw at(`configs[${index}].config`, `"${entry.id}"`, error);
     }
   }
+
+  for (const [index, entry] of (file.plugin_credentials ?? []).entries()) {
+    try {
+      await seedPluginCredentials(management, organization, entry, workspaceOf, report.plugin_credentials);
+    } catch (error) {
+      throw at(`plugin_credentials[${index}]`, `plugin "${entry.plugin}"`, error);
+    }
+  }
   return report;
+}
+
+async function seedPluginCredentials(
+  management: Management,
+  organization: Organization,
+  entry: FilePluginCredentials,
+  workspaceOf: (name: string | undefined) => Promise<Workspace>,
+  tally: SeedCounts,
+): Promise<void> {
+  const store = management.context.store;
+  const workspaceId = entry.workspace === undefined ? null : (await workspaceOf(entry.workspace)).id;
+  const existing = await store.pluginIntegrations.find(organization.id, workspaceId, entry.plugin);
+  if (!existing) {
+    await management.pluginIntegrations.create(OPERATOR, organization.id, {
+      plugin: entry.plugin,
+      workspace_id: workspaceId,
+      credentials: entry.credentials,
+    });
+    tally.created++;
+    return;
+  }
+  const sealed = await store.pluginIntegrations.getWithSecret(existing.id);
+  const held = sealed ? openPluginCredentials(management.context, sealed) : undefined;
+  if (isDeepStrictEqual(held, entry.credentials) && (workspaceId !== null || existing.workspaces === "all")) {
+    tally.unchanged++;
+    return;
+  }
+  await management.pluginIntegrations.update(OPERATOR, existing.id, {
+    credentials: entry.credentials,
+    ...(workspaceId === null && { workspaces: "all" as const }),
+  });
+  tally.updated++;
 }
 
 async function seedProvider(

@@ -128,6 +128,8 @@ export interface PluginIntegrationRepository {
   /** Resolves to undefined when the scope (organization or workspace) already holds one for the plugin. */
   create(record: PluginIntegrationWithSecret): Promise<PluginIntegration | undefined>;
   get(id: string): Promise<PluginIntegration | undefined>;
+  /** With the sealed credentials. */
+  getWithSecret(id: string): Promise<PluginIntegrationWithSecret | undefined>;
   /** The one of a plugin in a scope: the organization's when `workspaceId` is null, else that workspace's own. */
   find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined>;
   /** `workspaceId` narrows to one workspace's own; `null` to the organization's. */

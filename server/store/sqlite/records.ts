@@ -458,8 +458,13 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
   }
 
   async get(id: string): Promise<PluginIntegration | undefined> {
+    const record = await this.getWithSecret(id);
+    return record && withoutSealed(record);
+  }
+
+  async getWithSecret(id: string): Promise<PluginIntegrationWithSecret | undefined> {
     const row = this.db.prepare("SELECT * FROM plugin_integrations WHERE id = ?").get(id) as Row | undefined;
-    return row && withoutSealed(this.#decode(row));
+    return row && this.#decode(row);
   }
 
   async find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined> {
