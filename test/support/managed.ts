@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../server/app.js";
+import { type AppOptions, buildApp } from "../../server/app.js";
 import type { GatewayFile } from "../../server/config-file.js";
 import type { Counters } from "../../server/limits/counters.js";
 import type { InitialKeys } from "../../server/management/bootstrap.js";
@@ -36,7 +36,7 @@ export interface ManagedTestGateway {
 
 /** Starts a managed gateway in a fresh data folder. */
 export async function startManaged(
-  options: { file?: GatewayFile; counters?: Counters; dir?: string } = {},
+  options: { file?: GatewayFile; counters?: Counters; dir?: string; app?: Pick<AppOptions, "executor" | "plugins"> } = {},
 ): Promise<ManagedTestGateway> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), "guardgate-managed-"));
   const managed = await prepareManagedGateway({
@@ -57,6 +57,7 @@ export async function startManaged(
   const app = await buildApp({
     ...managed.appOptions,
     plugins: [testPlugin, proPlugin],
+    ...options.app,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     logger: { level: "info", stream },
   });
