@@ -173,3 +173,55 @@ describe("guardgate logs tail", () => {
     expect(JSON.parse(out.trim())).toMatchObject({ id: "log_followed", status: 446 });
   });
 });
+
+describe("guardgate credentials", () => {
+  const plugin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../test/fixtures/plugins/partner-service.mjs");
+  const KEY = "pk-cli-held-0123456789";
+  const credentials = (args: string[], input = "", env: Record<string, string> = {}) => {
+    const run = spawnSync(process.execPath, [bin, "credentials", ...args, "--data-dir", dir], {
+      input,
+      encoding: "utf8",
+      env: { ...process.env, GUARDGATE_SECRET_KEY: "", ...env },
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
+
+  it("sets credentials from stdin or the environment, lists key names only, and removes them", async () => {
+    const set = credentials(["set", "partner", "--plugin", plugin], JSON.stringify({ apiKey: KEY }));
+    expect(set.stderr).toContain(`set the credentials of plugin "partner" in organization`);
+    expect(set.code).toBe(0);
+    const own = credentials(
+      ["set", "partner", "--plugin", plugin, "--workspace", workspaceId, "--env", "apiKey=PARTNER_KEY"],
+      "",
+      {
+        PARTNER_KEY: `${KEY}-own`,
+      },
+    );
+    expect(own.code).toBe(0);
+    expect(own.stderr).toContain(`in workspace ${workspaceId} (keys: apiKey)`);
+    const list = credentials(["list"]);
+    expect(list.stdout.trim().split("\n")).toHaveLength(2);
+    expect(list.stdout).toContain("all workspaces");
+    expect(list.stdout + set.stdout + set.stderr + own.stdout + own.stderr).not.toContain(KEY);
+
+    // What a gateway over this data folder hands the plugin: the workspace's own wins.
+    const gw = await startManaged({ dir, file: { plugins: [plugin] } });
+    expect(await gw.managed.sources.pluginCredentials.forWorkspace(workspaceId)).toEqual({ partner: { apiKey: `${KEY}-own` } });
+    await gw.close();
+
+    const mismatch = credentials(["set", "partner", "--plugin", plugin], JSON.stringify({ apiKey: "short" }));
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toContain("credentials.apiKey: must NOT have fewer than 12 characters");
+    const unloaded = credentials(["set", "partner"], JSON.stringify({ apiKey: KEY }));
+    expect(unloaded.code).toBe(1);
+    expect(unloaded.stderr).toContain('plugin: "partner" is not a loaded plugin');
+    expect(credentials(["set", "partner", "--plugin", plugin], "not json").code).toBe(2);
+    expect(credentials(["set", "partner", "--env", "apiKey=UNSET_VARIABLE_FOR_TEST"]).stderr).toContain(
+      "environment variable UNSET_VARIABLE_FOR_TEST is not set",
+    );
+
+    expect(credentials(["remove", "partner", "--workspace", workspaceId]).code).toBe(0);
+    expect(credentials(["remove", "partner", "--workspace", workspaceId]).code).toBe(2);
+    expect(credentials(["list"]).stdout.trim().split("\n")).toHaveLength(1);
+  });
+});
