@@ -202,6 +202,53 @@ describe("SQLite store", () => {
     expect(await store.logs.get("l1")).toBeUndefined();
     expect((await store.logs.aggregate({})).guardrails).toEqual([]);
   });
+
+  it("holds one plugin integration per plugin and scope, serving all workspaces or the listed ones", async () => {
+    const store = open(tempFile());
+    await seed(store);
+    await store.workspaces.create({
+      id: "ws2",
+      organization_id: "org1",
+      name: "W2",
+      settings: {},
+      rate_limit: null,
+      created_at: T,
+      updated_at: T,
+    });
+    const events: ChangeEvent[] = [];
+    store.changes.subscribe((event) => events.push(event));
+    const record = (id: string, workspaceId: string | null, workspaces: "all" | string[]) => ({
+      id,
+      organization_id: "org1",
+      workspace_id: workspaceId,
+      plugin: "partner",
+      name: "Partner",
+      workspaces,
+      credentials_sealed: `sealed-${id}`,
+      credential_keys: ["apiKey"],
+      created_at: T,
+      updated_at: T,
+    });
+    expect(await store.pluginIntegrations.create(record("pin1", null, ["ws1"]))).toMatchObject({ workspaces: ["ws1"] });
+    expect(await store.pluginIntegrations.create(record("pin2", null, "all"))).toBeUndefined();
+    await store.pluginIntegrations.create(record("pin3", "ws2", ["ws2"]));
+    expect(events.map((e) => e.entity)).toEqual(["plugin_integration", "plugin_integration"]);
+    expect((await store.pluginIntegrations.listServing("org1", "ws1")).map((r) => r.id)).toEqual(["pin1"]);
+    expect((await store.pluginIntegrations.listServing("org1", "ws2")).map((r) => r.id)).toEqual(["pin3"]);
+    expect((await store.pluginIntegrations.listServing("org1", "ws2"))[0]?.credentials_sealed).toBe("sealed-pin3");
+    expect(await store.pluginIntegrations.find("org1", null, "partner")).toMatchObject({ id: "pin1" });
+    expect(await store.pluginIntegrations.get("pin1")).not.toHaveProperty("credentials_sealed");
+
+    await store.pluginIntegrations.update("pin1", { workspaces: "all" }, T);
+    expect((await store.pluginIntegrations.listServing("org1", "ws2")).map((r) => r.id).sort()).toEqual(["pin1", "pin3"]);
+    await store.pluginIntegrations.update("pin1", { workspaces: ["ws1", "ws2"] }, T);
+    // A deleted workspace leaves the selection, so a new workspace of the same id inherits nothing.
+    await store.workspaces.delete("ws2");
+    expect((await store.pluginIntegrations.get("pin1"))?.workspaces).toEqual(["ws1"]);
+    expect(await store.pluginIntegrations.get("pin3")).toBeUndefined();
+    expect(await store.pluginIntegrations.delete("pin1")).toBe(true);
+    expect(await store.pluginIntegrations.list({ organizationId: "org1" })).toEqual([]);
+  });
 });
 
 describe("SQLite request logs", () => {
