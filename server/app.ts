@@ -29,13 +29,7 @@ import { healthRoute } from "./routes/health.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
-import type {
-  ApiKeySource,
-  ConfigSource,
-  GuardrailSource,
-  PluginCredentialSource,
-  ProviderSource,
-} from "./sources/types.js";
+import type { ApiKeySource, ConfigSource, GuardrailSource, PluginCredentialSource, ProviderSource } from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
 export { DEFAULT_WORKSPACE };

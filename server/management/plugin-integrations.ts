@@ -179,7 +179,8 @@ export class PluginIntegrations {
     const record = await this.get(actor, id);
     this.#assertManages(actor, record);
     if (patch.workspaces !== undefined) {
-      if (record.workspace_id !== null) throw invalid("workspaces: a workspace's own plugin integration serves that workspace only");
+      if (record.workspace_id !== null)
+        throw invalid("workspaces: a workspace's own plugin integration serves that workspace only");
       requireRole(actor, "org_admin", "provisioning a plugin integration");
       await this.#checkWorkspaces(record.organization_id, patch.workspaces);
     }

@@ -174,7 +174,8 @@ export const integrationUpdateSchema: Schema = {
 
 const pluginCredentialsSchema: Schema = {
   type: "object",
-  description: "Handed to the plugin's checks as `context.credentials`; validated against the plugin's credentials schema, encrypted at rest and never returned.",
+  description:
+    "Handed to the plugin's checks as `context.credentials`; validated against the plugin's credentials schema, encrypted at rest and never returned.",
   minProperties: 1,
 };
 
@@ -191,7 +192,10 @@ export const pluginIntegrationCreateSchema: Schema = {
   properties: {
     plugin: { type: "string", minLength: 1, description: "Id of a loaded plugin." },
     name,
-    workspace_id: nullable({ type: "string", description: "Set to create a workspace's own, which overrides the organization's." }),
+    workspace_id: nullable({
+      type: "string",
+      description: "Set to create a workspace's own, which overrides the organization's.",
+    }),
     workspaces: workspaceSelectionSchema,
     credentials: pluginCredentialsSchema,
   },

@@ -27,7 +27,8 @@ import type {
 /** What changed; caches drop what an event names. `external` means another process wrote. */
 export type ChangeEvent =
   | {
-      entity:         | "organization"
+      entity:
+        | "organization"
         | "workspace"
         | "api_key"
         | "integration"

@@ -422,14 +422,10 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
     const { all_workspaces, ...record } = pluginIntegrations.decode(row);
     const workspaces = all_workspaces
       ? ("all" as const)
-      : (
-          this.db
-            .prepare(
-              "SELECT workspace_id FROM plugin_integration_workspaces WHERE plugin_integration_id = ? ORDER BY workspace_id",
-            )
-            .pluck()
-            .all(record.id) as string[]
-        );
+      : (this.db
+          .prepare("SELECT workspace_id FROM plugin_integration_workspaces WHERE plugin_integration_id = ? ORDER BY workspace_id")
+          .pluck()
+          .all(record.id) as string[]);
     return { ...record, workspaces };
   }
 
@@ -469,9 +465,7 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
 
   async find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined> {
     const row = this.db
-      .prepare(
-        "SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? AND plugin = ?",
-      )
+      .prepare("SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? AND plugin = ?")
       .get(organizationId, workspaceId ?? "", plugin) as Row | undefined;
     return row && withoutSealed(this.#decode(row));
   }
@@ -503,7 +497,11 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
     return rows.map((r) => this.#decode(r));
   }
 
-  async update(id: string, patch: Partial<PluginIntegrationWithSecret>, updatedAt: string): Promise<PluginIntegration | undefined> {
+  async update(
+    id: string,
+    patch: Partial<PluginIntegrationWithSecret>,
+    updatedAt: string,
+  ): Promise<PluginIntegration | undefined> {
     const { workspaces, ...columns } = patch;
     const changed = this.db.transaction(() => {
       const row: Row = { ...columns, ...(workspaces !== undefined && { all_workspaces: workspaces === "all" }) };
