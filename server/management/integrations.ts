@@ -15,6 +15,7 @@ import type {
   IntegrationWithSecret,
   ModelAllowList,
   ModelPrice,
+  Organization,
   Provider,
   Provisioning,
   RateLimit,
@@ -101,6 +102,43 @@ export async function provisionToWorkspace(
   return { provisioning, provider };
 }
 
+/**
+ * May the caller create an integration (of providers or plugins) in this scope? The organization's
+ * needs an org admin; a workspace's own a workspace admin of it, when the organization allows them.
+ */
+export async function assertMayCreateIntegration(
+  ctx: ManagementContext,
+  actor: Actor,
+  organization: Organization,
+  workspaceId: string | null,
+  noun: string,
+): Promise<void> {
+  if (workspaceId === null) {
+    requireRole(actor, "org_admin", `creating an organization ${noun}`);
+    return;
+  }
+  const workspace = await ctx.store.workspaces.get(workspaceId);
+  if (workspace?.organization_id !== organization.id) throw notFound(`workspace "${workspaceId}"`);
+  assertSeesWorkspace(actor, workspace, workspaceId);
+  requireRole(actor, "workspace_admin", `creating a workspace ${noun}`);
+  if (actor.kind !== "operator" && !organization.allow_workspace_integrations) {
+    throw forbidden(
+      `organization ${organization.id} does not allow workspace-only integrations; an org admin can allow them (allow_workspace_integrations)`,
+      "workspace_integrations_disabled",
+    );
+  }
+}
+
+/** May the caller change this integration? Org admins any; a workspace admin its workspace's own. */
+export function assertManagesIntegration(actor: Actor, integration: { workspace_id: string | null }, noun: string): void {
+  if (actor.kind === "operator" || actor.role === "org_admin") return;
+  if (integration.workspace_id !== null && integration.workspace_id === actor.workspace_id) {
+    requireRole(actor, "workspace_admin", `changing ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`);
+    return;
+  }
+  throw forbidden(`changing an organization's ${noun} needs the org_admin role`, "role_forbidden");
+}
+
 export class Integrations {
   constructor(private readonly ctx: ManagementContext) {}
 
@@ -153,16 +191,6 @@ export class Integrations {
     return (await this.ctx.store.provisioning.get(integration.id, actor.workspace_id)) !== undefined;
   }
 
-  /** May the caller change this integration? Org admins any; a workspace admin its workspace's own. */
-  #assertManages(actor: Actor, integration: Integration): void {
-    if (actor.kind === "operator" || actor.role === "org_admin") return;
-    if (integration.workspace_id !== null && integration.workspace_id === actor.workspace_id) {
-      requireRole(actor, "workspace_admin", "changing an integration");
-      return;
-    }
-    throw forbidden("changing an organization's integration needs the org_admin role", "role_forbidden");
-  }
-
   /** Lists the integrations the caller sees; `workspace_id` narrows to one workspace's own. */
   async list(actor: Actor, organizationId: string, filter: { workspace_id?: string | null } = {}): Promise<Integration[]> {
     if (!seesOrganization(actor, organizationId)) throw notFound(`organization "${organizationId}"`);
@@ -180,19 +208,8 @@ export class Integrations {
     const organization = await this.ctx.store.organizations.get(organizationId);
     if (!organization) throw notFound(`organization "${organizationId}"`);
     const workspaceId = input.workspace_id ?? null;
-    if (workspaceId === null) {
-      requireRole(actor, "org_admin", "creating an organization integration");
-    } else {
-      const workspace = await this.ctx.store.workspaces.get(workspaceId);
-      if (workspace?.organization_id !== organizationId) throw notFound(`workspace "${workspaceId}"`);
-      assertSeesWorkspace(actor, workspace, workspaceId);
-      requireRole(actor, "workspace_admin", "creating a workspace integration");
-      if (actor.kind !== "operator" && !organization.allow_workspace_integrations) {
-        throw forbidden(
-          `organization ${organizationId} does not allow workspace-only integrations; an org admin can allow them (allow_workspace_integrations)`,
-          "workspace_integrations_disabled",
-        );
-      }
+    await assertMayCreateIntegration(this.ctx, actor, organization, workspaceId, "integration");
+    if (workspaceId !== null) {
       if (input.auto_provision)
         throw invalid("auto_provision: a workspace-only integration cannot be provisioned to other workspaces");
     }
@@ -226,7 +243,7 @@ export class Integrations {
 
   async update(actor: Actor, id: string, patch: IntegrationPatch): Promise<Integration> {
     const integration = await this.get(actor, id);
-    this.#assertManages(actor, integration);
+    assertManagesIntegration(actor, integration, "integration");
     if (patch.provider !== undefined && !this.ctx.isProviderKind(patch.provider)) {
       throw invalid(`provider: "${patch.provider}" is not a provider guardgate can call`, "unknown_provider");
     }
@@ -246,7 +263,7 @@ export class Integrations {
 
   async delete(actor: Actor, id: string): Promise<void> {
     const integration = await this.get(actor, id);
-    this.#assertManages(actor, integration);
+    assertManagesIntegration(actor, integration, "integration");
     await this.ctx.store.integrations.delete(id);
   }
 

@@ -6,12 +6,13 @@
  * Credentials are validated against the plugin's credentials schema, sealed at rest, and never
  * returned: records name the keys held (`credential_keys`), not their values.
  */
-import { conflict, forbidden, invalid, notFound } from "../store/errors.js";
+import { conflict, invalid, notFound } from "../store/errors.js";
 import type { PluginIntegration, PluginIntegrationWithSecret, WorkspaceSelection } from "../store/types.js";
-import { type Actor, assertSeesWorkspace, requireRole, seesOrganization } from "./actor.js";
+import { type Actor, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid } from "./guardrails.js";
 import { newId } from "./ids.js";
+import { assertManagesIntegration, assertMayCreateIntegration } from "./integrations.js";
 
 /** Credentials of a plugin integration, in the clear (only ever in memory). */
 export type PluginCredentials = Record<string, unknown>;
@@ -102,16 +103,6 @@ export class PluginIntegrations {
     return record.workspaces === "all" || record.workspaces.includes(actor.workspace_id);
   }
 
-  /** May the caller change it? Org admins any; a workspace admin its workspace's own. */
-  #assertManages(actor: Actor, record: PluginIntegration): void {
-    if (actor.kind === "operator" || actor.role === "org_admin") return;
-    if (record.workspace_id !== null && record.workspace_id === actor.workspace_id) {
-      requireRole(actor, "workspace_admin", "changing a plugin integration");
-      return;
-    }
-    throw forbidden("changing an organization's plugin integration needs the org_admin role", "role_forbidden");
-  }
-
   /** Loads a plugin integration the caller may see, or throws 404. */
   async get(actor: Actor, id: string): Promise<PluginIntegration> {
     const record = await this.ctx.store.pluginIntegrations.get(id);
@@ -135,20 +126,9 @@ export class PluginIntegrations {
     if (!organization) throw notFound(`organization "${organizationId}"`);
     const workspaceId = input.workspace_id ?? null;
     let workspaces: WorkspaceSelection = input.workspaces ?? "all";
-    if (workspaceId === null) {
-      requireRole(actor, "org_admin", "creating an organization plugin integration");
-      await this.#checkWorkspaces(organizationId, workspaces);
-    } else {
-      const workspace = await this.ctx.store.workspaces.get(workspaceId);
-      if (workspace?.organization_id !== organizationId) throw notFound(`workspace "${workspaceId}"`);
-      assertSeesWorkspace(actor, workspace, workspaceId);
-      requireRole(actor, "workspace_admin", "creating a workspace plugin integration");
-      if (actor.kind !== "operator" && !organization.allow_workspace_integrations) {
-        throw forbidden(
-          `organization ${organizationId} does not allow workspace-only integrations; an org admin can allow them (allow_workspace_integrations)`,
-          "workspace_integrations_disabled",
-        );
-      }
+    await assertMayCreateIntegration(this.ctx, actor, organization, workspaceId, "plugin integration");
+    if (workspaceId === null) await this.#checkWorkspaces(organizationId, workspaces);
+    else {
       if (input.workspaces !== undefined)
         throw invalid("workspaces: a workspace's own plugin integration serves that workspace only");
       workspaces = [workspaceId];
@@ -177,7 +157,7 @@ export class PluginIntegrations {
 
   async update(actor: Actor, id: string, patch: PluginIntegrationPatch): Promise<PluginIntegration> {
     const record = await this.get(actor, id);
-    this.#assertManages(actor, record);
+    assertManagesIntegration(actor, record, "plugin integration");
     if (patch.workspaces !== undefined) {
       if (record.workspace_id !== null)
         throw invalid("workspaces: a workspace's own plugin integration serves that workspace only");
@@ -197,7 +177,7 @@ export class PluginIntegrations {
 
   async delete(actor: Actor, id: string): Promise<void> {
     const record = await this.get(actor, id);
-    this.#assertManages(actor, record);
+    assertManagesIntegration(actor, record, "plugin integration");
     await this.ctx.store.pluginIntegrations.delete(id);
   }
 }
