@@ -131,7 +131,7 @@ function validateDefinition(plugin: unknown, source: string): asserts plugin is 
 /** Holds the checks of every loaded plugin. */
 export class CheckRegistry {
   readonly #checks = new Map<string, RegisteredCheck>();
-  readonly #plugins = new Map<string, { plugin: PluginDefinition; source: string }>();
+  readonly #plugins = new Map<string, { plugin: PluginDefinition; source: string; validateCredentials?: ValidateFunction }>();
 
   /** Registers a plugin whole, or throws a PluginError and registers nothing. */
   register(plugin: unknown, source = "an object"): void {
@@ -180,7 +180,7 @@ export class CheckRegistry {
         ...(validateCredentials && { validateCredentials }),
       };
     });
-    this.#plugins.set(plugin.id, { plugin, source });
+    this.#plugins.set(plugin.id, { plugin, source, ...(validateCredentials && { validateCredentials }) });
     for (const check of compiled) this.#checks.set(check.id, check);
   }
 
@@ -205,7 +205,7 @@ export class CheckRegistry {
     if (typeof credentials !== "object" || credentials === null || Array.isArray(credentials)) {
       throw new ConfigError(path, "must be an object");
     }
-    const validate = this.#checks.get(`${pluginId}.${entry.plugin.checks[0]?.id}`)?.validateCredentials;
+    const validate = entry.validateCredentials;
     if (validate && !validate(structuredClone(credentials))) {
       throw parameterError(validate.errors, path, entry.plugin.credentials ?? {}, "key");
     }

@@ -23,7 +23,8 @@ export function sourcesFromFile(file: GatewayFile): {
   providers: InMemoryProviderSource;
   guardrails: InMemoryScopedGuardrailSource;
   configs: InMemoryConfigSource;
-  pluginCredentials: InMemoryPluginCredentialSource;
+  /** Absent when the file holds none, so phases skip the lookup. */
+  pluginCredentials: InMemoryPluginCredentialSource | undefined;
 } {
   return {
     apiKeys: new InMemoryApiKeySource(
@@ -53,12 +54,14 @@ export function sourcesFromFile(file: GatewayFile): {
     configs: new InMemoryConfigSource(
       (file.configs ?? []).map((c) => ({ id: c.id, config: c.config, ...(c.workspace && { workspaceId: c.workspace }) })),
     ),
-    pluginCredentials: new InMemoryPluginCredentialSource(
-      (file.plugin_credentials ?? []).map((c) => ({
-        plugin: c.plugin,
-        credentials: c.credentials,
-        ...(c.workspace && { workspaceId: c.workspace }),
-      })),
-    ),
+    pluginCredentials: file.plugin_credentials?.length
+      ? new InMemoryPluginCredentialSource(
+          file.plugin_credentials.map((c) => ({
+            plugin: c.plugin,
+            credentials: c.credentials,
+            ...(c.workspace && { workspaceId: c.workspace }),
+          })),
+        )
+      : undefined,
   };
 }
