@@ -33,6 +33,10 @@ export interface Report {
     phase_pool_median_us: number;
     phase_overhead_us: number;
     phases_per_s: number;
+    /** Phases in flight while `phases_per_s` was measured. */
+    in_flight: number;
+    /** Phases per worker task in that run (phases that wait share a task). */
+    phases_per_task: number;
     inline_phases_per_s: number;
     event_loop_p99_ms: number;
     event_loop_p99_ms_inline: number;
@@ -109,7 +113,11 @@ export function renderMarkdown(report: Report, notes: Notes): string {
         [`phase of 5 checks on 1 KB, inline (median)`, `${micros(pool.phase_inline_median_us)} µs`],
         [`phase of 5 checks on 1 KB, pool (median)`, `${micros(pool.phase_pool_median_us)} µs`],
         ["pool overhead on that phase (median)", `${micros(pool.phase_overhead_us)} µs (target ≤ 60)`],
-        ["sustained phases/s through the pool", `${pool.phases_per_s.toLocaleString("en-US")} (target ≥ 20,000)`],
+        [
+          `sustained phases/s through the pool, ${pool.in_flight} in flight`,
+          `${pool.phases_per_s.toLocaleString("en-US")} (target ≥ 20,000)`,
+        ],
+        ["phases per worker task in that run", String(pool.phases_per_task)],
         ["sustained phases/s inline, one at a time", pool.inline_phases_per_s.toLocaleString("en-US")],
         ["event-loop delay p99 while a 200 ms check runs in the pool", `${pool.event_loop_p99_ms} ms (target < 10)`],
         ["event-loop delay p99 while it runs inline", `${pool.event_loop_p99_ms_inline} ms`],

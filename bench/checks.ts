@@ -30,6 +30,8 @@ const KB = 1024;
 const SIZES = [KB, 10 * KB, 100 * KB, 1024 * KB];
 const PHASE_SIZE = KB;
 const PHASE_CHECKS = 5;
+/** Phases in flight for the sustained rate through the pool. */
+const IN_FLIGHT = 64;
 /** Checks cheaper than this inline on 1 KB make up the target phase. */
 const CHEAP_US = 100;
 
@@ -229,7 +231,8 @@ async function main(): Promise<void> {
   progress.step("pool round trip");
   const roundTrip = await measure(() => pool.ping(), FAST);
 
-  // Sustained rate: phases in flight on every worker at once, as a busy server would send them.
+  // Sustained rate: as many phases in flight as a busy server's concurrent requests send, so
+  // phases wait for workers and share tasks as they would there.
   progress.step("pool throughput");
   const sustained = async (engine: Engine, inFlight: number, ms: number): Promise<number> => {
     let done = 0;
@@ -244,8 +247,11 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: inFlight }, lane));
     return Math.round(done / ((performance.now() - started) / 1000));
   };
-  await sustained(pooled, pool.size * 4, 300);
-  const poolRate = await sustained(pooled, pool.size * 4, quick ? 1_000 : 3_000);
+  await sustained(pooled, IN_FLIGHT, 300);
+  const before = pool.stats();
+  const poolRate = await sustained(pooled, IN_FLIGHT, quick ? 1_000 : 3_000);
+  const after = pool.stats();
+  const phasesPerTask = round((after.completed - before.completed) / Math.max(1, after.tasks - before.tasks));
   progress.step("inline throughput");
   const inlineRate = await sustained(inline, 1, quick ? 1_000 : 3_000);
 
@@ -327,6 +333,8 @@ async function main(): Promise<void> {
       phase_pool_median_us: phase.pool.median_us,
       phase_overhead_us: round(phase.pool.median_us - phase.inline.median_us),
       phases_per_s: poolRate,
+      in_flight: IN_FLIGHT,
+      phases_per_task: phasesPerTask,
       inline_phases_per_s: inlineRate,
       event_loop_p99_ms: loopPool,
       event_loop_p99_ms_inline: loopInline,

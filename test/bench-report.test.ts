@@ -34,6 +34,8 @@ describe("report", () => {
         phase_pool_median_us: 40,
         phase_overhead_us: 30,
         phases_per_s: 20_000,
+        in_flight: 64,
+        phases_per_task: 3.5,
         inline_phases_per_s: 50_000,
         event_loop_p99_ms: 1.2,
         event_loop_p99_ms_inline: 201,
@@ -54,5 +56,7 @@ describe("report", () => {
     expect(markdown).toContain("| `default.regexMatch` | 3 | 40 |");
     expect(markdown).toContain("| `a\\|b` | 1 KB | 1.5 |");
     expect(markdown).toContain("`webhook.call (network)`");
+    expect(markdown).toContain("| sustained phases/s through the pool, 64 in flight | 20,000 (target ≥ 20,000) |");
+    expect(markdown).toContain("| phases per worker task in that run | 3.5 |");
   });
 });

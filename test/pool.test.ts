@@ -301,6 +301,75 @@ describe("isolation in the pool", () => {
     }
   });
 
+  /** Phases queued while the only worker spins: they wait, then share a task. */
+  const whileBusy = async <T>(queue: () => Promise<T>): Promise<T> => {
+    const busy = engine.evaluate(on("hi", [{ id: "hostile.spin", parameters: { ms: 150 } }]));
+    const queued = queue();
+    await busy;
+    return queued;
+  };
+  const texts = ["one", "one two", "one two three", "one two three four"];
+  const counted = (text: string) => on(text, [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+
+  it("phases that wait for a busy worker share one task, each with its own results", async () => {
+    const before = executor.stats();
+    const results = await whileBusy(() => Promise.all(texts.map((text) => engine.evaluate(counted(text)))));
+    results.forEach((result, i) => {
+      expect(result.results[0]?.checks[0]).toMatchObject({ verdict: true, data: { wordCount: i + 1 } });
+      expect(result.results[0]?.checks[0]?.error).toBeUndefined();
+    });
+    const after = executor.stats();
+    expect(after.completed - before.completed).toBe(texts.length + 1);
+    expect(after.tasks - before.tasks).toBe(2);
+  });
+
+  it("a never-yielding check that shared a task is cut off; the phases with it run again and report", async () => {
+    const before = executor.stats();
+    const [forever, ...innocent] = await whileBusy(() =>
+      Promise.all([
+        engine.evaluate(on("hi", [{ id: "hostile.forever", parameters: { timeout: 200 } }])),
+        ...texts.map((text) => engine.evaluate(counted(text))),
+      ]),
+    );
+    expect(forever?.results[0]?.checks[0]?.error).toMatchObject({
+      name: "TimeoutError",
+      message: expect.stringContaining("it did not yield, so the worker running it was stopped"),
+    });
+    innocent.forEach((result, i) => {
+      expect(result.results[0]?.checks[0]).toMatchObject({ verdict: true, data: { wordCount: i + 1 } });
+      expect(result.results[0]?.checks[0]?.error).toBeUndefined();
+    });
+    expect(executor.stats().cutOffs - before.cutOffs).toBe(1);
+  });
+
+  it("a crash in a shared task fails only the crashing phase: the others run again and report", async () => {
+    const [crashed, ...innocent] = await whileBusy(() =>
+      Promise.all([engine.evaluate(on("hi", [{ id: "hostile.crash" }])), ...texts.map((text) => engine.evaluate(counted(text)))]),
+    );
+    expect(crashed?.results[0]?.checks[0]?.error).toEqual({
+      name: "WorkerError",
+      message: "check hostile.crash did not report: the worker thread running its phase failed (Error: hostile crash)",
+    });
+    innocent.forEach((result, i) => {
+      expect(result.results[0]?.checks[0]).toMatchObject({ verdict: true, data: { wordCount: i + 1 } });
+    });
+  });
+
+  it("a phase cancelled while it waits for a worker is never sent", async () => {
+    const before = executor.stats();
+    const controller = new AbortController();
+    const cancelled = await whileBusy(() => {
+      const waiting = engine.evaluate({ ...counted("one"), signal: controller.signal });
+      controller.abort("client gone");
+      return waiting;
+    });
+    expect(cancelled.results[0]?.checks[0]?.error).toMatchObject({ name: "AbortError" });
+    await threadOf();
+    const after = executor.stats();
+    expect(after.tasks - before.tasks).toBe(2); // the spin and threadOf's phase
+    expect(after.queued).toBe(0);
+  });
+
   it("a worker that runs out of memory under its resourceLimits fails only its phase's checks", async () => {
     const capped = await createEngine({
       executor: "pool",

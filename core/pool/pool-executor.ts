@@ -1,6 +1,10 @@
 /**
  * Runs phases in a pool of worker threads (piscina): one task per phase, never one per check,
  * because a round trip costs far more than a cheap check (README, "Performance and design notes").
+ * Each worker holds one task at a time. Phases that arrive while every worker is busy wait here,
+ * and when a worker frees up, the waiting phases that only run deterministic checks on short texts
+ * travel together in one task (up to BATCH_PHASES of them): under load the fixed cost of a round
+ * trip is shared, while a phase that arrives at an idle pool still travels alone.
  *
  * Inside the worker, the runner races each check against its time limit. A check that never
  * yields blocks its worker's event loop, so that race cannot fire there: the main thread watches
@@ -8,8 +12,11 @@
  * stops the worker (piscina terminates it and starts a fresh one). The phase then answers at
  * once: the overdue checks with TimeoutError, the other checks of the task with WorkerError, their
  * results being lost with the worker. A worker that crashes or runs out of memory fails only the
- * checks of its task, likewise. Cancellation is cooperative: the worker aborts the checks'
- * signals and stays alive, while the caller gets its answer immediately.
+ * checks of its task, likewise. Phases lost with a worker that shared its task with others run
+ * once more, alone: they only run deterministic checks, which are safe to repeat, and the phase
+ * that brought the worker down cannot tell them apart from itself otherwise.
+ * Cancellation is cooperative: the worker aborts the checks' signals and stays alive, while the
+ * caller gets its answer immediately; a cancelled phase still waiting here is never sent.
  */
 import os from "node:os";
 import type { ResourceLimits } from "node:worker_threads";
@@ -17,16 +24,20 @@ import { Piscina } from "piscina";
 import type { ExecutorContext } from "../engine.js";
 import { CheckAbortedError, CheckLostError, CheckTimeoutError, GuardgateError, PluginError } from "../errors.js";
 import type { Executor } from "../executor.js";
+import { locateText } from "../content.js";
 import { regexEngine } from "../regex.js";
 import { type CheckRegistry, DEFAULT_TIMEOUTS } from "../registry.js";
 import { erroredPhase, type LostCheck, type PhaseResult, type PhaseTask } from "../runner.js";
 import type { CheckConfig } from "../types.js";
-import type { PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
+import type { PhaseMessage, PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
 import {
+  cancelRequested,
   createTaskMemory,
   earliestDeadline,
   overdueSlots,
   requestCancel,
+  resetTaskMemory,
+  runningThread,
   sinceEpoch,
   TaskState,
   taskState,
@@ -47,8 +58,12 @@ export interface PoolOptions {
 /** Counters of what the pool has had to do, for metrics and tests. */
 export interface PoolStats {
   threads: number;
+  /** Phases waiting for a free worker. */
   queued: number;
+  /** Phases answered by a worker. */
   completed: number;
+  /** Tasks handed to workers: fewer than the phases when waiting phases shared tasks. */
+  tasks: number;
   /** Workers stopped because a check overran its time limit without yielding. */
   cutOffs: number;
   /** Tasks lost to a worker that crashed, ran out of memory or exited. */
@@ -56,6 +71,27 @@ export interface PoolStats {
 }
 
 const DEFAULT_MARGIN_MS = 50;
+/**
+ * Most phases one worker task carries. Batches of 8 halved the pool's CPU per phase against
+ * single phases (README, "Performance and design notes"); larger ones add latency to the first
+ * phase of a batch for little more.
+ */
+const BATCH_PHASES = 8;
+/** Longest evaluated text (characters) of a phase that may share a task: longer ones run long enough alone. */
+const BATCH_MAX_CHARS = 16_384;
+
+/** A phase waiting for a worker or travelling to one. */
+interface Shipment {
+  message: PhaseMessage;
+  /** Only deterministic checks on a short text: may share a task, and may run again when that task is lost. */
+  batchable: boolean;
+  /** Whether it already ran again after its task was lost. */
+  rerun: boolean;
+  /** Whether the caller still waits for it (not cancelled, not cut off). */
+  open(): boolean;
+  done(reply: PhaseReply | null): void;
+  lost(error: unknown): void;
+}
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -87,7 +123,13 @@ export class PoolExecutor implements Executor {
   readonly name = "pool";
   /** Number of worker threads. */
   readonly size: number;
-  readonly #pool: Piscina<WorkerMessage, PhaseReply | null>;
+  readonly #pool: Piscina<WorkerMessage, PhaseReply[] | null>;
+  /** Phases waiting for a free worker, oldest first. */
+  #waiting: Shipment[] = [];
+  /** Tasks handed to piscina and not answered yet: at most one per worker. */
+  #busy = 0;
+  #completed = 0;
+  #tasks = 0;
   readonly #registry: CheckRegistry;
   readonly #epoch: number;
   readonly #margin: number;
@@ -121,12 +163,12 @@ export class PoolExecutor implements Executor {
       fail = reject;
     });
     this.#failed.catch(() => {});
-    this.#pool = new Piscina<WorkerMessage, PhaseReply | null>({
+    this.#pool = new Piscina<WorkerMessage, PhaseReply[] | null>({
       filename: workerEntry(),
       minThreads: this.size,
       maxThreads: this.size,
       // Idle workers wait with Atomics.waitAsync, so their event loop keeps turning between
-      // tasks (a timed-out check's leftovers settle) and it measured at least as fast as "sync".
+      // tasks (a timed-out check's leftovers settle); it measured as fast as "sync" and "disabled".
       atomics: "async",
       // The pool's own timing histogram is not used; per-check times come from the worker.
       recordTiming: false,
@@ -160,8 +202,9 @@ export class PoolExecutor implements Executor {
   stats(): PoolStats {
     return {
       threads: this.#pool.threads.length,
-      queued: this.#pool.queueSize,
-      completed: this.#pool.completed,
+      queued: this.#waiting.length,
+      completed: this.#completed,
+      tasks: this.#tasks,
       cutOffs: this.#cutOffs,
       failures: this.#failures,
     };
@@ -193,7 +236,7 @@ export class PoolExecutor implements Executor {
     }
     const memory = createTaskMemory(slots);
     const view = viewTaskMemory(memory);
-    const stop = new AbortController();
+    let stopped = false;
 
     return new Promise<PhaseResult>((resolve) => {
       let answered = false;
@@ -214,7 +257,8 @@ export class PoolExecutor implements Executor {
       const watchdog = () => {
         const now = sinceEpoch(this.#epoch);
         const state = taskState(view);
-        if (state === TaskState.done) return;
+        // A phase answered before it started (cancelled) is never started, or skipped at once.
+        if (state === TaskState.done || (answered && state === TaskState.queued)) return;
         if (state === TaskState.running && overdueSlots(view, now - this.#margin).length > 0) return cutOff(now);
         const next = Math.min(earliestDeadline(view), now + shortest);
         timer = setTimeout(watchdog, Math.max(1, next + this.#margin - now));
@@ -223,7 +267,8 @@ export class PoolExecutor implements Executor {
       const cutOff = (now: number) => {
         const overdue = new Set(overdueSlots(view, now));
         this.#cutOffs++;
-        stop.abort();
+        stopped = true;
+        this.#stopThread(runningThread(view));
         const first = configAt(task, Math.min(...overdue));
         const culprit = new CheckTimeoutError(first.id, this.#limit(first));
         const reason = `the worker running its phase was stopped because ${culprit.message} without yielding`;
@@ -244,8 +289,12 @@ export class PoolExecutor implements Executor {
         timer.unref();
       }
       signal?.addEventListener("abort", onCancel, { once: true });
-      this.#pool.run({ task, memory, cancellable: signal !== undefined }, { signal: stop.signal }).then(
-        (reply) => {
+      this.#ship({
+        message: { task, memory, cancellable: signal !== undefined },
+        batchable: this.#batchable(task),
+        rerun: false,
+        open: () => !answered && !stopped,
+        done: (reply) => {
           clearTimeout(timer);
           if (!reply || reply.cancelled) return answer(cancelled());
           answer({
@@ -255,14 +304,14 @@ export class PoolExecutor implements Executor {
             transformed: reply.transformed,
           });
         },
-        (error: unknown) => {
+        lost: (error) => {
           clearTimeout(timer);
-          if (stop.signal.aborted) return; // cut off: already answered
+          if (stopped) return; // cut off: already answered
           this.#failures++;
           const reason = `the worker thread running its phase failed (${describe(error)})`;
           answer(erroredPhase(task, (config) => this.#lost(config, reason, started)));
         },
-      );
+      });
     });
   }
 
@@ -271,6 +320,87 @@ export class PoolExecutor implements Executor {
     if (this.#closed) return;
     this.#closed = true;
     await this.#pool.destroy();
+  }
+
+  /** Queues a phase and hands waiting phases to free workers. */
+  #ship(shipment: Shipment): void {
+    this.#waiting.push(shipment);
+    this.#dispatch();
+  }
+
+  /**
+   * Hands waiting phases to free workers: the oldest first, with the batchable ones behind it
+   * when it is batchable too. No abort signal goes to piscina: listening to one cost more per
+   * task than the checks of a cheap phase, so the cut-off stops a worker by its thread id.
+   */
+  #dispatch(): void {
+    while (this.#busy < this.size && this.#waiting.length > 0) {
+      const batch = this.#nextBatch();
+      if (batch.length === 0) return;
+      this.#busy++;
+      this.#tasks++;
+      this.#pool.run({ phases: batch.map((shipment) => shipment.message) }).then(
+        (replies) => {
+          this.#busy--;
+          this.#completed += batch.length;
+          batch.forEach((shipment, i) => shipment.done(replies?.[i] ?? null));
+          this.#dispatch();
+        },
+        (error: unknown) => {
+          this.#busy--;
+          const shared = batch.length > 1;
+          for (const shipment of batch) {
+            if (shared && shipment.batchable && !shipment.rerun && shipment.open()) {
+              // It may not be the phase that brought the worker down: run it again, alone.
+              shipment.rerun = true;
+              shipment.batchable = false;
+              resetTaskMemory(viewTaskMemory(shipment.message.memory));
+              this.#waiting.unshift(shipment);
+            } else {
+              shipment.lost(error);
+            }
+          }
+          this.#dispatch();
+        },
+      );
+    }
+  }
+
+  /** Takes the next task's phases off the queue, in order, dropping the ones nobody waits for. */
+  #nextBatch(): Shipment[] {
+    const batch: Shipment[] = [];
+    while (this.#waiting.length > 0 && batch.length < BATCH_PHASES) {
+      const shipment = this.#waiting[0] as Shipment;
+      if (!shipment.open() || cancelRequested(viewTaskMemory(shipment.message.memory))) {
+        this.#waiting.shift();
+        continue;
+      }
+      if (batch.length > 0 && !shipment.batchable) break;
+      batch.push(shipment);
+      this.#waiting.shift();
+      if (!shipment.batchable) break;
+    }
+    return batch;
+  }
+
+  /** Whether a phase may share a worker task: deterministic checks only, on a short text. */
+  #batchable(task: PhaseTask): boolean {
+    for (const guardrail of task.guardrails) {
+      for (const config of guardrail.checks) {
+        if (config.enabled && this.#registry.get(config.id)?.kind !== "deterministic") return false;
+      }
+    }
+    const body = task.side === "input" ? task.request : task.response;
+    return locateText(task.side, task.requestType, body).text.length <= BATCH_MAX_CHARS;
+  }
+
+  /**
+   * Stops the worker thread `threadId`: piscina sees it exit, fails the tasks it held and starts
+   * a fresh worker in its place.
+   */
+  #stopThread(threadId: number): void {
+    const worker = this.#pool.threads.find((thread) => thread.threadId === threadId);
+    void worker?.terminate();
   }
 
   #limit(config: CheckConfig): number {

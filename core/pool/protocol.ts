@@ -16,6 +16,11 @@ export interface WorkerData {
   epoch: number;
 }
 
+/** One worker task: phases to run concurrently, whose replies come back in the same order. */
+export interface BatchMessage {
+  phases: PhaseMessage[];
+}
+
 /** One phase to run. */
 export interface PhaseMessage {
   task: PhaseTask;
@@ -30,7 +35,7 @@ export interface PingMessage {
   ping: true;
 }
 
-export type WorkerMessage = PhaseMessage | PingMessage;
+export type WorkerMessage = BatchMessage | PingMessage;
 
 /** A phase's results. The body is only sent back when a check changed it. */
 export interface PhaseReply {

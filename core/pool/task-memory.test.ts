@@ -7,6 +7,7 @@ import {
   markRunning,
   overdueSlots,
   requestCancel,
+  runningThread,
   sinceEpoch,
   TaskState,
   taskState,
@@ -16,11 +17,13 @@ import {
 } from "./task-memory.js";
 
 describe("task memory", () => {
-  it("tracks the task's state", () => {
+  it("tracks the task's state and the thread running it", () => {
     const view = viewTaskMemory(createTaskMemory(2));
     expect(taskState(view)).toBe(TaskState.queued);
-    markRunning(view);
+    expect(runningThread(view)).toBe(0);
+    markRunning(view, 7);
     expect(taskState(view)).toBe(TaskState.running);
+    expect(runningThread(view)).toBe(7);
     markDone(view);
     expect(taskState(view)).toBe(TaskState.done);
   });
@@ -39,6 +42,9 @@ describe("task memory", () => {
     expect(overdueSlots(view, now + 200)).toEqual([0]);
     expect(overdueSlots(view, now + 10_000)).toEqual([0, 2]);
     watch.finished(0);
+    expect(overdueSlots(view, now + 10_000)).toEqual([2]);
+    // The header (state, cancel flag, thread) and the deadlines do not overlap.
+    markRunning(view, 2 ** 31 - 1);
     expect(overdueSlots(view, now + 10_000)).toEqual([2]);
   });
 

@@ -3,8 +3,8 @@
  * flag, and the deadline of every check that is running. A worker blocked by a check that never
  * yields cannot answer messages, so the main thread reads this memory instead of asking.
  *
- * Layout: two Int32 (state, cancel flag; the flag is what Atomics.waitAsync watches), then one
- * BigInt64 per check slot holding its deadline in whole milliseconds since the pool's epoch
+ * Layout: three Int32 (state, cancel flag, thread id of the worker running the task; the flag is
+ * what Atomics.waitAsync watches) padded to 16 bytes, then one BigInt64 per check slot holding its deadline in whole milliseconds since the pool's epoch
  * (`performance.timeOrigin + performance.now()` agrees across threads), 0 when it is not running.
  * 64 bits, because a server outlives the 24 days an Int32 of milliseconds would last.
  */
@@ -12,7 +12,9 @@ import type { CheckWatch } from "../runner.js";
 
 const STATE = 0;
 const CANCEL = 1;
-const HEADER_BYTES = 8;
+const THREAD = 2;
+const HEADER_INTS = 3;
+const HEADER_BYTES = 16;
 
 /** `Atomics.waitAsync` (ES2024, in Node since 16), typed here because the project's library is ES2023. */
 const waitAsync = (
@@ -46,7 +48,7 @@ export interface TaskMemory {
 
 /** Views a task's memory. */
 export function viewTaskMemory(memory: SharedArrayBuffer): TaskMemory {
-  return { flags: new Int32Array(memory, 0, 2), deadlines: new BigInt64Array(memory, HEADER_BYTES) };
+  return { flags: new Int32Array(memory, 0, HEADER_INTS), deadlines: new BigInt64Array(memory, HEADER_BYTES) };
 }
 
 /** The task's state (TaskState). */
@@ -54,9 +56,25 @@ export function taskState({ flags }: TaskMemory): number {
   return Atomics.load(flags, STATE);
 }
 
-/** Marks the task as started (worker side). */
-export function markRunning({ flags }: TaskMemory): void {
+/** Marks the task as started by the worker thread `threadId` (worker side). */
+export function markRunning({ flags }: TaskMemory, threadId: number): void {
+  Atomics.store(flags, THREAD, threadId);
   Atomics.store(flags, STATE, TaskState.running);
+}
+
+/**
+ * Makes the task queued again, its checks not running, before it runs once more on another
+ * worker (the cancel flag stays): deadlines left by a worker that died must not stop the next.
+ */
+export function resetTaskMemory({ flags, deadlines }: TaskMemory): void {
+  deadlines.fill(0n);
+  Atomics.store(flags, THREAD, 0);
+  Atomics.store(flags, STATE, TaskState.queued);
+}
+
+/** The thread id of the worker that started the task (0 before it started). */
+export function runningThread({ flags }: TaskMemory): number {
+  return Atomics.load(flags, THREAD);
 }
 
 /** Marks the task as done and wakes the cancel watcher so it lets go (worker side). */

@@ -3,13 +3,13 @@
  * engine loaded from modules), then runs one phase per task. Compiled to dist/core/pool/worker.js,
  * which is what the pool starts, whether the caller runs from source or from dist.
  */
-import { workerData } from "node:worker_threads";
+import { threadId, workerData } from "node:worker_threads";
 import { builtinPlugins } from "../builtin.js";
 import { importPlugin } from "../plugin-loader.js";
 import { regexEngine, useRegexEngine } from "../regex.js";
 import { CheckRegistry } from "../registry.js";
 import { runPhase } from "../runner.js";
-import type { PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
+import type { PhaseMessage, PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
 import { cancelRequested, markDone, markRunning, viewTaskMemory, watchCancel, workerWatch } from "./task-memory.js";
 
 const data = workerData as WorkerData;
@@ -19,15 +19,19 @@ const registry = new CheckRegistry();
 for (const plugin of builtinPlugins) registry.register(plugin, "guardgate (built in)");
 for (const { moduleUrl, source } of data.plugins) registry.register(await importPlugin(moduleUrl), source);
 
-/** Runs one task; piscina calls it with each message. */
-export default async function handle(message: WorkerMessage): Promise<PhaseReply | null> {
+/** Runs one task, piscina calls it with each message: its phases run side by side. */
+export default function handle(message: WorkerMessage): Promise<PhaseReply[]> | null {
   if ("ping" in message) return null;
+  return Promise.all(message.phases.map(runOne));
+}
+
+async function runOne(message: PhaseMessage): Promise<PhaseReply> {
   const view = viewTaskMemory(message.memory);
   if (cancelRequested(view)) {
     markDone(view);
     return { results: [], transformed: false, cancelled: true };
   }
-  markRunning(view);
+  markRunning(view, threadId);
   let signal: AbortSignal | undefined;
   if (message.cancellable) {
     const controller = new AbortController();
