@@ -3,7 +3,7 @@
  * characters each path accepts must count the same either way.
  */
 import { describe, expect, it } from "vitest";
-import { asciiWordFastPathAgrees, countGraphemes, countWords } from "./segments.js";
+import { latinWordFastPathAgrees, countGraphemes, countWords } from "./segments.js";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -33,9 +33,41 @@ describe("segment counting fast paths", () => {
     }
   });
 
-  it("words of ASCII text match the segmenter", () => {
-    expect(asciiWordFastPathAgrees()).toBe(true);
-    const alphabet = "aZk09_ .',;:!?-\"\r\n\t()/@#$%&*+=<>[]{}|\\^`~";
+  it("graphemes of mixed text match the segmenter: marks, joiners, emoji, flags, Hangul, Prepend", () => {
+    const units = [
+      ..."aZ9 .,©®é\u00ff",
+      "\r",
+      "\n",
+      "\u0301", // combining acute (Extend)
+      "\u200d", // zero width joiner
+      "\ufe0f", // variation selector 16
+      "\u{1f44d}", // thumbs up (a surrogate pair, Extended_Pictographic)
+      "\u{1f3fd}", // skin tone modifier
+      "\u{1f1eb}", // regional indicator F
+      "\u{1f1f7}", // regional indicator R
+      "\u1100", // Hangul choseong (L)
+      "\u1161", // Hangul jungseong (V)
+      "\u11a8", // Hangul jongseong (T)
+      "\uac00", // Hangul syllable (LV)
+      "\u0600", // Arabic number sign (Prepend)
+      "\u0903", // Devanagari sign visarga (SpacingMark)
+      "\u2019",
+      "\u2014",
+      "東",
+      "\ud800", // a lone surrogate
+    ];
+    const next = random(3);
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = 1 + Math.floor(next() * 16);
+      for (let j = 0; j < length; j++) text += units[Math.floor(next() * units.length)];
+      expect(countGraphemes(text), JSON.stringify(text)).toBe(segmentedGraphemes(text));
+    }
+  });
+
+  it("words of ASCII and Latin-1 text match the segmenter", () => {
+    expect(latinWordFastPathAgrees()).toBe(true);
+    const alphabet = "aZk09_ .',;:!?-\"\r\n\t()/@#$%&*+=<>[]{}|\\^`~éÀÿ×÷\u00a0\u2013\u2014\u2018\u2019\u201c\u201d\u2026";
     const next = random(2);
     for (let i = 0; i < 20_000; i++) {
       let text = "";

@@ -89,12 +89,6 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * carry the rules reduce to simple scans, checked to give the segmenter's counts exactly.
  */
 
-/**
- * Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark); a
- * text with no code unit from U+0300 up is one grapheme per code unit but CR LF.
- */
-const MAY_COMBINE = /[\u0300-\uffff]/;
-
 /** Graphemes of a text with no combining code unit: one per code unit, CR LF counting once (GB3). */
 function countSimpleGraphemes(text: string): number {
   let n = text.length;
@@ -102,23 +96,30 @@ function countSimpleGraphemes(text: string): number {
   return n;
 }
 
-const BEYOND_ASCII = /[\u0080-\uffff]/;
+/**
+ * What the word fast path reads: ASCII, the Latin-1 letters À–ÿ (not × and ÷), the curly single
+ * quotes (which join like `.`), and dashes, curly double quotes, no-break space and the ellipsis
+ * (which join nothing). Anything else goes to the segmenter.
+ */
+const BEYOND_LATIN = /[^\t-\u007f\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u00a0\u2013\u2014\u2018\u2019\u201c\u201d\u2026]/;
 
-const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isLetter = (c: number) =>
+  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0xff && c !== 0xd7 && c !== 0xf7);
 const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isWordUnit = (c: number) => isAsciiLetter(c) || isAsciiDigit(c) || c === 0x5f;
-/** `'`, `.` and `:` join letters (WB6/7). */
-const joinsLetters = (c: number) => c === 0x27 || c === 0x2e || c === 0x3a;
-/** `.`, `,`, `;` and `'` join digits (WB11/12). */
-const joinsDigits = (c: number) => c === 0x2e || c === 0x2c || c === 0x3b || c === 0x27;
+const isWordUnit = (c: number) => isLetter(c) || isAsciiDigit(c) || c === 0x5f;
+const isCurlyQuote = (c: number) => c === 0x2018 || c === 0x2019;
+/** `'`, `.`, `:` and the curly single quotes join letters (WB6/7). */
+const joinsLetters = (c: number) => c === 0x27 || c === 0x2e || c === 0x3a || isCurlyQuote(c);
+/** `.`, `,`, `;`, `'` and the curly single quotes join digits (WB11/12). */
+const joinsDigits = (c: number) => c === 0x2e || c === 0x2c || c === 0x3b || c === 0x27 || isCurlyQuote(c);
 
 /**
- * UAX #29 words over ASCII as ICU applies them, in one scan: letters, digits and underscores join
- * (WB8-10, WB13a/b); one `'`, `.` or `:` joins two letters (WB6/7), one `.`, `,`, `;` or `'` two
- * digits (WB11/12). A segment is word-like when it holds a letter or digit, or is two or more
- * underscores.
+ * UAX #29 words over ASCII and Latin-1 letters as ICU applies them, in one scan: letters, digits
+ * and underscores join (WB8-10, WB13a/b); one `'`, `.`, `:` or curly single quote joins two
+ * letters (WB6/7), one `.`, `,`, `;`, `'` or curly single quote two digits (WB11/12). A segment
+ * is word-like when it holds a letter or digit, or is two or more underscores.
  */
-function countAsciiWords(text: string): number {
+function countLatinWords(text: string): number {
   let n = 0;
   let i = 0;
   const length = text.length;
@@ -139,7 +140,7 @@ function countAsciiWords(text: string): number {
       const before = text.charCodeAt(i - 1);
       const after = text.charCodeAt(i + 1);
       const joins =
-        (joinsLetters(c) && isAsciiLetter(before) && isAsciiLetter(after)) ||
+        (joinsLetters(c) && isLetter(before) && isLetter(after)) ||
         (joinsDigits(c) && isAsciiDigit(before) && isAsciiDigit(after));
       if (!joins) break;
       i++;
@@ -157,38 +158,81 @@ function countSegmentedWords(text: string): number {
   return n;
 }
 
-let asciiWordsAgree: boolean | undefined;
+let latinWordsAgree: boolean | undefined;
 
 /**
- * Whether this runtime's ICU segments ASCII words as ASCII_WORD says: every ASCII punctuation
- * character between letters, between digits and between the two, plus the underscore cases. An
- * ICU that tailors a rule differently turns the fast path off rather than change a count.
+ * Whether this runtime's ICU segments words as countLatinWords says: every ASCII punctuation
+ * character and every non-letter the fast path reads, between letters, between digits and between
+ * the two, plus the underscore and Latin-1 cases. An ICU that tailors a rule differently turns the
+ * fast path off rather than change a count.
  */
-export function asciiWordFastPathAgrees(): boolean {
-  if (asciiWordsAgree === undefined) {
+export function latinWordFastPathAgrees(): boolean {
+  if (latinWordsAgree === undefined) {
     const probes = ["_", "__", "a_", "_1", "a1b", "a.b.c", "a..b", "1.2.3", "1,,2", "can't", "e.g.", "3.14", "1,000.5"];
-    for (let c = 0x20; c < 0x7f; c++) {
-      const mid = String.fromCharCode(c);
+    probes.push("café", "résumé", "ÀÖØöøÿ", "é1é", "naïve’s", "don’t", "1’000", "a—b", "“quoted”", "a\u00a0b", "wait…", "×÷");
+    const between = ["\u00a0", "\u2013", "\u2014", "\u2018", "\u2019", "\u201c", "\u201d", "\u2026", "\u00d7", "\u00f7"];
+    for (let c = 0x20; c < 0x7f; c++) between.push(String.fromCharCode(c));
+    for (const mid of between) {
       if (/[A-Za-z0-9]/.test(mid)) continue;
-      probes.push(`a${mid}b`, `1${mid}2`, `a${mid}1`, `1${mid}a`, `_${mid}_`);
+      probes.push(`a${mid}b`, `1${mid}2`, `a${mid}1`, `1${mid}a`, `_${mid}_`, `é${mid}ü`);
     }
     probes.push("line\r\nnext", "tab\there");
-    asciiWordsAgree = probes.every((probe) => countAsciiWords(probe) === countSegmentedWords(probe));
+    latinWordsAgree = probes.every((probe) => countLatinWords(probe) === countSegmentedWords(probe));
   }
-  return asciiWordsAgree;
+  return latinWordsAgree;
 }
 
-/** Number of grapheme clusters. */
-export function countGraphemes(text: string): number {
-  if (!MAY_COMBINE.test(text)) return countSimpleGraphemes(text);
+function countSegmentedGraphemes(text: string): number {
   let n = 0;
   for (const chunk of chunks(text, "grapheme")) for (const _ of segmenters.grapheme.segment(chunk)) n++;
   return n;
 }
 
+/**
+ * Below U+0300 no code unit extends or joins another (no Extend, ZWJ, Prepend or SpacingMark); a
+ * stretch with no code unit from U+0300 up is one grapheme per code unit but CR LF.
+ */
+const COMBINING = /[\u0300-\uffff]/g;
+const simple = (c: number) => c < 0x300;
+
+/**
+ * Number of grapheme clusters. Between two code units below U+0300 a break always falls but in
+ * CR LF, so only the stretches around code units from U+0300 up go through the segmenter: each
+ * from the code unit before the first (a base its marks extend) to the first place two simple
+ * code units meet (so a Prepend or a ZWJ sequence stays whole). English prose with a few curly
+ * quotes and dashes counts at the speed of ASCII.
+ */
+export function countGraphemes(text: string): number {
+  COMBINING.lastIndex = 0;
+  let found = COMBINING.exec(text);
+  if (!found) return countSimpleGraphemes(text);
+  let n = 0;
+  let counted = 0;
+  while (found) {
+    const i = found.index;
+    // A line feed is a control (GB4/5: nothing extends it); starting at it would split a CR LF.
+    const start = i > counted && text.charCodeAt(i - 1) !== 0x0a ? i - 1 : i;
+    let end = i + 1;
+    while (
+      end < text.length &&
+      !(
+        simple(text.charCodeAt(end - 1)) &&
+        simple(text.charCodeAt(end)) &&
+        !(text.charCodeAt(end - 1) === 0x0d && text.charCodeAt(end) === 0x0a)
+      )
+    )
+      end++;
+    n += countSimpleGraphemes(text.slice(counted, start)) + countSegmentedGraphemes(text.slice(start, end));
+    counted = end;
+    COMBINING.lastIndex = end;
+    found = COMBINING.exec(text);
+  }
+  return n + countSimpleGraphemes(text.slice(counted));
+}
+
 /** Number of words: word-like segments (letters, digits, ideographs), so punctuation is no word. */
 export function countWords(text: string): number {
-  if (!BEYOND_ASCII.test(text) && asciiWordFastPathAgrees()) return countAsciiWords(text);
+  if (!BEYOND_LATIN.test(text) && latinWordFastPathAgrees()) return countLatinWords(text);
   return countSegmentedWords(text);
 }
 
