@@ -3,7 +3,7 @@
  * characters each path accepts must count the same either way.
  */
 import { describe, expect, it } from "vitest";
-import { latinWordFastPathAgrees, countGraphemes, countWords } from "./segments.js";
+import { latinSentenceFastPathAgrees, countGraphemes, countSentences, countWords, latinWordFastPathAgrees } from "./segments.js";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -20,6 +20,9 @@ const graphemeSegmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
 const segmentedGraphemes = (text: string) => [...graphemeSegmenter.segment(text)].length;
 const segmentedWords = (text: string) => [...wordSegmenter.segment(text)].filter((s) => s.isWordLike).length;
+const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
+const segmentedSentences = (text: string) =>
+  [...sentenceSegmenter.segment(text)].filter((s) => /[\p{L}\p{N}]/u.test(s.segment)).length;
 
 describe("segment counting fast paths", () => {
   it("graphemes of text below U+0300 match the segmenter, CR LF included", () => {
@@ -77,9 +80,22 @@ describe("segment counting fast paths", () => {
     }
   });
 
+  it("sentences of ASCII and Latin-1 text match the segmenter", () => {
+    expect(latinSentenceFastPathAgrees()).toBe(true);
+    const alphabet = "aaaZZ09éÉß   ..!?\"'()[]{},-:;\r\n\t@#\u00a0\u2013\u2014\u2018\u2019\u201c\u201d\u2026";
+    const next = random(4);
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = 1 + Math.floor(next() * 24);
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(countSentences(text), JSON.stringify(text)).toBe(segmentedSentences(text));
+    }
+  });
+
   it("prose counts the same either way", () => {
     const prose = "It's 3.14, isn't it? e.g. 1,000.5 items; user_name and __init__ at 10:30 a.m.\r\nDone.";
     expect(countWords(prose)).toBe(segmentedWords(prose));
     expect(countGraphemes(prose)).toBe(segmentedGraphemes(prose));
+    expect(countSentences(prose)).toBe(segmentedSentences(prose));
   });
 });
