@@ -488,6 +488,21 @@ describe("engine options", () => {
     await expect(createEngine({ executor: "threads" as never })).rejects.toMatchObject({ code: "config_invalid" });
   });
 
+  it("closing the engine fails the phases still waiting for a worker instead of leaving them hanging", async () => {
+    const engine = await createEngine({ executor: "pool", pool: { size: 1 }, plugins: [HOSTILE] });
+    const busy = engine.evaluate(on("hi", [{ id: "hostile.spin", parameters: { ms: 200 } }]));
+    const waiting = engine.evaluate(on("hi", [{ id: "default.wordCount" }]));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await engine.close();
+    const result = await waiting;
+    expect(result.results[0]?.checks[0]?.error).toEqual({
+      name: "WorkerError",
+      message:
+        "check default.wordCount did not report: the worker thread running its phase failed (engine_closed: the engine closed before a worker took the phase)",
+    });
+    await busy;
+  });
+
   it("a closed pool engine refuses to evaluate", async () => {
     const engine = await createEngine({ executor: "pool", pool: { size: 1 } });
     await engine.close();

@@ -319,6 +319,9 @@ export class PoolExecutor implements Executor {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Phases still waiting for a worker would never get one: they fail now, not hang.
+    const closed = new GuardgateError("engine_closed", "the engine closed before a worker took the phase");
+    for (const shipment of this.#waiting.splice(0)) shipment.lost(closed);
     await this.#pool.destroy();
   }
 
