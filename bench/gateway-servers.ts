@@ -1,13 +1,20 @@
 /**
  * The servers of the gateway benchmark, one per child process so the load generator, the
  * upstream and the server under test do not share an event loop: the fake upstream, the floor (a
- * minimal fastify + undici passthrough proxy with no features), and guardgate. Each sends
- * `{port}` to its parent once it listens.
+ * minimal fastify + undici passthrough proxy with no features), guardgate as `guardgate serve`
+ * runs it (the store, its SQLite request log and request policy, info-level logging, the serve
+ * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
+ * executor, warn-level logging). Each sends `{port}` to its parent once it listens.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../server/app.js";
+import type { GatewayFile } from "../server/config-file.js";
+import { startManagedServer } from "../server/management/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 
 /** The benchmark's API key. */
@@ -58,20 +65,42 @@ async function floor(upstreamPort: number): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
-async function guardgate(upstreamPort: number): Promise<number> {
-  const app = await buildApp({
-    logger: { level: "warn" },
-    file: {
-      api_keys: [{ key: BENCH_KEY }],
-      providers: [{ slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" }],
-      configs: [
-        { id: "none", config: { provider: "@upstream" } },
-        { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
-      ],
-    },
+function benchFile(upstreamPort: number): GatewayFile {
+  return {
+    api_keys: [{ key: BENCH_KEY }],
+    providers: [{ slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" }],
+    configs: [
+      { id: "none", config: { provider: "@upstream" } },
+      { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
+    ],
+  };
+}
+
+/** `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info, executor auto). */
+async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool"): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-"));
+  process.once("SIGTERM", () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
   });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  return (app.server.address() as AddressInfo).port;
+  const configPath = path.join(dir, "gateway.json");
+  writeFileSync(configPath, JSON.stringify(benchFile(upstreamPort)));
+  const server = await startManagedServer({
+    port: 0,
+    host: "127.0.0.1",
+    configPath,
+    dataDir: path.join(dir, "data"),
+    logLevel: "info",
+    app: { executor },
+  });
+  return Number(new URL(server.url).port);
+}
+
+/** The bare app: in-memory sources and request log, inline executor. */
+async function app(upstreamPort: number): Promise<number> {
+  const built = await buildApp({ logger: { level: "warn" }, file: benchFile(upstreamPort) });
+  await built.listen({ port: 0, host: "127.0.0.1" });
+  return (built.server.address() as AddressInfo).port;
 }
 
 // The parent asks for this process's CPU time around each measurement.
@@ -82,8 +111,15 @@ process.on("message", (message) => {
   }
 });
 
-const [role, arg] = process.argv.slice(2);
-const start = role === "upstream" ? upstream() : role === "floor" ? floor(Number(arg)) : guardgate(Number(arg));
+const [role, arg, executor] = process.argv.slice(2);
+const start =
+  role === "upstream"
+    ? upstream()
+    : role === "floor"
+      ? floor(Number(arg))
+      : role === "serve"
+        ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
+        : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),
   (error: unknown) => {

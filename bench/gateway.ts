@@ -1,13 +1,14 @@
 /**
  * `npm run bench:gateway`: what guardgate adds to a request, against a floor measured in the same
- * run. A fake upstream, the floor (fastify + undici passthrough, no features) and guardgate run in
- * their own processes; autocannon drives each at a fixed concurrency (maximum throughput), and a
- * paced client sends a fixed request rate and times every request in microseconds (latency without
- * queueing). Added latency is a target's latency minus the direct upstream call's; each server's
- * CPU time per request is read from the process itself. Writes bench/results/gateway.json and .md.
+ * run. A fake upstream, the floor (fastify + undici passthrough, no features), guardgate as
+ * `guardgate serve` runs it and the bare app run in their own processes; autocannon drives each at
+ * a fixed concurrency (maximum throughput), and a paced client sends a fixed request rate and times
+ * every request in microseconds (latency without queueing). Added latency is a target's latency
+ * minus the direct upstream call's; each server's CPU time per request is read from the process
+ * itself. Writes bench/results/gateway.json and .md.
  *
- * Targets (issue 5): with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and
- * throughput ≥ 60% of the floor's.
+ * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
+ * 60% of the floor's, for guardgate as `guardgate serve` runs it.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -21,6 +22,8 @@ const here = import.meta.dirname;
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rate = Number(process.env.BENCH_RATE ?? 200);
+/** The serve command's `--executor`; its default unless set. */
+const executor = process.env.BENCH_EXECUTOR ?? "auto";
 
 const children: ChildProcess[] = [];
 
@@ -38,9 +41,10 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
-function spawnServer(role: string, arg?: string): Promise<number> {
-  const child = fork(path.join(here, "gateway-servers.js"), arg ? [role, arg] : [role], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+function spawnServer(role: string, args: string[] = []): Promise<number> {
+  const child = fork(path.join(here, "gateway-servers.js"), [role, ...args], {
+    // guardgate serve logs every request at info level: to /dev/null, as the process's own work.
+    stdio: ["ignore", role === "serve" ? "ignore" : "inherit", "inherit", "ipc"],
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -151,11 +155,17 @@ const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 async function main(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
-  const [floorPort, gatewayPort] = await Promise.all([
-    spawnServer("floor", String(upstreamPort)),
-    spawnServer("guardgate", String(upstreamPort)),
+  const [floorPort, servePort, appPort] = await Promise.all([
+    spawnServer("floor", [String(upstreamPort)]),
+    spawnServer("serve", [String(upstreamPort), executor]),
+    spawnServer("app", [String(upstreamPort)]),
   ]);
-  const [upstreamProcess, floorProcess, gatewayProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const [upstreamProcess, floorProcess, serveProcess, appProcess] = children as [
+    ChildProcess,
+    ChildProcess,
+    ChildProcess,
+    ChildProcess,
+  ];
   const gatewayHeaders = (config: string) => ({ "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config });
   const targets: Target[] = [
     {
@@ -167,15 +177,27 @@ async function main(): Promise<void> {
     { name: "floor proxy", url: `http://127.0.0.1:${floorPort}/v1/chat/completions`, headers: {}, process: floorProcess },
     {
       name: "guardgate, no guardrails",
-      url: `http://127.0.0.1:${gatewayPort}/v1/chat/completions`,
+      url: `http://127.0.0.1:${servePort}/v1/chat/completions`,
       headers: gatewayHeaders("none"),
-      process: gatewayProcess,
+      process: serveProcess,
     },
     {
       name: "guardgate, standard pack",
-      url: `http://127.0.0.1:${gatewayPort}/v1/chat/completions`,
+      url: `http://127.0.0.1:${servePort}/v1/chat/completions`,
       headers: gatewayHeaders("pack"),
-      process: gatewayProcess,
+      process: serveProcess,
+    },
+    {
+      name: "bare app, no guardrails",
+      url: `http://127.0.0.1:${appPort}/v1/chat/completions`,
+      headers: gatewayHeaders("none"),
+      process: appProcess,
+    },
+    {
+      name: "bare app, standard pack",
+      url: `http://127.0.0.1:${appPort}/v1/chat/completions`,
+      headers: gatewayHeaders("pack"),
+      process: appProcess,
     },
   ];
 
@@ -222,7 +244,7 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "", node: process.version },
-    settings: { seconds, connections, paced_rate_rps: rate, request_bytes: Buffer.byteLength(body) },
+    settings: { seconds, connections, paced_rate_rps: rate, request_bytes: Buffer.byteLength(body), executor },
     direct: {
       throughput_rps: round(direct.throughput.rps, 0),
       paced_p50_ms: direct.paced.p50,
@@ -252,6 +274,7 @@ async function main(): Promise<void> {
     "",
     `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}.`,
     `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
+    `guardgate runs as \`guardgate serve\` does (store with its SQLite request log, request policy, info-level log, executor ${executor}); the bare app is \`buildApp\` with in-memory sources and request log, the inline executor and warn-level log.`,
     `Direct upstream: ${report.direct.throughput_rps} req/s, p50 ${report.direct.paced_p50_ms} ms, p99 ${report.direct.paced_p99_ms} ms.`,
     "",
     table,
@@ -274,4 +297,6 @@ main()
   })
   .finally(() => {
     for (const child of children) child.kill();
+    // The load generator's sockets may keep the loop alive after the run: leave once the servers had time to stop.
+    setTimeout(() => process.exit(), 2_000).unref();
   });

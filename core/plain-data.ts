@@ -12,34 +12,54 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Where `value` is not plain data, e.g. `data.callback is a function`; undefined when it is. */
-export function plainDataProblem(value: unknown, path: string, depth = 0): string | undefined {
+/** What is wrong and where, with the path's steps collected innermost first as the search unwinds. */
+interface Problem {
+  steps: string[];
+  what: string;
+}
+
+/**
+ * Where `value` is not plain data, e.g. `data.callback is a function`; undefined when it is. Runs on
+ * every check result, so the path is only spelled out once a problem is found.
+ */
+export function plainDataProblem(value: unknown, path: string): string | undefined {
+  const problem = find(value, 0);
+  return problem && `${path}${problem.steps.reverse().join("")} is ${problem.what}`;
+}
+
+function find(value: unknown, depth: number): Problem | undefined {
   switch (typeof value) {
     case "string":
     case "boolean":
     case "undefined":
       return undefined;
     case "number":
-      return Number.isFinite(value) ? undefined : `${path} is ${describe(value)}`;
+      return Number.isFinite(value) ? undefined : { steps: [], what: describe(value) };
     case "object":
       break;
     default:
-      return `${path} is ${describe(value)}`;
+      return { steps: [], what: describe(value) };
   }
   if (value === null) return undefined;
-  if (depth >= MAX_DEPTH) return `${path} is nested deeper than ${MAX_DEPTH} levels (a cycle?)`;
+  if (depth >= MAX_DEPTH) return { steps: [], what: `nested deeper than ${MAX_DEPTH} levels (a cycle?)` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const problem = plainDataProblem(value[i], `${path}[${i}]`, depth + 1);
-      if (problem) return problem;
+      const problem = find(value[i], depth + 1);
+      if (problem) {
+        problem.steps.push(`[${i}]`);
+        return problem;
+      }
     }
     return undefined;
   }
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return `${path} is ${describe(value)}`;
+  if (prototype !== Object.prototype && prototype !== null) return { steps: [], what: describe(value) };
   for (const key in value) {
-    const problem = plainDataProblem((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
-    if (problem) return problem;
+    const problem = find((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) {
+      problem.steps.push(`.${key}`);
+      return problem;
+    }
   }
   return undefined;
 }

@@ -73,6 +73,22 @@ interface EnabledCheck {
   slot: number;
 }
 
+let clockMs = -1;
+let clockIso = "";
+
+/**
+ * The current time as an ISO string, for `created_at`. A phase stamps every check and guardrail;
+ * within one millisecond the string is the same, so it is formatted once per millisecond.
+ */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== clockMs) {
+    clockMs = now;
+    clockIso = new Date(now).toISOString();
+  }
+  return clockIso;
+}
+
 /** Milliseconds with four significant digits: a fast check reads 0.004, not 0. */
 function elapsed(start: number, end = performance.now()): number {
   return Number((end - start).toPrecision(4));
@@ -333,7 +349,7 @@ export interface LostCheck {
  * content stays as received, and the verdicts follow the usual `fail_on_error` rule.
  */
 export function erroredPhase(task: PhaseTask, lost: (config: CheckConfig, slot: number) => LostCheck): PhaseResult {
-  const created_at = new Date().toISOString();
+  const created_at = isoNow();
   const bases = checkSlots(task.guardrails);
   const results = task.guardrails.map((guardrail, g) => {
     const checks: CheckResult[] = [];
@@ -397,7 +413,7 @@ export async function runPhase(
     content: Content,
     checkSignal: AbortSignal | undefined,
   ): Promise<{ result: CheckResult; next?: Content }> => {
-    const created_at = new Date().toISOString();
+    const created_at = isoNow();
     const started = performance.now();
     const timing: Timing = { end: 0 };
     const check = registry.get(config.id);
@@ -463,7 +479,7 @@ export async function runPhase(
   let chain: Promise<Content> = Promise.resolve(original);
 
   const runGuardrail = async (guardrail: Guardrail, base: number): Promise<GuardrailResult> => {
-    const created_at = new Date().toISOString();
+    const created_at = isoNow();
     const started = performance.now();
     const enabled: EnabledCheck[] = [];
     guardrail.checks.forEach((config, i) => {

@@ -11,14 +11,26 @@ const CREDENTIAL_KEY =
 /** What replaces a removed credential. */
 export const REDACTED = "[REDACTED]";
 
+/** Verdicts of CREDENTIAL_KEY by key: a record repeats the same few dozen keys (bounded, as keys come from bodies). */
+const credentialKeys = new Map<string, boolean>();
+
+function isCredentialKey(key: string): boolean {
+  let verdict = credentialKeys.get(key);
+  if (verdict === undefined) {
+    verdict = CREDENTIAL_KEY.test(key);
+    if (credentialKeys.size < 4096) credentialKeys.set(key, verdict);
+  }
+  return verdict;
+}
+
 /** A deep copy of a JSON value with credential-like keys' values replaced. */
 export function redactCredentialKeys(value: unknown, depth = 0): unknown {
   if (depth > 64) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => redactCredentialKeys(item, depth + 1));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    out[key] = CREDENTIAL_KEY.test(key) ? REDACTED : redactCredentialKeys(item, depth + 1);
+  for (const key of Object.keys(value)) {
+    out[key] = isCredentialKey(key) ? REDACTED : redactCredentialKeys((value as Record<string, unknown>)[key], depth + 1);
   }
   return out;
 }

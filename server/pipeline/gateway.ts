@@ -20,6 +20,7 @@ import type { UpstreamClient } from "../upstream/client.js";
 import type { Endpoint } from "./endpoints.js";
 import { checkHeaders, HEADER, passedBackHeaders, upstreamHeaders } from "./headers.js";
 import {
+  appendHookResults,
   discardOutcome,
   hookResultsOf,
   type JsonOutcome,
@@ -319,11 +320,13 @@ export class Gateway {
       }
       if (cacheKey) this.deps.cache.set(cacheKey, { status: response.status, text, headers }, node.settings.cache?.maxAgeSeconds);
       const outcome = await this.#answer(ctx, leaf, response.status, parsed, headers, cacheKey ? "MISS" : undefined);
-      // Nothing added or changed: the upstream's own bytes go out, with no second serialisation.
-      if (outcome.body === parsed) {
-        outcome.raw = text;
-        outcome.contentType = "application/json; charset=utf-8";
+      // Nothing changed: the upstream's own bytes go out, with hook_results appended when there are
+      // some, so the answer is not serialised a second time.
+      if (outcome.body === parsed) outcome.raw = text;
+      else if (outcome.output === parsed && outcome.hooks && !Object.hasOwn(parsed, "hook_results")) {
+        outcome.raw = appendHookResults(text, parsed, outcome.hooks);
       }
+      if (outcome.raw !== undefined) outcome.contentType = "application/json; charset=utf-8";
       return outcome;
     }
     // An upstream error is returned as it is, with the input side's hook_results (REFERENCE.md).

@@ -59,6 +59,16 @@ export function hookResultsOf(leaf: Leaf | undefined, after: Evaluation | undefi
 }
 
 /**
+ * The JSON text of `{ ...body, hook_results }` made from the text `body` was parsed from: the
+ * upstream's bytes, with the member added before the closing brace (where the spread puts it).
+ */
+export function appendHookResults(text: string, body: Record<string, unknown>, hooks: HookResults): string {
+  const end = text.lastIndexOf("}");
+  const member = `"hook_results":${JSON.stringify(hooks)}`;
+  return `${text.slice(0, end)}${Object.keys(body).length ? "," : ""}${member}${text.slice(end)}`;
+}
+
+/**
  * The status retry looks at. Retry repeats the upstream call and the output side, never the input
  * side, so a 246 that only the input side caused (always the case on a stream) cannot improve.
  */

@@ -37,6 +37,14 @@ export class RowCodec<T extends object> {
     return row;
   }
 
+  /**
+   * Positional parameters in column order, for `positionalInsertSql`: better-sqlite3 binds them
+   * several times faster than named ones, which matters on tables written per request.
+   */
+  encodeValues(record: T): unknown[] {
+    return this.columns.map((column) => this.encodeField(column, (record as Record<string, unknown>)[column]));
+  }
+
   /** The record of a row. */
   decode(row: Record<string, unknown>): T {
     const record: Record<string, unknown> = {};
@@ -59,6 +67,11 @@ export class RowCodec<T extends object> {
   /** `INSERT INTO table (cols) VALUES (@cols)`. */
   insertSql(table: string): string {
     return `INSERT INTO ${table} (${this.columns.join(", ")}) VALUES (${this.columns.map((c) => `@${c}`).join(", ")})`;
+  }
+
+  /** `INSERT INTO table (cols) VALUES (?, …)`, for `encodeValues`. */
+  positionalInsertSql(table: string): string {
+    return `INSERT INTO ${table} (${this.columns.join(", ")}) VALUES (${this.columns.map(() => "?").join(", ")})`;
   }
 
   /** A `SET a = @a, b = @b` clause and its parameters for the fields a patch gives. */

@@ -89,46 +89,48 @@ export class SqliteLogs implements LogRepository {
 
   constructor(private readonly db: Database.Database) {
     // OR IGNORE: a batch written again after a crash between commit and acknowledgement is a no-op.
-    this.#insertEntry = db.prepare(entries.insertSql("request_logs").replace("INSERT", "INSERT OR IGNORE"));
+    // Positional parameters: a request with guardrails writes a row per guardrail and per check.
+    this.#insertEntry = db.prepare(entries.positionalInsertSql("request_logs").replace("INSERT", "INSERT OR IGNORE"));
     this.#insertGuardrail = db.prepare(
       `INSERT INTO log_guardrails (log_id, seq, created_at, organization_id, workspace_id, guardrail_id, side, async, deny, verdict, execution_time)
-       VALUES (@log_id, @seq, @created_at, @organization_id, @workspace_id, @guardrail_id, @side, @async, @deny, @verdict, @execution_time)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertCheck = db.prepare(
       `INSERT INTO log_checks (log_id, guardrail_seq, seq, created_at, organization_id, workspace_id, guardrail_id, check_id, verdict, errored, execution_time)
-       VALUES (@log_id, @guardrail_seq, @seq, @created_at, @organization_id, @workspace_id, @guardrail_id, @check_id, @verdict, @errored, @execution_time)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertBatch = db.transaction((batch: LogEntry[]) => {
       for (const entry of batch) {
-        if (this.#insertEntry.run(entries.encode(entry)).changes === 0) continue;
-        const common = {
-          log_id: entry.id,
-          created_at: entry.created_at,
-          organization_id: entry.organization_id,
-          workspace_id: entry.workspace_id,
-        };
+        if (this.#insertEntry.run(entries.encodeValues(entry)).changes === 0) continue;
+        const { id, created_at, organization_id, workspace_id } = entry;
         for (const row of guardrailRows(entry.record)) {
-          this.#insertGuardrail.run({
-            ...common,
-            seq: row.seq,
-            guardrail_id: row.guardrail_id,
-            side: row.side,
-            async: row.async ? 1 : 0,
-            deny: row.deny ? 1 : 0,
-            verdict: row.verdict ? 1 : 0,
-            execution_time: row.execution_time,
-          });
+          this.#insertGuardrail.run(
+            id,
+            row.seq,
+            created_at,
+            organization_id,
+            workspace_id,
+            row.guardrail_id,
+            row.side,
+            row.async ? 1 : 0,
+            row.deny ? 1 : 0,
+            row.verdict ? 1 : 0,
+            row.execution_time,
+          );
           for (const check of row.checks) {
-            this.#insertCheck.run({
-              ...common,
-              guardrail_seq: row.seq,
-              seq: check.seq,
-              guardrail_id: row.guardrail_id,
-              check_id: check.check_id,
-              verdict: check.verdict ? 1 : 0,
-              errored: check.errored ? 1 : 0,
-              execution_time: check.execution_time,
-            });
+            this.#insertCheck.run(
+              id,
+              row.seq,
+              check.seq,
+              created_at,
+              organization_id,
+              workspace_id,
+              row.guardrail_id,
+              check.check_id,
+              check.verdict ? 1 : 0,
+              check.errored ? 1 : 0,
+              check.execution_time,
+            );
           }
         }
       }
