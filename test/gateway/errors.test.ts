@@ -335,6 +335,22 @@ describe("no 500 for bad input", () => {
     }
   });
 
+  it("writes one access line per request, once it is answered", async () => {
+    const before = logLines.length;
+    await call("/v1/chat/completions", { headers: gatewayHeaders({ provider: "@fake" }) });
+    const lines = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string }; res?: { statusCode: number } });
+    const access = lines.filter((line) => line.req || line.res);
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({
+      msg: "request completed",
+      req: { method: "POST", url: "/v1/chat/completions" },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+  });
+
   it("never writes a credential to the log", async () => {
     await call("/v1/chat/completions", {
       headers: gatewayHeaders(
