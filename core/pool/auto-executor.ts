@@ -32,10 +32,12 @@ export interface AutoOptions {
 }
 
 /**
- * Default budget: what a phase that does almost nothing costs more through the pool than inline
- * (about 30 µs measured: a 15 µs round trip plus cloning the task and its results).
+ * Default budget: what a phase that does almost nothing costs more through the pool than inline,
+ * at its lowest — about 45 µs on a busy machine, 120 µs on an idle one whose cores must wake up
+ * (README, "Performance and design notes") — rounded up to 50: a phase cheaper than that never
+ * gains from the pool, and 50 µs is a short stall for the event loop.
  */
-export const DEFAULT_INLINE_BUDGET_US = 30;
+export const DEFAULT_INLINE_BUDGET_US = 50;
 /**
  * Default text ceiling for inline phases, whatever was learned: at 16 KB even the cheapest check
  * measured (regexMatch, whose RE2 scan takes 28 µs on 10 KB) costs more than the budget.
