@@ -1,7 +1,8 @@
 /**
- * Finds the compiled worker module. Workers run plain JavaScript, so the pool always starts
- * dist/core/pool/worker.js, found from the package root: the same file whether the caller runs
- * from source (the test runner) or from dist (the CLI, the server, an installed package).
+ * Finds compiled worker modules. Workers run plain JavaScript, so the pool always starts
+ * dist/core/pool/worker.js (and the request log its writer thread, see compiledModule), found
+ * from the package root: the same file whether the caller runs from source (the test runner) or
+ * from dist (the CLI, the server, an installed package).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -22,14 +23,19 @@ function packageRoot(): string {
   return dir;
 }
 
-/** Path of the worker module; throws when the package has not been built. */
-export function workerEntry(): string {
-  const file = path.join(packageRoot(), ...WORKER_PATH);
+/**
+ * Path of a compiled module under the package root, such as a worker thread's entry; throws
+ * `code` when the package has not been built.
+ */
+export function compiledModule(segments: readonly string[], what: string, code: string): string {
+  const file = path.join(packageRoot(), ...segments);
   if (!existsSync(file)) {
-    throw new GuardgateError(
-      "pool_worker_missing",
-      `the pool's worker module ${file} does not exist: build guardgate first (npm run build)`,
-    );
+    throw new GuardgateError(code, `${what} ${file} does not exist: build guardgate first (npm run build)`);
   }
   return file;
+}
+
+/** Path of the pool's worker module; throws when the package has not been built. */
+export function workerEntry(): string {
+  return compiledModule(WORKER_PATH, "the pool's worker module", "pool_worker_missing");
 }

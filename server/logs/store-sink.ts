@@ -56,6 +56,8 @@ export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<LogEntry>, 
   extraSecrets?: () => Iterable<string>;
   /** Whether bodies are kept when neither the workspace nor its organization says. */
   logBodiesDefault?: boolean;
+  /** Writes a batch of entries; default the store's own `logs.insert` (see LogWriterThread). */
+  insert?: (batch: LogEntry[]) => Promise<void>;
 }
 
 function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): number | null {
@@ -73,11 +75,11 @@ export class StoreLogSink implements RequestLogSink {
   readonly #logBodiesDefault: boolean;
 
   constructor(options: StoreLogSinkOptions) {
-    const { store, sources, extraSecrets, logBodiesDefault, ...writerOptions } = options;
+    const { store, sources, extraSecrets, logBodiesDefault, insert, ...writerOptions } = options;
     this.#sources = sources;
     this.#logBodiesDefault = logBodiesDefault ?? false;
     this.#extraSecrets = extraSecrets ?? (() => []);
-    this.#writer = new BatchWriter<LogEntry>({ ...writerOptions, write: (batch) => store.logs.insert(batch) });
+    this.#writer = new BatchWriter<LogEntry>({ ...writerOptions, write: insert ?? ((batch) => store.logs.insert(batch)) });
   }
 
   /** Records written to the store so far. */

@@ -4,6 +4,7 @@
  * empty store, seeding from the config file, the admin API, plan-cache invalidation on change,
  * and a stop that writes every request log before the store closes.
  */
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { adminPlugin } from "../admin/plugin.js";
 import type { AppOptions } from "../app.js";
@@ -11,10 +12,12 @@ import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
 import { LimitEnforcer } from "../limits/enforcer.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
+import { LogWriterThread } from "../logs/log-writer-thread.js";
 import { StoreLogSink } from "../logs/store-sink.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
+import { DATABASE_FILE } from "../store/data-dir.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
@@ -120,9 +123,11 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   const sources = new GatewaySources(management.context);
   const file = options.file ?? {};
   let logError: (error: unknown, size: number) => void = () => {};
+  const logThread = new LogWriterThread(path.join(dataDir, DATABASE_FILE));
   const sink = new StoreLogSink({
     store,
     sources,
+    insert: (batch) => logThread.insert(batch),
     logBodiesDefault: file.settings?.log_bodies ?? false,
     ...options.logWriter,
     onError: (error, size) => logError(error, size),
@@ -178,13 +183,17 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         try {
           await sink.stop();
         } finally {
+          await logThread.close();
           sources.close();
           await store.close();
         }
       });
       return report;
     },
-    abandon: () => store.close(),
+    abandon: async () => {
+      await logThread.close();
+      await store.close();
+    },
   };
 }
 

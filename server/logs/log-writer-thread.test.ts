@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { LogEntry } from "../store/log-types.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { LogWriterThread } from "./log-writer-thread.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "guardgate-log-thread-"));
+  dirs.push(dir);
+  return dir;
+}
+
+const T = "2026-01-01T00:00:00.000Z";
+
+function entry(id: string): LogEntry {
+  return {
+    id,
+    created_at: T,
+    organization_id: "org1",
+    workspace_id: "ws1",
+    api_key_id: null,
+    route: "/v1/chat/completions",
+    request_type: "chatComplete",
+    status: 246,
+    latency_ms: 10,
+    upstream_latency_ms: 8,
+    provider: "@fake",
+    provider_id: null,
+    integration_id: null,
+    model: "m1",
+    config_id: null,
+    cache_status: null,
+    retry_count: 0,
+    target: null,
+    input_tokens: null,
+    output_tokens: null,
+    cost: null,
+    error_code: null,
+    record: {
+      hook_results: {
+        before_request_hooks: [
+          {
+            id: "g1",
+            verdict: false,
+            async: false,
+            deny: false,
+            transformed: false,
+            execution_time: 2,
+            created_at: T,
+            type: "guardrail",
+            feedback: null,
+            checks: [{ id: "default.wordCount", verdict: false, execution_time: 1, data: {}, created_at: T }],
+          },
+        ],
+        after_request_hooks: [],
+      },
+    },
+  };
+}
+
+describe("the request log's writer thread", () => {
+  it("writes batches through its own connection, which the store's connection reads at once", async () => {
+    const file = path.join(tempDir(), "guardgate.db");
+    const store = openSqliteStore({ file, externalChangePollMs: 0 });
+    const thread = new LogWriterThread(file);
+    try {
+      await thread.insert([entry("l1"), entry("l2")]);
+      await thread.insert([entry("l3")]);
+      expect((await store.logs.get("l2"))?.status).toBe(246);
+      expect((await store.logs.query({ limit: 10 })).items.map((e) => e.id).sort()).toEqual(["l1", "l2", "l3"]);
+      const { guardrails } = await store.logs.aggregate({});
+      expect(guardrails).toMatchObject([{ guardrail_id: "g1", runs: 3, failed: 3 }]);
+    } finally {
+      await thread.close();
+      await store.close();
+    }
+  });
+
+  it("fails the batches of a thread whose database cannot open, and tries a fresh thread for the next", async () => {
+    const file = path.join(tempDir(), "missing-folder", "guardgate.db");
+    const thread = new LogWriterThread(file);
+    try {
+      await expect(thread.insert([entry("l1")])).rejects.toThrow(/directory does not exist|unable to open/i);
+      await expect(thread.insert([entry("l2")])).rejects.toThrow(/directory does not exist|unable to open/i);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it("refuses batches once closed", async () => {
+    const file = path.join(tempDir(), "guardgate.db");
+    openSqliteStore({ file, externalChangePollMs: 0 }).close();
+    const thread = new LogWriterThread(file);
+    await thread.insert([entry("l1")]);
+    await thread.close();
+    await expect(thread.insert([entry("l2")])).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The request log's writer thread: its own connection to the store's SQLite file, writing the
+ * batches the gateway's log writer hands over (see server/logs/log-writer-thread.ts), so their
+ * transactions never hold the event loop. Compiled to dist/server/store/sqlite/log-writer-thread.js.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+import type { LogEntry } from "../log-types.js";
+import { SqliteLogs } from "./logs.js";
+
+/** A batch to write; the answer carries the same id. */
+export interface WriteMessage {
+  id: number;
+  batch: LogEntry[];
+}
+
+/** The answer to a WriteMessage: written, or the error that stopped it. */
+export interface WrittenMessage {
+  id: number;
+  error?: { message: string; code?: string };
+}
+
+const port = parentPort;
+if (port) {
+  const db = new Database((workerData as { file: string }).file);
+  // The same settings as the gateway's own connection (sqlite-store.ts); the schema is its to migrate.
+  db.pragma("journal_mode = WAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("synchronous = NORMAL");
+  const logs = new SqliteLogs(db);
+  port.on("message", (message: WriteMessage | "close") => {
+    if (message === "close") {
+      db.close();
+      port.close();
+      return;
+    }
+    logs.insert(message.batch).then(
+      () => port.postMessage({ id: message.id } satisfies WrittenMessage),
+      (error: unknown) => {
+        const { message: text, code } = error as { message?: unknown; code?: unknown };
+        port.postMessage({
+          id: message.id,
+          error: { message: String(text ?? error), ...(typeof code === "string" && { code }) },
+        } satisfies WrittenMessage);
+      },
+    );
+  });
+}
