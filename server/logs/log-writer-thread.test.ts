@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { LogEntry } from "../store/log-types.js";
+import { logEntry } from "../../test/support/log-entry.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import { LogWriterThread } from "./log-writer-thread.js";
 
@@ -18,52 +18,7 @@ function tempDir(): string {
 }
 
 const T = "2026-01-01T00:00:00.000Z";
-
-function entry(id: string): LogEntry {
-  return {
-    id,
-    created_at: T,
-    organization_id: "org1",
-    workspace_id: "ws1",
-    api_key_id: null,
-    route: "/v1/chat/completions",
-    request_type: "chatComplete",
-    status: 246,
-    latency_ms: 10,
-    upstream_latency_ms: 8,
-    provider: "@fake",
-    provider_id: null,
-    integration_id: null,
-    model: "m1",
-    config_id: null,
-    cache_status: null,
-    retry_count: 0,
-    target: null,
-    input_tokens: null,
-    output_tokens: null,
-    cost: null,
-    error_code: null,
-    record: {
-      hook_results: {
-        before_request_hooks: [
-          {
-            id: "g1",
-            verdict: false,
-            async: false,
-            deny: false,
-            transformed: false,
-            execution_time: 2,
-            created_at: T,
-            type: "guardrail",
-            feedback: null,
-            checks: [{ id: "default.wordCount", verdict: false, execution_time: 1, data: {}, created_at: T }],
-          },
-        ],
-        after_request_hooks: [],
-      },
-    },
-  };
-}
+const entry = (id: string) => logEntry(id, T, { status: 246 }, [false]);
 
 describe("the request log's writer thread", () => {
   it("writes batches through its own connection, which the store's connection reads at once", async () => {
