@@ -17,4 +17,13 @@ describe("check costs", () => {
     expect(costs.estimate("default.wordCount", 1_000)).toBeCloseTo(10, 0);
     expect(costs.estimate("default.regexMatch", 1_000)).toBeUndefined();
   });
+
+  it("lets one outlier move the estimate by a fifth at most, and a lasting change through", () => {
+    const costs = new CheckCosts();
+    for (let i = 0; i < 20; i++) costs.learn("default.wordCount", 1_000, 10);
+    costs.learn("default.wordCount", 1_000, 5_000);
+    expect(costs.estimate("default.wordCount", 1_000)).toBeCloseTo(12, 5);
+    for (let i = 0; i < 60; i++) costs.learn("default.wordCount", 1_000, 1_000);
+    expect(costs.estimate("default.wordCount", 1_000)).toBeGreaterThan(990);
+  });
 });

@@ -6,8 +6,14 @@
  */
 
 const CLASSES = 33;
-/** Weight of the newest sample: recent runs dominate, one outlier does not. */
+/** Weight of the newest sample: recent runs dominate. */
 const WEIGHT = 0.2;
+/**
+ * A sample counts for at most this many times the mean: a garbage collection or a preemption
+ * inside a check made one run in eight of a 30 µs phase look costlier than the 50 µs budget and
+ * sent it to the pool. A check that really became slower still gets there, by a fifth per run.
+ */
+const OUTLIER = 2;
 
 /** Size class of a text: 0 for empty, else the bit length of its length (1, 2–3, 4–7, …). */
 export function sizeClass(chars: number): number {
@@ -33,6 +39,6 @@ export class CheckCosts {
     }
     const k = sizeClass(chars);
     const mean = means[k] as number;
-    means[k] = Number.isNaN(mean) ? micros : mean + WEIGHT * (micros - mean);
+    means[k] = Number.isNaN(mean) ? micros : mean + WEIGHT * (Math.min(micros, OUTLIER * mean) - mean);
   }
 }
