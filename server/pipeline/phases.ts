@@ -37,19 +37,7 @@ export class Phases {
     context: PhaseContext,
   ): Promise<Evaluation | undefined> {
     if (!guardrails.length) return undefined;
-    const credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
-    return this.engine.evaluate({
-      side,
-      prepared: guardrails,
-      requestType: context.requestType,
-      request,
-      ...(side === "output" && { response }),
-      metadata: context.metadata,
-      headers: context.headers,
-      ...(context.model !== undefined && { model: context.model }),
-      ...(context.provider !== undefined && { provider: context.provider }),
-      ...(credentials && { credentials }),
-    });
+    return this.#evaluate(side, guardrails, request, response, context);
   }
 
   /**
@@ -66,21 +54,7 @@ export class Phases {
   ): Promise<GuardrailResult[]> {
     if (!guardrails.length) return Promise.resolve([]);
     return new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails))
-      .then((credentials) =>
-        this.engine.evaluate({
-          side,
-          prepared: guardrails,
-          requestType: context.requestType,
-          request,
-          ...(side === "output" && { response }),
-          metadata: context.metadata,
-          headers: context.headers,
-          ...(context.model !== undefined && { model: context.model }),
-          ...(context.provider !== undefined && { provider: context.provider }),
-          ...(credentials && { credentials }),
-        }),
-      )
+      .then(() => this.#evaluate(side, guardrails, request, response, context))
       .then(
         (evaluation) => evaluation.asyncResults,
         (error: unknown) => {
@@ -88,5 +62,28 @@ export class Phases {
           return [];
         },
       );
+  }
+
+  /** One phase through the engine, with the credentials the service holds for its plugins. */
+  async #evaluate(
+    side: Side,
+    guardrails: Guardrail[],
+    request: unknown,
+    response: unknown,
+    context: PhaseContext,
+  ): Promise<Evaluation> {
+    const credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
+    return this.engine.evaluate({
+      side,
+      prepared: guardrails,
+      requestType: context.requestType,
+      request,
+      ...(side === "output" && { response }),
+      metadata: context.metadata,
+      headers: context.headers,
+      ...(context.model !== undefined && { model: context.model }),
+      ...(context.provider !== undefined && { provider: context.provider }),
+      ...(credentials && { credentials }),
+    });
   }
 }
