@@ -5,12 +5,12 @@
  * cache or the mock with retries, run the output side, and build the answer with hook_results.
  * Asynchronous guardrails start beside the upstream call and report to the request log only.
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation } from "../../core/engine.js";
 import type { GuardrailResult, GuardrailStatus } from "../../core/types.js";
 import { deniedBody, errorBody, GatewayError } from "../errors.js";
+import { requestId } from "../logs/log-id.js";
 import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import { mockBody, mockStream } from "../providers/mock.js";
@@ -139,7 +139,7 @@ export class Gateway {
   /** A request context made of `fields` (taken over, not copied). */
   context(fields: Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">): RequestContext {
     const ctx = fields as RequestContext;
-    ctx.id = randomUUID();
+    ctx.id = requestId();
     ctx.started = performance.now();
     ctx.attempts = [];
     ctx.inputs = new Map();

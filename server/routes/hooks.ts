@@ -8,7 +8,6 @@
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
  */
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { ConfigWarning } from "../../core/config/definition.js";
 import { prepareListElement } from "../../core/config/normalize.js";
@@ -18,6 +17,7 @@ import type { Engine } from "../../core/engine.js";
 import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
+import { requestId } from "../logs/log-id.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
 import { phaseCredentials } from "../pipeline/plugin-credentials.js";
@@ -119,7 +119,7 @@ export function hookRoutes(
     const latency = Number((performance.now() - started).toFixed(3));
     logSink
       .write({
-        id: randomUUID(),
+        id: requestId(),
         created_at: new Date(Date.now() - latency).toISOString(),
         workspace_id: identity.workspaceId,
         api_key_id: identity.id,
