@@ -10,7 +10,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { compiledModule } from "../../core/pool/worker-entry.js";
-import type { LogEntry } from "../store/log-types.js";
+import type { NewLogEntry } from "../store/log-types.js";
 import type { WriteMessage, WrittenMessage } from "../store/sqlite/log-writer-thread.js";
 
 const THREAD_PATH = ["dist", "server", "store", "sqlite", "log-writer-thread.js"];
@@ -37,7 +37,7 @@ export class LogWriterThread {
   }
 
   /** Writes one batch in one transaction; resolves once it is committed. */
-  insert(batch: LogEntry[]): Promise<void> {
+  insert(batch: NewLogEntry[]): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("the request log's writer thread is closed"));
     const worker = this.#thread();
     const id = this.#next++;

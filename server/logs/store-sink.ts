@@ -5,10 +5,10 @@
  */
 import type { GatewaySources } from "../management/gateway-sources.js";
 import { newTimeOrderedId } from "../management/ids.js";
-import type { LogEntry } from "../store/log-types.js";
+import type { NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
-import { redactCredentialKeys, redactSecrets } from "./redact.js";
+import { redactedJson } from "./redact.js";
 import type { RequestLogSink } from "./sink.js";
 
 /** One upstream attempt as the gateway records it. */
@@ -49,7 +49,7 @@ export interface GatewayLogRecord {
 }
 
 /** Options of the sink. */
-export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<LogEntry>, "write"> {
+export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<NewLogEntry>, "write"> {
   store: Store;
   sources: GatewaySources;
   /** Secrets to cut out of every record besides the provider's (e.g. the caller's key). */
@@ -57,7 +57,7 @@ export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<LogEntry>, 
   /** Whether bodies are kept when neither the workspace nor its organization says. */
   logBodiesDefault?: boolean;
   /** Writes a batch of entries; default the store's own `logs.insert` (see LogWriterThread). */
-  insert?: (batch: LogEntry[]) => Promise<void>;
+  insert?: (batch: NewLogEntry[]) => Promise<void>;
 }
 
 function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): number | null {
@@ -69,7 +69,7 @@ function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): num
 /** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
 export class StoreLogSink implements RequestLogSink {
   readonly #sources: GatewaySources;
-  readonly #writer: BatchWriter<LogEntry>;
+  readonly #writer: BatchWriter<NewLogEntry>;
   readonly #extraSecrets: () => Iterable<string>;
   readonly #preparing = new Set<Promise<void>>();
   readonly #logBodiesDefault: boolean;
@@ -79,7 +79,7 @@ export class StoreLogSink implements RequestLogSink {
     this.#sources = sources;
     this.#logBodiesDefault = logBodiesDefault ?? false;
     this.#extraSecrets = extraSecrets ?? (() => []);
-    this.#writer = new BatchWriter<LogEntry>({ ...writerOptions, write: insert ?? ((batch) => store.logs.insert(batch)) });
+    this.#writer = new BatchWriter<NewLogEntry>({ ...writerOptions, write: insert ?? ((batch) => store.logs.insert(batch)) });
   }
 
   /** Records written to the store so far. */
@@ -111,7 +111,7 @@ export class StoreLogSink implements RequestLogSink {
     await this.#writer.stop();
   }
 
-  async #prepare(record: GatewayLogRecord): Promise<LogEntry> {
+  async #prepare(record: GatewayLogRecord): Promise<NewLogEntry> {
     const context = await this.#sources.workspace(record.workspace_id);
     // The gateway names a provider by `@slug` (or by kind, which finds no record).
     const slug = record.provider?.startsWith("@") ? record.provider.slice(1) : record.provider;
@@ -120,17 +120,16 @@ export class StoreLogSink implements RequestLogSink {
     const { request, response, ...rest } = record;
     const kept: Record<string, unknown> = { ...rest };
     if (context?.settings.log_bodies ?? this.#logBodiesDefault) {
-      if (request !== undefined) kept.request = redactCredentialKeys(request);
-      if (response !== undefined) kept.response = redactCredentialKeys(response);
+      if (request !== undefined) kept.request = request;
+      if (response !== undefined) kept.response = response;
     }
-    const secrets = [provider?.apiKey, ...Object.values(provider?.headers ?? {}), ...this.#extraSecrets()];
-    const clean = redactSecrets(redactCredentialKeys(kept) as Record<string, unknown>, secrets);
     const attempts = Array.isArray(record.attempts) ? record.attempts : [];
     const last = attempts.at(-1);
     const createdAt = record.created_at ?? new Date().toISOString();
     const id = record.id ?? newTimeOrderedId("log", Date.parse(createdAt));
-    clean.id = id;
-    clean.created_at = createdAt;
+    kept.id = id;
+    kept.created_at = createdAt;
+    const secrets = [provider?.apiKey, ...Object.values(provider?.headers ?? {}), ...this.#extraSecrets()];
     return {
       id,
       created_at: createdAt,
@@ -154,7 +153,7 @@ export class StoreLogSink implements RequestLogSink {
       output_tokens: tokens(record.usage, "output"),
       cost: typeof record.cost === "number" ? record.cost : null,
       error_code: record.error?.code ?? null,
-      record: clean,
+      record: redactedJson(kept, secrets),
     };
   }
 }

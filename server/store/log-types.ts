@@ -36,6 +36,15 @@ export interface LogEntry {
   record: Record<string, unknown>;
 }
 
+/**
+ * A log entry to write. The record may come already encoded as JSON text: the sink encodes it
+ * while cutting out secrets, and text crosses to the writer thread as one string where an object
+ * tree is cloned field by field (about 2 µs against 10–19 µs for a record with the pack).
+ */
+export interface NewLogEntry extends Omit<LogEntry, "record"> {
+  record: Record<string, unknown> | string;
+}
+
 /** Filters of a log query; every one optional, combined with AND. */
 export interface LogFilter {
   organization_id?: string;

@@ -8,7 +8,7 @@
  * the management service.
  */
 
-import type { GuardrailAggregate, LogEntry, LogFilter, LogPage, SpendFilter } from "./log-types.js";
+import type { GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -177,7 +177,7 @@ export interface VersionedRepository<T extends { workspace_id: string; id: strin
 
 export interface LogRepository {
   /** Writes records in one unit; a batch is all written or none. */
-  insert(entries: LogEntry[]): Promise<void>;
+  insert(entries: NewLogEntry[]): Promise<void>;
   get(id: string): Promise<LogEntry | undefined>;
   /** Newest first, `filter.limit` at a time; `next_cursor` continues. */
   query(filter: LogFilter): Promise<LogPage>;

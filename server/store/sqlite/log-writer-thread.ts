@@ -5,13 +5,13 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { LogEntry } from "../log-types.js";
+import type { NewLogEntry } from "../log-types.js";
 import { SqliteLogs } from "./logs.js";
 
 /** A batch to write; the answer carries the same id. */
 export interface WriteMessage {
   id: number;
-  batch: LogEntry[];
+  batch: NewLogEntry[];
 }
 
 /** The answer to a WriteMessage: written, or the error that stopped it. */

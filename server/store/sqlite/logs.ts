@@ -15,12 +15,13 @@ import {
   type LogFilter,
   type LogPage,
   latencyStats,
+  type NewLogEntry,
   type SpendFilter,
 } from "../log-types.js";
 import type { LogRepository } from "../repository.js";
 import { RowCodec } from "./codec.js";
 
-const entries = new RowCodec<LogEntry>({
+const COLUMNS = {
   id: "text",
   created_at: "text",
   organization_id: "text",
@@ -43,8 +44,10 @@ const entries = new RowCodec<LogEntry>({
   output_tokens: "number",
   cost: "number",
   error_code: "text",
-  record: "json",
-});
+} as const;
+const entries = new RowCodec<LogEntry>({ ...COLUMNS, record: "json" });
+/** For inserts: the record column is given as JSON text. */
+const encodedEntries = new RowCodec<NewLogEntry & { record: string }>({ ...COLUMNS, record: "text" });
 
 /** Default and largest page sizes. */
 export const DEFAULT_PAGE = 50;
@@ -85,7 +88,7 @@ export class SqliteLogs implements LogRepository {
   readonly #insertEntry: Database.Statement;
   readonly #insertGuardrail: Database.Statement;
   readonly #insertCheck: Database.Statement;
-  readonly #insertBatch: (batch: LogEntry[]) => void;
+  readonly #insertBatch: (batch: NewLogEntry[]) => void;
 
   constructor(private readonly db: Database.Database) {
     // OR IGNORE: a batch written again after a crash between commit and acknowledgement is a no-op.
@@ -99,11 +102,13 @@ export class SqliteLogs implements LogRepository {
       `INSERT INTO log_checks (log_id, guardrail_seq, seq, created_at, organization_id, workspace_id, guardrail_id, check_id, verdict, errored, execution_time)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#insertBatch = db.transaction((batch: LogEntry[]) => {
+    this.#insertBatch = db.transaction((batch: NewLogEntry[]) => {
       for (const entry of batch) {
-        if (this.#insertEntry.run(entries.encodeValues(entry)).changes === 0) continue;
+        const text = typeof entry.record === "string" ? entry.record : JSON.stringify(entry.record);
+        if (this.#insertEntry.run(encodedEntries.encodeValues({ ...entry, record: text })).changes === 0) continue;
         const { id, created_at, organization_id, workspace_id } = entry;
-        for (const row of guardrailRows(entry.record)) {
+        const record = typeof entry.record === "string" ? (JSON.parse(entry.record) as Record<string, unknown>) : entry.record;
+        for (const row of guardrailRows(record)) {
           this.#insertGuardrail.run(
             id,
             row.seq,
@@ -137,7 +142,7 @@ export class SqliteLogs implements LogRepository {
     });
   }
 
-  async insert(batch: LogEntry[]): Promise<void> {
+  async insert(batch: NewLogEntry[]): Promise<void> {
     if (batch.length) this.#insertBatch(batch);
   }
 
