@@ -4,6 +4,7 @@
  * is left.
  */
 import type { FastifyInstance } from "fastify";
+import pino from "pino";
 import { type AppOptions, buildApp } from "./app.js";
 import { loadGatewayFile } from "./config-file.js";
 
@@ -34,9 +35,12 @@ export interface RunningServer {
 /** Loads, builds and listens. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
+  // Lines written while a write is in flight go out together in the next one; pino writes what is
+  // left when the process exits.
+  const stream = pino.destination({ dest: 1, sync: false });
   const app = await buildApp({
     ...(loaded && { file: loaded.file, baseDir: loaded.dir }),
-    logger: { level: options.logLevel ?? "info" },
+    logger: { level: options.logLevel ?? "info", stream },
     ...options.app,
   });
   try {
@@ -62,6 +66,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         } finally {
           clearTimeout(timer);
         }
+        // The last lines, so a stop that is followed by an exit or a restart leaves none behind.
+        await new Promise<void>((resolve) => stream.flush(() => resolve()));
       })();
       return stopping;
     },

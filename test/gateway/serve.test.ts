@@ -111,6 +111,28 @@ describe("guardgate serve", () => {
     expect(stderr).toContain("guardrails[0].checks[0]");
   });
 
+  it("writes one access line per request at info, every one of them out before it exits", async () => {
+    const { child, url, output } = await serve(["--port", "0", "--config", configPath]);
+    for (let i = 0; i < 20; i++) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-gateway-api-key": "gk-serve-test-0123456789" },
+        body: JSON.stringify({ model: "@slow/m", messages: [{ role: "user", content: `n${i}` }] }),
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    child.kill("SIGTERM");
+    await once(child, "close");
+    const lines = output()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => JSON.parse(line) as { req: { url: string }; res: { statusCode: number } });
+    const inference = lines.filter((line) => line.req.url === "/v1/chat/completions");
+    expect(inference).toHaveLength(20);
+    expect(inference.every((line) => line.res.statusCode === 200)).toBe(true);
+  });
+
   it("prints the keys it generated on the first start with an empty store", async () => {
     const { child, output } = await serve(["--port", "0", "--log-level", "warn"]);
     child.kill("SIGTERM");
