@@ -11,7 +11,6 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-import type { DestinationStream } from "pino";
 import { prepareGuardrail } from "../core/config/definition.js";
 import { createEngine, type Engine, type EngineOptions } from "../core/engine.js";
 import { ConfigError } from "../core/errors.js";
@@ -71,7 +70,7 @@ export interface AppOptions {
   /** Keep request and response bodies in the request log. */
   logBodies?: boolean;
   /** pino options (level…) or false for no log; credentials headers are always redacted. */
-  logger?: false | { level?: string; stream?: DestinationStream };
+  logger?: false | { level?: string; stream?: NodeJS.WritableStream };
 }
 
 /** What the app exposes to its owner (the serve command, tests, the management layer). */

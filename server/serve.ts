@@ -4,7 +4,6 @@
  * is left.
  */
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
 import { type AppOptions, buildApp } from "./app.js";
 import { loadGatewayFile } from "./config-file.js";
 
@@ -35,12 +34,9 @@ export interface RunningServer {
 /** Loads, builds and listens. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
-  // Lines written while a write is in flight go out together in the next one; pino writes what is
-  // left when the process exits.
-  const stream = pino.destination({ dest: 1, sync: false });
   const app = await buildApp({
     ...(loaded && { file: loaded.file, baseDir: loaded.dir }),
-    logger: { level: options.logLevel ?? "info", stream },
+    logger: { level: options.logLevel ?? "info" },
     ...options.app,
   });
   try {
@@ -66,8 +62,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         } finally {
           clearTimeout(timer);
         }
-        // The last lines, so a stop that is followed by an exit or a restart leaves none behind.
-        await new Promise<void>((resolve) => stream.flush(() => resolve()));
       })();
       return stopping;
     },
