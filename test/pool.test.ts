@@ -566,4 +566,48 @@ describe("auto executor", () => {
     const long = on("word ".repeat(10_000), [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
     expect(auto.choose(await taskOf(long))).toMatchObject({ executor: "pool" });
   });
+
+  it("uses the idle budget while the event loop is mostly idle, the other one while it is busy", async () => {
+    let load = 0.9;
+    const loaded = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { inlineBudgetUs: 0, idleInlineBudgetUs: 1_000_000, loopUtilization: () => load },
+    });
+    try {
+      const chooser = loaded.executor as AutoExecutor;
+      const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+      await loaded.evaluate(phase);
+      expect(chooser.choose(await taskOf(phase))).toMatchObject({ executor: "pool", reason: expect.stringContaining("busy") });
+      load = 0.1;
+      expect(chooser.choose(await taskOf(phase))).toMatchObject({
+        executor: "inline",
+        reason: expect.stringContaining("mostly idle"),
+      });
+    } finally {
+      await loaded.close();
+    }
+  });
+
+  it("measures this thread's event loop: busy while it computes, idle while it waits", async () => {
+    const measured = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { inlineBudgetUs: 0, idleInlineBudgetUs: 1_000_000 },
+    });
+    try {
+      const chooser = measured.executor as AutoExecutor;
+      const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+      await measured.evaluate(phase);
+      const task = await taskOf(phase);
+      // Each measure covers the time since the one before.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(chooser.choose(task).reason).toContain("mostly idle");
+      const until = performance.now() + 300;
+      while (performance.now() < until);
+      expect(chooser.choose(task).reason).toContain("busy");
+    } finally {
+      await measured.close();
+    }
+  });
 });

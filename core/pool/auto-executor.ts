@@ -8,13 +8,15 @@
  *   (they yield): they add nothing to the estimate. In the pool they would hold a worker idle.
  * - Built-in deterministic checks cost what they were measured to cost on texts of that size
  *   (CheckCosts, learned from every phase's results, in the pool or inline). The phase runs inline
- *   when the sum is within the budget — the pool's own overhead per phase — and the text is within
- *   `inlineMaxChars`; a check not yet measured at that size sends the phase to the pool, which is
- *   always safe and measures it.
+ *   when the sum is within the budget — the pool's own overhead per phase, which is larger while
+ *   the event loop (and so the workers' cores) idles — and the text is within `inlineMaxChars`; a
+ *   check not yet measured at that size sends the phase to the pool, which is always safe and
+ *   measures it.
  *
  * The pool starts on the first phase that needs it. The numbers behind the defaults are in the
  * README ("Performance and design notes") and bench/results/checks.md.
  */
+import { performance } from "node:perf_hooks";
 import { locateText } from "../content.js";
 import type { ExecutorContext } from "../engine.js";
 import { type Executor, InlineExecutor } from "../executor.js";
@@ -27,6 +29,13 @@ import { workerEntry } from "./worker-entry.js";
 export interface AutoOptions {
   /** A phase runs inline when its checks' learned cost on its text is at most this many µs. */
   inlineBudgetUs?: number;
+  /**
+   * The budget while the event loop is mostly idle; default 150 µs, or `inlineBudgetUs` when only
+   * that is given.
+   */
+  idleInlineBudgetUs?: number;
+  /** The event loop's recent utilisation, 0 to 1; default measured on this thread (tests replace it). */
+  loopUtilization?: () => number;
   /** Evaluated texts longer than this (characters) always go to the pool when deterministic checks read them. */
   inlineMaxChars?: number;
 }
@@ -38,6 +47,18 @@ export interface AutoOptions {
  * gains from the pool, and 50 µs is a short stall for the event loop.
  */
 export const DEFAULT_INLINE_BUDGET_US = 50;
+/**
+ * Default budget while the event loop was mostly idle: the pool's overhead per phase when the
+ * workers' cores must wake up (140 µs measured) rounded up. A phase that costs less then answers
+ * sooner inline, and there is little for it to hold up. Under `guardgate serve` at 200 requests
+ * per second, where the checks run cold and cost more, the 50 µs budget sent phases to the pool
+ * and added about 0.3 ms to the median request (README, "What `"auto"` picks").
+ */
+export const DEFAULT_IDLE_INLINE_BUDGET_US = 150;
+/** Below this event-loop utilisation the idle budget applies. */
+const IDLE_UTILIZATION = 0.5;
+/** How long a measure of the event loop's utilisation stands before it is taken again, ms. */
+const LOAD_WINDOW_MS = 100;
 /**
  * Default text ceiling for inline phases, whatever was learned: at 16 KB even the cheapest check
  * measured (regexMatch, whose RE2 scan takes 28 µs on 10 KB) costs more than the budget.
@@ -54,6 +75,8 @@ export class AutoExecutor implements Executor {
   readonly #inline: InlineExecutor;
   readonly #poolOptions: PoolOptions;
   readonly #budget: number;
+  readonly #idleBudget: number;
+  readonly #utilization: () => number;
   readonly #maxChars: number;
   readonly #costs = new CheckCosts();
   /** Plugin ids by where their code came from; built-in plugins are absent. */
@@ -67,6 +90,8 @@ export class AutoExecutor implements Executor {
     this.#inline = new InlineExecutor(context.registry);
     this.#poolOptions = options.pool ?? {};
     this.#budget = options.auto?.inlineBudgetUs ?? DEFAULT_INLINE_BUDGET_US;
+    this.#idleBudget = options.auto?.idleInlineBudgetUs ?? options.auto?.inlineBudgetUs ?? DEFAULT_IDLE_INLINE_BUDGET_US;
+    this.#utilization = options.auto?.loopUtilization ?? loopUtilization();
     this.#maxChars = options.auto?.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
     // The pool starts late, but a package that was never built should fail here, not mid-request.
     workerEntry();
@@ -103,12 +128,11 @@ export class AutoExecutor implements Executor {
       }
     }
     if (pool) return { executor: "pool", reason: pool };
-    if (cost > this.#budget)
-      return { executor: "pool", reason: `its checks cost ${cost.toFixed(1)} µs, over the inline budget of ${this.#budget} µs` };
-    return {
-      executor: "inline",
-      reason: `its checks cost ${cost.toFixed(1)} µs, within the inline budget of ${this.#budget} µs`,
-    };
+    const idle = this.#utilization() < IDLE_UTILIZATION;
+    const budget = idle ? this.#idleBudget : this.#budget;
+    const which = `the inline budget of ${budget} µs (event loop ${idle ? "mostly idle" : "busy"})`;
+    if (cost > budget) return { executor: "pool", reason: `its checks cost ${cost.toFixed(1)} µs, over ${which}` };
+    return { executor: "inline", reason: `its checks cost ${cost.toFixed(1)} µs, within ${which}` };
   }
 
   /** How many phases ran each way. */
@@ -143,6 +167,26 @@ export class AutoExecutor implements Executor {
     this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins }, this.#poolOptions);
     return this.#pool;
   }
+}
+
+/**
+ * This thread's event-loop utilisation over the last window: a measure stands for LOAD_WINDOW_MS,
+ * so a phase usually reads a number rather than asks the runtime.
+ */
+function loopUtilization(): () => number {
+  let last = performance.eventLoopUtilization();
+  let at = performance.now();
+  let value = 0;
+  return () => {
+    const now = performance.now();
+    if (now - at >= LOAD_WINDOW_MS) {
+      const current = performance.eventLoopUtilization();
+      value = performance.eventLoopUtilization(current, last).utilization;
+      last = current;
+      at = now;
+    }
+    return value;
+  };
 }
 
 /** Length of the text the phase's checks evaluate. */
