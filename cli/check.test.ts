@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 // The CLI is tested as users run it: the built command, a real process, stdin and exit codes.
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
 const dir = mkdtempSync(path.join(tmpdir(), "guardgate-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: unknown): string {
   const target = path.join(dir, name);

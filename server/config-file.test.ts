@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,6 +46,7 @@ describe("parseGatewayFile", () => {
     const app = await buildApp({ file: loaded.file, baseDir: loaded.dir, logger: false });
     expect(app.guardgate.engine.plugins().map((p) => p.id)).toContain("test");
     await app.close();
+    await rm(dir, { recursive: true, force: true });
   });
 });
 

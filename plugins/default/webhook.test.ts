@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -46,6 +46,8 @@ async function documentedCode(): Promise<Documented> {
   await writeFile(path.join(dir, "receiver.mjs"), block("receiver.mjs"));
   const verifyModule = (await import(pathToFileURL(path.join(dir, "verify.mjs")).href)) as { verifyGuardgateSignature: Verify };
   const receiverModule = (await import(pathToFileURL(path.join(dir, "receiver.mjs")).href)) as Omit<Documented, "verify">;
+  // Loaded: the files are no longer needed.
+  await rm(dir, { recursive: true, force: true });
   return { verify: verifyModule.verifyGuardgateSignature, ...receiverModule };
 }
 

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +35,10 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => upstream.close());
+afterAll(async () => {
+  await upstream.close();
+  await rm(scratch, { recursive: true, force: true });
+});
 
 /** Starts the CLI and resolves with its base URL once it printed it. */
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
