@@ -3,9 +3,11 @@
  * run. A fake upstream, the floor (fastify + undici passthrough, no features), guardgate as
  * `guardgate serve` runs it and the bare app run in their own processes; autocannon drives each at
  * a fixed concurrency (maximum throughput), and a paced client sends a fixed request rate and times
- * every request in microseconds (latency without queueing). Added latency is a target's latency
- * minus the direct upstream call's; each server's CPU time per request is read from the process
- * itself. Writes bench/results/gateway.json and .md.
+ * every request in microseconds (latency without queueing). Latency is measured first, in rounds
+ * that take every target in turn, so that whatever the machine does meanwhile falls on all of them
+ * alike and no target is timed right after its own saturation run. Added latency is a target's
+ * latency minus the direct upstream call's; each server's CPU time per request is read from the
+ * process itself. Writes bench/results/gateway.json and .md.
  *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
  * 60% of the floor's, for guardgate as `guardgate serve` runs it.
@@ -22,6 +24,8 @@ const here = import.meta.dirname;
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rate = Number(process.env.BENCH_RATE ?? 200);
+/** Latency rounds; each times every target for `seconds / rounds`. */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 /** The serve command's `--executor`; its default unless set. */
 const executor = process.env.BENCH_EXECUTOR ?? "auto";
 
@@ -105,13 +109,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Latency at a fixed rate: requests start on schedule whatever the earlier ones do; each is timed. */
-async function paced(target: Target, requestsPerSecond: number, durationSeconds: number): Promise<Measure> {
+/** The requests of paced runs: each one's latency in ms, and what failed. */
+interface Samples {
+  latencies: number[];
+  errors: number;
+  non2xx: number;
+}
+
+/** Latency at a fixed rate: requests start on schedule whatever the earlier ones do; each is timed into `into`. */
+async function paced(target: Target, requestsPerSecond: number, durationSeconds: number, into: Samples): Promise<void> {
   const url = new URL(target.url);
   const pool = new Pool(url.origin, { connections: 64 });
-  const latencies: number[] = [];
-  let errors = 0;
-  let non2xx = 0;
+  const { latencies } = into;
   const total = Math.round(requestsPerSecond * durationSeconds);
   const start = performance.now();
   const inFlight: Array<Promise<void>> = [];
@@ -131,23 +140,26 @@ async function paced(target: Target, requestsPerSecond: number, durationSeconds:
         .then(async (response) => {
           await response.body.dump();
           latencies.push(performance.now() - sent);
-          if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
+          if (response.statusCode < 200 || response.statusCode >= 300) into.non2xx++;
         })
         .catch(() => {
-          errors++;
+          into.errors++;
         }),
     );
   }
   await Promise.all(inFlight);
   await pool.close();
-  latencies.sort((a, b) => a - b);
+}
+
+function summary(samples: Samples, durationSeconds: number): Measure {
+  const sorted = [...samples.latencies].sort((a, b) => a - b);
   return {
-    rps: latencies.length / durationSeconds,
-    p50: round(percentile(latencies, 50), 3),
-    p99: round(percentile(latencies, 99), 3),
-    errors,
-    non2xx,
-    requests: latencies.length,
+    rps: sorted.length / durationSeconds,
+    p50: round(percentile(sorted, 50), 3),
+    p99: round(percentile(sorted, 99), 3),
+    errors: samples.errors,
+    non2xx: samples.non2xx,
+    requests: sorted.length,
   };
 }
 
@@ -201,14 +213,23 @@ async function main(): Promise<void> {
     },
   ];
 
+  // A short warm-up of each: connections, JIT, caches.
+  for (const target of targets) await paced(target, 200, 2, { latencies: [], errors: 0, non2xx: 0 });
+  const samples = targets.map(() => ({ latencies: [] as number[], errors: 0, non2xx: 0, cpuMicros: 0 }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, target] of targets.entries()) {
+      const into = samples[i] as (typeof samples)[number];
+      const cpuBefore = await cpuOf(target.process);
+      await paced(target, rate, seconds / rounds, into);
+      into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
+    }
+  }
   const results: Array<Target & { throughput: Measure; paced: Measure; cpuMicrosPerRequest: number }> = [];
-  for (const target of targets) {
-    // A short warm-up: connections, JIT, caches.
-    await paced(target, 200, 2);
+  for (const [i, target] of targets.entries()) {
+    const into = samples[i] as (typeof samples)[number];
+    const pacedMeasure = summary(into, seconds);
+    const cpuMicrosPerRequest = into.cpuMicros / Math.max(1, pacedMeasure.requests);
     const throughput = await saturate(target);
-    const cpuBefore = await cpuOf(target.process);
-    const pacedMeasure = await paced(target, rate, seconds);
-    const cpuMicrosPerRequest = ((await cpuOf(target.process)) - cpuBefore) / Math.max(1, pacedMeasure.requests);
     results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest });
     process.stdout.write(
       `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
@@ -244,7 +265,14 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "", node: process.version },
-    settings: { seconds, connections, paced_rate_rps: rate, request_bytes: Buffer.byteLength(body), executor },
+    settings: {
+      seconds,
+      connections,
+      paced_rate_rps: rate,
+      latency_rounds: rounds,
+      request_bytes: Buffer.byteLength(body),
+      executor,
+    },
     direct: {
       throughput_rps: round(direct.throughput.rps, 0),
       paced_p50_ms: direct.paced.p50,
@@ -273,7 +301,7 @@ async function main(): Promise<void> {
     "# Gateway benchmark",
     "",
     `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}.`,
-    `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
+    `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s, measured first, in ${rounds} rounds that take every target in turn; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
     `guardgate runs as \`guardgate serve\` does (store with its SQLite request log, request policy, info-level log, executor ${executor}); the bare app is \`buildApp\` with in-memory sources and request log, the inline executor and warn-level log.`,
     `Direct upstream: ${report.direct.throughput_rps} req/s, p50 ${report.direct.paced_p50_ms} ms, p99 ${report.direct.paced_p99_ms} ms.`,
     "",
