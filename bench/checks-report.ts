@@ -40,7 +40,9 @@ export interface Report {
     inline_phases_per_s: number;
     event_loop_p99_ms: number;
     event_loop_p99_ms_inline: number;
+    /** The auto executor's inline budgets: while the event loop is busy, and while it is mostly idle. */
     inline_budget_us: number;
+    idle_inline_budget_us: number;
   };
   results: CheckRow[];
   regex: RegexRow[];
@@ -121,7 +123,10 @@ export function renderMarkdown(report: Report, notes: Notes): string {
         ["sustained phases/s inline, one at a time", pool.inline_phases_per_s.toLocaleString("en-US")],
         ["event-loop delay p99 while a 200 ms check runs in the pool", `${pool.event_loop_p99_ms} ms (target < 10)`],
         ["event-loop delay p99 while it runs inline", `${pool.event_loop_p99_ms_inline} ms`],
-        ["auto executor's inline budget", `${pool.inline_budget_us} µs`],
+        [
+          "auto executor's inline budget, event loop busy / mostly idle",
+          `${pool.inline_budget_us} / ${pool.idle_inline_budget_us} µs`,
+        ],
       ],
     ),
   );

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { Bench } from "tinybench";
 import { bodyForText } from "../cli/check.js";
 import { createEngine, type Engine } from "../core/engine.js";
-import { DEFAULT_INLINE_BUDGET_US } from "../core/pool/auto-executor.js";
+import { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "../core/pool/auto-executor.js";
 import type { PoolExecutor } from "../core/pool/pool-executor.js";
 import { compileRegex, firstMatch, type RegexEngineName, regexEngine, useRegexEngine } from "../core/regex.js";
 import type { Guardrail, RequestType, Side } from "../core/types.js";
@@ -339,6 +339,7 @@ async function main(): Promise<void> {
       event_loop_p99_ms: loopPool,
       event_loop_p99_ms_inline: loopInline,
       inline_budget_us: DEFAULT_INLINE_BUDGET_US,
+      idle_inline_budget_us: DEFAULT_IDLE_INLINE_BUDGET_US,
     },
     results,
     regex,

@@ -40,6 +40,7 @@ describe("report", () => {
         event_loop_p99_ms: 1.2,
         event_loop_p99_ms_inline: 201,
         inline_budget_us: 30,
+        idle_inline_budget_us: 120,
       },
       results: [
         { check: "default.regexMatch", size_bytes: 1024, executor: "inline", median_us: 3, p99_us: 5, ops_per_s: 300_000 },
@@ -58,5 +59,6 @@ describe("report", () => {
     expect(markdown).toContain("`webhook.call (network)`");
     expect(markdown).toContain("| sustained phases/s through the pool, 64 in flight | 20,000 (target ≥ 20,000) |");
     expect(markdown).toContain("| phases per worker task in that run | 3.5 |");
+    expect(markdown).toContain("| auto executor's inline budget, event loop busy / mostly idle | 30 / 120 µs |");
   });
 });
