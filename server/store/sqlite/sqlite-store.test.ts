@@ -223,6 +223,17 @@ describe("SQLite request logs", () => {
     expect((await store.logs.aggregate({})).guardrails[0]?.runs).toBe(1);
   });
 
+  it("takes a record already encoded as JSON text, and indexes its results as from an object", async () => {
+    const store = open(tempFile());
+    await seed(store);
+    const entry = logEntry("as-text", T, {}, [true, false]);
+    await store.logs.insert([{ ...entry, record: JSON.stringify(entry.record) }]);
+    expect((await store.logs.get("as-text"))?.record).toEqual(entry.record);
+    expect(await store.logs.query({ check_id: "default.regexMatch", verdict: "fail" })).toMatchObject({
+      items: [{ id: "as-text" }],
+    });
+  });
+
   it("pages newest first with a cursor, without gaps or repeats", async () => {
     const store = await withLogs();
     const seen: string[] = [];
