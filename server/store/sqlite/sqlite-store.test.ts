@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { logEntry } from "../../../test/support/log-entry.js";
 import type { ChangeEvent, Store } from "../repository.js";
+import { SqliteLogs } from "./logs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { openSqliteStore } from "./sqlite-store.js";
 
@@ -135,6 +136,39 @@ describe("SQLite store", () => {
     expect(events.map((e) => e.entity)).toEqual(["organization", "workspace"]);
     const other = open(file);
     await other.workspaces.update("ws1", { name: "renamed" }, T);
+    await expect.poll(() => events.some((e) => e.entity === "external"), { timeout: 2000 }).toBe(true);
+  });
+
+  it("does not take the request log's writes on another connection for a change of records", async () => {
+    const file = tempFile();
+    const store = open(file, 20);
+    const events: ChangeEvent[] = [];
+    await seed(store);
+    store.changes.subscribe((e) => events.push(e));
+    const writer = new Database(file);
+    try {
+      const logs = new SqliteLogs(writer);
+      for (let i = 0; i < 5; i++) {
+        await logs.insert([logEntry(`l${i}`, T)]);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+    } finally {
+      writer.close();
+    }
+    expect(await store.logs.get("l4")).toBeDefined();
+    expect(events).toEqual([]);
+  });
+
+  it("announces another process's write that came just before a write of its own", async () => {
+    const file = tempFile();
+    const store = open(file, 50);
+    await seed(store);
+    const events: ChangeEvent[] = [];
+    store.changes.subscribe((e) => events.push(e));
+    const other = open(file);
+    await other.workspaces.update("ws1", { name: "renamed elsewhere" }, T);
+    // Before this store's next look: its own write moves the version past the other's.
+    await store.organizations.update("org1", { name: "renamed here" }, T);
     await expect.poll(() => events.some((e) => e.entity === "external"), { timeout: 2000 }).toBe(true);
   });
 

@@ -1,13 +1,19 @@
 /**
  * The embedded store: one SQLite file in WAL mode (readers never wait for the writer), foreign keys
  * on, migrations run at open. Writes by another process (the CLI while the gateway runs) are noticed
- * through `PRAGMA data_version` and announced as an `external` change, so caches never serve a
- * record another process replaced.
+ * and announced as an `external` change, so caches never serve a record another process replaced.
+ *
+ * Noticing takes two steps. `PRAGMA data_version` changes with any other connection's commit,
+ * which includes the request log's writer thread, many times a second under load; so every write
+ * of a record also bumps a records version in `meta`, and only a changed version is announced.
+ * With data_version alone, every cache of the gateway was dropped once a second under load.
+ * Records written with other tools than guardgate's (a hand-run `sqlite3`) bump no version: a
+ * restart picks them up.
  */
 import Database from "better-sqlite3";
 import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
-import type { MetaRepository, Store } from "../repository.js";
+import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
@@ -45,6 +51,21 @@ class SqliteMeta implements MetaRepository {
   }
 }
 
+/** The `meta` key of the records version. */
+const RECORDS_VERSION = "records_version";
+
+/** A change feed that runs `onWrite` before announcing each of this process's own writes. */
+class WriteCountingFeed extends LocalChangeFeed {
+  constructor(private readonly onWrite: () => void) {
+    super();
+  }
+
+  override emit(event: ChangeEvent): void {
+    if (event.entity !== "external") this.onWrite();
+    super.emit(event);
+  }
+}
+
 /** Opens (creating when needed) and migrates a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   let db: Database.Database;
@@ -62,7 +83,21 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       cause: error,
     });
   }
-  const feed = new LocalChangeFeed();
+  const readVersion = db.prepare("SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?").pluck();
+  const bumpVersion = db
+    .prepare(
+      `INSERT INTO meta (key, value) VALUES (?, '1')
+       ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)`,
+    )
+    .pluck();
+  let seenVersion = (readVersion.get(RECORDS_VERSION) as number | undefined) ?? 0;
+  let missed = false;
+  const feed = new WriteCountingFeed(() => {
+    const version = bumpVersion.get(RECORDS_VERSION) as number;
+    // Not one past the version last seen: another process wrote meanwhile.
+    if (version !== seenVersion + 1) missed = true;
+    seenVersion = version;
+  });
   const dataVersion = db.prepare("PRAGMA data_version").pluck();
   let seen = dataVersion.get() as number;
   const pollMs = options.externalChangePollMs ?? 1000;
@@ -70,10 +105,13 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     pollMs > 0
       ? setInterval(() => {
           const now = dataVersion.get() as number;
-          if (now !== seen) {
-            seen = now;
-            feed.emit({ entity: "external" });
-          }
+          if (now === seen && !missed) return;
+          seen = now;
+          const version = (readVersion.get(RECORDS_VERSION) as number | undefined) ?? 0;
+          if (version === seenVersion && !missed) return;
+          seenVersion = version;
+          missed = false;
+          feed.emit({ entity: "external" });
         }, pollMs)
       : undefined;
   poll?.unref();
