@@ -6,7 +6,7 @@
  * with v7 (README, "The gateway's own cost per request").
  *
  * The random bits come from `randomUUID`, which draws on a pooled entropy buffer: the `uuid`
- * package's v7 makes a `getRandomValues` call (a system call) per id, 1.8 µs against 0.2 µs here.
+ * package's v7 makes a `getRandomValues` call (a system call) per id, 1.8 µs against 0.6 µs here.
  */
 import { randomUUID } from "node:crypto";
 
