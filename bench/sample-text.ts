@@ -48,5 +48,8 @@ export function sampleText(bytes: number, seed = 42): string {
   // Every character is at least one byte, so dropping as many characters as there are extra bytes
   // is enough; spaces make up what multi-byte characters took away.
   const trimmed = text.slice(0, Math.max(0, text.length - (Buffer.byteLength(text) - bytes)));
-  return trimmed + " ".repeat(bytes - Buffer.byteLength(trimmed));
+  // Flat, as JSON.parse gives a request's text: V8 keeps `a + b` as a rope (and a slice as a view
+  // of its parent), and reading one character at a time from a rope made the counting checks
+  // measure three times their cost on a parsed body (wordCount on 1 KB: 22 µs against 8).
+  return JSON.parse(JSON.stringify(trimmed + " ".repeat(bytes - Buffer.byteLength(trimmed)))) as string;
 }
