@@ -44,6 +44,7 @@ describe("the request log's writer thread", () => {
     try {
       await expect(thread.insert([entry("l1")])).rejects.toThrow(/directory does not exist|unable to open/i);
       await expect(thread.insert([entry("l2")])).rejects.toThrow(/directory does not exist|unable to open/i);
+      await expect(thread.insert([entry("l3")])).rejects.toThrow(`cannot open the store at ${file}`);
     } finally {
       await thread.close();
     }

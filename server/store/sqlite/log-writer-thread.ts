@@ -4,8 +4,8 @@
  * transactions never hold the event loop. Compiled to dist/server/store/sqlite/log-writer-thread.js.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import Database from "better-sqlite3";
 import type { NewLogEntry } from "../log-types.js";
+import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 
 /** A batch to write; the answer carries the same id. */
@@ -22,12 +22,8 @@ export interface WrittenMessage {
 
 const port = parentPort;
 if (port) {
-  const db = new Database((workerData as { file: string }).file);
-  // The same settings as the gateway's own connection (sqlite-store.ts); the schema is its to migrate.
-  db.pragma("journal_mode = WAL");
-  db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
-  db.pragma("synchronous = NORMAL");
+  // The schema is the gateway's own connection's to migrate (sqlite-store.ts).
+  const db = openConnection((workerData as { file: string }).file);
   const logs = new SqliteLogs(db);
   port.on("message", (message: WriteMessage | "close") => {
     if (message === "close") {

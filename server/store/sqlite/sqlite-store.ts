@@ -15,6 +15,7 @@ import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
+import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
 import {
@@ -70,12 +71,7 @@ class WriteCountingFeed extends LocalChangeFeed {
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   let db: Database.Database;
   try {
-    db = new Database(options.file);
-    db.pragma("journal_mode = WAL");
-    db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
-    // NORMAL is durable across a process crash in WAL mode; only a power loss may drop the last commits.
-    db.pragma("synchronous = NORMAL");
+    db = openConnection(options.file);
     migrate(db);
   } catch (error) {
     if (error instanceof StoreError) throw error;
