@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 /** A new request id: 48 bits of Unix time in ms, the version 7, then a v4 UUID's random bits and variant. */
 export function requestId(): string {
   const time = Date.now().toString(16).padStart(12, "0");
-  // randomUUID: xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep its 74 random bits and variant V.
+  // From character 15 on, a v4 UUID holds its variant and 74 random bits; the version digit before
+  // them becomes 7.
   return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
 }

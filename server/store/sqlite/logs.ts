@@ -93,7 +93,7 @@ export class SqliteLogs implements LogRepository {
   constructor(private readonly db: Database.Database) {
     // OR IGNORE: a batch written again after a crash between commit and acknowledgement is a no-op.
     // Positional parameters: a request with guardrails writes a row per guardrail and per check.
-    this.#insertEntry = db.prepare(entries.positionalInsertSql("request_logs").replace("INSERT", "INSERT OR IGNORE"));
+    this.#insertEntry = db.prepare(encodedEntries.positionalInsertSql("request_logs").replace("INSERT", "INSERT OR IGNORE"));
     this.#insertGuardrail = db.prepare(
       `INSERT INTO log_guardrails (log_id, seq, created_at, organization_id, workspace_id, guardrail_id, side, async, deny, verdict, execution_time)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -104,10 +104,13 @@ export class SqliteLogs implements LogRepository {
     );
     this.#insertBatch = db.transaction((batch: NewLogEntry[]) => {
       for (const entry of batch) {
-        const text = typeof entry.record === "string" ? entry.record : JSON.stringify(entry.record);
+        // The sink sends the record as text; the rows below need its guardrail results.
+        const [text, record] =
+          typeof entry.record === "string"
+            ? [entry.record, JSON.parse(entry.record) as Record<string, unknown>]
+            : [JSON.stringify(entry.record), entry.record];
         if (this.#insertEntry.run(encodedEntries.encodeValues({ ...entry, record: text })).changes === 0) continue;
         const { id, created_at, organization_id, workspace_id } = entry;
-        const record = typeof entry.record === "string" ? (JSON.parse(entry.record) as Record<string, unknown>) : entry.record;
         for (const row of guardrailRows(record)) {
           this.#insertGuardrail.run(
             id,
