@@ -178,39 +178,20 @@ async function main(): Promise<void> {
     ChildProcess,
     ChildProcess,
   ];
-  const gatewayHeaders = (config: string) => ({ "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config });
+  const chat = (port: number) => `http://127.0.0.1:${port}/v1/chat/completions`;
+  /** guardgate's four targets: each server with no guardrails and with the pack. */
+  const gateway = (name: string, port: number, server: ChildProcess): Target[] =>
+    (["none", "pack"] as const).map((config) => ({
+      name: `${name}, ${config === "none" ? "no guardrails" : "standard pack"}`,
+      url: chat(port),
+      headers: { "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config },
+      process: server,
+    }));
   const targets: Target[] = [
-    {
-      name: "direct upstream",
-      url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`,
-      headers: {},
-      process: upstreamProcess,
-    },
-    { name: "floor proxy", url: `http://127.0.0.1:${floorPort}/v1/chat/completions`, headers: {}, process: floorProcess },
-    {
-      name: "guardgate, no guardrails",
-      url: `http://127.0.0.1:${servePort}/v1/chat/completions`,
-      headers: gatewayHeaders("none"),
-      process: serveProcess,
-    },
-    {
-      name: "guardgate, standard pack",
-      url: `http://127.0.0.1:${servePort}/v1/chat/completions`,
-      headers: gatewayHeaders("pack"),
-      process: serveProcess,
-    },
-    {
-      name: "bare app, no guardrails",
-      url: `http://127.0.0.1:${appPort}/v1/chat/completions`,
-      headers: gatewayHeaders("none"),
-      process: appProcess,
-    },
-    {
-      name: "bare app, standard pack",
-      url: `http://127.0.0.1:${appPort}/v1/chat/completions`,
-      headers: gatewayHeaders("pack"),
-      process: appProcess,
-    },
+    { name: "direct upstream", url: chat(upstreamPort), headers: {}, process: upstreamProcess },
+    { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
+    ...gateway("guardgate", servePort, serveProcess),
+    ...gateway("bare app", appPort, appProcess),
   ];
 
   // A short warm-up of each: connections, JIT, caches.
