@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RequestType } from "../../core/types.js";
+import type { RequestType } from "../../index.js";
 import { runOnText } from "../../test/support/check-harness.js";
 import addPrefix from "./addPrefix.js";
 

@@ -1,5 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import type { RequestType } from "../../core/types.js";
+import { defineCheck, type RequestType } from "../../core/index.js";
 
 type Role = "user" | "system" | "assistant";
 

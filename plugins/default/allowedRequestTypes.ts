@@ -1,5 +1,4 @@
-import { GuardgateError } from "../../core/errors.js";
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck, GuardgateError } from "../../core/index.js";
 
 type TypeList = string[] | string;
 

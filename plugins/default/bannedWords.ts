@@ -1,6 +1,5 @@
 import unhomoglyph from "unhomoglyph";
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 import { findNeedle, foldCase, needle } from "./word-search.js";
 
 interface Parameters {

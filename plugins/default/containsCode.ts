@@ -1,5 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 import { findCode } from "./code-detection/classify.js";
 import { CODE_FIGURES } from "./code-detection/figures.js";
 import { aliasesOf, CODE_FORMATS, type CodeFormat, formatNamed } from "./code-detection/formats.js";

@@ -2,7 +2,7 @@
  * The shared logic of the count checks: an inclusive range with a default minimum of 0 and no
  * maximum, optionally inverted by `not`, and an explanation a reader can act on.
  */
-import type { ParameterProblem } from "../../core/plugin-api.js";
+import type { ParameterProblem } from "../../core/index.js";
 
 /** Outcome of comparing a count with its bounds. */
 export interface BoundsOutcome {

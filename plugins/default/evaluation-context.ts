@@ -4,9 +4,8 @@
  * the check's own credentials are not part of it, and request headers (sent only where asked)
  * lose every header that may carry one.
  */
-import { isCredentialHeader } from "../../core/credential-headers.js";
-import type { CheckContext } from "../../core/plugin-api.js";
-import type { Side } from "../../core/types.js";
+import type { CheckContext, Side } from "../../core/index.js";
+import { isCredentialHeader } from "../../core/internal.js";
 
 /** The JSON body a webhook or log sink receives. */
 export interface EvaluationPayload {

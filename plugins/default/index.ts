@@ -2,7 +2,7 @@
  * The `default` plugin: guardgate's deterministic checks. This list is the plugin's manifest;
  * `npm run docs:checks` generates docs/checks.md from it.
  */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import addPrefix from "./addPrefix.js";
 import alllowercase from "./alllowercase.js";
 import allowedRequestTypes from "./allowedRequestTypes.js";

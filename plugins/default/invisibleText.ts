@@ -1,6 +1,5 @@
-import { PART_SEPARATOR } from "../../core/content.js";
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
+import { PART_SEPARATOR } from "../../core/internal.js";
 import { transformSlots } from "./slot-transform.js";
 
 interface Parameters {

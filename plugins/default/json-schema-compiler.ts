@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { LRUCache } from "lru-cache";
 import stringify from "safe-stable-stringify";
-import { compileRegex } from "../../core/regex.js";
+import { compileRegex } from "../../core/index.js";
 
 /** The drafts this compiler knows, by the `$schema` URI that names them. */
 export type Draft = "2020-12" | "2019-09" | "draft-07" | "draft-06";

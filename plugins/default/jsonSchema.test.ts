@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../core/engine.js";
+import { createEngine } from "../../index.js";
 import { prepareParameters, runOnText } from "../../test/support/check-harness.js";
 import jsonSchema from "./jsonSchema.js";
 

@@ -1,11 +1,18 @@
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from "jose";
 import { LRUCache } from "lru-cache";
-import { GuardgateError } from "../../core/errors.js";
-import { displayUrl } from "../../core/net/errors.js";
-import type { Resolver } from "../../core/net/lookup.js";
-import { networkPolicy, policyKey } from "../../core/net/network-policy.js";
-import { outboundRequest, outboundUrlProblem } from "../../core/net/outbound.js";
-import { type CheckContext, type CheckDefinition, type CheckSettings, defineCheck } from "../../core/plugin-api.js";
+import {
+  type CheckContext,
+  type CheckDefinition,
+  type CheckSettings,
+  defineCheck,
+  displayUrl,
+  GuardgateError,
+  networkPolicy,
+  outboundRequest,
+  outboundUrlProblem,
+  type Resolver,
+} from "../../core/index.js";
+import { policyKey } from "../../core/internal.js";
 
 interface Parameters {
   jwksUri: string;

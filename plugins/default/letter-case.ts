@@ -4,8 +4,7 @@
  * lower case, so every cased script counts (Latin, Greek, Cyrillic, Armenian, Georgian, Deseret, …),
  * title-case letters such as "ǅ" break both, and letters with no case (Chinese, Arabic, digits) never do.
  */
-import { type CheckDefinition, defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { type CheckDefinition, defineCheck, textExcerpt } from "../../core/index.js";
 
 /** Which case a check requires. */
 export type LetterCase = "upper" | "lower";

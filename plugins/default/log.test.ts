@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine, type Engine } from "../../core/engine.js";
-import type { CheckResult } from "../../core/types.js";
+import { type CheckResult, createEngine, type Engine } from "../../index.js";
 import { type LocalServer, sendJson, startServer } from "../../test/support/http-server.js";
 import { prepareCheck, runCheck } from "../../test/support/check-harness.js";
 import { isCredentialHeader } from "./evaluation-context.js";

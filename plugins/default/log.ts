@@ -1,8 +1,11 @@
-import { GuardgateError } from "../../core/errors.js";
-import { displayUrl } from "../../core/net/errors.js";
-import type { Resolver } from "../../core/net/lookup.js";
-import { outboundRequest } from "../../core/net/outbound.js";
-import { type CheckDefinition, defineCheck } from "../../core/plugin-api.js";
+import {
+  type CheckDefinition,
+  defineCheck,
+  displayUrl,
+  GuardgateError,
+  outboundRequest,
+  type Resolver,
+} from "../../core/index.js";
 import { evaluationPayload } from "./evaluation-context.js";
 import { HEADERS_SCHEMA, type HeadersParameter, outboundProblem, validHeaders } from "./outbound-parameters.js";
 

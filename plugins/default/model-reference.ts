@@ -2,7 +2,7 @@
  * Model references as the gateway accepts them: a plain model (`gpt-4o`) or a provider-addressed
  * one (`@openai/gpt-4o`, spec §2.6). Lists of models in check parameters may use either form.
  */
-import type { CheckContext } from "../../core/plugin-api.js";
+import type { CheckContext } from "../../core/index.js";
 
 /** A model reference split into its provider (when known) and model slug. */
 export interface ModelReference {

@@ -1,4 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import { matchingEntries } from "./model-reference.js";
 import { modelOrError } from "./modelWhitelist.js";
 

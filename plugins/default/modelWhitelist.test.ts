@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError } from "../../index.js";
 import { prepareCheck, runCheck } from "../../test/support/check-harness.js";
 import modelWhitelist from "./modelWhitelist.js";
 

@@ -1,5 +1,4 @@
-import { GuardgateError } from "../../core/errors.js";
-import { type CheckContext, defineCheck } from "../../core/plugin-api.js";
+import { type CheckContext, defineCheck, GuardgateError } from "../../core/index.js";
 import { type ModelReference, matchingEntries, requestedModel } from "./model-reference.js";
 
 /** A rule of the peer gateway's form: requests whose metadata key holds one of `values` may use `models`. */

@@ -1,5 +1,4 @@
-import { type CheckContext, defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { type CheckContext, defineCheck, textExcerpt } from "../../core/index.js";
 
 interface Parameters {
   not: boolean;

@@ -2,8 +2,7 @@
  * Parameters shared by the checks that post to a URL (webhook, log): the URL and the extra
  * headers, with their schemas and the load-time checks a schema cannot express.
  */
-import { outboundUrlProblem } from "../../core/net/outbound.js";
-import type { ParameterProblem } from "../../core/plugin-api.js";
+import { outboundUrlProblem, type ParameterProblem } from "../../core/index.js";
 
 /** Extra headers: an object of strings, or the same as a JSON string (the peer gateway's form). */
 export type HeadersParameter = Record<string, string> | string | undefined;

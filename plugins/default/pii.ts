@@ -1,5 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 import { ALL_PII_CATEGORIES, PII_CATEGORIES, type PiiCategory } from "./pii-detection/categories.js";
 import { DEFAULT_PHONE_REGIONS, findPii } from "./pii-detection/detect.js";
 import { PII_FIGURES } from "./pii-detection/figures.js";

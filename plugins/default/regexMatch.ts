@@ -1,6 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { compileRegex, firstMatch } from "../../core/regex.js";
-import { textExcerpt } from "../../core/text.js";
+import { compileRegex, defineCheck, firstMatch, textExcerpt } from "../../core/index.js";
 
 /**
  * Passes when the pattern matches the text (fails when it does, with `not`). Patterns run on RE2:

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { useRegexEngine } from "../../core/regex.js";
+import { useRegexEngine } from "../../index.js";
 import { runOnText } from "../../test/support/check-harness.js";
 import regexReplace from "./regexReplace.js";
 

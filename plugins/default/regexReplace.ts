@@ -1,6 +1,4 @@
-import { defineCheck, type ParameterProblem } from "../../core/plugin-api.js";
-import { compileRegex, parseRegexRule, type Regex } from "../../core/regex.js";
-import { textExcerpt } from "../../core/text.js";
+import { compileRegex, defineCheck, type ParameterProblem, parseRegexRule, type Regex, textExcerpt } from "../../core/index.js";
 import { transformSlots } from "./slot-transform.js";
 
 interface Parameters {

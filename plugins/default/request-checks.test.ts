@@ -4,8 +4,7 @@
  * call out must say so.
  */
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../core/engine.js";
-import type { CheckDefinition } from "../../core/plugin-api.js";
+import { type CheckDefinition, createEngine } from "../../index.js";
 import { prepareCheck } from "../../test/support/check-harness.js";
 import allowedRequestTypes from "./allowedRequestTypes.js";
 import jwt from "./jwt.js";

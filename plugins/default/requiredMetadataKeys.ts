@@ -1,4 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 
 interface Parameters {
   metadataKeys: string[];

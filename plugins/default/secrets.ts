@@ -1,5 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 import { countBy, replaceSpans } from "./scanning/spans.js";
 import { findSecrets } from "./secret-detection/detect.js";
 import { ALL_SECRET_KINDS, SECRET_KINDS, type SecretKind } from "./secret-detection/kinds.js";

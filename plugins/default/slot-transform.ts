@@ -4,8 +4,8 @@
  * spans two parts, so no diff is needed to map the change back: the cost stays linear in the text
  * (a character diff over many scattered edits is not), and the body keeps its shape exactly.
  */
-import { type BodyPath, locateText, PART_SEPARATOR } from "../../core/content.js";
-import type { CheckContext, CheckOutcome } from "../../core/plugin-api.js";
+import { type CheckContext, type CheckOutcome, locateText } from "../../core/index.js";
+import { type BodyPath, PART_SEPARATOR } from "../../core/internal.js";
 
 /** The result of applying a per-text function to the evaluated content. */
 export interface SlotTransform {

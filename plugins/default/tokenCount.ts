@@ -1,5 +1,4 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 import { checkBounds, rangeProblem } from "./count-bounds.js";
 import { countTokens, ENCODINGS, type Encoding } from "./tokens.js";
 

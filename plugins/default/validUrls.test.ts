@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Resolver } from "../../core/net/lookup.js";
+import type { Resolver } from "../../index.js";
 import { type LocalServer, startServer } from "../../test/support/http-server.js";
 import { prepareCheck, runCheck } from "../../test/support/check-harness.js";
 import { findUrls, urlSyntaxProblem } from "./url-syntax.js";

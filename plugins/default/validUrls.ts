@@ -1,11 +1,18 @@
 import { isIP } from "node:net";
 import { LRUCache } from "lru-cache";
-import { OutboundError } from "../../core/net/errors.js";
-import { type Resolver, resolveWithPolicy, systemResolver } from "../../core/net/lookup.js";
-import { addressPermitted, type NetworkPolicy, networkPolicy, policyKey } from "../../core/net/network-policy.js";
-import { outboundRequest } from "../../core/net/outbound.js";
-import { type CheckContext, type CheckDefinition, defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
+import {
+  type CheckContext,
+  type CheckDefinition,
+  defineCheck,
+  type NetworkPolicy,
+  networkPolicy,
+  OutboundError,
+  outboundRequest,
+  type Resolver,
+  systemResolver,
+  textExcerpt,
+} from "../../core/index.js";
+import { addressPermitted, policyKey, resolveWithPolicy } from "../../core/internal.js";
 import { findUrls, urlSyntaxProblem } from "./url-syntax.js";
 
 type Mode = "syntax" | "dns" | "http";

@@ -6,9 +6,7 @@
  * edits content and cannot reroute the request.
  */
 import stringify from "safe-stable-stringify";
-import { locateText } from "../../core/content.js";
-import { GuardgateError } from "../../core/errors.js";
-import type { RequestType, Side } from "../../core/types.js";
+import { GuardgateError, locateText, type RequestType, type Side } from "../../core/index.js";
 
 /** Stable codes of webhook answers that cannot be used. */
 export type WebhookErrorCode = "webhook_status" | "webhook_answer_invalid" | "webhook_transform_invalid";

@@ -1,7 +1,4 @@
-import { displayUrl } from "../../core/net/errors.js";
-import type { Resolver } from "../../core/net/lookup.js";
-import { outboundRequest } from "../../core/net/outbound.js";
-import { type CheckDefinition, defineCheck } from "../../core/plugin-api.js";
+import { type CheckDefinition, defineCheck, displayUrl, outboundRequest, type Resolver } from "../../core/index.js";
 import { evaluationPayload } from "./evaluation-context.js";
 import { HEADERS_SCHEMA, type HeadersParameter, outboundProblem, validHeaders } from "./outbound-parameters.js";
 import { readWebhookAnswer, WebhookError } from "./webhook-answer.js";

@@ -16,7 +16,7 @@
  * Linear in the text.
  */
 import { parse as parseYaml } from "yaml";
-import { compileRegex, type Regex } from "../../../core/regex.js";
+import { compileRegex, type Regex } from "../../../core/index.js";
 import { findFences } from "./fences.js";
 import { CODE_FORMATS, type CodeFormat, formatNamed, PLAIN_TAGS } from "./formats.js";
 import { HintIndex } from "./hint-index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileRegex } from "../../../core/regex.js";
+import { compileRegex } from "../../../index.js";
 import { forEachMatch, scannableText, scanPattern } from "./match-scan.js";
 import { countBy, replaceSpans, withoutOverlaps } from "./spans.js";
 

@@ -11,7 +11,7 @@
  * than that match, so every `exec` sees a bounded string and the total cost is linear in the text
  * whichever build runs.
  */
-import { compileRegex, type Regex } from "../../../core/regex.js";
+import { compileRegex, type Regex } from "../../../core/index.js";
 
 /** Own region of a window: small, since re2-wasm copies the whole window at every exec. */
 const MIN_STEP = 1_024;
