@@ -1,5 +1,5 @@
 /**
- * One inference request from plan to answer (DESIGN.md, "the flow of one request"): walk the
+ * One inference request from plan to answer (docs/architecture.md, "One request"): walk the
  * plan's targets by strategy (single, fallback, loadbalance); for a target, resolve its provider,
  * run the input side (446 answers at once, the upstream never called), call the upstream or the
  * cache or the mock with retries, run the output side, and build the answer with hook_results.
@@ -81,7 +81,7 @@ function ok(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (REFERENCE.md). */
+/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (docs/spec-notes.md, "The peer gateway"). */
 function movesOn(status: number, codes: readonly number[] | undefined): boolean {
   return codes ? codes.includes(status) : !ok(status);
 }
@@ -328,7 +328,7 @@ export class Gateway {
       if (outcome.raw !== undefined) outcome.contentType = "application/json; charset=utf-8";
       return outcome;
     }
-    // An upstream error is returned as it is, with the input side's hook_results (REFERENCE.md).
+    // An upstream error is returned as it is, with the input side's hook_results (docs/spec-notes.md, "The peer gateway").
     const hooks = hookResultsOf(leaf, undefined);
     const outcome: JsonOutcome = { kind: "json", status: response.status, headers, leaf };
     if (hooks) outcome.hooks = hooks;
@@ -372,7 +372,7 @@ export class Gateway {
     }
     const response = (output?.response as Record<string, unknown> | undefined) ?? body;
     const status = worst(leaf.input?.status ?? 200, output?.status ?? 200);
-    // 246 only turns an upstream success into 246 (REFERENCE.md).
+    // 246 only turns an upstream success into 246 (docs/spec-notes.md, "The peer gateway").
     if (status === 246) outcome.status = 246;
     outcome.output = response;
     outcome.body = hooks ? { ...response, hook_results: hooks } : response;
