@@ -4,10 +4,11 @@
  * its entry here.
  */
 import type { PluginDefinition } from "../core/plugin-api.js";
+import openai from "./openai/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
-export const partners: readonly PartnerPlugin[] = [];
+export const partners: readonly PartnerPlugin[] = [openai];
 
 /** The partner plugins, for the engine's built-in list. */
 export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);
