@@ -93,7 +93,7 @@ describe("mistral.moderateContent", () => {
 
   it("requires categories, as the peer gateway does", async () => {
     await expect(runPartner({ checkId: "mistral.moderateContent", text: "x", credentials: credentials() })).rejects.toThrow(
-      "must have required property 'categories'",
+      "parameters.categories: is required",
     );
   });
 
