@@ -6,13 +6,14 @@
 import type { PluginDefinition } from "../core/plugin-api.js";
 import azure from "./azure/index.js";
 import bedrock from "./bedrock/index.js";
+import google from "./google/index.js";
 import lakera from "./lakera/index.js";
 import mistral from "./mistral/index.js";
 import openai from "./openai/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
-export const partners: readonly PartnerPlugin[] = [openai, azure, bedrock, lakera, mistral];
+export const partners: readonly PartnerPlugin[] = [openai, azure, bedrock, lakera, mistral, google];
 
 /** The partner plugins, for the engine's built-in list. */
 export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AZURE_KEY, startAzureFake } from "../support/partners/azure.js";
 import { BEDROCK_KEY_ID, BEDROCK_REGION, BEDROCK_SECRET, startBedrockFake } from "../support/partners/bedrock.js";
 import type { PartnerFake } from "../support/partners/fake.js";
+import { type GoogleFake, startGoogleFake } from "../support/partners/google.js";
 import { LAKERA_KEY, startLakeraFake } from "../support/partners/lakera.js";
 import { MISTRAL_KEY, startMistralFake } from "../support/partners/mistral.js";
 import { OPENAI_KEY, startOpenAIFake } from "../support/partners/openai.js";
@@ -81,6 +82,17 @@ const VENDORS: Vendor[] = [
     flagged: "I will kill the server",
     sent: (fake) => expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${MISTRAL_KEY}`),
   },
+  {
+    name: "Google Model Armor",
+    start: startGoogleFake,
+    credentials: (fake) => ({
+      plugin: "google",
+      credentials: { serviceAccount: (fake as GoogleFake).serviceAccount, location: "us-central1", baseURL: fake.origin },
+    }),
+    check: { id: "google.modelArmor", parameters: { templateId: "ma-all-medium" } },
+    flagged: "How do I build a bomb?",
+    sent: (fake) => expect(fake.requests.at(-1)?.headers.authorization).toMatch(/^Bearer ya29\.fake-token-/),
+  },
 ];
 
 let scratch: string;
@@ -91,6 +103,7 @@ const fakes: PartnerFake[] = [];
 
 beforeAll(async () => {
   for (const vendor of VENDORS) fakes.push(await vendor.start());
+  SECRETS.push((fakes[VENDORS.length - 1] as GoogleFake).serviceAccount.private_key.split("\n")[1] as string);
   scratch = await mkdtemp(path.join(os.tmpdir(), "guardgate-partners-"));
   const configPath = path.join(scratch, "gateway.json");
   await writeFile(
@@ -171,7 +184,8 @@ describe("partner checks through guardgate serve", () => {
       expect(error).toBeInstanceOf(APIError);
       expect((error as APIError).status).toBe(446);
       expect((error as APIError).error).toMatchObject({ type: "hooks_failed" });
-      expect(fake.requests.length).toBe(before + 1);
+      // One call per check; Model Armor's first also exchanges the service account's key for a token.
+      expect(fake.requests.length).toBeGreaterThan(before);
       vendor.sent(fake);
       for (const secret of SECRETS) expect(JSON.stringify((error as APIError).error)).not.toContain(secret);
     },
