@@ -6,7 +6,7 @@
 import { createHash, createPrivateKey } from "node:crypto";
 import { SignJWT } from "jose";
 import type { CheckContext } from "../../core/plugin-api.js";
-import { callPartner, type PartnerService, PartnerError, requiredField } from "../partner-kit/index.js";
+import { callPartner, PartnerError, type PartnerService, requiredField } from "../partner-kit/index.js";
 
 const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";

@@ -6,17 +6,18 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
   optionalCredential,
   optionalField,
   PARTNER_DATA,
-  PartnerError,
-  type PartnerService,
   partnerBaseUrl,
+  PartnerError,
   partnerNotes,
+  type PartnerService,
   partnerUrl,
   REDACT_PARAMETER,
   redactionOutcome,
@@ -59,10 +60,7 @@ export const GOOGLE_CREDENTIALS: JsonSchema = {
       description: "The project of the templates; the service account's project when absent.",
     },
     location: { type: "string", pattern: NAME, description: "The templates' location (e.g. us-central1)." },
-    baseURL: {
-      ...BASE_URL_CREDENTIAL,
-      description: `${String(BASE_URL_CREDENTIAL.description)} Default https://modelarmor.<location>.rep.googleapis.com.`,
-    },
+    baseURL: baseUrlCredential("https://modelarmor.<location>.rep.googleapis.com"),
   },
   additionalProperties: false,
 };
@@ -177,8 +175,7 @@ export default defineCheck<Parameters>({
           matchedFilters: matched,
           filterResults,
           redacted,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
         ["data", "uri", "quote"],

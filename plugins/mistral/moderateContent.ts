@@ -6,15 +6,16 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
   optionalField,
   PARTNER_DATA,
-  type PartnerService,
   partnerBaseUrl,
   partnerNotes,
+  type PartnerService,
   partnerUrl,
   requiredCredential,
   requiredField,
@@ -48,7 +49,7 @@ export const MISTRAL_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Mistral API key." },
-    baseURL: { ...BASE_URL_CREDENTIAL, description: `${String(BASE_URL_CREDENTIAL.description)} Default ${DEFAULT_BASE}.` },
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
   additionalProperties: false,
@@ -165,8 +166,7 @@ export default defineCheck<Parameters>({
           categoryScores: scores,
           endpoint: chat ? "chat" : "text",
           model: answeredModel,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
       ),
