@@ -1,9 +1,10 @@
 /**
  * AWS Signature Version 4 for the bedrock plugin's calls, by AWS's own signer
  * (@smithy/signature-v4 with @aws-crypto/sha256-js): the headers that authenticate one request.
+ * The signer is loaded on first use, so gateways that never call Bedrock do not load it.
  */
-import { Sha256 } from "@aws-crypto/sha256-js";
-import { SignatureV4 } from "@smithy/signature-v4";
+type SignerModules = [typeof import("@smithy/signature-v4"), typeof import("@aws-crypto/sha256-js")];
+let modules: Promise<SignerModules> | undefined;
 
 /** The AWS credentials a call is signed with. */
 export interface AwsCredentials {
@@ -31,6 +32,8 @@ export async function signRequest(
   service: string,
   signingDate?: Date,
 ): Promise<Record<string, string>> {
+  modules ??= Promise.all([import("@smithy/signature-v4"), import("@aws-crypto/sha256-js")]);
+  const [{ SignatureV4 }, { Sha256 }] = await modules;
   const signer = new SignatureV4({ service, region, credentials, sha256: Sha256 });
   const query: Record<string, string> = {};
   for (const [key, value] of request.url.searchParams) query[key] = value;
