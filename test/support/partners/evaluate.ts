@@ -3,8 +3,7 @@
  * in the gateway: parameters validated, credentials from the integration map or the parameters,
  * results redacted. Tests read the check's result and the transformed body.
  */
-import { createEngine, type Engine } from "../../../core/engine.js";
-import type { CheckResult, RequestType, Side } from "../../../core/types.js";
+import { type CheckResult, createEngine, type Engine, type RequestType, type Side } from "../../../index.js";
 import { FAKE_SETTINGS } from "./fake.js";
 
 /** One evaluation of a partner check. */
