@@ -10,8 +10,17 @@ import { findPayloads } from "./payloads.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
 /** Folded code units per window, and the step between windows (half a window: overlap). */
-export const WINDOW = 2048;
-export const STRIDE = 1024;
+export const WINDOW = 768;
+export const STRIDE = 384;
+
+/** Where the windows of a folded text of `length` units start: every STRIDE, the last one flush with the end. */
+export function windowStarts(length: number): number[] {
+  if (length <= WINDOW) return [0];
+  const starts: number[] = [];
+  for (let start = 0; start + WINDOW < length; start += STRIDE) starts.push(start);
+  starts.push(length - WINDOW);
+  return starts;
+}
 
 /** The file the package ships. */
 export const PROMPT_INJECTION_WEIGHTS = new URL("./weights/prompt-injection.ggmw", import.meta.url);
@@ -126,13 +135,12 @@ export class InjectionScorer {
 
   /** Scores every window of a folded buffer; returns the best window and its score. */
   private bestWindow(buffer: FoldBuffer): { score: number; start: number; end: number; windows: number } {
-    const n = buffer.length;
-    let best = { score: this.scoreSpan(buffer, 0, Math.min(n, WINDOW)), start: 0, end: Math.min(n, WINDOW), windows: 1 };
-    for (let start = STRIDE; start + WINDOW - STRIDE < n; start += STRIDE) {
-      const windowStart = Math.min(start, n - WINDOW);
-      const score = this.scoreSpan(buffer, windowStart, windowStart + WINDOW);
+    let best = { score: -1, start: 0, end: 0, windows: 0 };
+    for (const start of windowStarts(buffer.length)) {
+      const end = Math.min(buffer.length, start + WINDOW);
+      const score = this.scoreSpan(buffer, start, end);
       best.windows++;
-      if (score > best.score) best = { ...best, score, start: windowStart, end: windowStart + WINDOW };
+      if (score > best.score) best = { ...best, score, start, end };
     }
     return best;
   }

@@ -2,12 +2,12 @@
  * The prompt-injection model's training recipe: which rows, how they are weighted, the feature
  * spec and trainer options, how the default threshold is chosen, and the weights file it writes.
  */
-import { FoldBuffer } from "../../plugins/model/fold.js";
-import { type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
-import { InjectionScorer } from "../../plugins/model/prompt-injection-model.js";
+import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
+import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
+import { InjectionScorer, WINDOW, windowStarts } from "../../plugins/model/prompt-injection-model.js";
 import { encodeWeights } from "../../plugins/model/weights-file.js";
 import { type FileRecord, metrics, type Row } from "./dataset.js";
-import { classifierOf, type Example, type TrainOptions, train, vectorize } from "./linear-trainer.js";
+import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
 export const TRAINER_VERSION = "prompt-injection-trainer/1";
@@ -47,13 +47,25 @@ export function examplesOf(rows: readonly Row[], spec: FeatureSpec): Example[] {
   const negatives = rows.length - positives;
   const buffer = new FoldBuffer();
   const vector = new FeatureVector(spec);
-  return rows.map((row) => ({
-    ...vectorize(row.text, spec, buffer, vector),
-    label: row.label,
-    weight:
+  const examples: Example[] = [];
+  for (const row of rows) {
+    const weight =
       sourceWeight(row) *
-      (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives))),
-  }));
+      (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives)));
+    // Long texts are learnt window by window, as they are scored; each window counts a share.
+    foldText(row.text, buffer);
+    const starts = windowStarts(buffer.length);
+    for (const start of starts) {
+      extractFeatures(buffer, start, Math.min(buffer.length, start + WINDOW), vector);
+      examples.push({
+        indices: vector.indices.slice(0, vector.size),
+        values: vector.values.slice(0, vector.size),
+        label: row.label,
+        weight: weight / starts.length,
+      });
+    }
+  }
+  return examples;
 }
 
 /** The highest-F1 threshold whose precision reaches the target (or the highest-F1 one if none does). */
