@@ -5,7 +5,7 @@
  * length. Two architectures share the features: logistic regression, and a one-hidden-layer MLP.
  */
 import { FoldBuffer, foldText } from "./fold.js";
-import { extractFeatures, FeatureVector, type FeatureSpec } from "./hashed-features.js";
+import { extractFeatures, FeatureVector, type FeatureSpec, visitFeatures } from "./hashed-features.js";
 import { findPayloads } from "./payloads.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
@@ -145,8 +145,11 @@ export class InjectionScorer {
     return best;
   }
 
-  /** Scores a text: its windows and its decoded payloads; the highest score wins. */
-  score(text: string, options: { decodePayloads: boolean; signals: number }): InjectionScore {
+  /**
+   * Scores a text: its windows and its decoded payloads; the highest score wins. The signals are
+   * worked out only when the score reaches `explainFrom` (they cost more than the score).
+   */
+  score(text: string, options: { decodePayloads: boolean; signals: number; explainFrom?: number }): InjectionScore {
     foldText(text, this.folded);
     const best = this.bestWindow(this.folded);
     const result: InjectionScore = {
@@ -165,12 +168,14 @@ export class InjectionScorer {
         if (inner.score > result.score) {
           Object.assign(result, { score: inner.score, start: payload.start, end: payload.end, decoded: payload.encoding });
           // The payload buffer is reused by the next payload: explain this one now.
-          result.signals = this.signals(this.payload, inner.start, inner.end, options.signals);
+          if (inner.score >= (options.explainFrom ?? 0))
+            result.signals = this.signals(this.payload, inner.start, inner.end, options.signals);
           payloadWon = true;
         }
       }
     }
-    if (!payloadWon) result.signals = this.signals(this.folded, best.start, best.end, options.signals);
+    if (!payloadWon && result.score >= (options.explainFrom ?? 0))
+      result.signals = this.signals(this.folded, best.start, best.end, options.signals);
     return result;
   }
 
@@ -182,7 +187,7 @@ export class InjectionScorer {
     this.classifier.contributions(this.vector, contributions);
     const spans: Array<{ from: number; to: number; weight: number }> = [];
     const seen = new Set<number>();
-    extractFeatures(buffer, start, end, this.vector, (bucket, from, to) => {
+    visitFeatures(buffer, start, end, this.vector, (bucket, from, to) => {
       if (seen.has(bucket)) return;
       seen.add(bucket);
       const weight = contributions.get(bucket) ?? 0;
