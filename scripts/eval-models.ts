@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createEngine } from "../core/engine.js";
+import { createEngine } from "../index.js";
 import { jsonlFiles, type Metrics, metrics, readRows, ROOT, type Row } from "./models/dataset.js";
 import { EVALUATED_CHECKS } from "./models/evaluated-checks.js";
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { calibrated, measure } from "../plugins/model/gibberish-model.js";
+import { calibrated, measure } from "../plugins/model/shared/gibberish-model.js";
 import { trainGibberish } from "./models/gibberish-training.js";
 import {
   GIBBERISH_DIR,

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GIBBERISH_WEIGHTS } from "../plugins/model/gibberish-model.js";
-import { PROMPT_INJECTION_WEIGHTS } from "../plugins/model/prompt-injection-model.js";
-import { readWeights, WeightsFileError } from "../plugins/model/weights-file.js";
+import { GIBBERISH_WEIGHTS } from "../plugins/model/shared/gibberish-model.js";
+import { PROMPT_INJECTION_WEIGHTS } from "../plugins/model/shared/prompt-injection-model.js";
+import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-file.js";
 import {
   DATASETS,
   GIBBERISH_DIR,

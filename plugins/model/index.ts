@@ -1,10 +1,12 @@
 /**
  * The `model` plugin: checks that decide with a model. This list is the plugin's manifest;
- * `npm run docs:checks` generates docs/checks.md from it.
+ * `npm run docs:checks` generates docs/checks.md from it. Each check is one module in checks/;
+ * what they share (text folding, hashed features, weights files, the shipped models) lives in
+ * shared/, and the shipped weights in weights/ (`npm run train:models` writes them).
  */
-import { definePlugin } from "../../core/plugin-api.js";
-import gibberish from "./gibberish.js";
-import promptInjection from "./promptInjection.js";
+import { definePlugin } from "../../core/index.js";
+import gibberish from "./checks/gibberish.js";
+import promptInjection from "./checks/promptInjection.js";
 
 export default definePlugin({
   id: "model",

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
+import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
 
 /** One labelled row. */
 export interface Row {

@@ -4,7 +4,7 @@
  * calibration on the training part of the labelled set and choose the threshold on its
  * validation part. Deterministic (full-batch gradient descent, fixed order).
  */
-import { folded, Kind } from "../../plugins/model/fold.js";
+import { folded, Kind } from "../../plugins/model/shared/fold.js";
 import {
   type Calibration,
   calibrated,
@@ -14,8 +14,8 @@ import {
   measure,
   MODELLED_SCRIPTS,
   tableTensors,
-} from "../../plugins/model/gibberish-model.js";
-import { encodeWeights } from "../../plugins/model/weights-file.js";
+} from "../../plugins/model/shared/gibberish-model.js";
+import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { metrics, type Row, seededRandom } from "./dataset.js";
 
 /** Bumped whenever the recipe changes what a given input produces. */

@@ -4,10 +4,10 @@
  * AdaGrad on a class- and source-weighted log loss. Deterministic: the same rows, options and
  * seed give the same weights, bit for bit.
  */
-import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
-import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
-import { classifierFrom, type Classifier } from "../../plugins/model/prompt-injection-model.js";
-import type { TensorInput, WeightsHeader } from "../../plugins/model/weights-file.js";
+import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
+import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
+import { classifierFrom, type Classifier } from "../../plugins/model/shared/prompt-injection-model.js";
+import type { TensorInput, WeightsHeader } from "../../plugins/model/shared/weights-file.js";
 import { seededRandom, shuffle } from "./dataset.js";
 
 /** A text as a sparse vector. */

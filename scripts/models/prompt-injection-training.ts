@@ -2,10 +2,10 @@
  * The prompt-injection model's training recipe: which rows, how they are weighted, the feature
  * spec and trainer options, how the default threshold is chosen, and the weights file it writes.
  */
-import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
-import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
-import { InjectionScorer, WINDOW, windowStarts } from "../../plugins/model/prompt-injection-model.js";
-import { encodeWeights } from "../../plugins/model/weights-file.js";
+import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
+import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
+import { InjectionScorer, WINDOW, windowStarts } from "../../plugins/model/shared/prompt-injection-model.js";
+import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { type FileRecord, metrics, type Row } from "./dataset.js";
 import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
