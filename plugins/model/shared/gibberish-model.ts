@@ -21,6 +21,9 @@ export const MODELLED_SCRIPTS: readonly Script[] = [
   Script.Thai,
 ];
 
+/** Whether a script has a model, by script number. */
+const MODELLED = Array.from({ length: 16 }, (_, s) => MODELLED_SCRIPTS.includes(s as Script));
+
 /** Per-character log2 probability under which a word counts as gibberish. */
 export const WORD_GIBBERISH_BITS = -4.2;
 
@@ -133,7 +136,7 @@ export function measure(
   let vowels = 0;
   const endWord = () => {
     if (wordLength === 0) return;
-    const modelled = MODELLED_SCRIPTS.includes(script as Script);
+    const modelled = MODELLED[script] === true;
     if (modelled) {
       wordBits += tables.bits(script, a, b, BOUNDARY);
       const perLetter = wordBits / (wordLength + 1);
@@ -175,7 +178,7 @@ export function measure(
       if (wordLength > 0 && f.script !== script) endWord();
       script = f.script;
       const c = f.text.charCodeAt(0) || cp;
-      if (MODELLED_SCRIPTS.includes(script as Script)) wordBits += tables.bits(script, a, b, c);
+      if (MODELLED[script] === true) wordBits += tables.bits(script, a, b, c);
       if (c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79) vowels++;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
       a = b;
