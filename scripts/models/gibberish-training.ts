@@ -15,6 +15,7 @@ import {
   MODELLED_SCRIPTS,
   tableTensors,
 } from "../../plugins/model/shared/gibberish-model.js";
+import { FNV_OFFSET, FNV_PRIME } from "../../plugins/model/shared/hashed-features.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { metrics, type Row, seededRandom } from "./dataset.js";
 
@@ -22,8 +23,6 @@ import { metrics, type Row, seededRandom } from "./dataset.js";
 export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/1";
 
 const BOUNDARY = 0x20;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** Counts one natural text into the tables. */
 function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>): void {

@@ -61,6 +61,11 @@ export default defineCheck<Parameters>({
     { parameters: {}, text: "asdkjh qwpoeiru zmxncb", description: "Fail key mashes and random letters." },
     { parameters: { threshold: 0.8 }, description: "Fail only text that is clearly gibberish." },
   ],
+  notes: [
+    "Runs locally from a weights file shipped in the package: a character trigram model per script (Latin, Cyrillic, Greek, Arabic, Devanagari, Thai) and, for Latin script, word frequencies and word pairs of a natural-text corpus, combined by a logistic calibration. Texts are scored in windows of about 512 characters and the highest score wins; one stray token in a sentence does not make it gibberish. Han, kana and Hangul, and scripts without a model, are never called gibberish.",
+    "",
+    "On the held-out test split of the labelled set: precision 0.947, recall 0.986, F1 0.966 with the default threshold (0.19). Short questions in thinly covered Latin-script languages (Turkish above all) are the usual false alarm; see docs/models.md.",
+  ].join("\n"),
   run({ text }, { threshold }) {
     const model = gibberishModel();
     const applied = threshold ?? model.threshold;

@@ -6,6 +6,7 @@
  * the corpus did not cover.
  */
 import { folded, Kind, Script } from "./fold.js";
+import { FNV_OFFSET, FNV_PRIME, mix } from "./hashed-features.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
 /** Table sizes (log2) of the trigram, bigram and unigram counts and the word and pair sets. */
@@ -44,17 +45,7 @@ export const GIBBERISH_FEATURES = [
 export const COMMON_WORD_COUNT = 300;
 
 const BOUNDARY = 0x20;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 const K = 0.5;
-
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 const gram = (script: number, a: number, b: number, c: number) =>
   mix(Math.imul(Math.imul(Math.imul(FNV_OFFSET ^ script, FNV_PRIME) ^ a, FNV_PRIME) ^ b, FNV_PRIME) ^ c);

@@ -17,11 +17,12 @@ export interface FeatureSpec {
 }
 
 const SPACE = 0x20;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/** FNV-1a's offset basis and prime: hashes here are FNV-1a over UTF-16 code units. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 
 /** Murmur3's finaliser: spreads the bits of a hash before it is cut to a bucket. */
-function mix(h: number): number {
+export function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
