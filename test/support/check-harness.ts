@@ -62,6 +62,12 @@ export interface ContextOptions {
   request?: unknown;
   response?: unknown;
   metadata?: Record<string, string>;
+  /** The plugin's credentials, as the engine hands them to the check. */
+  credentials?: Record<string, unknown>;
+  /** The gateway's check settings (a local fake needs `allowLoopback`). */
+  settings?: CheckContext["settings"];
+  /** Stands for the runner's time limit or a cancelled request. */
+  signal?: AbortSignal;
 }
 
 /** Validates parameters as the registry does and returns them with defaults applied. */
@@ -87,8 +93,9 @@ export function contextFor(text: string | undefined, options: ContextOptions = {
     response,
     metadata: options.metadata ?? {},
     headers: {},
-    signal: new AbortController().signal,
-    settings: {},
+    signal: options.signal ?? new AbortController().signal,
+    settings: options.settings ?? {},
+    ...(options.credentials && { credentials: options.credentials }),
   };
 }
 
