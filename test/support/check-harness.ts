@@ -71,8 +71,8 @@ export interface ContextOptions {
 }
 
 /** Validates parameters as the registry does and returns them with defaults applied. */
-export function prepareParameters<P>(check: CheckDefinition<P>, parameters: Record<string, unknown>): P {
-  return prepareCheck(check, parameters).parameters as P;
+export function prepareParameters<P>(check: CheckDefinition<P>, parameters: Record<string, unknown>, side: Side = "input"): P {
+  return prepareCheck(check, parameters, side).parameters as P;
 }
 
 /** A check context for a text (or a given body) on one side. */
@@ -106,5 +106,5 @@ export async function runOnText<P>(
   parameters: Record<string, unknown>,
   options: ContextOptions = {},
 ): Promise<CheckOutcome> {
-  return check.run(contextFor(text, options), prepareParameters(check, parameters));
+  return check.run(contextFor(text, options), prepareParameters(check, parameters, options.side));
 }

@@ -8,7 +8,7 @@
  * neither input nor output is a 422, as the API documents.
  *
  * Triggers: `pii`/`phi` fail on an e-mail address (its span in `positions`); `toxicity` and the
- * judge criteria fail on an insult; an evaluator named `broken` reports a per-result error.
+ * judge criteria fail on an insult.
  */
 import { emails, header, startVendorFake, TOXIC, type VendorFake } from "./vendor-fake.js";
 
