@@ -1,0 +1,13 @@
+/**
+ * The partner plugins guardgate ships: adapters to third-party guardrail services (plan class
+ * PARTNER), each with the facts docs/partners.md is generated from. Adding a vendor is adding
+ * its entry here.
+ */
+import type { PluginDefinition } from "../core/plugin-api.js";
+import type { PartnerPlugin } from "./partner-kit/catalog.js";
+
+/** Every partner plugin with its facts, in the order of the reference. */
+export const partners: readonly PartnerPlugin[] = [];
+
+/** The partner plugins, for the engine's built-in list. */
+export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);
