@@ -4,10 +4,12 @@
  * its entry here.
  */
 import type { PluginDefinition } from "../core/plugin-api.js";
+import pangea from "./pangea/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
+import patronus from "./patronus/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
-export const partners: readonly PartnerPlugin[] = [];
+export const partners: readonly PartnerPlugin[] = [pangea, patronus];
 
 /** The partner plugins, for the engine's built-in list. */
 export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);

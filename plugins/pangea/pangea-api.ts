@@ -4,11 +4,20 @@
  * whose `status` must be "Success" for `result` to mean anything.
  */
 import type { CheckContext, JsonSchema } from "../../core/plugin-api.js";
-import { callVendor, missingField, VendorError } from "../partner-call-draft.js";
+import {
+  BASE_URL_CREDENTIAL,
+  callPartner,
+  optionalCredential,
+  PartnerError,
+  type PartnerService,
+  partnerBaseUrl,
+  requiredCredential,
+  requiredField,
+} from "../partner-kit/index.js";
 
-export const VENDOR = "Pangea";
+export const PANGEA: PartnerService = { id: "pangea", name: "Pangea" };
 
-/** Credentials of the Pangea plugin. */
+/** Credentials of the Pangea plugin (the peer gateway's names). */
 export const PANGEA_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
@@ -18,27 +27,15 @@ export const PANGEA_CREDENTIALS: JsonSchema = {
       minLength: 1,
       description: "The account's domain, cloud and region included (aws.us.pangea.cloud); services live at <service>.<domain>.",
     },
-    baseURL: {
-      type: "string",
-      format: "uri",
-      description: "Replaces https://<service>.<domain> for every service: a private or proxied deployment.",
-    },
+    baseURL: BASE_URL_CREDENTIAL,
   },
   required: ["apiKey"],
-  anyOf: [{ required: ["domain"] }, { required: ["baseURL"] }],
+  // One of the two says where the services are (restated so strict schema checking sees them).
+  anyOf: [
+    { properties: { domain: { type: "string" } }, required: ["domain"] },
+    { properties: { baseURL: { type: "string" } }, required: ["baseURL"] },
+  ],
 };
-
-interface PangeaCredentials {
-  apiKey: string;
-  domain?: string;
-  baseURL?: string;
-}
-
-/** Where a Pangea service's endpoint is, from the credentials. */
-function endpoint(credentials: PangeaCredentials, service: string, path: string): string {
-  const base = credentials.baseURL ? credentials.baseURL.replace(/\/+$/, "") : `https://${service}.${credentials.domain}`;
-  return `${base}${path}`;
-}
 
 /** The `result` of a successful Pangea call, with the envelope's fields kept for `data`. */
 export interface PangeaResult {
@@ -48,28 +45,42 @@ export interface PangeaResult {
   latencyMs: number;
 }
 
-/** Posts to a Pangea service and returns the envelope's result; anything but "Success" is an error. */
-export async function callPangea(context: CheckContext, service: string, path: string, body: unknown): Promise<PangeaResult> {
-  const credentials = context.credentials as unknown as PangeaCredentials;
-  const answer = await callVendor(context, {
-    vendor: VENDOR,
-    url: endpoint(credentials, service, path),
-    headers: { authorization: `Bearer ${credentials.apiKey}` },
-    body,
+/** Posts to a Pangea service (`ai-guard`, `redact`) and returns the envelope's result. */
+export async function callPangea(
+  context: CheckContext,
+  service: string,
+  path: string,
+  json: unknown,
+  timeout: number,
+): Promise<PangeaResult> {
+  const credentials = context.credentials;
+  const token = requiredCredential(PANGEA, credentials, ["apiKey"]);
+  const fallback = optionalCredential(credentials, ["baseURL"])
+    ? ""
+    : `https://${service}.${requiredCredential(PANGEA, credentials, ["domain"])}`;
+  const answer = await callPartner(context, PANGEA, {
+    url: `${partnerBaseUrl(PANGEA, credentials, fallback)}${path}`,
+    headers: { authorization: `Bearer ${token}` },
+    json,
+    timeout,
   });
-  const envelope = answer.json as { status?: unknown; summary?: unknown; request_id?: unknown; result?: unknown };
-  if (typeof envelope !== "object" || envelope === null) throw missingField(VENDOR, "a response envelope");
-  if (envelope.status !== "Success") {
-    throw new VendorError(
-      "vendor_status",
-      `${VENDOR} answered status ${String(envelope.status)}: ${String(envelope.summary ?? "")}`,
+  const status = requiredField(PANGEA, answer.body, ["status"], "string");
+  const summary = (answer.body as { summary?: unknown }).summary;
+  if (status !== "Success") {
+    // A 202 "Accepted" means the result comes later, asynchronously: no verdict now.
+    throw new PartnerError(
+      "partner_status",
+      `${PANGEA.name} answered status ${status}${typeof summary === "string" ? `: ${summary}` : ""}`,
+      {
+        status: answer.status,
+      },
     );
   }
-  if (typeof envelope.result !== "object" || envelope.result === null) throw missingField(VENDOR, "result");
+  const requestId = (answer.body as { request_id?: unknown }).request_id;
   return {
-    result: envelope.result as Record<string, unknown>,
-    requestId: typeof envelope.request_id === "string" ? envelope.request_id : undefined,
-    summary: typeof envelope.summary === "string" ? envelope.summary : undefined,
+    result: requiredField(PANGEA, answer.body, ["result"], "object"),
+    requestId: typeof requestId === "string" ? requestId : answer.requestId,
+    summary: typeof summary === "string" ? summary : undefined,
     latencyMs: answer.latencyMs,
   };
 }

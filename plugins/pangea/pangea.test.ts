@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOnText } from "../../test/support/check-harness.js";
-import { PANGEA_TOKEN, startPangeaFake } from "../../test/support/partners/pangea-fake.js";
+import { FAKE_SETTINGS, type PartnerFake } from "../../test/support/partners/fake.js";
+import { PANGEA_TOKEN, startPangeaFake } from "../../test/support/partners/pangea.js";
 import { vendorErrorCases } from "../../test/support/partners/vendor-error-cases.js";
-import type { VendorFake } from "../../test/support/partners/vendor-fake.js";
 import pii from "./pii.js";
 import textGuard from "./textGuard.js";
 
-let fake: VendorFake;
+let fake: PartnerFake;
 beforeAll(async () => {
   fake = await startPangeaFake();
 });
@@ -23,7 +23,7 @@ function run(
   return runOnText(check as typeof textGuard, text, parameters, {
     side,
     credentials: credentials(),
-    settings: { allowLoopback: true },
+    settings: FAKE_SETTINGS,
   });
 }
 
@@ -35,6 +35,7 @@ describe("pangea.textGuard", () => {
     expect(sent.url).toBe("/v1/text/guard");
     expect(sent.headers.authorization).toBe(`Bearer ${PANGEA_TOKEN}`);
     expect(JSON.parse(sent.body)).toEqual({ text: "What is the capital of France?", recipe: "pangea_prompt_guard" });
+    expect(sent.headers["content-type"]).toBe("application/json");
     expect(outcome.data).toMatchObject({ blocked: false, detected: [], recipe: "pangea_prompt_guard" });
     expect(outcome.data?.requestId).toMatch(/^prq_/);
     expect(typeof outcome.data?.latencyMs).toBe("number");
@@ -74,19 +75,23 @@ describe("pangea.textGuard", () => {
     expect(String((error as Error).message)).toContain("ai-guard.invalid.test");
   });
 
+  it("reports a Pangea status other than Success as an error, with its summary", async () => {
+    fake.fail({ body: { status: "Accepted", summary: "Your request is in progress", result: null } });
+    await expect(run(textGuard, "hello")).rejects.toThrow("Pangea answered status Accepted: Your request is in progress");
+  });
+
   vendorErrorCases({
-    vendor: "Pangea",
+    service: "Pangea",
     fake: () => fake,
-    run: ({ credentials: given, signal }) =>
+    run: ({ credentials: given, timeout }) =>
       runOnText(
         textGuard,
         "hello",
-        {},
-        { credentials: given ?? credentials(), settings: { allowLoopback: true }, ...(signal && { signal }) },
+        { ...(timeout && { timeout }) },
+        { credentials: given ?? credentials(), settings: FAKE_SETTINGS },
       ),
     wrongCredentials: () => ({ apiKey: "pts_wrong_token_0000", baseURL: fake.origin }),
     secrets: [PANGEA_TOKEN, "pts_wrong_token_0000"],
-    serverErrorBody: { status: "InternalError", summary: "Service unavailable", result: null },
   });
 });
 

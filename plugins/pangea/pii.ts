@@ -4,11 +4,19 @@
  * and the check passes.
  */
 import { defineCheck } from "../../core/plugin-api.js";
-import { missingField } from "../partner-call-draft.js";
-import { callPangea, VENDOR } from "./pangea-api.js";
+import {
+  PARTNER_DATA,
+  partnerNotes,
+  REDACT_PARAMETER,
+  redactionOutcome,
+  requiredField,
+  TIMEOUT_PARAMETER,
+} from "../partner-kit/index.js";
+import { callPangea, PANGEA } from "./pangea-api.js";
 
 interface Parameters {
   redact: boolean;
+  timeout: number;
 }
 
 export default defineCheck<Parameters>({
@@ -20,35 +28,39 @@ export default defineCheck<Parameters>({
   transforms: true,
   parameters: {
     type: "object",
-    properties: {
-      redact: { type: "boolean", default: false, description: "Replace the text with Redact's redacted text and pass." },
-    },
+    properties: { redact: REDACT_PARAMETER, timeout: TIMEOUT_PARAMETER },
     additionalProperties: false,
   },
   data: {
+    ...PARTNER_DATA,
     count: { type: "number", description: "How many items Redact found." },
     redacted: { type: "boolean", description: "Whether the redacted text replaced the original." },
-    summary: { type: "string", description: "Pangea's summary of the call." },
-    requestId: { type: "string", description: "Pangea's request id." },
-    latencyMs: { type: "number", description: "Time of the call to Pangea." },
   },
   examples: [{ parameters: { redact: true }, description: "Redact personal data before the model sees it." }],
-  async run(context, { redact }) {
-    const call = await callPangea(context, "redact", "/v1/redact", { text: context.text });
-    const { result } = call;
-    if (typeof result.count !== "number") throw missingField(VENDOR, "result.count");
-    if (result.count > 0 && typeof result.redacted_text !== "string") throw missingField(VENDOR, "result.redacted_text");
-    const redacted = redact && result.count > 0;
+  notes: partnerNotes(
+    PANGEA.name,
+    PANGEA.id,
+    `Posts the evaluated text to Redact (\`https://redact.<domain>/v1/redact\`); the check fails when
+\`result.count\` is above zero. With \`redact\`, \`result.redacted_text\` replaces the evaluated text and the
+check passes.`,
+  ),
+  async run(context, { redact, timeout }) {
+    const call = await callPangea(context, "redact", "/v1/redact", { text: context.text }, timeout);
+    const count = requiredField(PANGEA, call.result, ["count"], "number");
+    const redacted = redact && count > 0;
+    const masked = redacted ? requiredField(PANGEA, call.result, ["redacted_text"], "string") : context.text;
     return {
-      verdict: result.count === 0 || redacted,
+      verdict: count === 0 || redacted,
       data: {
-        count: result.count,
+        verdict: count === 0 || redacted,
+        explanation:
+          count === 0 ? "Redact found no personal data" : `Redact found ${count} item(s)${redacted ? " and redacted them" : ""}`,
+        count,
         redacted,
-        ...(call.summary && { summary: call.summary }),
         ...(call.requestId && { requestId: call.requestId }),
         latencyMs: call.latencyMs,
       },
-      ...(redacted && { transformedText: result.redacted_text as string }),
+      ...(redacted && redactionOutcome(context, masked)),
     };
   },
 });

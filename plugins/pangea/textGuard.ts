@@ -2,30 +2,30 @@
  * `pangea.textGuard`: Pangea AI Guard (`POST /v1/text/guard`) applies a recipe of detectors to the
  * text. It fails when AI Guard blocked the text or any detector found something; with `redact`,
  * the text AI Guard returns (PII replaced, URLs defanged) replaces the evaluated text, and a text
- * that was only transformed, not blocked, passes.
+ * that was transformed but not blocked passes.
  */
 import { defineCheck } from "../../core/plugin-api.js";
-import { missingField } from "../partner-call-draft.js";
-import { callPangea, VENDOR } from "./pangea-api.js";
+import {
+  decisionData,
+  PARTNER_DATA,
+  partnerNotes,
+  REDACT_PARAMETER,
+  redactionOutcome,
+  requiredField,
+  TIMEOUT_PARAMETER,
+} from "../partner-kit/index.js";
+import { callPangea, PANGEA } from "./pangea-api.js";
 
 interface Parameters {
   recipe?: string;
   debug?: boolean;
   overrides?: Record<string, unknown>;
   redact: boolean;
+  timeout: number;
 }
 
-// Fields of detector data that repeat the evaluated text.
-const TEXT_FIELDS = new Set(["value", "raw", "text", "prompt_text", "prompt_messages"]);
-
-/** A detector's data without the parts of the evaluated text it quotes. */
-export function withoutQuotedText(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutQuotedText);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (!TEXT_FIELDS.has(key)) out[key] = withoutQuotedText(item);
-  return out;
-}
+// Fields of AI Guard's answer that quote the evaluated text.
+const QUOTING_FIELDS = ["value", "raw", "prompt_text", "prompt_messages"];
 
 export default defineCheck<Parameters>({
   id: "textGuard",
@@ -38,64 +38,74 @@ export default defineCheck<Parameters>({
   parameters: {
     type: "object",
     properties: {
-      recipe: {
-        type: "string",
-        description: "Recipe key configured in the Pangea console (pangea_prompt_guard when empty).",
-      },
+      recipe: { type: "string", description: "Recipe key configured in the Pangea console (pangea_prompt_guard when empty)." },
       debug: { type: "boolean", description: "Ask AI Guard for a detailed analysis." },
       overrides: { type: "object", description: "Per-detector overrides of the recipe, as AI Guard accepts them." },
-      redact: {
-        type: "boolean",
-        default: false,
-        description:
-          "Replace the text with AI Guard's transformed text (redacted, defanged); a transformed text that was not blocked passes.",
-      },
+      redact: REDACT_PARAMETER,
+      timeout: TIMEOUT_PARAMETER,
     },
     additionalProperties: false,
   },
   data: {
+    ...PARTNER_DATA,
     blocked: { type: "boolean", description: "Whether AI Guard blocked the text." },
     transformed: { type: "boolean", description: "Whether AI Guard changed the text." },
     detected: { type: "string[]", description: "Names of the detectors that found something." },
     detectors: { type: "object", description: "Each detector's `detected` flag and data, without the quoted text." },
     recipe: { type: "string", description: "The recipe AI Guard applied." },
-    requestId: { type: "string", description: "Pangea's request id." },
-    latencyMs: { type: "number", description: "Time of the call to Pangea." },
   },
   examples: [
     { parameters: { recipe: "pangea_prompt_guard", redact: true }, description: "The prompt recipe, redacting what it finds." },
   ],
-  async run(context, { recipe, debug, overrides, redact }) {
-    const call = await callPangea(context, "ai-guard", "/v1/text/guard", {
-      text: context.text,
-      ...(recipe && { recipe }),
-      ...(debug !== undefined && { debug }),
-      ...(overrides && { overrides }),
-    });
-    const { result } = call;
-    if (typeof result.detectors !== "object" || result.detectors === null) throw missingField(VENDOR, "result.detectors");
+  notes: partnerNotes(
+    PANGEA.name,
+    PANGEA.id,
+    `Posts the evaluated text to AI Guard (\`https://ai-guard.<domain>/v1/text/guard\`) with the recipe.
+The check fails when \`result.blocked\` is true or any detector reports \`detected\`; with \`redact\`,
+a text AI Guard transformed without blocking passes, and its \`prompt_text\` replaces the evaluated text.`,
+  ),
+  async run(context, { recipe, debug, overrides, redact, timeout }) {
+    const call = await callPangea(
+      context,
+      "ai-guard",
+      "/v1/text/guard",
+      { text: context.text, ...(recipe && { recipe }), ...(debug !== undefined && { debug }), ...(overrides && { overrides }) },
+      timeout,
+    );
+    const found = requiredField(PANGEA, call.result, ["detectors"], "object");
     const detectors: Record<string, unknown> = {};
     const detected: string[] = [];
-    for (const [name, detector] of Object.entries(result.detectors as Record<string, { detected?: unknown; data?: unknown }>)) {
+    for (const [name, detector] of Object.entries(found as Record<string, { detected?: unknown; data?: unknown }>)) {
       if (detector?.detected === true) detected.push(name);
-      detectors[name] = { detected: detector?.detected === true, data: withoutQuotedText(detector?.data ?? null) };
+      detectors[name] = {
+        detected: detector?.detected === true,
+        data: decisionData(detector?.data ?? null, context.text, QUOTING_FIELDS),
+      };
     }
-    const blocked = result.blocked === true;
-    const rewritten =
-      typeof result.prompt_text === "string" && result.prompt_text !== context.text ? result.prompt_text : undefined;
-    const transformed = redact && !blocked && rewritten !== undefined;
+    const blocked = call.result.blocked === true;
+    const rewritten = typeof call.result.prompt_text === "string" ? call.result.prompt_text : context.text;
+    const applied = redact && !blocked && rewritten !== context.text;
+    const verdict = !blocked && (detected.length === 0 || applied);
     return {
-      verdict: !blocked && (detected.length === 0 || transformed),
+      verdict,
       data: {
+        verdict,
+        explanation: blocked
+          ? `AI Guard blocked the text (${detected.join(", ") || "recipe"})`
+          : detected.length === 0
+            ? "AI Guard found nothing"
+            : applied
+              ? `AI Guard transformed the text (${detected.join(", ")})`
+              : `AI Guard detected ${detected.join(", ")}`,
         blocked,
-        transformed: result.transformed === true,
+        transformed: call.result.transformed === true,
         detected,
         detectors,
-        ...(typeof result.recipe === "string" && { recipe: result.recipe }),
+        ...(typeof call.result.recipe === "string" && { recipe: call.result.recipe }),
         ...(call.requestId && { requestId: call.requestId }),
         latencyMs: call.latencyMs,
       },
-      ...(transformed && { transformedText: rewritten }),
+      ...(applied && redactionOutcome(context, rewritten)),
     };
   },
 });

@@ -5,18 +5,33 @@
  * data (patronus/index.ts) and built here.
  */
 import { locateText } from "../../core/content.js";
-import { type CheckDefinition, type CheckContext, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
-import { callVendor, missingField, VendorError } from "../partner-call-draft.js";
+import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import {
+  BASE_URL_CREDENTIAL,
+  callPartner,
+  type LabelledSpan,
+  maskSpans,
+  PARTNER_DATA,
+  PartnerError,
+  type PartnerService,
+  partnerBaseUrl,
+  partnerNotes,
+  REDACT_PARAMETER,
+  redactionOutcome,
+  requiredCredential,
+  requiredField,
+  TIMEOUT_PARAMETER,
+} from "../partner-kit/index.js";
 
-export const VENDOR = "Patronus";
+export const PATRONUS: PartnerService = { id: "patronus", name: "Patronus" };
 const DEFAULT_BASE = "https://api.patronus.ai";
 
 /** Credentials of the Patronus plugin. */
 export const PATRONUS_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
-    apiKey: { type: "string", minLength: 1, description: "A Patronus API key (app.patronus.ai → API keys)." },
-    baseURL: { type: "string", format: "uri", description: `Replaces ${DEFAULT_BASE}.` },
+    apiKey: { type: "string", minLength: 1, description: "A Patronus API key (app.patronus.ai, API keys)." },
+    baseURL: BASE_URL_CREDENTIAL,
   },
   required: ["apiKey"],
 };
@@ -39,6 +54,7 @@ interface Parameters {
   criteria?: string;
   profile?: string;
   redact?: boolean;
+  timeout: number;
 }
 
 interface EvaluationResult {
@@ -49,53 +65,36 @@ interface EvaluationResult {
   additional_info?: { positions?: unknown };
 }
 
-/** The text with each [start, end) span replaced by `mask`, spans taken last to first. */
-function maskSpans(text: string, spans: Array<[number, number]>, mask: string): string {
-  let out = text;
-  for (const [start, end] of [...spans].sort((a, b) => b[0] - a[0])) {
-    if (start >= 0 && end <= out.length && start < end) out = `${out.slice(0, start)}${mask}${out.slice(end)}`;
-  }
-  return out;
-}
-
-function validSpans(positions: unknown): Array<[number, number]> {
+/** The spans of `additional_info.positions` (`[start, end]` pairs), labelled for masking. */
+function spansOf(positions: unknown, label: string): LabelledSpan[] {
   if (!Array.isArray(positions)) return [];
-  return positions.filter(
-    (p): p is [number, number] => Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]),
-  );
+  return positions
+    .filter((p): p is [number, number] => Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]))
+    .map(([start, end]) => ({ start, end, label }));
 }
 
-async function evaluate(context: CheckContext, evaluator: string, criteria: string | undefined) {
-  const credentials = context.credentials as { apiKey: string; baseURL?: string };
-  const base = (credentials.baseURL ?? DEFAULT_BASE).replace(/\/+$/, "");
-  const input = locateText("input", context.requestType, context.request).text;
-  const answer = await callVendor(context, {
-    vendor: VENDOR,
-    url: `${base}/v1/evaluate`,
-    headers: { "x-api-key": credentials.apiKey },
-    body: {
+async function evaluate(context: CheckContext, evaluator: string, criteria: string | undefined, timeout: number) {
+  const key = requiredCredential(PATRONUS, context.credentials, ["apiKey"]);
+  const answer = await callPartner(context, PATRONUS, {
+    url: `${partnerBaseUrl(PATRONUS, context.credentials, DEFAULT_BASE)}/v1/evaluate`,
+    headers: { "x-api-key": key },
+    json: {
       evaluators: [{ evaluator, ...(criteria && { criteria }), explain_strategy: "always" }],
-      task_input: input,
+      task_input: locateText("input", context.requestType, context.request).text,
       task_output: context.text,
     },
+    timeout,
   });
-  const results = (answer.json as { results?: unknown })?.results;
-  if (!Array.isArray(results) || results.length === 0) throw missingField(VENDOR, "results");
-  const first = results[0] as {
-    status?: unknown;
-    error_message?: unknown;
-    evaluator_id?: unknown;
-    evaluation_result?: EvaluationResult | null;
-  };
+  const first = requiredField(PATRONUS, answer.body, ["results", 0], "object");
   if (first.status !== "success" || typeof first.error_message === "string") {
-    throw new VendorError(
-      "vendor_failed",
-      `${VENDOR} could not evaluate with ${evaluator}: ${String(first.error_message ?? first.status)}`,
+    throw new PartnerError(
+      "partner_answer_invalid",
+      `${PATRONUS.name} could not evaluate with ${evaluator}: ${String(first.error_message ?? first.status)}`,
     );
   }
-  const result = first.evaluation_result;
-  if (!result || typeof result.pass !== "boolean") throw missingField(VENDOR, "results[0].evaluation_result.pass");
-  return { result, evaluatorId: first.evaluator_id, latencyMs: answer.latencyMs };
+  const pass = requiredField(PATRONUS, answer.body, ["results", 0, "evaluation_result", "pass"], "boolean");
+  const result = first.evaluation_result as EvaluationResult;
+  return { pass, result, evaluatorId: first.evaluator_id, latencyMs: answer.latencyMs, requestId: answer.requestId };
 }
 
 /** Builds the check for one evaluator. */
@@ -110,12 +109,9 @@ export function evaluatorCheck(spec: EvaluatorSpec): CheckDefinition<Parameters>
     properties.profile = { type: "string", minLength: 1, description: "Older name of `criteria`." };
   }
   if (spec.spans) {
-    properties.redact = {
-      type: "boolean",
-      default: false,
-      description: `Mask what the evaluator found with [${spec.spans}] and pass.`,
-    };
+    properties.redact = REDACT_PARAMETER;
   }
+  properties.timeout = TIMEOUT_PARAMETER;
   return defineCheck<Parameters>({
     id: spec.id,
     name: spec.name,
@@ -125,36 +121,46 @@ export function evaluatorCheck(spec: EvaluatorSpec): CheckDefinition<Parameters>
     ...(spec.spans && { transforms: true }),
     parameters: { type: "object", properties, additionalProperties: false },
     data: {
+      ...PARTNER_DATA,
       evaluator: { type: "string", description: "The Patronus evaluator that ran." },
       criteria: { type: "string", description: "Its criteria." },
       pass: { type: "boolean", description: "Patronus's verdict." },
       score: { type: "number", description: "The evaluator's raw score." },
-      explanation: { type: "string", description: "Patronus's explanation of the verdict." },
       ...(spec.spans && { spans: { type: "number", description: "How many spans the evaluator found." } }),
-      latencyMs: { type: "number", description: "Time of the call to Patronus." },
     },
+    notes: partnerNotes(
+      PATRONUS.name,
+      PATRONUS.id,
+      `Posts the request's last message (\`task_input\`) and the model's answer (\`task_output\`) to
+Patronus's Evaluate API (\`POST /v1/evaluate\`) with the evaluator \`${spec.evaluator}\`${spec.criteria ? ` and the criteria \`${spec.criteria}\`` : ""}.
+The check fails when \`results[0].evaluation_result.pass\` is false${spec.spans ? `; with \`redact\`, the spans in \`additional_info.positions\` are replaced by \`[${spec.spans}]\` and the check passes` : ""}.`,
+    ),
     validate: (p) =>
       !spec.criteriaParameter || p.criteria || p.profile
         ? undefined
         : { parameter: "criteria", message: "is required: name the criteria to judge by" },
     async run(context, p) {
       const criteria = spec.criteria ?? p.criteria ?? p.profile;
-      const { result, evaluatorId, latencyMs } = await evaluate(context, spec.evaluator, criteria);
-      const spans = validSpans(result.additional_info?.positions);
-      const redacted = Boolean(spec.spans && p.redact && result.pass === false && spans.length > 0);
+      const { pass, result, evaluatorId, latencyMs, requestId } = await evaluate(context, spec.evaluator, criteria, p.timeout);
+      const spans = spec.spans ? spansOf(result.additional_info?.positions, spec.spans) : [];
+      const redacted = Boolean(p.redact) && !pass && spans.length > 0;
+      const verdict = pass || redacted;
+      const explanation = typeof result.explanation === "string" ? result.explanation : undefined;
       return {
-        verdict: result.pass === true || redacted,
+        verdict,
         data: {
+          verdict,
+          ...(explanation && { explanation }),
           evaluator: typeof evaluatorId === "string" ? evaluatorId : spec.evaluator,
           ...(criteria && { criteria }),
-          pass: result.pass,
+          pass,
           ...(typeof result.score_raw === "number" && { score: result.score_raw }),
-          ...(typeof result.explanation === "string" && { explanation: result.explanation }),
           ...(typeof result.id === "string" && { evaluationId: result.id }),
           ...(spec.spans && { spans: spans.length }),
+          ...(requestId && { requestId }),
           latencyMs,
         },
-        ...(redacted && { transformedText: maskSpans(context.text, spans, `[${spec.spans}]`) }),
+        ...(redacted && redactionOutcome(context, maskSpans(context.text, spans))),
       };
     },
   });

@@ -3,6 +3,7 @@
  * the plugin's manifest; ids, evaluators and criteria are those the peer gateway uses.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import { definePartner, type PartnerCheckFacts } from "../partner-kit/index.js";
 import { type EvaluatorSpec, evaluatorCheck, PATRONUS_CREDENTIALS } from "./evaluator-check.js";
 
 const judge = (id: string, name: string, criterion: string, description: string): EvaluatorSpec => ({
@@ -51,12 +52,28 @@ const EVALUATORS: EvaluatorSpec[] = [
   },
 ];
 
-export default definePlugin({
-  id: "patronus",
-  name: "Patronus",
-  description: "Patronus AI's evaluators (PII, PHI, toxicity, judges of tone, bias and relevance) on the model's answer.",
-  class: "PARTNER",
-  apiVersion: 1,
-  credentials: PATRONUS_CREDENTIALS,
-  checks: EVALUATORS.map(evaluatorCheck),
+function facts(spec: EvaluatorSpec): PartnerCheckFacts {
+  const by = spec.criteriaParameter
+    ? "the judge with the given `criteria`"
+    : `\`${spec.evaluator}\`${spec.criteria ? ` (\`${spec.criteria}\`)` : ""}`;
+  return {
+    verdict: `${by} does not pass (\`evaluation_result.pass\` false)${spec.spans ? ", unless `redact`" : ""}`,
+    ...(spec.spans && { redaction: `the spans Patronus found (\`additional_info.positions\`), as \`[${spec.spans}]\`` }),
+  };
+}
+
+export default definePartner({
+  vendor: "Patronus",
+  reference:
+    "Patronus Evaluate API (`POST /v1/evaluate`), as the OpenAPI description behind Patronus's official clients (patronus-api-node) gives it",
+  plugin: definePlugin({
+    id: "patronus",
+    name: "Patronus",
+    description: "Patronus AI's evaluators (PII, PHI, toxicity, judges of tone, bias and relevance) on the model's answer.",
+    class: "PARTNER",
+    apiVersion: 1,
+    credentials: PATRONUS_CREDENTIALS,
+    checks: EVALUATORS.map(evaluatorCheck),
+  }),
+  checks: Object.fromEntries(EVALUATORS.map((spec) => [spec.id, facts(spec)])),
 });

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareCheck, runOnText } from "../../test/support/check-harness.js";
-import { PATRONUS_KEY, startPatronusFake } from "../../test/support/partners/patronus-fake.js";
+import { FAKE_SETTINGS, type PartnerFake } from "../../test/support/partners/fake.js";
+import { PATRONUS_KEY, startPatronusFake } from "../../test/support/partners/patronus.js";
 import { vendorErrorCases } from "../../test/support/partners/vendor-error-cases.js";
-import type { VendorFake } from "../../test/support/partners/vendor-fake.js";
-import patronus from "./index.js";
+import partner from "./index.js";
 
-let fake: VendorFake;
+const patronus = partner.plugin;
+
+let fake: PartnerFake;
 beforeAll(async () => {
   fake = await startPatronusFake();
 });
@@ -15,19 +17,12 @@ const check = (id: string) => patronus.checks.find((c) => c.id === id)!;
 const credentials = () => ({ apiKey: PATRONUS_KEY, baseURL: fake.origin });
 const request = { model: "gpt-4o", messages: [{ role: "user", content: "Tell me about the weather" }] };
 
-function run(
-  id: string,
-  answer: string,
-  parameters: Record<string, unknown> = {},
-  signal?: AbortSignal,
-  given?: Record<string, unknown>,
-) {
+function run(id: string, answer: string, parameters: Record<string, unknown> = {}, given?: Record<string, unknown>) {
   return runOnText(check(id), answer, parameters, {
     side: "output",
     request,
     credentials: given ?? credentials(),
-    settings: { allowLoopback: true },
-    ...(signal && { signal }),
+    settings: FAKE_SETTINGS,
   });
 }
 
@@ -89,21 +84,15 @@ describe("patronus", () => {
   });
 
   it("is an error when Patronus reports the evaluation itself failed", async () => {
-    fake.fault({
-      kind: "empty",
-      body: { results: [{ evaluator_id: "x", status: "failure", error_message: "evaluator unavailable" }] },
-    });
-    const error = await run("toxicity", "hi").catch((e: Error) => e);
-    fake.fault(undefined);
-    expect((error as Error).message).toMatch(/Patronus could not evaluate with toxicity: evaluator unavailable/);
+    fake.fail({ body: { results: [{ evaluator_id: "x", status: "failure", error_message: "evaluator unavailable" }] } });
+    await expect(run("toxicity", "hi")).rejects.toThrow("Patronus could not evaluate with toxicity: evaluator unavailable");
   });
 
   vendorErrorCases({
-    vendor: "Patronus",
+    service: "Patronus",
     fake: () => fake,
-    run: ({ credentials: given, signal }) => run("isConcise", "ok", {}, signal, given),
+    run: ({ credentials: given, timeout }) => run("isConcise", "ok", { ...(timeout && { timeout }) }, given),
     wrongCredentials: () => ({ apiKey: "patronus-wrong-key", baseURL: fake.origin }),
     secrets: [PATRONUS_KEY, "patronus-wrong-key"],
-    serverErrorBody: { detail: "Internal Server Error" },
   });
 });

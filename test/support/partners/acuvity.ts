@@ -9,7 +9,8 @@
  * Triggers: an instruction override scores prompt_injection 0.93 and jailbreak 0.4; an insult
  * scores toxic 0.81; an e-mail address is PII `email_address`; a text starting "Hola" is Spanish.
  */
-import { emails, header, INJECTION, startVendorFake, TOXIC, type VendorFake } from "./vendor-fake.js";
+import { jsonBody, type PartnerFake, startPartnerFake } from "./fake.js";
+import { emails, header, INJECTION, TOXIC } from "./triggers.js";
 
 function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -20,7 +21,7 @@ export function acuvityToken(apexUrl: string): string {
   return `${base64url({ alg: "ES256", typ: "JWT" })}.${base64url({ iss: "https://api.acuvity.ai", opaque: { "apex-url": apexUrl } })}.c2lnbmF0dXJl`;
 }
 
-function extraction(text: string, redactions: string[]) {
+function extraction(text: string, redactions: readonly string[]) {
   const found = emails(text);
   const redact = redactions.includes("email_address");
   let data = text;
@@ -43,30 +44,30 @@ function extraction(text: string, redactions: string[]) {
   };
 }
 
-/** Starts the fake; `token()` gives the bearer token that names its origin. */
-export async function startAcuvityFake(): Promise<VendorFake & { token(): string }> {
+/** Starts the fake; `token()` is the bearer token naming its origin. */
+export async function startAcuvityFake(): Promise<PartnerFake & { token(): string }> {
   let origin = "";
-  const fake = await startVendorFake({
-    authorized: (request) => header(request, "authorization") === `Bearer ${acuvityToken(origin)}`,
-    unauthorized: { status: 401, body: [{ code: 401, title: "Unauthorized", description: "invalid token" }] },
-    routes: {
-      "POST /_acuvity/scan": (raw) => {
-        const body = raw as { messages?: unknown; type?: string; redactions?: string[] };
-        if (!Array.isArray(body?.messages) || !["Input", "Output"].includes(String(body.type))) {
-          return { status: 422, body: [{ code: 422, title: "Validation Error", description: "messages and type are required" }] };
-        }
-        return {
-          status: 200,
-          body: {
-            ID: "scan-1",
-            decision: "Allow",
-            type: body.type,
-            extractions: body.messages.map((m) => extraction(String(m), body.redactions ?? [])),
-          },
-        };
-      },
+  const fake = await startPartnerFake({
+    authorized: (request) => header(request.headers, "authorization") === `Bearer ${acuvityToken(origin)}`,
+    errorBody: (status, message) => [{ code: status, title: "Error", description: message }],
+    answer: (request) => {
+      if (request.method !== "POST" || request.url !== "/_acuvity/scan")
+        return { status: 404, body: [{ code: 404, title: "Not Found" }] };
+      const body = jsonBody(request) as { messages?: unknown; type?: string; redactions?: string[] } | undefined;
+      if (!Array.isArray(body?.messages) || !["Input", "Output"].includes(String(body.type))) {
+        return { status: 422, body: [{ code: 422, title: "Validation Error", description: "messages and type are required" }] };
+      }
+      return {
+        status: 200,
+        body: {
+          ID: "scan-1",
+          decision: "Allow",
+          type: body.type,
+          extractions: body.messages.map((m) => extraction(String(m), body.redactions ?? [])),
+        },
+      };
     },
   });
   origin = fake.origin;
-  return { ...fake, token: () => acuvityToken(origin) };
+  return Object.assign(fake, { token: () => acuvityToken(origin) });
 }
