@@ -6,6 +6,9 @@
 import type { PluginDefinition } from "../core/plugin-api.js";
 import acuvity from "./acuvity/index.js";
 import aporia from "./aporia/index.js";
+import azure from "./azure/index.js";
+import bedrock from "./bedrock/index.js";
+import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
 import patronus from "./patronus/index.js";
@@ -13,7 +16,17 @@ import pillar from "./pillar/index.js";
 import promptsecurity from "./promptsecurity/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
-export const partners: readonly PartnerPlugin[] = [pangea, patronus, aporia, pillar, promptsecurity, acuvity];
+export const partners: readonly PartnerPlugin[] = [
+  openai,
+  azure,
+  bedrock,
+  pangea,
+  patronus,
+  aporia,
+  pillar,
+  promptsecurity,
+  acuvity,
+];
 
 /** The partner plugins, for the engine's built-in list. */
 export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);

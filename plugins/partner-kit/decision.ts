@@ -38,3 +38,11 @@ export function decisionData<T>(value: T, evaluatedText: string | readonly strin
   );
   return trim(value, texts, new Set(omit), 0) as T;
 }
+
+/** The outcome of a partner check with no text to evaluate: it passes without calling the service. */
+export function nothingToEvaluate(serviceName: string): { verdict: true; data: Record<string, unknown> } {
+  return {
+    verdict: true,
+    data: { verdict: true, explanation: `There is no text to evaluate, so ${serviceName} was not called.` },
+  };
+}

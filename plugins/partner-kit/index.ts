@@ -7,7 +7,7 @@ export { type FieldType, optionalField, requiredField } from "./answer.js";
 export { callPartner, type PartnerAnswer, type PartnerRequest, type PartnerService, retryAfterSeconds } from "./call.js";
 export { definePartner, type PartnerCheckFacts, type PartnerPlugin } from "./catalog.js";
 export { BASE_URL_CREDENTIAL, optionalCredential, partnerBaseUrl, partnerUrl, requiredCredential } from "./credentials.js";
-export { decisionData, OMITTED_TEXT } from "./decision.js";
+export { decisionData, nothingToEvaluate, OMITTED_TEXT } from "./decision.js";
 export { PartnerError, type PartnerErrorCode } from "./errors.js";
 export { DEFAULT_PARTNER_TIMEOUT, PARTNER_DATA, partnerNotes, REDACT_PARAMETER, TIMEOUT_PARAMETER } from "./parameters.js";
 export { type LabelledSpan, maskSpans, redactionOutcome } from "./redaction.js";

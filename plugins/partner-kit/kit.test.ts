@@ -89,7 +89,7 @@ describe("callPartner", () => {
 
     fake.fail("hang");
     const slow = await failure(call("x", KEY, 150));
-    expect(slow).toMatchObject({ code: "partner_timeout", message: "Acme Guard did not answer within 150 ms" });
+    expect(slow).toMatchObject({ code: "partner_timeout", message: "Acme Guard did not answer within the time limit of 150 ms" });
   });
 
   it("follows the gateway's address policy: loopback is refused unless allowed", async () => {

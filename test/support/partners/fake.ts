@@ -16,7 +16,14 @@ export interface VendorWire {
   /** The vendor's error body for a status and message. */
   errorBody(status: number, message: string): unknown;
   /** The answer to an authorized request: route, validate and decide as the vendor does. */
-  answer(request: ReceivedRequest): { status: number; body: unknown; headers?: Record<string, string> };
+  answer(request: ReceivedRequest): VendorAnswer | Promise<VendorAnswer>;
+}
+
+/** A vendor's answer: status, JSON body, extra headers. */
+export interface VendorAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
 }
 
 /** A way the next call fails, instead of the vendor's normal answer. */
@@ -47,7 +54,7 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 /** Starts a fake speaking `wire`. */
 export async function startPartnerFake(wire: VendorWire): Promise<PartnerFake> {
   const faults: Fault[] = [];
-  const server = await startServer((request, response) => {
+  const server = await startServer(async (request, response) => {
     const fault = faults.shift();
     if (fault === "hang") return;
     if (fault === "malformed") {
@@ -58,7 +65,7 @@ export async function startPartnerFake(wire: VendorWire): Promise<PartnerFake> {
     if (fault && "body" in fault) return send(response, 200, fault.body);
     if (fault) return send(response, fault.status, wire.errorBody(fault.status, fault.message ?? "fault"), fault.headers);
     if (!wire.authorized(request)) return send(response, 401, wire.errorBody(401, "invalid credentials"));
-    const { status, body, headers } = wire.answer(request);
+    const { status, body, headers } = await wire.answer(request);
     send(response, status, body, headers);
   });
   return { ...server, fail: (...more: Fault[]) => faults.push(...more) };
