@@ -9,6 +9,7 @@ import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,
+  nothingToEvaluate,
   optionalCredential,
   PARTNER_DATA,
   type PartnerService,
@@ -158,6 +159,7 @@ export default defineCheck<Parameters>({
 language guard fails texts that *are* in the selected language, \`language\` here fails texts that are not.`,
   ),
   async run(context, p) {
+    if (context.text.trim() === "") return nothingToEvaluate(ACUVITY.name);
     const token = requiredCredential(ACUVITY, context.credentials, ["apiKey"]);
     const base = optionalCredential(context.credentials, ["baseURL"])
       ? partnerBaseUrl(ACUVITY, context.credentials, "")

@@ -7,6 +7,7 @@ import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,
+  nothingToEvaluate,
   decisionData,
   PARTNER_DATA,
   type PartnerService,
@@ -76,6 +77,7 @@ export default defineCheck<Parameters>({
 passes only when \`action\` is \`passthrough\`.`,
   ),
   async run(context, { projectID, timeout }) {
+    if (context.text.trim() === "") return nothingToEvaluate(APORIA.name);
     const key = requiredCredential(APORIA, context.credentials, ["apiKey"]);
     const base = partnerBaseUrl(APORIA, context.credentials, DEFAULT_BASE, ["apiEndpoint"]);
     const input = context.side === "input";

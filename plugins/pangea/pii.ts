@@ -5,6 +5,7 @@
  */
 import { defineCheck } from "../../core/plugin-api.js";
 import {
+  nothingToEvaluate,
   PARTNER_DATA,
   partnerNotes,
   REDACT_PARAMETER,
@@ -45,6 +46,7 @@ export default defineCheck<Parameters>({
 check passes.`,
   ),
   async run(context, { redact, timeout }) {
+    if (context.text.trim() === "") return nothingToEvaluate(PANGEA.name);
     const call = await callPangea(context, "redact", "/v1/redact", { text: context.text }, timeout);
     const count = requiredField(PANGEA, call.result, ["count"], "number");
     const redacted = redact && count > 0;

@@ -7,6 +7,7 @@
 import { defineCheck } from "../../core/plugin-api.js";
 import {
   decisionData,
+  nothingToEvaluate,
   PARTNER_DATA,
   partnerNotes,
   REDACT_PARAMETER,
@@ -65,6 +66,7 @@ The check fails when \`result.blocked\` is true or any detector reports \`detect
 a text AI Guard transformed without blocking passes, and its \`prompt_text\` replaces the evaluated text.`,
   ),
   async run(context, { recipe, debug, overrides, redact, timeout }) {
+    if (context.text.trim() === "") return nothingToEvaluate(PANGEA.name);
     const call = await callPangea(
       context,
       "ai-guard",

@@ -11,6 +11,7 @@ import {
   callPartner,
   type LabelledSpan,
   maskSpans,
+  nothingToEvaluate,
   PARTNER_DATA,
   PartnerError,
   type PartnerService,
@@ -140,6 +141,7 @@ The check fails when \`results[0].evaluation_result.pass\` is false${spec.spans 
         ? undefined
         : { parameter: "criteria", message: "is required: name the criteria to judge by" },
     async run(context, p) {
+      if (context.text.trim() === "") return nothingToEvaluate(PATRONUS.name);
       const criteria = spec.criteria ?? p.criteria ?? p.profile;
       const { pass, result, evaluatorId, latencyMs, requestId } = await evaluate(context, spec.evaluator, criteria, p.timeout);
       const spans = spec.spans ? spansOf(result.additional_info?.positions, spec.spans) : [];

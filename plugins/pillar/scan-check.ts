@@ -9,6 +9,7 @@ import type { Side } from "../../core/types.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,
+  nothingToEvaluate,
   PARTNER_DATA,
   PartnerError,
   type PartnerService,
@@ -83,6 +84,7 @@ export function scanCheck(spec: ScanSpec): CheckDefinition<Parameters> {
 requested scanner answers \`true\`; a requested scanner missing from the answer is an error.`,
     ),
     async run(context, { scanners, timeout }) {
+      if (context.text.trim() === "") return nothingToEvaluate(PILLAR.name);
       const key = requiredCredential(PILLAR, context.credentials, ["apiKey"]);
       const answer = await callPartner(context, PILLAR, {
         url: `${partnerBaseUrl(PILLAR, context.credentials, DEFAULT_BASE)}${spec.path}`,

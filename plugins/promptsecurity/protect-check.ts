@@ -8,6 +8,7 @@ import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema }
 import {
   BASE_URL_CREDENTIAL,
   callPartner,
+  nothingToEvaluate,
   decisionData,
   optionalCredential,
   PARTNER_DATA,
@@ -102,6 +103,7 @@ with the \`APP-ID\` header. \`result.${target}.action\` decides: \`block\` fails
 to sanitise) fails unless \`redact\`, which applies \`modified_text\`; \`log\` passes.`,
     ),
     async run(context, { policy, redact, monitorOnly, user, userGroups, timeout }) {
+      if (context.text.trim() === "") return nothingToEvaluate(PROMPT_SECURITY.name);
       const appId = requiredCredential(PROMPT_SECURITY, context.credentials, ["apiKey"]);
       const fallback = optionalCredential(context.credentials, ["baseURL"])
         ? ""

@@ -62,17 +62,11 @@ export interface ContextOptions {
   request?: unknown;
   response?: unknown;
   metadata?: Record<string, string>;
-  /** The plugin's credentials, as the engine hands them to the check. */
-  credentials?: Record<string, unknown>;
-  /** The gateway's check settings (a local fake needs `allowLoopback`). */
-  settings?: CheckContext["settings"];
-  /** Stands for the runner's time limit or a cancelled request. */
-  signal?: AbortSignal;
 }
 
 /** Validates parameters as the registry does and returns them with defaults applied. */
-export function prepareParameters<P>(check: CheckDefinition<P>, parameters: Record<string, unknown>, side: Side = "input"): P {
-  return prepareCheck(check, parameters, side).parameters as P;
+export function prepareParameters<P>(check: CheckDefinition<P>, parameters: Record<string, unknown>): P {
+  return prepareCheck(check, parameters).parameters as P;
 }
 
 /** A check context for a text (or a given body) on one side. */
@@ -93,9 +87,8 @@ export function contextFor(text: string | undefined, options: ContextOptions = {
     response,
     metadata: options.metadata ?? {},
     headers: {},
-    signal: options.signal ?? new AbortController().signal,
-    settings: options.settings ?? {},
-    ...(options.credentials && { credentials: options.credentials }),
+    signal: new AbortController().signal,
+    settings: {},
   };
 }
 
@@ -106,5 +99,5 @@ export async function runOnText<P>(
   parameters: Record<string, unknown>,
   options: ContextOptions = {},
 ): Promise<CheckOutcome> {
-  return check.run(contextFor(text, options), prepareParameters(check, parameters, options.side));
+  return check.run(contextFor(text, options), prepareParameters(check, parameters));
 }

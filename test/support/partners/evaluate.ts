@@ -18,6 +18,10 @@ export interface PartnerRun {
   body?: unknown;
   /** Integration credentials per plugin id. */
   credentials?: Record<string, Record<string, unknown>>;
+  /** The request body on the output side (the conversation a reply answers). */
+  request?: unknown;
+  /** Request metadata (`x-gateway-metadata`). */
+  metadata?: Record<string, string>;
 }
 
 /** The check's result and the body of its side after any transform. */
@@ -45,7 +49,10 @@ export async function runPartner(run: PartnerRun): Promise<PartnerRunResult> {
   const request =
     side === "input" && run.body !== undefined
       ? run.body
-      : { model: "gpt-4o", messages: [{ role: "user", content: side === "input" ? run.text : "Tell me something." }] };
+      : (run.request ?? {
+          model: "gpt-4o",
+          messages: [{ role: "user", content: side === "input" ? run.text : "Tell me something." }],
+        });
   const response =
     side === "output"
       ? (run.body ?? { choices: [{ index: 0, message: { role: "assistant", content: run.text }, finish_reason: "stop" }] })
@@ -56,6 +63,7 @@ export async function runPartner(run: PartnerRun): Promise<PartnerRunResult> {
     request,
     ...(response !== undefined && { response }),
     ...(run.credentials && { credentials: run.credentials }),
+    ...(run.metadata && { metadata: run.metadata }),
     guardrails: [{ checks: [{ id: run.checkId, parameters: run.parameters ?? {} }] }],
   });
   const result = evaluation.results[0]?.checks[0];
