@@ -15,7 +15,12 @@ const credentials = () => ({ aporia: { apiKey: APORIA_KEY, apiEndpoint: fake.ori
 const system = { role: "system", content: "You are kind." };
 const conversation = { model: "gpt-4o", messages: [system, { role: "user", content: [{ type: "text", text: "Hello there" }] }] };
 
-function run(text: string, side: "input" | "output", parameters: Record<string, unknown> = {}, given = credentials()) {
+function run(
+  text: string,
+  side: "input" | "output",
+  parameters: Record<string, unknown> = {},
+  given: Record<string, Record<string, unknown>> = credentials(),
+) {
   return runPartner({
     checkId: "aporia.validateProject",
     text,
