@@ -8,6 +8,7 @@ import acuvity from "./acuvity/index.js";
 import aporia from "./aporia/index.js";
 import azure from "./azure/index.js";
 import bedrock from "./bedrock/index.js";
+import lasso from "./lasso/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
@@ -26,6 +27,7 @@ export const partners: readonly PartnerPlugin[] = [
   pillar,
   promptsecurity,
   acuvity,
+  lasso,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
