@@ -11,6 +11,7 @@ import bedrock from "./bedrock/index.js";
 import lasso from "./lasso/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
+import prismaAirs from "./panw-prisma-airs/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
 import patronus from "./patronus/index.js";
 import pillar from "./pillar/index.js";
@@ -28,6 +29,7 @@ export const partners: readonly PartnerPlugin[] = [
   promptsecurity,
   acuvity,
   lasso,
+  prismaAirs,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
