@@ -7,7 +7,9 @@ import type { PluginDefinition } from "../core/plugin-api.js";
 import acuvity from "./acuvity/index.js";
 import aporia from "./aporia/index.js";
 import azure from "./azure/index.js";
+import bedrock0 from "./bedrock/index.js";
 import bedrock from "./bedrock/index.js";
+import aidr from "./crowdstrike-aidr/index.js";
 import lasso from "./lasso/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
@@ -30,6 +32,7 @@ export const partners: readonly PartnerPlugin[] = [
   acuvity,
   lasso,
   prismaAirs,
+  aidr,
 ];
 
 /** The partner plugins, for the engine's built-in list. */

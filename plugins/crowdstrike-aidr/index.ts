@@ -1,0 +1,25 @@
+/** The `crowdstrike-aidr` plugin: CrowdStrike Falcon AIDR, with the peer gateway's ids and credential names. */
+import { definePlugin } from "../../core/plugin-api.js";
+import { definePartner } from "../partner-kit/index.js";
+import guardChatCompletions, { AIDR_CREDENTIALS } from "./guardChatCompletions.js";
+
+export default definePartner({
+  vendor: "CrowdStrike Falcon AIDR",
+  reference:
+    "AIDR's `POST /v1/guard_chat_completions` as the peer gateway's plugin calls it, in the Pangea response envelope AIDR inherited from Pangea AI Guard (pangea.cloud/docs/api)",
+  plugin: definePlugin({
+    id: "crowdstrike-aidr",
+    name: "CrowdStrike AIDR",
+    description: "CrowdStrike Falcon AIDR: policies on chat requests and responses, blocking or sanitising them.",
+    class: "PARTNER",
+    apiVersion: 1,
+    credentials: AIDR_CREDENTIALS,
+    checks: [guardChatCompletions],
+  }),
+  checks: {
+    guardChatCompletions: {
+      verdict: "AIDR blocks (`result.blocked`), or asks for changes (`result.transformed`) without `redact`",
+      redaction: "the whole request or response, as AIDR's `guard_output`",
+    },
+  },
+});
