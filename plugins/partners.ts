@@ -7,7 +7,6 @@ import type { PluginDefinition } from "../core/plugin-api.js";
 import acuvity from "./acuvity/index.js";
 import aporia from "./aporia/index.js";
 import azure from "./azure/index.js";
-import bedrock0 from "./bedrock/index.js";
 import bedrock from "./bedrock/index.js";
 import aidr from "./crowdstrike-aidr/index.js";
 import lasso from "./lasso/index.js";
