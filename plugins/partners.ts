@@ -9,6 +9,7 @@ import aporia from "./aporia/index.js";
 import azure from "./azure/index.js";
 import bedrock from "./bedrock/index.js";
 import aidr from "./crowdstrike-aidr/index.js";
+import f5 from "./f5-guardrails/index.js";
 import lasso from "./lasso/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
@@ -32,6 +33,7 @@ export const partners: readonly PartnerPlugin[] = [
   lasso,
   prismaAirs,
   aidr,
+  f5,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
