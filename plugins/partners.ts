@@ -10,6 +10,7 @@ import azure from "./azure/index.js";
 import bedrock from "./bedrock/index.js";
 import aidr from "./crowdstrike-aidr/index.js";
 import f5 from "./f5-guardrails/index.js";
+import javelin from "./javelin/index.js";
 import lasso from "./lasso/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
@@ -34,6 +35,7 @@ export const partners: readonly PartnerPlugin[] = [
   prismaAirs,
   aidr,
   f5,
+  javelin,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
