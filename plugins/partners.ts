@@ -19,6 +19,7 @@ import type { PartnerPlugin } from "./partner-kit/catalog.js";
 import patronus from "./patronus/index.js";
 import pillar from "./pillar/index.js";
 import promptsecurity from "./promptsecurity/index.js";
+import qualifire from "./qualifire/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
 export const partners: readonly PartnerPlugin[] = [
@@ -36,6 +37,7 @@ export const partners: readonly PartnerPlugin[] = [
   aidr,
   f5,
   javelin,
+  qualifire,
 ];
 
 /** The partner plugins, for the engine's built-in list. */

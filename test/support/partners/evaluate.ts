@@ -46,13 +46,8 @@ export async function runPartner(run: PartnerRun): Promise<PartnerRunResult> {
   const engine = await partnerEngine();
   const side = run.side ?? "input";
   const requestType = run.requestType ?? "chatComplete";
-  const request =
-    side === "input" && run.body !== undefined
-      ? run.body
-      : (run.request ?? {
-          model: "gpt-4o",
-          messages: [{ role: "user", content: side === "input" ? run.text : "Tell me something." }],
-        });
+  const userTurn = (content: string) => ({ model: "gpt-4o", messages: [{ role: "user", content }] });
+  const request = side === "input" ? (run.body ?? userTurn(run.text)) : (run.request ?? userTurn("Tell me something."));
   const response =
     side === "output"
       ? (run.body ?? { choices: [{ index: 0, message: { role: "assistant", content: run.text }, finish_reason: "stop" }] })
