@@ -20,6 +20,7 @@ import patronus from "./patronus/index.js";
 import pillar from "./pillar/index.js";
 import promptsecurity from "./promptsecurity/index.js";
 import qualifire from "./qualifire/index.js";
+import sydelabs from "./sydelabs/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
 export const partners: readonly PartnerPlugin[] = [
@@ -38,6 +39,7 @@ export const partners: readonly PartnerPlugin[] = [
   f5,
   javelin,
   qualifire,
+  sydelabs,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
