@@ -21,6 +21,7 @@ import pillar from "./pillar/index.js";
 import promptsecurity from "./promptsecurity/index.js";
 import qualifire from "./qualifire/index.js";
 import sydelabs from "./sydelabs/index.js";
+import walledai from "./walledai/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
 export const partners: readonly PartnerPlugin[] = [
@@ -40,6 +41,7 @@ export const partners: readonly PartnerPlugin[] = [
   javelin,
   qualifire,
   sydelabs,
+  walledai,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
