@@ -18,6 +18,7 @@ import prismaAirs from "./panw-prisma-airs/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
 import patronus from "./patronus/index.js";
 import pillar from "./pillar/index.js";
+import promptfoo from "./promptfoo/index.js";
 import promptsecurity from "./promptsecurity/index.js";
 import qualifire from "./qualifire/index.js";
 import sydelabs from "./sydelabs/index.js";
@@ -42,6 +43,7 @@ export const partners: readonly PartnerPlugin[] = [
   qualifire,
   sydelabs,
   walledai,
+  promptfoo,
 ];
 
 /** The partner plugins, for the engine's built-in list. */
