@@ -10,8 +10,11 @@ import azure from "./azure/index.js";
 import bedrock from "./bedrock/index.js";
 import aidr from "./crowdstrike-aidr/index.js";
 import f5 from "./f5-guardrails/index.js";
+import google from "./google/index.js";
 import javelin from "./javelin/index.js";
+import lakera from "./lakera/index.js";
 import lasso from "./lasso/index.js";
+import mistral from "./mistral/index.js";
 import openai from "./openai/index.js";
 import pangea from "./pangea/index.js";
 import prismaAirs from "./panw-prisma-airs/index.js";
@@ -29,6 +32,9 @@ export const partners: readonly PartnerPlugin[] = [
   openai,
   azure,
   bedrock,
+  lakera,
+  mistral,
+  google,
   pangea,
   patronus,
   aporia,

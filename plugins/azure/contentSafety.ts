@@ -4,6 +4,7 @@
  */
 import { defineCheck } from "../../core/plugin-api.js";
 import {
+  callFacts,
   decisionData,
   nothingToEvaluate,
   optionalField,
@@ -132,8 +133,7 @@ export default defineCheck<Parameters>({
           categoriesAnalysis: analysis,
           failedCategories,
           blocklistsMatch: matches,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
       ),

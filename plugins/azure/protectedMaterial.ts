@@ -4,6 +4,7 @@
  */
 import { defineCheck } from "../../core/plugin-api.js";
 import {
+  callFacts,
   decisionData,
   nothingToEvaluate,
   PARTNER_DATA,
@@ -64,8 +65,7 @@ export default defineCheck<Parameters>({
             ? `${CONTENT_SAFETY.name} detected protected material in the text.`
             : `${CONTENT_SAFETY.name} detected no protected material.`,
           detected,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
       ),

@@ -8,8 +8,8 @@ import {
   BASE_URL_CREDENTIAL,
   callPartner,
   type PartnerAnswer,
-  type PartnerService,
   partnerBaseUrl,
+  type PartnerService,
   partnerUrl,
   requiredCredential,
 } from "../partner-kit/index.js";

@@ -5,6 +5,7 @@
  */
 import { defineCheck } from "../../core/plugin-api.js";
 import {
+  callFacts,
   decisionData,
   nothingToEvaluate,
   PARTNER_DATA,
@@ -117,8 +118,7 @@ export default defineCheck<Parameters>({
           userPromptAttack,
           documentAttacks,
           documents: documents.length,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
       ),

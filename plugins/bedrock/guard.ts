@@ -5,17 +5,18 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
   optionalCredential,
   optionalField,
   PARTNER_DATA,
-  PartnerError,
-  type PartnerService,
   partnerBaseUrl,
+  PartnerError,
   partnerNotes,
+  type PartnerService,
   REDACT_PARAMETER,
   redactionOutcome,
   requiredCredential,
@@ -55,10 +56,7 @@ export const BEDROCK_CREDENTIALS: JsonSchema = {
       pattern: GUARDRAIL_VERSION,
       description: "Older place of the `guardrailVersion` parameter.",
     },
-    baseURL: {
-      ...BASE_URL_CREDENTIAL,
-      description: `${String(BASE_URL_CREDENTIAL.description)} Default https://bedrock-runtime.<region>.amazonaws.com.`,
-    },
+    baseURL: baseUrlCredential("https://bedrock-runtime.<region>.amazonaws.com"),
   },
   additionalProperties: false,
 };
@@ -173,8 +171,7 @@ export default defineCheck<Parameters>({
           ...(actionReason !== undefined && { actionReason }),
           assessments,
           redacted,
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
         ["match", "text"],

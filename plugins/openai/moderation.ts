@@ -5,6 +5,7 @@
  */
 import { defineCheck } from "../../core/plugin-api.js";
 import {
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -149,8 +150,7 @@ export default defineCheck<Parameters>({
           categoryScores: scores,
           model: modelName,
           ...(typeof moderationId === "string" && { moderationId }),
-          latencyMs: answer.latencyMs,
-          ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+          ...callFacts(answer),
         },
         context.text,
       ),

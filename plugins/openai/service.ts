@@ -1,6 +1,6 @@
 /** The OpenAI moderation service as the openai plugin's checks call it. */
 import type { JsonSchema } from "../../core/plugin-api.js";
-import { BASE_URL_CREDENTIAL, type PartnerService } from "../partner-kit/index.js";
+import { baseUrlCredential, type PartnerService } from "../partner-kit/index.js";
 
 export const OPENAI: PartnerService = { id: "openai", name: "OpenAI moderation" };
 
@@ -14,7 +14,7 @@ export const OPENAI_CREDENTIALS: JsonSchema = {
     apiKey: { type: "string", minLength: 1, description: "An OpenAI API key." },
     organization: { type: "string", minLength: 1, description: "Sent as `OpenAI-Organization`, when the key serves several." },
     project: { type: "string", minLength: 1, description: "Sent as `OpenAI-Project`." },
-    baseURL: { ...BASE_URL_CREDENTIAL, description: `${String(BASE_URL_CREDENTIAL.description)} Default ${OPENAI_BASE_URL}.` },
+    baseURL: baseUrlCredential(OPENAI_BASE_URL),
   },
   required: ["apiKey"],
   additionalProperties: false,

@@ -179,3 +179,8 @@ export async function callPartner(
   const requestId = REQUEST_ID_HEADERS.map((name) => header(response, name)).find((v) => typeof v === "string" && v !== "");
   return { status: response.status, body: parsed, latencyMs, ...(requestId !== undefined && { requestId }) };
 }
+
+/** The facts of a call every partner check keeps in `data`: its latency, and the service's id of it. */
+export function callFacts(answer: PartnerAnswer): { latencyMs: number; requestId?: string } {
+  return { latencyMs: answer.latencyMs, ...(answer.requestId !== undefined && { requestId: answer.requestId }) };
+}

@@ -74,3 +74,8 @@ export function partnerUrl(base: string, path: string, query: Record<string, str
   const qs = search.toString();
   return `${base}${path}${qs ? `?${qs}` : ""}`;
 }
+
+/** The `baseURL` credential's schema, naming the service's default endpoint. */
+export function baseUrlCredential(defaultEndpoint: string): JsonSchema {
+  return { ...BASE_URL_CREDENTIAL, description: `${String(BASE_URL_CREDENTIAL.description)} Default ${defaultEndpoint}.` };
+}
