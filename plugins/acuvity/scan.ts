@@ -8,6 +8,7 @@
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
+  callFacts,
   callPartner,
   nothingToEvaluate,
   optionalCredential,
@@ -214,8 +215,7 @@ language guard fails texts that *are* in the selected language, \`language\` her
         pii,
         secrets,
         redacted,
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
       ...(redacted && redactionOutcome(context, redactedText)),
     };

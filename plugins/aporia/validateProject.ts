@@ -5,7 +5,8 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   nothingToEvaluate,
   decisionData,
@@ -32,7 +33,7 @@ export const APORIA_CREDENTIALS: JsonSchema = {
       minLength: 1,
       description: "Aporia's endpoint when not the production one, e.g. https://gr-prd-trial.aporia.com for trial accounts.",
     },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -103,8 +104,7 @@ passes only when \`action\` is \`passthrough\`.`,
         action,
         ...(Array.isArray(body.explain_log) && { policies: decisionData(body.explain_log, context.text) }),
         ...(typeof body.revised_response === "string" && { revisedResponse: body.revised_response }),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
     };
   },

@@ -5,7 +5,8 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -29,7 +30,7 @@ export const F5_CREDENTIALS: JsonSchema = {
   properties: {
     apiKey: { type: "string", minLength: 1, description: "An F5 AI Guardrails (CalypsoAI) API token." },
     calypsoUrl: { type: "string", minLength: 1, description: `The platform's URL (${DEFAULT_BASE} when absent).` },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -95,8 +96,7 @@ export default defineCheck<Parameters>({
         failedScanners: scanners.filter((s) => s.outcome === "failed").map((s) => String(s.scannerId)),
         scanners: decisionData(scanners, context.text),
         ...(typeof body.id === "string" && { scanId: body.id }),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
       ...(applied && redactionOutcome(context, body.redactedInput as string)),
     };

@@ -5,7 +5,8 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -27,7 +28,7 @@ export const LASSO_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Lasso API key (Lasso dashboard, organisation settings)." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -101,8 +102,7 @@ last, assistant message) to \`https://server.lasso.security/gateway/v2/classify\
         violations,
         deputies: decisionData(deputies, context.text),
         predictions: decisionData((answer.body as { deputies_predictions?: unknown }).deputies_predictions ?? {}, context.text),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
     };
   },

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -120,8 +121,7 @@ header. The check fails when \`action\` is \`block\`.`,
         detected: decisionData(body[`${field}_detected`] ?? {}, context.text),
         ...(typeof body.report_id === "string" && { reportId: body.report_id }),
         ...(typeof body.scan_id === "string" && { scanId: body.scan_id }),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
     };
   },

@@ -7,7 +7,7 @@
 import { locateText } from "../../core/content.js";
 import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
   callPartner,
   type LabelledSpan,
   maskSpans,
@@ -32,7 +32,7 @@ export const PATRONUS_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Patronus API key (app.patronus.ai, API keys)." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };

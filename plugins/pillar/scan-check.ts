@@ -7,7 +7,8 @@
 import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import type { Side } from "../../core/types.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   nothingToEvaluate,
   PARTNER_DATA,
@@ -28,7 +29,7 @@ export const PILLAR_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Pillar API key (Pillar dashboard)." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -113,8 +114,7 @@ requested scanner answers \`true\`; a requested scanner missing from the answer 
           explanation: verdict ? "Pillar's scanners found nothing" : `Pillar found: ${found.join(", ")}`,
           findings,
           found,
-          ...(answer.requestId && { requestId: answer.requestId }),
-          latencyMs: answer.latencyMs,
+          ...callFacts(answer),
         },
       };
     },

@@ -7,6 +7,7 @@
 import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
+  callFacts,
   callPartner,
   maskSpans,
   nothingToEvaluate,
@@ -102,8 +103,7 @@ export function guardrailCheck(kind: Kind): CheckDefinition<Parameters> {
           categories,
           scores: result.category_scores ?? {},
           ...(kind === "pii" && { entities: entities.map((e) => String(e.entity_type)) }),
-          ...(answer.requestId && { requestId: answer.requestId }),
-          latencyMs: answer.latencyMs,
+          ...callFacts(answer),
         },
         ...(redacted && redactionOutcome(context, maskSpans(context.text, spans))),
       };

@@ -7,6 +7,7 @@
 import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
   BASE_URL_CREDENTIAL,
+  callFacts,
   callPartner,
   nothingToEvaluate,
   decisionData,
@@ -143,8 +144,7 @@ to sanitise) fails unless \`redact\`, which applies \`modified_text\`; \`log\` p
           ...(Array.isArray(result.violations) && { violations: result.violations }),
           ...(result.findings !== undefined && { findings: decisionData(result.findings, context.text, QUOTING_FIELDS) }),
           ...(typeof conversationId === "string" && { conversationId }),
-          ...(answer.requestId && { requestId: answer.requestId }),
-          latencyMs: answer.latencyMs,
+          ...callFacts(answer),
         },
         ...(applied && redactionOutcome(context, modified)),
       };

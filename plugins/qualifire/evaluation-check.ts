@@ -8,7 +8,8 @@ import { locateText } from "../../core/content.js";
 import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import type { Side } from "../../core/types.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -29,7 +30,7 @@ export const QUALIFIRE_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Qualifire API key (app.qualifire.ai, settings, API keys)." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -113,8 +114,7 @@ when \`status\` is \`success\`.`,
           status,
           ...(typeof body.score === "number" && { score: body.score }),
           ...(Array.isArray(body.evaluationResults) && { evaluations: decisionData(body.evaluationResults, context.text) }),
-          ...(answer.requestId && { requestId: answer.requestId }),
-          latencyMs: answer.latencyMs,
+          ...callFacts(answer),
         },
       };
     },

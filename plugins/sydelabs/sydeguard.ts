@@ -4,7 +4,8 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   nothingToEvaluate,
   PARTNER_DATA,
@@ -24,7 +25,7 @@ export const SYDELABS_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A SydeLabs API key." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -102,8 +103,7 @@ category's score in \`category_scores\` is above its threshold.`,
         scores,
         overThreshold: over,
         ...(typeof overall === "boolean" && { overallRisk: overall }),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
     };
   },

@@ -5,7 +5,8 @@
  */
 import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
 import {
-  BASE_URL_CREDENTIAL,
+  baseUrlCredential,
+  callFacts,
   callPartner,
   decisionData,
   nothingToEvaluate,
@@ -27,7 +28,7 @@ export const WALLED_CREDENTIALS: JsonSchema = {
   type: "object",
   properties: {
     apiKey: { type: "string", minLength: 1, description: "A Walled AI API key (dev.walled.ai)." },
-    baseURL: BASE_URL_CREDENTIAL,
+    baseURL: baseUrlCredential(DEFAULT_BASE),
   },
   required: ["apiKey"],
 };
@@ -106,8 +107,7 @@ export default defineCheck<Parameters>({
         safety: decisionData(data.safety, context.text),
         ...(Array.isArray(data.pii) && { pii: decisionData(data.pii, context.text) }),
         ...(Array.isArray(data.compliance) && { compliance: decisionData(data.compliance, context.text) }),
-        ...(answer.requestId && { requestId: answer.requestId }),
-        latencyMs: answer.latencyMs,
+        ...callFacts(answer),
       },
     };
   },
