@@ -5,6 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { schemaType } from "./plugins-list.js";
+import { partners } from "../plugins/partners.js";
+
+/** The plugins every engine loads: the default checks, then the partner adapters. */
+const BUILT_IN = ["default", ...partners.map((p) => p.plugin.id)];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "../dist/cli/bin.js");
@@ -33,8 +37,8 @@ describe("guardgate plugins list", () => {
     const run = guardgate(["plugins", "list", "--plugin", "./pkg-plugin", "--json"]);
     expect(run.code).toBe(0);
     const { plugins } = JSON.parse(run.stdout);
-    expect(plugins.map((p: { id: string }) => p.id)).toEqual(["default", "pkg"]);
-    const pkg = plugins[1];
+    expect(plugins.map((p: { id: string }) => p.id)).toEqual([...BUILT_IN, "pkg"]);
+    const pkg = plugins.at(-1);
     expect(pkg).toMatchObject({ class: "custom", apiVersion: 1, source: '"./pkg-plugin"' });
     expect(pkg.checks[0]).toMatchObject({ id: "pkg.always", sides: expect.any(Array), parameters: { type: "object" } });
   });
@@ -44,7 +48,7 @@ describe("guardgate plugins list", () => {
     writeFileSync(path.join(gateway, "gateway.yaml"), 'plugins: ["./file-plugin.mjs"]\n');
     const run = guardgate(["plugins", "list", "--config", path.join(gateway, "gateway.yaml"), "--json"]);
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual(["default", "acme"]);
+    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual([...BUILT_IN, "acme"]);
 
     writeFileSync(path.join(gateway, "bad.yaml"), "plugins: [42]\n");
     const bad = guardgate(["plugins", "list", "--config", path.join(gateway, "bad.yaml")]);

@@ -3,29 +3,28 @@
  * PARTNER), each with the facts docs/partners.md is generated from. Adding a vendor is adding
  * its entry here.
  */
-import type { PluginDefinition } from "../core/plugin-api.js";
-import acuvity from "./acuvity/index.js";
-import aporia from "./aporia/index.js";
-import azure from "./azure/index.js";
-import bedrock from "./bedrock/index.js";
-import aidr from "./crowdstrike-aidr/index.js";
-import f5 from "./f5-guardrails/index.js";
-import google from "./google/index.js";
-import javelin from "./javelin/index.js";
-import lakera from "./lakera/index.js";
-import lasso from "./lasso/index.js";
-import mistral from "./mistral/index.js";
-import openai from "./openai/index.js";
-import pangea from "./pangea/index.js";
-import prismaAirs from "./panw-prisma-airs/index.js";
+import { partner as acuvity } from "./acuvity/index.js";
+import { partner as aporia } from "./aporia/index.js";
+import { partner as azure } from "./azure/index.js";
+import { partner as bedrock } from "./bedrock/index.js";
+import { partner as aidr } from "./crowdstrike-aidr/index.js";
+import { partner as f5 } from "./f5-guardrails/index.js";
+import { partner as google } from "./google/index.js";
+import { partner as javelin } from "./javelin/index.js";
+import { partner as lakera } from "./lakera/index.js";
+import { partner as lasso } from "./lasso/index.js";
+import { partner as mistral } from "./mistral/index.js";
+import { partner as openai } from "./openai/index.js";
+import { partner as pangea } from "./pangea/index.js";
+import { partner as prismaAirs } from "./panw-prisma-airs/index.js";
 import type { PartnerPlugin } from "./partner-kit/catalog.js";
-import patronus from "./patronus/index.js";
-import pillar from "./pillar/index.js";
-import promptfoo from "./promptfoo/index.js";
-import promptsecurity from "./promptsecurity/index.js";
-import qualifire from "./qualifire/index.js";
-import sydelabs from "./sydelabs/index.js";
-import walledai from "./walledai/index.js";
+import { partner as patronus } from "./patronus/index.js";
+import { partner as pillar } from "./pillar/index.js";
+import { partner as promptfoo } from "./promptfoo/index.js";
+import { partner as promptsecurity } from "./promptsecurity/index.js";
+import { partner as qualifire } from "./qualifire/index.js";
+import { partner as sydelabs } from "./sydelabs/index.js";
+import { partner as walledai } from "./walledai/index.js";
 
 /** Every partner plugin with its facts, in the order of the reference. */
 export const partners: readonly PartnerPlugin[] = [
@@ -52,5 +51,8 @@ export const partners: readonly PartnerPlugin[] = [
   promptfoo,
 ];
 
-/** The partner plugins, for the engine's built-in list. */
-export const partnerPlugins: readonly PluginDefinition[] = partners.map((p) => p.plugin);
+/**
+ * The partner plugins' modules, for the engine's built-in list: each plugin's folder is named for
+ * its id, and its index module's default export is the plugin.
+ */
+export const partnerModules: readonly string[] = partners.map((p) => new URL(`./${p.plugin.id}/index.js`, import.meta.url).href);

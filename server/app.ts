@@ -11,16 +11,22 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-import { prepareGuardrail } from "../core/config/definition.js";
-import { createEngine, type Engine, type EngineOptions } from "../core/engine.js";
-import { ConfigError } from "../core/errors.js";
-import type { CheckSettings } from "../core/plugin-api.js";
-import type { PluginSpec } from "../core/plugin-loader.js";
-import type { Side } from "../core/types.js";
+import {
+  type CheckSettings,
+  ConfigError,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type PluginSpec,
+  type Side,
+} from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
+import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
 import { ConnectionTracker } from "./connections.js";
-import { describeError, type ErrorStyle, errorBody } from "./errors.js";
+import { describeError, errorBody } from "./errors.js";
+import { errorFormatOf } from "./formats/index.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
@@ -129,10 +135,6 @@ function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logge
   } as FastifyServerOptions["logger"];
 }
 
-function errorStyleOf(url: string): ErrorStyle {
-  return url.startsWith("/v1/messages") ? "anthropic" : "openai";
-}
-
 /** Checks the file's records against the engine: every guardrail, provider and config must load. */
 async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
   for (const [index, record] of (file.guardrails ?? []).entries()) {
@@ -199,6 +201,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
   const engine = await createEngine({
+    builtins: builtinPlugins,
     plugins,
     baseDir,
     source: guardrails,
@@ -277,14 +280,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
     if (status >= 500) request.log.error({ err: error }, "request failed");
-    reply.code(status).send(errorBody(errorStyleOf(request.url), status, code, message));
+    reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
   });
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)
       .send(
         errorBody(
-          errorStyleOf(request.url),
+          errorFormatOf(request.url).name,
           404,
           "not_found",
           `${request.method} ${request.url.split("?")[0]} is not a route of this gateway`,

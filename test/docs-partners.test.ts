@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { defineCheck, definePlugin } from "../core/plugin-api.js";
+import { defineCheck, definePlugin } from "../core/index.js";
 import { definePartner } from "../plugins/partner-kit/catalog.js";
 import { partners } from "../plugins/partners.js";
 import { PARTNER_REFERENCE_PATH, renderPartnerReference } from "../scripts/partner-reference.js";

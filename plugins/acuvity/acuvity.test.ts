@@ -1,6 +1,6 @@
 /** acuvity.scan against the contract fake of Acuvity's Apex scan API. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import { startAcuvityFake } from "../../test/support/partners/acuvity.js";
 import { expectFailureContract } from "../../test/support/partners/contract.js";
 import { runPartner } from "../../test/support/partners/evaluate.js";

@@ -1,9 +1,10 @@
 /** The `acuvity` plugin: Acuvity Apex scans, with the peer gateway's check id and parameter names. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import scan, { ACUVITY_CREDENTIALS } from "./scan.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Acuvity",
   reference:
     "Acuvity's Apex API as its official TypeScript SDK (`@acuvity/acuvity`, `apex.scan`, `POST /_acuvity/scan`) models it; the Apex URL from the token's `opaque[\"apex-url\"]` claim",
@@ -24,3 +25,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -5,7 +5,7 @@
  * secrets can be redacted instead (`pii_redact`, `secrets_redact`), and a text whose only findings
  * were redacted passes with Apex's redacted text.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callFacts,

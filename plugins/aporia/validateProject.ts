@@ -3,7 +3,7 @@
  * on the prompt or the answer. The check passes only when Aporia's action is `passthrough`; block,
  * modify and rephrase fail it, with the policies that acted kept in `data`.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -2,7 +2,7 @@
  * `azure.contentSafety`: Azure AI Content Safety's text analysis. The check fails when a harm
  * category's severity reaches the threshold, or when the text matches one of the named blocklists.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   callFacts,
   decisionData,

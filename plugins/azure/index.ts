@@ -1,5 +1,5 @@
 /** The `azure` partner plugin: Azure AI Content Safety (text analysis, Prompt Shields, protected material) and Azure AI Language PII detection. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import contentSafety from "./contentSafety.js";
 import pii from "./pii.js";
@@ -7,7 +7,8 @@ import protectedMaterial from "./protectedMaterial.js";
 import { AZURE_CREDENTIALS } from "./service.js";
 import shieldPrompt from "./shieldPrompt.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Azure AI Content Safety",
   reference:
     "https://learn.microsoft.com/en-us/rest/api/contentsafety/text-operations (text:analyze, text:shieldPrompt, text:detectProtectedMaterial, version 2024-09-01) and https://learn.microsoft.com/en-us/rest/api/language/analyze-text/analyze-text (PiiEntityRecognition)",
@@ -30,3 +31,6 @@ export default definePartner({
     protectedMaterial: { verdict: "`protectedMaterialAnalysis.detected`" },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -2,7 +2,7 @@
  * `azure.pii`: personal data detection by Azure AI Language. The check fails when Azure finds
  * personal data; with `redact`, it replaces the text by Azure's redacted text and passes.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   callFacts,
   decisionData,

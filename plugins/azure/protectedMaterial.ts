@@ -2,7 +2,7 @@
  * `azure.protectedMaterial`: Azure AI Content Safety's protected material detection on the model's
  * answer. The check fails when Azure finds known protected text (song lyrics, articles, recipes).
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   callFacts,
   decisionData,

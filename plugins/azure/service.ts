@@ -3,7 +3,7 @@
  * resource's endpoint and key, from flat credentials or from the peer gateway's per-service
  * groups (`contentSafety`, `pii`), and the one call each check makes.
  */
-import type { CheckContext, JsonSchema } from "../../core/plugin-api.js";
+import { type CheckContext, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,

@@ -3,7 +3,7 @@
  * detects a direct attack in the prompt, or an indirect one in the documents it is given (the
  * request's tool results).
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   callFacts,
   decisionData,

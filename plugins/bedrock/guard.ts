@@ -3,7 +3,7 @@
  * The check fails when the guardrail intervenes; with `redact`, an intervention that only masked
  * personal data rewrites the text with Bedrock's masked output instead, and the check passes.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -1,9 +1,10 @@
 /** The `bedrock` partner plugin: Amazon Bedrock Guardrails (ApplyGuardrail) as a check. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import guard, { BEDROCK_CREDENTIALS } from "./guard.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Amazon Bedrock Guardrails",
   reference: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ApplyGuardrail.html",
   plugin: definePlugin({
@@ -22,3 +23,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -1,6 +1,6 @@
 /** crowdstrike-aidr.guardChatCompletions against the contract fake of AIDR's chat-completions guard. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import { expectFailureContract } from "../../test/support/partners/contract.js";
 import { AIDR_TOKEN, startAidrFake } from "../../test/support/partners/crowdstrike-aidr.js";
 import { runPartner } from "../../test/support/partners/evaluate.js";

@@ -4,7 +4,7 @@
  * when AIDR blocks; when AIDR allows with changes, `redact` applies its `guard_output` (the body with
  * its changes) and passes, else the check fails.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,

@@ -1,9 +1,10 @@
 /** The `crowdstrike-aidr` plugin: CrowdStrike Falcon AIDR, with the peer gateway's ids and credential names. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import guardChatCompletions, { AIDR_CREDENTIALS } from "./guardChatCompletions.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "CrowdStrike Falcon AIDR",
   reference:
     "AIDR's `POST /v1/guard_chat_completions` as the peer gateway's plugin calls it, in the Pangea response envelope AIDR inherited from Pangea AI Guard (pangea.cloud/docs/api)",
@@ -23,3 +24,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -1,9 +1,10 @@
 /** The `f5-guardrails` plugin: F5 AI Guardrails (CalypsoAI), with the peer gateway's ids and parameter names. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import scan, { F5_CREDENTIALS } from "./scan.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "F5 AI Guardrails (CalypsoAI)",
   reference: "CalypsoAI's platform API as its documentation and the peer gateway's plugin give it (`POST /backend/v1/scans`)",
   plugin: definePlugin({
@@ -22,3 +23,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -1,6 +1,6 @@
 /** f5-guardrails.scan against the contract fake of F5 AI Guardrails' scans endpoint. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import { expectFailureContract } from "../../test/support/partners/contract.js";
 import { runPartner } from "../../test/support/partners/evaluate.js";
 import { F5_PROJECT, F5_TOKEN, startF5Fake } from "../../test/support/partners/f5-guardrails.js";

@@ -3,7 +3,7 @@
  * (`POST <calypsoUrl>/backend/v1/scans`). Only the outcome `cleared` passes; with `redact`, a
  * `redacted` outcome passes with F5's redacted text.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

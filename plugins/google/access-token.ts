@@ -5,7 +5,7 @@
  */
 import { createHash, createPrivateKey } from "node:crypto";
 import { SignJWT } from "jose";
-import type { CheckContext } from "../../core/plugin-api.js";
+import { type CheckContext } from "../../core/index.js";
 import { callPartner, PartnerError, type PartnerService, requiredField } from "../partner-kit/index.js";
 
 const SCOPE = "https://www.googleapis.com/auth/cloud-platform";

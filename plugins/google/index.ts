@@ -1,9 +1,10 @@
 /** The `google` partner plugin: Google Cloud Model Armor as a check. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import modelArmor, { GOOGLE_CREDENTIALS } from "./modelArmor.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Google Model Armor",
   reference:
     "https://cloud.google.com/security-command-center/docs/sanitize-prompts-responses (templates.sanitizeUserPrompt, templates.sanitizeModelResponse) and https://developers.google.com/identity/protocols/oauth2/service-account (token exchange)",
@@ -23,3 +24,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -4,7 +4,7 @@
  * the template matches; with `redact`, a match of the sensitive data filter alone is replaced by
  * the template's de-identified text and the check passes.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -2,7 +2,7 @@
  * Javelin's category guardrails (trust & safety, prompt injection) as checks: Javelin scores each
  * category against the threshold and the check fails when any category is flagged.
  */
-import { type CheckDefinition, defineCheck } from "../../core/plugin-api.js";
+import { type CheckDefinition, defineCheck } from "../../core/index.js";
 import { nothingToEvaluate, PARTNER_DATA, partnerNotes, requiredField, TIMEOUT_PARAMETER } from "../partner-kit/index.js";
 import { applyGuardrail, JAVELIN } from "./guardrail-call.js";
 

@@ -3,7 +3,7 @@
  * (`POST https://<domain>/v1/guardrail/<guardrail>/apply`) with the text, returning that
  * guardrail's assessment.
  */
-import type { CheckContext, JsonSchema } from "../../core/plugin-api.js";
+import { type CheckContext, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,

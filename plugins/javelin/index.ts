@@ -1,11 +1,12 @@
 /** The `javelin` plugin: Javelin's guardrails, with the peer gateway's check ids and parameter names. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import { categoryCheck } from "./category-check.js";
 import { JAVELIN_CREDENTIALS } from "./guardrail-call.js";
 import langDetector from "./lang_detector.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Javelin",
   reference:
     "Javelin's guardrails API as its documentation and the peer gateway's plugin give it (`POST /v1/guardrail/<guardrail>/apply`)",
@@ -33,3 +34,6 @@ export default definePartner({
     lang_detector: { verdict: "the language is not in `allowed_languages`, or `prob` is below `min_confidence`" },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -2,7 +2,7 @@
  * `javelin.lang_detector`: Javelin detects the text's language; the check fails when it is not one
  * of `allowed_languages` (when given) or when Javelin's confidence is below `min_confidence`.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import { nothingToEvaluate, PARTNER_DATA, partnerNotes, requiredField, TIMEOUT_PARAMETER } from "../partner-kit/index.js";
 import { applyGuardrail, JAVELIN } from "./guardrail-call.js";
 

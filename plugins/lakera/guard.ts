@@ -3,7 +3,7 @@
  * text; with `redact`, a flag raised only by personal-data detectors masks the spans Lakera
  * returns instead, and the check passes.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,

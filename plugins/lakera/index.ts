@@ -1,9 +1,10 @@
 /** The `lakera` partner plugin: Lakera Guard screening as a check. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import guard, { LAKERA_CREDENTIALS } from "./guard.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Lakera Guard",
   reference: "https://docs.lakera.ai/docs/api/guard",
   plugin: definePlugin({
@@ -22,3 +23,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

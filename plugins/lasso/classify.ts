@@ -3,7 +3,7 @@
  * for jailbreaks, hate, sexual and illegal content and custom policies; the check fails when Lasso
  * reports `violations_detected`, naming the deputies that fired.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

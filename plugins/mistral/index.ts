@@ -1,9 +1,10 @@
 /** The `mistral` partner plugin: Mistral's moderation models as a check. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import moderateContent, { MISTRAL_CREDENTIALS } from "./moderateContent.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Mistral moderation",
   reference: "https://docs.mistral.ai/capabilities/guardrailing/ (POST /v1/moderations, POST /v1/chat/moderations)",
   plugin: definePlugin({
@@ -17,3 +18,6 @@ export default definePartner({
   }),
   checks: { moderateContent: { verdict: "one of `categories` true in `results[0].categories`" } },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

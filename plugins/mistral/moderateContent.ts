@@ -4,7 +4,7 @@
  * any other text to the raw-text endpoint. The check fails when one of the chosen categories is
  * flagged.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -1,10 +1,11 @@
 /** The `openai` partner plugin: OpenAI's moderation endpoint as a check. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import moderation from "./moderation.js";
 import { OPENAI, OPENAI_CREDENTIALS } from "./service.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "OpenAI moderation",
   reference: "https://platform.openai.com/docs/api-reference/moderations",
   plugin: definePlugin({
@@ -22,3 +23,6 @@ export default definePartner({
     },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

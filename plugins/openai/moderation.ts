@@ -3,7 +3,7 @@
  * when OpenAI flags the text (or one of the chosen categories), or when a category's score
  * reaches the threshold set for it.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   callFacts,
   callPartner,

@@ -1,5 +1,5 @@
 /** The OpenAI moderation service as the openai plugin's checks call it. */
-import type { JsonSchema } from "../../core/plugin-api.js";
+import { type JsonSchema } from "../../core/index.js";
 import { baseUrlCredential, type PartnerService } from "../partner-kit/index.js";
 
 export const OPENAI: PartnerService = { id: "openai", name: "OpenAI moderation" };

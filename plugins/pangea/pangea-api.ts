@@ -3,7 +3,7 @@
  * that replaces the service hosts), where each service lives, and the Pangea response envelope,
  * whose `status` must be "Success" for `result` to mean anything.
  */
-import type { CheckContext, JsonSchema } from "../../core/plugin-api.js";
+import { type CheckContext, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callPartner,

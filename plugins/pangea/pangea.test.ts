@@ -1,6 +1,6 @@
 /** pangea.textGuard and pangea.pii against the contract fake of Pangea's AI Guard and Redact. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import { expectFailureContract } from "../../test/support/partners/contract.js";
 import { runPartner } from "../../test/support/partners/evaluate.js";
 import type { PartnerFake } from "../../test/support/partners/fake.js";

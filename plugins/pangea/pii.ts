@@ -3,7 +3,7 @@
  * rules. It fails when anything was found; with `redact`, Redact's text replaces the evaluated text
  * and the check passes.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   nothingToEvaluate,
   PARTNER_DATA,

@@ -4,7 +4,7 @@
  * the text AI Guard returns (PII replaced, URLs defanged) replaces the evaluated text, and a text
  * that was transformed but not blocked passes.
  */
-import { defineCheck } from "../../core/plugin-api.js";
+import { defineCheck } from "../../core/index.js";
 import {
   decisionData,
   nothingToEvaluate,

@@ -1,9 +1,10 @@
 /** The `panw-prisma-airs` plugin: Palo Alto Networks Prisma AIRS API intercept, with the peer gateway's ids and parameters. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import intercept, { PRISMA_AIRS_CREDENTIALS } from "./intercept.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Palo Alto Networks Prisma AIRS",
   reference: "Prisma AIRS AI Runtime API reference on pan.dev (`POST /v1/scan/sync/request`, `x-pan-token` header)",
   plugin: definePlugin({
@@ -17,3 +18,6 @@ export default definePartner({
   }),
   checks: { intercept: { verdict: "AIRS's `action` is `block`" } },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -4,7 +4,7 @@
  * keeping what it detected and its report id.
  */
 import { randomUUID } from "node:crypto";
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callFacts,

@@ -3,10 +3,7 @@
  * redirects, the gateway's address policy, a keep-alive connection pool per origin), with every
  * way it can fail turned into a PartnerError that names the service and what happened.
  */
-import { OutboundError } from "../../core/net/errors.js";
-import type { Resolver } from "../../core/net/lookup.js";
-import { outboundRequest, type OutboundResponse } from "../../core/net/outbound.js";
-import type { CheckContext } from "../../core/plugin-api.js";
+import { OutboundError, type Resolver, outboundRequest, type OutboundResponse, type CheckContext } from "../../core/index.js";
 import { PartnerError } from "./errors.js";
 
 /** A third-party guardrail service, as messages and results name it. */

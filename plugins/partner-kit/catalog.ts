@@ -3,7 +3,7 @@
  * metadata: the vendor, and per check what decides the verdict and what it can redact. Kept as
  * data beside each plugin, so the table is generated and cannot drift from the code.
  */
-import type { PluginDefinition } from "../../core/plugin-api.js";
+import { type PluginDefinition } from "../../core/index.js";
 
 /** Facts of one partner check for the reference. */
 export interface PartnerCheckFacts {

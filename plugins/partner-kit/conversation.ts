@@ -3,8 +3,7 @@
  * a conversation in: text parts joined, other parts (images, tool calls) left out. A request
  * without messages (completions, embeddings) becomes one user message holding its text.
  */
-import { locateText } from "../../core/content.js";
-import type { CheckContext } from "../../core/plugin-api.js";
+import { locateText, type CheckContext } from "../../core/index.js";
 
 /** One message as the services read it. */
 export interface PlainMessage {

@@ -5,8 +5,7 @@
  * gateway spells differently, and the endpoint override: `baseURL` (or the vendor's own endpoint
  * field) replaces the vendor's default host, for regional, private and self-hosted deployments.
  */
-import { outboundUrlProblem } from "../../core/net/outbound.js";
-import type { CheckContext, JsonSchema } from "../../core/plugin-api.js";
+import { outboundUrlProblem, type CheckContext, type JsonSchema } from "../../core/index.js";
 import type { PartnerService } from "./call.js";
 import { PartnerError } from "./errors.js";
 

@@ -3,7 +3,7 @@
  * carries a stable `code`, and becomes a check error: `fail_on_error` decides what it means for
  * the guardrail, and a vendor's failure is never read as a passing verdict.
  */
-import { GuardgateError } from "../../core/errors.js";
+import { GuardgateError } from "../../core/index.js";
 
 /** Stable codes of partner failures. */
 export type PartnerErrorCode =

@@ -1,5 +1,5 @@
 /** Parameters every partner check accepts, with the peer gateway's names. */
-import type { DataFieldDoc, JsonSchema } from "../../core/plugin-api.js";
+import { type DataFieldDoc, type JsonSchema } from "../../core/index.js";
 
 /** Default time limit of a partner call, in milliseconds (the peer gateway's). */
 export const DEFAULT_PARTNER_TIMEOUT = 5000;

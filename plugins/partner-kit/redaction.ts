@@ -4,8 +4,8 @@
  * the engine's write-back (core/content.ts), which keeps the request type's shape: parts stay
  * parts, blocks stay blocks, only the evaluated text changes.
  */
-import type { CheckContext, CheckOutcome } from "../../core/plugin-api.js";
-import { replaceSpans, type Span, withoutOverlaps } from "../default/scanning/spans.js";
+import { type CheckContext, type CheckOutcome } from "../../core/index.js";
+import { replaceSpans, type Span, withoutOverlaps } from "../default/shared/scanning/spans.js";
 
 /** A span a service found, with the label it is replaced by. */
 export interface LabelledSpan extends Span {

@@ -4,8 +4,7 @@
  * decides. The checks differ only in the evaluator and criteria they name, so each is declared as
  * data (patronus/index.ts) and built here.
  */
-import { locateText } from "../../core/content.js";
-import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { locateText, type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callPartner,

@@ -2,7 +2,7 @@
  * The `patronus` plugin: Patronus's hosted evaluators on the model's answer. The list below is
  * the plugin's manifest; ids, evaluators and criteria are those the peer gateway uses.
  */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner, type PartnerCheckFacts } from "../partner-kit/index.js";
 import { type EvaluatorSpec, evaluatorCheck, PATRONUS_CREDENTIALS } from "./evaluator-check.js";
 
@@ -62,7 +62,8 @@ function facts(spec: EvaluatorSpec): PartnerCheckFacts {
   };
 }
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Patronus",
   reference:
     "Patronus Evaluate API (`POST /v1/evaluate`), as the OpenAPI description behind Patronus's official clients (patronus-api-node) gives it",
@@ -77,3 +78,6 @@ export default definePartner({
   }),
   checks: Object.fromEntries(EVALUATORS.map((spec) => [spec.id, facts(spec)])),
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -1,11 +1,11 @@
 /** The patronus.* evaluator checks against the contract fake of Patronus's Evaluate API. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import { expectFailureContract } from "../../test/support/partners/contract.js";
 import { runPartner } from "../../test/support/partners/evaluate.js";
 import type { PartnerFake } from "../../test/support/partners/fake.js";
 import { PATRONUS_KEY, startPatronusFake } from "../../test/support/partners/patronus.js";
-import partner from "./index.js";
+import { partner } from "./index.js";
 
 let fake: PartnerFake;
 beforeAll(async () => {

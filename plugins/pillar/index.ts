@@ -1,5 +1,5 @@
 /** The `pillar` plugin: Pillar Security's prompt and answer scans, with the peer gateway's ids and parameters. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import { PILLAR_CREDENTIALS, scanCheck } from "./scan-check.js";
 
@@ -18,7 +18,8 @@ const scanResponse = scanCheck({
   scanners: ["pii", "secrets", "toxic_language"],
 });
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Pillar Security",
   reference:
     "Pillar publishes no open API reference; the adapter and its fake follow the wire format the peer gateway's Pillar plugin speaks (`POST /api/v1/scan/prompt`, `/api/v1/scan/response`)",
@@ -36,3 +37,6 @@ export default definePartner({
     scanResponse: { verdict: "any requested scanner answers `true`" },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

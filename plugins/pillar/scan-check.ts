@@ -4,8 +4,7 @@
  * something), and the check fails when any requested scanner found something. The two checks
  * differ in their side, path and scanners, so both are built here from data.
  */
-import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
-import type { Side } from "../../core/types.js";
+import { type CheckDefinition, defineCheck, type JsonSchema, type Side } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -4,7 +4,7 @@
  * data, which `redact` masks with the spans promptfoo reports. The service takes no key; `baseURL`
  * in the credentials points the checks at a self-hosted instance.
  */
-import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callFacts,

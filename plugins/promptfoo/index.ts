@@ -1,9 +1,10 @@
 /** The `promptfoo` plugin: promptfoo's hosted guardrails, with the peer gateway's check ids. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import { guardrailCheck, PROMPTFOO_CREDENTIALS } from "./guardrail-check.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "promptfoo",
   reference:
     "promptfoo's guardrails API documentation (promptfoo.dev/docs/red-team/guardrails: `POST /v1/guard`, `/v1/pii`, `/v1/harm`)",
@@ -22,3 +23,6 @@ export default definePartner({
     pii: { verdict: "`flagged` is true, unless `redact`", redaction: "the spans in `payload.pii`, as `[<ENTITY_TYPE>]`" },
   },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

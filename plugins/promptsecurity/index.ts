@@ -1,5 +1,5 @@
 /** The `promptsecurity` plugin: Prompt Security's protection of prompts and answers, with the peer gateway's ids and parameters. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import { PROMPT_SECURITY_CREDENTIALS, protectCheck } from "./protect-check.js";
 
@@ -8,7 +8,8 @@ const facts = {
   redaction: "Prompt Security's sanitised text (`modified_text`)",
 };
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Prompt Security",
   reference:
     "Prompt Security's integration guides (NeMo Guardrails, LiteLLM): `POST https://<region>.prompt.security/api/protect` with an `APP-ID` header; the full API reference is for customers only",
@@ -23,3 +24,6 @@ export default definePartner({
   }),
   checks: { protectPrompt: facts, protectResponse: facts },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

@@ -4,7 +4,7 @@
  * policy options, and Prompt Security's action decides: `block` fails, `modify` fails unless
  * `redact` applies its `modified_text`, `log` passes. The two checks differ only in their side.
  */
-import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { type CheckContext, type CheckDefinition, defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   BASE_URL_CREDENTIAL,
   callFacts,

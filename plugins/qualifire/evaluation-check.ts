@@ -4,9 +4,7 @@
  * (`success` passes). The checks differ only in the switch, their sides and parameters, so they are
  * declared as data (qualifire/index.ts) and built here.
  */
-import { locateText } from "../../core/content.js";
-import { type CheckDefinition, defineCheck, type JsonSchema } from "../../core/plugin-api.js";
-import type { Side } from "../../core/types.js";
+import { locateText, type CheckDefinition, defineCheck, type JsonSchema, type Side } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

@@ -2,7 +2,7 @@
  * The `qualifire` plugin: Qualifire's evaluations, with the peer gateway's check ids. The list
  * below is the plugin's manifest.
  */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import { type EvaluationSpec, evaluationCheck, QUALIFIRE_CREDENTIALS } from "./evaluation-check.js";
 
@@ -47,7 +47,8 @@ const EVALUATIONS: EvaluationSpec[] = [
   },
 ];
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Qualifire",
   reference:
     "Qualifire's evaluation API as its documentation and the peer gateway's plugin give it (`POST /api/evaluation/evaluate`)",
@@ -64,3 +65,6 @@ export default definePartner({
     EVALUATIONS.map((e) => [e.id, { verdict: `Qualifire's \`status\` is not \`success\` (${e.flag})` }]),
   ),
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

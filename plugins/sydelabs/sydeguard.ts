@@ -2,7 +2,7 @@
  * `sydelabs.sydeguard`: SydeLabs' SydeGuard scores the text for prompt injection, toxicity and
  * evasion (`POST /api/v1/guard/generate-score`); the check fails when a score is above its threshold.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

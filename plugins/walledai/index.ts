@@ -1,9 +1,10 @@
 /** The `walledai` plugin: Walled AI's WalledProtect, with the peer gateway's check id and parameter names. */
-import { definePlugin } from "../../core/plugin-api.js";
+import { definePlugin } from "../../core/index.js";
 import { definePartner } from "../partner-kit/index.js";
 import walledprotect, { WALLED_CREDENTIALS } from "./walledprotect.js";
 
-export default definePartner({
+/** The plugin with the facts the partner reference is generated from. */
+export const partner = definePartner({
   vendor: "Walled AI",
   reference: "Walled AI's API documentation and the peer gateway's plugin (`POST /v1/walled-protect`)",
   plugin: definePlugin({
@@ -17,3 +18,6 @@ export default definePartner({
   }),
   checks: { walledprotect: { verdict: "Walled AI's `data.safety[0].isSafe` is false" } },
 });
+
+/** The plugin itself: what the engine loads from this module. */
+export default partner.plugin;

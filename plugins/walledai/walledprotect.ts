@@ -3,7 +3,7 @@
  * safety and reports PII, compliance and greeting findings; the check fails when Walled AI judges
  * the text unsafe.
  */
-import { defineCheck, type JsonSchema } from "../../core/plugin-api.js";
+import { defineCheck, type JsonSchema } from "../../core/index.js";
 import {
   baseUrlCredential,
   callFacts,

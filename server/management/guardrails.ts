@@ -4,17 +4,14 @@
  * organization's plan before it is saved. A change that would break a saved config referencing
  * the guardrail is refused, as is deleting a guardrail a config still uses.
  */
-import type { GuardrailDefinition } from "../../core/config/definition.js";
-import { prepareGuardrail } from "../../core/config/definition.js";
-import type { GuardrailSource } from "../../core/config/source.js";
-import { ConfigError } from "../../core/errors.js";
-import type { Guardrail, Side } from "../../core/types.js";
+import { ConfigError, type Guardrail, type GuardrailDefinition, type GuardrailSource, type Side } from "../../core/index.js";
+import { prepareGuardrail } from "../../core/internal.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { GuardrailRecord, Organization, Workspace } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import { referencedGuardrailIds, validateConfig } from "./config-validation.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
 
 /** Body of a guardrail save: the guardrail as written, with an optional id, name and version. */

@@ -5,7 +5,7 @@
  * verdict is false, and no secret of the credentials appears anywhere in the evaluation.
  */
 import { expect } from "vitest";
-import type { CheckResult } from "../../../core/types.js";
+import { type CheckResult } from "../../../core/index.js";
 import type { Fault, PartnerFake } from "./fake.js";
 import type { PartnerRunResult } from "./evaluate.js";
 

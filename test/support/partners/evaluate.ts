@@ -3,8 +3,7 @@
  * in the gateway: parameters validated, credentials from the integration map or the parameters,
  * results redacted. Tests read the check's result and the transformed body.
  */
-import { createEngine, type Engine } from "../../../core/engine.js";
-import type { CheckResult, RequestType, Side } from "../../../core/types.js";
+import { createEngine, type Engine, type CheckResult, type RequestType, type Side } from "../../../core/index.js";
 import { FAKE_SETTINGS } from "./fake.js";
 
 /** One evaluation of a partner check. */

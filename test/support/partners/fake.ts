@@ -6,7 +6,7 @@
  * names the public document it follows.
  */
 import type { ServerResponse } from "node:http";
-import type { CheckSettings } from "../../../core/plugin-api.js";
+import { type CheckSettings } from "../../../core/index.js";
 import { type LocalServer, type ReceivedRequest, sendJson, startServer } from "../http-server.js";
 
 /** One vendor's side of the contract. */

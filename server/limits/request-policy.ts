@@ -1,0 +1,101 @@
+/**
+ * The management plane's rules on the request path (the gateway's RequestPolicy): guardrails gated
+ * by the organization's plan and flag, models checked against the provider's allow-list, and rate
+ * limits and budgets of the workspace, the provisioned integration and the provider. Everything it
+ * reads comes from the cached gateway sources, so a request costs no store query in the steady
+ * state; counters live behind the Counters interface.
+ */
+import type { Guardrail } from "../../core/index.js";
+import { GatewayError } from "../errors.js";
+import { type LimitEnforcer, LimitError, type LimitScope } from "./enforcer.js";
+import { priceOf } from "./prices.js";
+import type { Admission, AdmissionRequest, RequestPolicy, Usage } from "../pipeline/policy.js";
+import type { Scope } from "../sources/types.js";
+import { ManagementError } from "../store/errors.js";
+import type { ModelPrice } from "../store/types.js";
+import type { ManagementContext } from "../management/context.js";
+import type { GatewayProvider, GatewaySources } from "../sources/store.js";
+import { modelAllowed } from "../management/limit-rules.js";
+import { assertGuardrailsAllowed } from "../management/plans.js";
+
+/** A refusal on the request path, with the headers to answer it with (retry-after). */
+export class PolicyError extends GatewayError {
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(status, code, message);
+    this.headers = headers;
+  }
+}
+
+/** Options of the store policy. */
+export interface StorePolicyOptions {
+  sources: GatewaySources;
+  enforcer: LimitEnforcer;
+  /** For the check registry (plan gating) and the price table. */
+  context: ManagementContext;
+}
+
+/** The request path's rules over the store. */
+export class StorePolicy implements RequestPolicy {
+  readonly #sources: GatewaySources;
+  readonly #enforcer: LimitEnforcer;
+  readonly #context: ManagementContext;
+
+  constructor(options: StorePolicyOptions) {
+    this.#sources = options.sources;
+    this.#enforcer = options.enforcer;
+    this.#context = options.context;
+  }
+
+  async gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
+    if (guardrails.length === 0 || scope.workspaceId === undefined) return;
+    const context = await this.#sources.workspace(scope.workspaceId);
+    if (!context) return;
+    try {
+      assertGuardrailsAllowed(context.organization, guardrails, this.#context.registry, where);
+    } catch (error) {
+      if (error instanceof ManagementError) throw new PolicyError(error.status, error.code, error.message);
+      throw error;
+    }
+  }
+
+  async admit(request: AdmissionRequest): Promise<Admission | undefined> {
+    const workspaceId = request.identity.workspaceId;
+    const context = await this.#sources.workspace(workspaceId);
+    const scopes: LimitScope[] = [...(context?.limits ?? [])];
+    let record: GatewayProvider | undefined;
+    let price: ModelPrice | undefined;
+    const slug = request.provider.slug;
+    if (slug !== undefined) {
+      record = await this.#sources.providers.get(slug, { workspaceId });
+      if (record) {
+        const model = request.model;
+        if (model !== undefined && !modelAllowed(record.allowedModels, model)) {
+          const allowed = record.allowedModels === "all" ? "" : `; it allows ${record.allowedModels.join(", ") || "no model"}`;
+          throw new PolicyError(
+            403,
+            "model_not_allowed",
+            `model "${model}" is not allowed through provider "@${slug}"${allowed}`,
+          );
+        }
+        scopes.push(...record.limits);
+        if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#context.prices);
+      }
+    }
+    if (scopes.length === 0 && !record) return undefined;
+    let admission: Awaited<ReturnType<LimitEnforcer["admit"]>>;
+    try {
+      admission = await this.#enforcer.admit(scopes, request.model, price);
+    } catch (error) {
+      if (error instanceof LimitError) throw new PolicyError(error.status, error.code, error.message, error.headers);
+      throw error;
+    }
+    const ids = record ? { provider_id: record.providerId, integration_id: record.integrationId } : {};
+    return {
+      settle: async (usage: Usage | undefined) => {
+        const cost = await this.#enforcer.settle(admission, usage);
+        return { ...ids, ...(usage && { usage }), ...(cost !== null && { cost }) };
+      },
+    };
+  }
+}
