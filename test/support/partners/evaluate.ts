@@ -3,7 +3,8 @@
  * in the gateway: parameters validated, credentials from the integration map or the parameters,
  * results redacted. Tests read the check's result and the transformed body.
  */
-import { createEngine, type Engine, type CheckResult, type RequestType, type Side } from "../../../core/index.js";
+import type { CheckResult, Engine, RequestType, Side } from "../../../core/index.js";
+import { createEngine } from "../../../index.js";
 import { FAKE_SETTINGS } from "./fake.js";
 
 /** One evaluation of a partner check. */
