@@ -59,8 +59,19 @@ export interface FileSettings {
   checks_allow_private_addresses?: boolean;
 }
 
+/** Where the records and request logs live when not in the data folder's SQLite file. */
+export interface FileStore {
+  /** `postgres://user:password@host:port/database`. */
+  url: string;
+  /** Connections each instance holds. */
+  pool_size?: number;
+  /** Days request logs are kept; unset keeps them all. */
+  log_retention_days?: number;
+}
+
 /** The file as loaded. */
 export interface GatewayFile {
+  store?: FileStore;
   api_keys?: FileApiKey[];
   providers?: FileProvider[];
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
@@ -75,6 +86,16 @@ const workspace = { type: "string", minLength: 1 };
 const FILE_SCHEMA = {
   type: "object",
   properties: {
+    store: {
+      type: "object",
+      properties: {
+        url: { type: "string", pattern: "^postgres(ql)?://" },
+        pool_size: { type: "integer", minimum: 1, maximum: 1000 },
+        log_retention_days: { type: "integer", minimum: 1 },
+      },
+      required: ["url"],
+      additionalProperties: false,
+    },
     api_keys: {
       type: "array",
       items: {

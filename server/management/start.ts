@@ -42,6 +42,8 @@ export interface ManagedOptions {
   logWriter?: Omit<BatchWriterOptions<never>, "write" | "onError">;
   /** How often to notice another process's writes to the store, ms. */
   externalChangePollMs?: number;
+  /** A `postgres://` store URL; wins over the file's `store.url`. */
+  storeUrl?: string;
 }
 
 /** What setting the app up did. */
@@ -94,6 +96,17 @@ export interface ManagedGateway {
   abandon(): Promise<void>;
 }
 
+/** The store settings of the command line and the file, the command line's first. */
+function storeOptions(options: ManagedOptions): { url?: string; poolSize?: number; logRetentionDays?: number } {
+  const fileStore = options.file?.store;
+  const url = options.storeUrl ?? fileStore?.url;
+  return {
+    ...(url !== undefined && { url }),
+    ...(fileStore?.pool_size !== undefined && { poolSize: fileStore.pool_size }),
+    ...(fileStore?.log_retention_days !== undefined && { logRetentionDays: fileStore.log_retention_days }),
+  };
+}
+
 /** Opens the store and prepares everything the app needs from it. */
 export async function prepareManagedGateway(options: ManagedOptions = {}): Promise<ManagedGateway> {
   const opened = await openStore({
@@ -101,6 +114,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     ...(options.env && { env: options.env }),
     ...(options.onKeyGenerated && { onKeyGenerated: options.onKeyGenerated }),
     ...(options.externalChangePollMs !== undefined && { externalChangePollMs: options.externalChangePollMs }),
+    ...storeOptions(options),
   });
   const { store, box, dataDir } = opened;
   let app: FastifyInstance | undefined;
@@ -123,11 +137,12 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   const sources = new GatewaySources(management.context);
   const file = options.file ?? {};
   let logError: (error: unknown, size: number) => void = () => {};
-  const logThread = new LogWriterThread(path.join(dataDir, DATABASE_FILE));
+  // SQLite's transactions would hold the event loop: a thread writes them. Postgres's are I/O.
+  const logThread = store.kind === "sqlite" ? new LogWriterThread(path.join(dataDir, DATABASE_FILE)) : undefined;
   const sink = new StoreLogSink({
     store,
     sources,
-    insert: (batch) => logThread.insert(batch),
+    insert: (batch) => (logThread ? logThread.insert(batch) : store.logs.insert(batch)),
     logBodiesDefault: file.settings?.log_bodies ?? false,
     ...options.logWriter,
     onError: (error, size) => logError(error, size),
@@ -183,7 +198,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         try {
           await sink.stop();
         } finally {
-          await logThread.close();
+          await logThread?.close();
           sources.close();
           await store.close();
         }
@@ -191,7 +206,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       return report;
     },
     abandon: async () => {
-      await logThread.close();
+      await logThread?.close();
       await store.close();
     },
   };
