@@ -69,9 +69,18 @@ export interface FileStore {
   log_retention_days?: number;
 }
 
+/** The Redis server a fleet shares for its limit counters. */
+export interface FileRedis {
+  /** `redis://[:password@]host:port[/db]`. */
+  url: string;
+  /** While Redis is down: `open` admits requests uncounted (default), `closed` refuses them with 503. */
+  on_error?: "open" | "closed";
+}
+
 /** The file as loaded. */
 export interface GatewayFile {
   store?: FileStore;
+  redis?: FileRedis;
   api_keys?: FileApiKey[];
   providers?: FileProvider[];
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
@@ -92,6 +101,15 @@ const FILE_SCHEMA = {
         url: { type: "string", pattern: "^postgres(ql)?://" },
         pool_size: { type: "integer", minimum: 1, maximum: 1000 },
         log_retention_days: { type: "integer", minimum: 1 },
+      },
+      required: ["url"],
+      additionalProperties: false,
+    },
+    redis: {
+      type: "object",
+      properties: {
+        url: { type: "string", pattern: "^rediss?://" },
+        on_error: { enum: ["open", "closed"] },
       },
       required: ["url"],
       additionalProperties: false,

@@ -6,11 +6,14 @@
  */
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
 import { adminPlugin } from "../admin/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
 import { LimitEnforcer } from "../limits/enforcer.js";
+import { connectRedis } from "../limits/redis-connection.js";
+import { RedisCounters } from "../limits/redis-counters.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/log-writer-thread.js";
 import { StoreLogSink } from "../logs/store-sink.js";
@@ -44,6 +47,8 @@ export interface ManagedOptions {
   externalChangePollMs?: number;
   /** A `postgres://` store URL; wins over the file's `store.url`. */
   storeUrl?: string;
+  /** A `redis://` URL for the limit counters; wins over the file's `redis.url` and `GUARDGATE_REDIS_URL`. */
+  redisUrl?: string;
 }
 
 /** What setting the app up did. */
@@ -85,6 +90,8 @@ export async function storeCounts(store: Store): Promise<StoreCounts> {
 export interface ManagedGateway {
   store: Store;
   dataDir: string;
+  /** The Redis client of the limit counters, when limits are counted in Redis. */
+  redis?: Redis;
   management: Management;
   sources: GatewaySources;
   sink: StoreLogSink;
@@ -147,10 +154,24 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     ...options.logWriter,
     onError: (error, size) => logError(error, size),
   });
+  const redisUrl = options.redisUrl ?? file.redis?.url ?? (options.env ?? process.env).GUARDGATE_REDIS_URL;
+  const redis = !options.counters && redisUrl ? connectRedis({ url: redisUrl }) : undefined;
+  let redisFailure: (error: Error) => void = () => {};
+  // Unreachable now is no reason not to start: limits fail open or closed until it is back.
+  redis?.connect().catch(() => {});
+  const counters =
+    options.counters ??
+    (redis
+      ? new RedisCounters({
+          client: redis,
+          onError: file.redis?.on_error ?? "open",
+          onFailure: (error) => redisFailure(error),
+        })
+      : new MemoryCounters());
   const policy = new StorePolicy({
     sources,
     enforcer: new LimitEnforcer({
-      counters: options.counters ?? new MemoryCounters(),
+      counters,
       spend: (filter) => store.logs.spend(filter),
     }),
     context: management.context,
@@ -158,6 +179,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   return {
     store,
     dataDir,
+    ...(redis && { redis }),
     management,
     sources,
     sink,
@@ -178,6 +200,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       app = built;
       logError = (error, size) =>
         built.log.error({ err: error }, `writing ${size} request log record(s) failed; retrying (records are kept)`);
+      let lastRedisWarning = 0;
+      redisFailure = (error) => {
+        // At most one line every 10 s while Redis is down, not one per request.
+        if (Date.now() - lastRedisWarning < 10_000) return;
+        lastRedisWarning = Date.now();
+        built.log.warn({ err: error }, `Redis is unreachable: limits fail ${file.redis?.on_error ?? "open"} until it is back`);
+      };
       sources.onInvalidate(() => built.guardgate.invalidatePlans());
       const initial = await bootstrap(management, dataDir);
       let seeded: SeedReport | undefined;
@@ -200,12 +229,14 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         } finally {
           await logThread?.close();
           sources.close();
+          redis?.disconnect();
           await store.close();
         }
       });
       return report;
     },
     abandon: async () => {
+      redis?.disconnect();
       await logThread?.close();
       await store.close();
     },
