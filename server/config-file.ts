@@ -77,10 +77,17 @@ export interface FileRedis {
   on_error?: "open" | "closed";
 }
 
+/** Who may read `GET /metrics`. */
+export interface FileMetrics {
+  /** The bearer token `GET /metrics` asks for; without one the route is off. */
+  token: string;
+}
+
 /** The file as loaded. */
 export interface GatewayFile {
   store?: FileStore;
   redis?: FileRedis;
+  metrics?: FileMetrics;
   api_keys?: FileApiKey[];
   providers?: FileProvider[];
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
@@ -112,6 +119,12 @@ const FILE_SCHEMA = {
         on_error: { enum: ["open", "closed"] },
       },
       required: ["url"],
+      additionalProperties: false,
+    },
+    metrics: {
+      type: "object",
+      properties: { token: { type: "string", minLength: 16 } },
+      required: ["token"],
       additionalProperties: false,
     },
     api_keys: {

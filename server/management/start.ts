@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
+import { type Executor, PoolExecutor } from "../../core/index.js";
 import { adminPlugin } from "../admin/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
@@ -17,8 +18,12 @@ import { RedisCounters } from "../limits/redis-counters.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/log-writer-thread.js";
 import { StoreLogSink } from "../logs/store-sink.js";
+import { GatewayMetrics } from "../metrics/gateway-metrics.js";
+import { MetricsLogSink } from "../metrics/metrics-sink.js";
+import { metricsRoute } from "../metrics/routes.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
+import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { openStore } from "../store/open.js";
@@ -103,6 +108,20 @@ export interface ManagedGateway {
   abandon(): Promise<void>;
 }
 
+/** What `GET /ready` asks: the store, Redis when limits count there, the worker pool once started. */
+function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined): ReadinessProbe[] {
+  const probes: ReadinessProbe[] = [{ name: "store", check: () => store.meta.get("records_version") }];
+  if (redis) probes.push({ name: "redis", check: () => redis.ping() });
+  probes.push({
+    name: "pool",
+    check: async () => {
+      const executor = app.guardgate.engine.executor;
+      if (executor instanceof PoolExecutor) await executor.ping();
+    },
+  });
+  return probes;
+}
+
 /** The store settings of the command line and the file, the command line's first. */
 function storeOptions(options: ManagedOptions): { url?: string; poolSize?: number; logRetentionDays?: number } {
   const fileStore = options.file?.store;
@@ -154,7 +173,8 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     ...options.logWriter,
     onError: (error, size) => logError(error, size),
   });
-  const redisUrl = options.redisUrl ?? file.redis?.url ?? (options.env ?? process.env).GUARDGATE_REDIS_URL;
+  const env = options.env ?? process.env;
+  const redisUrl = options.redisUrl ?? file.redis?.url ?? (env.GUARDGATE_REDIS_URL || undefined);
   const redis = !options.counters && redisUrl ? connectRedis({ url: redisUrl }) : undefined;
   let redisFailure: (error: Error) => void = () => {};
   // Unreachable now is no reason not to start: limits fail open or closed until it is back.
@@ -176,6 +196,9 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     }),
     context: management.context,
   });
+  const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
+  let executor: (() => Executor) | undefined;
+  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
   return {
     store,
     dataDir,
@@ -191,7 +214,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       guardrails: sources.guardrails,
       configs: sources.configs,
       pluginCredentials: sources.pluginCredentials,
-      logSink: sink,
+      logSink: metrics ? new MetricsLogSink(sink, metrics) : sink,
       policy,
       // The gateway hands bodies over; the sink keeps them only for workspaces that ask.
       logBodies: true,
@@ -220,6 +243,9 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       await built.register(adminPlugin, { management, sources });
+      executor = () => built.guardgate.engine.executor;
+      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
+      readyRoute(built, readinessProbes(store, built, redis));
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
         // answered request reach the sink, then write them all, then close the store.
