@@ -25,7 +25,7 @@ import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
 import type { RequestPolicy } from "./pipeline/policy.js";
-import { ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
+import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
@@ -66,6 +66,8 @@ export interface AppOptions {
   upstream?: UpstreamOptions;
   retry?: RetryTiming;
   cache?: ResponseCacheOptions;
+  /** A shared response cache (Redis) in place of the in-memory one. */
+  answerCache?: AnswerCache;
   planCache?: PlanCacheOptions;
   /** Keep request and response bodies in the request log. */
   logBodies?: boolean;
@@ -243,10 +245,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     providers: new ProviderResolver(providers),
     phases,
     upstream,
-    cache: new ResponseCache({
-      ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
-      ...options.cache,
-    }),
+    cache:
+      options.answerCache ??
+      new ResponseCache({
+        ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
+        ...options.cache,
+      }),
     logSink,
     logger: app.log,
     retryTiming: options.retry ?? {},

@@ -21,6 +21,7 @@ import { StoreLogSink } from "../logs/store-sink.js";
 import { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MetricsLogSink } from "../metrics/metrics-sink.js";
 import { metricsRoute } from "../metrics/routes.js";
+import { RedisResponseCache } from "../pipeline/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
@@ -215,6 +216,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       configs: sources.configs,
       pluginCredentials: sources.pluginCredentials,
       logSink: metrics ? new MetricsLogSink(sink, metrics) : sink,
+      // With Redis, every instance shares one response cache.
+      ...(redis && {
+        answerCache: new RedisResponseCache({
+          client: redis,
+          ...(file.settings?.cache_max_bytes !== undefined && { maxBytes: file.settings.cache_max_bytes }),
+        }),
+      }),
       policy,
       // The gateway hands bodies over; the sink keeps them only for workspaces that ask.
       logBodies: true,

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeUpstream } from "../support/fake-upstream.js";
 import { type PostgresServer, startPostgres } from "../support/postgres-server.js";
 import { type RedisServer, startRedis } from "../support/redis-server.js";
 
@@ -29,6 +30,7 @@ let storeUrl: string;
 const instances: Instance[] = [];
 const secretKey = randomBytes(32).toString("hex");
 let keys: { admin_key: string; api_key: string; workspace_id: string };
+let upstream: FakeUpstream;
 
 async function serve(): Promise<Instance> {
   const dir = mkdtempSync(path.join(tmpdir(), "guardgate-fleet-"));
@@ -74,10 +76,15 @@ function client(instance: Instance, config?: unknown): OpenAI {
 }
 
 /** Sends one chat request; resolves to the HTTP status and the gateway's request id. */
-async function chat(instance: Instance, text: string, config?: unknown): Promise<{ status: number; id: string | null }> {
+async function chat(
+  instance: Instance,
+  text: string,
+  config?: unknown,
+  model = "@mock/mock-model",
+): Promise<{ status: number; id: string | null }> {
   try {
     const { response } = await client(instance, config)
-      .chat.completions.create({ model: "@mock/mock-model", messages: [{ role: "user", content: text }] })
+      .chat.completions.create({ model, messages: [{ role: "user", content: text }] })
       .withResponse();
     return { status: response.status, id: response.headers.get("x-gateway-request-id") };
   } catch (error) {
@@ -109,7 +116,7 @@ async function loggedIds(instance: Instance): Promise<Set<string>> {
 }
 
 beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  [postgres, redis, upstream] = await Promise.all([startPostgres(), startRedis(), new FakeUpstream().start()]);
   storeUrl = await postgres.createDatabase();
   // The first start bootstraps the empty store; the others find it set up.
   const first = await serve();
@@ -124,6 +131,7 @@ afterAll(async () => {
   }
   await redis?.stop();
   await postgres?.stop();
+  await upstream?.close();
 });
 
 describe("a fleet of three gateways over one Postgres and one Redis", () => {
@@ -150,6 +158,31 @@ describe("a fleet of three gateways over one Postgres and one Redis", () => {
       .poll(async () => (await chat(c, "the word is pineapple", config)).status, { interval: 50, timeout: 1000 })
       .toBe(446);
     expect(Date.now() - changed).toBeLessThan(1000);
+  });
+
+  it("shares the simple response cache: an answer cached through A is a hit on C", async () => {
+    const [a, , c] = instances as [Instance, Instance, Instance];
+    const created = await admin(a, "POST", "/integrations", {
+      slug: "up",
+      provider: "openai",
+      base_url: upstream.baseUrl,
+      credentials: { api_key: "sk-fleet-upstream-key" },
+    });
+    expect(created.status).toBe(201);
+    expect((await admin(a, "PUT", `/integrations/${created.body.id}/workspaces/${keys.workspace_id}`, {})).status).toBe(200);
+    const ask = (instance: Instance) =>
+      client(instance, { cache: { mode: "simple" } })
+        .chat.completions.create({ model: "@up/gpt-4o-mini", messages: [{ role: "user", content: "cache me" }] })
+        .withResponse();
+    // C learns of the new provider through the change notice.
+    await expect.poll(async () => (await chat(c, "hello", undefined, "@up/gpt-4o-mini")).status, { timeout: 2000 }).toBe(200);
+    const before = upstream.requests.length;
+    const first = await ask(a);
+    const second = await ask(c);
+    expect(second.data.choices[0]?.message.content).toBe(first.data.choices[0]?.message.content);
+    expect(upstream.requests.length - before).toBe(1);
+    const id = second.response.headers.get("x-gateway-request-id");
+    await expect.poll(async () => (await admin(a, "GET", `/logs/${id}`)).body.cache_status, { timeout: 5000 }).toBe("HIT");
   });
 
   it("holds a rate limit of N per minute across the three, and survives Redis restarting", async () => {
