@@ -4,7 +4,8 @@
  * minimal fastify + undici passthrough proxy with no features), guardgate as `guardgate serve`
  * runs it (the store, its SQLite request log and request policy, info-level logging, the serve
  * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
- * executor, warn-level logging). Each sends `{port}` to its parent once it listens.
+ * executor, warn-level logging), and one instance of a fleet over Postgres and Redis. Each sends
+ * `{port}` to its parent once it listens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -96,6 +97,28 @@ async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool")
   return Number(new URL(server.url).port);
 }
 
+/** One instance of a fleet: `guardgate serve --store URL --redis URL` over the shared Postgres and Redis. */
+async function fleetServe(upstreamPort: number, storeUrl: string, redisUrl: string): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-fleet-"));
+  process.once("SIGTERM", () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+  const configPath = path.join(dir, "gateway.json");
+  writeFileSync(configPath, JSON.stringify(benchFile(upstreamPort)));
+  const server = await startManagedServer({
+    port: 0,
+    host: "127.0.0.1",
+    configPath,
+    dataDir: path.join(dir, "data"),
+    storeUrl,
+    redisUrl,
+    logLevel: "info",
+    app: { executor: "auto" },
+  });
+  return Number(new URL(server.url).port);
+}
+
 /** The bare app: in-memory sources and request log, inline executor. */
 async function app(upstreamPort: number): Promise<number> {
   const built = await buildApp({ logger: { level: "warn" }, file: benchFile(upstreamPort) });
@@ -111,7 +134,7 @@ process.on("message", (message) => {
   }
 });
 
-const [role, arg, executor] = process.argv.slice(2);
+const [role, arg, executor, redisUrl] = process.argv.slice(2);
 const start =
   role === "upstream"
     ? upstream()
@@ -119,7 +142,9 @@ const start =
       ? floor(Number(arg))
       : role === "serve"
         ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
-        : app(Number(arg));
+        : role === "fleet-serve"
+          ? fleetServe(Number(arg), executor!, redisUrl!)
+          : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),
   (error: unknown) => {
