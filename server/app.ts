@@ -37,6 +37,9 @@ import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
+import { traceRequests } from "./tracing/tracer.js";
+import { TracedPhases } from "./tracing/traced-phases.js";
+import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
@@ -231,7 +234,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logController: new AccessLog(),
   });
 
-  const upstream = new UpstreamClient({
+  // Traced only when asked: each span costs even with no SDK to receive it.
+  const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
     customHosts: settings.custom_hosts
       ? {
@@ -242,7 +246,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
-  const phases = new Phases(
+  const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
     (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),
     pluginCredentials,
@@ -302,6 +306,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       );
   });
 
+  if (settings.tracing) traceRequests(app);
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);

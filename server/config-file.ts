@@ -57,6 +57,8 @@ export interface FileSettings {
   log_bodies?: boolean;
   /** Let checks that call out reach private and loopback addresses. */
   checks_allow_private_addresses?: boolean;
+  /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
+  tracing?: boolean;
 }
 
 /** Where the records and request logs live when not in the data folder's SQLite file. */
@@ -192,6 +194,7 @@ const FILE_SCHEMA = {
         cache_max_bytes: { type: "integer", minimum: 0 },
         log_bodies: { type: "boolean" },
         checks_allow_private_addresses: { type: "boolean" },
+        tracing: { type: "boolean" },
       },
       additionalProperties: false,
     },
