@@ -1,23 +1,22 @@
-# guardgate as a container: built in one stage, run from a slim image with production dependencies
+# guardgate as a container: built in stages, run from a slim image with production dependencies
 # only, as the unprivileged `node` user. See docs/deploy.md.
 
-# Production dependencies. Install scripts are off (the package's own `prepare` builds with dev
-# tools); the two native modules are then built or fetched on their own.
-FROM node:20-bookworm-slim AS deps
+# What the native modules (re2, better-sqlite3) need to build when no prebuilt binary fits.
+FROM node:20-bookworm-slim AS toolchain
 WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
+
+# Production dependencies. Install scripts are off (the package's own `prepare` builds with dev
+# tools); the two native modules are then built or fetched on their own.
+FROM toolchain AS deps
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && npm rebuild re2 better-sqlite3
 
 # The build: every dependency, then the TypeScript compiler's output in dist/.
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+FROM toolchain AS build
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund \
   && npm rebuild re2 better-sqlite3

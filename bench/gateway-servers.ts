@@ -77,8 +77,15 @@ function benchFile(upstreamPort: number): GatewayFile {
   };
 }
 
-/** `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info, executor auto). */
-async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool"): Promise<number> {
+/**
+ * `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info,
+ * executor auto); with `shared`, one instance of a fleet over that Postgres and Redis.
+ */
+async function serve(
+  upstreamPort: number,
+  executor: "auto" | "inline" | "pool",
+  shared?: { storeUrl: string; redisUrl: string },
+): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-"));
   process.once("SIGTERM", () => {
     rmSync(dir, { recursive: true, force: true });
@@ -91,30 +98,9 @@ async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool")
     host: "127.0.0.1",
     configPath,
     dataDir: path.join(dir, "data"),
+    ...shared,
     logLevel: "info",
     app: { executor },
-  });
-  return Number(new URL(server.url).port);
-}
-
-/** One instance of a fleet: `guardgate serve --store URL --redis URL` over the shared Postgres and Redis. */
-async function fleetServe(upstreamPort: number, storeUrl: string, redisUrl: string): Promise<number> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-fleet-"));
-  process.once("SIGTERM", () => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  });
-  const configPath = path.join(dir, "gateway.json");
-  writeFileSync(configPath, JSON.stringify(benchFile(upstreamPort)));
-  const server = await startManagedServer({
-    port: 0,
-    host: "127.0.0.1",
-    configPath,
-    dataDir: path.join(dir, "data"),
-    storeUrl,
-    redisUrl,
-    logLevel: "info",
-    app: { executor: "auto" },
   });
   return Number(new URL(server.url).port);
 }
@@ -143,7 +129,7 @@ const start =
       : role === "serve"
         ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
         : role === "fleet-serve"
-          ? fleetServe(Number(arg), executor!, redisUrl!)
+          ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: redisUrl! })
           : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),

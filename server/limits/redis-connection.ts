@@ -14,17 +14,6 @@ export interface RedisOptions {
   commandTimeoutMs?: number;
 }
 
-/** The URL without its password, for messages. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "redis (unparsable URL)";
-  }
-}
-
 /** A client that reconnects forever and fails commands fast while it cannot reach the server. */
 export function connectRedis(options: RedisOptions): Redis {
   const client = new Redis(options.url, {

@@ -2,26 +2,19 @@
  * A fleet as operators run it: one Postgres, one Redis and three `guardgate serve` processes (the
  * built command) sharing them, with traffic sent round-robin by the official OpenAI client.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { type PostgresServer, startPostgres } from "../support/postgres-server.js";
 import { type RedisServer, startRedis } from "../support/redis-server.js";
+import { cleanEnv, type ServeProcess, spawnServe } from "../support/serve-process.js";
 
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js");
-
-interface Instance {
-  child: ChildProcess;
-  url: string;
+interface Instance extends ServeProcess {
   dir: string;
-  exited: Promise<number | null>;
-  output(): string;
 }
 
 let postgres: PostgresServer;
@@ -34,31 +27,10 @@ let upstream: FakeUpstream;
 
 async function serve(): Promise<Instance> {
   const dir = mkdtempSync(path.join(tmpdir(), "guardgate-fleet-"));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GUARDGATE_")));
-  const child = spawn(
-    process.execPath,
-    [bin, "serve", "--port", "0", "--log-level", "warn", "--data-dir", dir, "--store", storeUrl, "--redis", redis.url],
-    { env: { ...env, GUARDGATE_SECRET_KEY: secretKey } },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = stdout.match(/guardgate listening on (http:\/\/[\d.]+:\d+)/);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 20);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`guardgate serve exited with ${code} before listening: ${stderr}`));
-    });
+  const started = await spawnServe(["--data-dir", dir, "--store", storeUrl, "--redis", redis.url], {
+    env: { ...cleanEnv(), GUARDGATE_SECRET_KEY: secretKey },
   });
-  const instance = { child, url, dir, exited, output: () => stdout + stderr };
+  const instance = { ...started, dir };
   instances.push(instance);
   return instance;
 }

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { withoutPassword } from "../../connection-url.js";
 import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
@@ -51,17 +52,6 @@ interface Notice {
   origin: string;
   version: number;
   event: ChangeEvent;
-}
-
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres (unparsable URL)";
-  }
 }
 
 class PgMeta implements MetaRepository {
@@ -138,7 +128,7 @@ class NoticeListener {
 
 /** Opens a Postgres store, migrating its schema first. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const location = redactUrl(options.url);
+  const location = withoutPassword(options.url, "postgres (unparsable URL)");
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: PG_TYPES });
   // An idle connection that breaks is replaced on next use; without a handler it would crash the process.
   pool.on("error", () => {});
