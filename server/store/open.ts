@@ -8,7 +8,6 @@ import { DATABASE_FILE, ensureDataDir, resolveDataDir } from "./data-dir.js";
 import { StoreError } from "./errors.js";
 import type { Store } from "./repository.js";
 import { bindSecretKey, loadSecretKey, type SecretBox, type SecretKeySource } from "./secret-box.js";
-import { openPostgresStore } from "./postgres/pg-store.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 
 /** Options of `openStore`. */
@@ -46,8 +45,11 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedS
   if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) {
     throw new StoreError("store_url_invalid", `the store URL must start with postgres:// (SQLite is the data folder's file)`);
   }
+  // Loaded only when asked for: the CLI's commands on a SQLite store start without it.
   const store = url
-    ? await openPostgresStore({
+    ? await (
+        await import("./postgres/pg-store.js")
+      ).openPostgresStore({
         url,
         ...poll,
         ...(options.poolSize !== undefined && { poolSize: options.poolSize }),

@@ -20,7 +20,7 @@ import {
 import type { LogRepository } from "../repository.js";
 import { DEFAULT_PAGE, MAX_PAGE } from "../sqlite/logs.js";
 import type { LogPartitions } from "./partitions.js";
-import { rows, run, transaction } from "./sql.js";
+import { rows, run } from "./sql.js";
 
 /** The columns written as given, with their array types for the insert. */
 const COLUMNS: ReadonlyArray<readonly [keyof LogEntry, string]> = [
@@ -121,7 +121,8 @@ export class PgLogs implements LogRepository {
       COLUMNS.forEach(([name], i) => values[i]!.push(entry[name] ?? null));
       records.push(typeof entry.record === "string" ? entry.record : JSON.stringify(entry.record));
     }
-    await transaction(this.db, (client) => run(client, INSERT_SQL, [...values, records]));
+    // One statement: all written or none, with no transaction round trips around it.
+    await run(this.db, INSERT_SQL, [...values, records]);
   }
 
   async get(id: string): Promise<LogEntry | undefined> {
