@@ -99,7 +99,7 @@ describe("docker-compose.yaml", () => {
   });
 
   it("names only settings the gateway reads", () => {
-    const sources = ["server/store/open.ts", "server/store/secret-box.ts", "server/management/start.ts"].map(read).join("\n");
+    const sources = ["server/store/open.ts", "server/store/secret-box.ts", "server/managed/start.ts"].map(read).join("\n");
     for (const key of Object.keys(compose.services.gateway1.environment)) expect(sources).toContain(key);
   });
 });
