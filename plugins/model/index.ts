@@ -1,0 +1,15 @@
+/**
+ * The `model` plugin: checks that decide with a model. This list is the plugin's manifest;
+ * `npm run docs:checks` generates docs/checks.md from it.
+ */
+import { definePlugin } from "../../core/plugin-api.js";
+import promptInjection from "./promptInjection.js";
+
+export default definePlugin({
+  id: "model",
+  name: "Model-based checks",
+  description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
+  class: "PRO",
+  apiVersion: 1,
+  checks: [promptInjection],
+});
