@@ -3,6 +3,7 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import language from "./language.js";
 import promptInjection from "./promptInjection.js";
 
 export default definePlugin({
@@ -11,5 +12,5 @@ export default definePlugin({
   description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
   class: "PRO",
   apiVersion: 1,
-  checks: [promptInjection],
+  checks: [promptInjection, language],
 });
