@@ -3,6 +3,7 @@
  * `npm run docs:checks` generates docs/checks.md from it.
  */
 import { definePlugin } from "../../core/plugin-api.js";
+import classifier from "./classifier.js";
 import language from "./language.js";
 import promptInjection from "./promptInjection.js";
 
@@ -12,5 +13,5 @@ export default definePlugin({
   description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
   class: "PRO",
   apiVersion: 1,
-  checks: [promptInjection, language],
+  checks: [promptInjection, language, classifier],
 });
