@@ -194,7 +194,10 @@ function modelFolders(file: GatewayFile, baseDir: string): Record<string, string
   for (const [name, entry] of Object.entries(file.models)) {
     const folder = path.resolve(baseDir, entry.path);
     if (!existsSync(path.join(folder, "model.onnx"))) {
-      throw new ConfigError(`models.${name}.path`, `${folder} holds no model.onnx (a model folder holds model.onnx, tokenizer.json and config.json)`);
+      throw new ConfigError(
+        `models.${name}.path`,
+        `${folder} holds no model.onnx (a model folder holds model.onnx, tokenizer.json and config.json)`,
+      );
     }
     folders[name] = folder;
   }
@@ -256,13 +259,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
+  const providerResolver = new ProviderResolver(providers);
   const phases = new Phases(
     engine,
     (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),
     pluginCredentials,
+    providerResolver,
   );
   const gateway = new Gateway({
-    providers: new ProviderResolver(providers),
+    providers: providerResolver,
     phases,
     upstream,
     cache: new ResponseCache({
@@ -318,7 +323,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

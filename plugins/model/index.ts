@@ -5,6 +5,7 @@
 import { definePlugin } from "../../core/plugin-api.js";
 import classifier from "./classifier.js";
 import language from "./language.js";
+import llmJudge from "./llmJudge.js";
 import promptInjection from "./promptInjection.js";
 
 export default definePlugin({
@@ -13,5 +14,5 @@ export default definePlugin({
   description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
   class: "PRO",
   apiVersion: 1,
-  checks: [promptInjection, language, classifier],
+  checks: [promptInjection, language, classifier, llmJudge],
 });
