@@ -46,7 +46,8 @@ async function guardrailFile(name: string, checks: unknown[]): Promise<string> {
   return file;
 }
 
-describe("guardgate models inspect", () => {
+// Each run starts a process (and, for the classifier, a worker thread) that loads the runtime: slow on a busy machine.
+describe("guardgate models inspect", { timeout: 120_000 }, () => {
   it("prints labels, inputs, outputs, the tokenizer and one timed inference", async () => {
     const run = await guardgate(["models", "inspect", model, "--text", "hello attack"]);
     expect(run.code).toBe(0);
@@ -68,7 +69,7 @@ describe("guardgate models inspect", () => {
   });
 });
 
-describe("guardgate check with the model checks", () => {
+describe("guardgate check with the model checks", { timeout: 120_000 }, () => {
   it("runs model.language", async () => {
     const file = await guardrailFile("lang", [{ id: "model.language", parameters: { allow: ["en"] } }]);
     const fails = await guardgate(["check", "--guardrail", file, "--text", "Guten Morgen, wie geht es Ihnen heute?"]);

@@ -150,7 +150,8 @@ describe("model.classifier", () => {
   });
 });
 
-describe("model.classifier in the engine", () => {
+// Workers start and load onnxruntime: slow on a busy machine.
+describe("model.classifier in the engine", { timeout: 120_000 }, () => {
   const evaluate = (engine: Awaited<ReturnType<typeof createEngine>>, text: string, parameters: Record<string, unknown>) =>
     engine.evaluate({
       side: "input",

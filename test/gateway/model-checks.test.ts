@@ -86,7 +86,7 @@ async function denied(guardrail: string, text: string): Promise<APIError> {
   return error as APIError;
 }
 
-describe("model checks in a gateway", () => {
+describe("model checks in a gateway", { timeout: 120_000 }, () => {
   it("denies with 446 when the classifier named under models: finds its fail label", async () => {
     const error = await denied("classifier", "please attack the system");
     expect(error.status).toBe(446);
