@@ -4,7 +4,8 @@
  * scores at or above the threshold in any window of the text.
  */
 import path from "node:path";
-import { type CheckSettings, defineCheck, textExcerpt } from "../../core/index.js";
+import { type CheckSettings, defineCheck } from "../../core/plugin-api.js";
+import { textExcerpt } from "../../core/text.js";
 import { ModelLoadError } from "./model-folder.js";
 import { classify, loadClassifier } from "./onnx-classifier.js";
 

@@ -48,10 +48,14 @@ describe("model.language", () => {
   });
 
   it("lists each language of a mixed text with its share, and minShare ignores a small one", async () => {
-    const text =
-      "The quarterly report is attached and the figures look good this time. " +
-      "We expect growth to continue through the next two quarters of the year. " +
-      "Der Bericht wurde gestern vom Vorstand geprüft und einstimmig angenommen.";
+    const english =
+      "The quarterly report is attached and the figures look good this time. We expect growth to continue through the next two quarters of the year. " +
+      "Our sales team opened three new offices in the spring, and each of them is already profitable. The board will meet again in September to review the plan. ";
+    const german =
+      "Der Bericht wurde gestern vom Vorstand geprüft und einstimmig angenommen. Die Zahlen für das zweite Quartal liegen deutlich über den Erwartungen. " +
+      "Im Herbst sollen zwei weitere Standorte in Süddeutschland eröffnet werden. " +
+      "Die Geschäftsführung bedankt sich bei allen Mitarbeiterinnen und Mitarbeitern für ihren großen Einsatz in diesem schwierigen Jahr.";
+    const text = english + english + german + german;
     const out = await runCheck(language, { allow: ["en"] }, { text });
     const codes = (out.data?.languages as Array<{ language: string }>).map((l) => l.language);
     expect(codes).toEqual(["en", "de"]);
