@@ -5,9 +5,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { GuardgateError } from "../core/errors.js";
 import { classify, loadClassifier } from "../plugins/model/onnx-classifier.js";
 import type { Command } from "./main.js";
+import { GuardgateError } from "../core/index.js";
 
 const HELP = `usage: guardgate models inspect DIR [--text TEXT] [--max-tokens N] [--json]
 

@@ -33,8 +33,13 @@ describe("guardgate plugins list", () => {
     const run = guardgate(["plugins", "list", "--plugin", "./pkg-plugin", "--json"]);
     expect(run.code).toBe(0);
     const { plugins } = JSON.parse(run.stdout);
-    expect(plugins.map((p: { id: string }) => p.id)).toEqual(["default", "pkg"]);
-    const pkg = plugins[1];
+    expect(plugins.map((p: { id: string }) => p.id)).toEqual(["default", "model", "pkg"]);
+    const model = plugins[1];
+    expect(model).toMatchObject({ class: "PRO", source: "guardgate (built in)" });
+    expect(model.checks.map((c: { id: string }) => c.id)).toEqual(
+      expect.arrayContaining(["model.language", "model.classifier", "model.llmJudge"]),
+    );
+    const pkg = plugins[2];
     expect(pkg).toMatchObject({ class: "custom", apiVersion: 1, source: '"./pkg-plugin"' });
     expect(pkg.checks[0]).toMatchObject({ id: "pkg.always", sides: expect.any(Array), parameters: { type: "object" } });
   });
@@ -44,7 +49,7 @@ describe("guardgate plugins list", () => {
     writeFileSync(path.join(gateway, "gateway.yaml"), 'plugins: ["./file-plugin.mjs"]\n');
     const run = guardgate(["plugins", "list", "--config", path.join(gateway, "gateway.yaml"), "--json"]);
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual(["default", "acme"]);
+    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual(["default", "model", "acme"]);
 
     writeFileSync(path.join(gateway, "bad.yaml"), "plugins: [42]\n");
     const bad = guardgate(["plugins", "list", "--config", path.join(gateway, "bad.yaml")]);

@@ -7,13 +7,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../../core/engine.js";
-import { bodyForText } from "../../core/sample-body.js";
-import type { AutoExecutor } from "../../core/pool/auto-executor.js";
 import { runCheck } from "../../test/support/check-harness.js";
 import { writeTinyClassifier } from "../../test/support/tiny-classifier.js";
 import classifier from "./classifier.js";
 import { classify, loadClassifier, loadedModels, tokenize, windowStarts } from "./onnx-classifier.js";
+import { type AutoExecutor, bodyForText, createEngine } from "../../core/index.js";
+import { builtinPlugins } from "../builtin.js";
 
 let root: string;
 let model: string;
@@ -164,7 +163,7 @@ describe("model.classifier in the engine", { timeout: 120_000 }, () => {
     const before = loadedModels().length;
     const folder = await writeTinyClassifier(path.join(root, "pool-only"));
     for (const executor of ["inline", "auto"] as const) {
-      const engine = await createEngine({ executor, pool: { size: 1 } });
+      const engine = await createEngine({ builtins: builtinPlugins, executor, pool: { size: 1 } });
       try {
         const denied = await evaluate(engine, "please attack", { model: folder, failLabels: ["INJECTION"] });
         expect(denied.status).toBe(446);
@@ -183,7 +182,7 @@ describe("model.classifier in the engine", { timeout: 120_000 }, () => {
   });
 
   it("is cut off at its time limit in the pool, and load errors are check errors", async () => {
-    const engine = await createEngine({ executor: "inline", pool: { size: 1 } });
+    const engine = await createEngine({ builtins: builtinPlugins, executor: "inline", pool: { size: 1 } });
     try {
       const slow = await evaluate(engine, filler(2000), {
         model: await writeTinyClassifier(path.join(root, "slow")),

@@ -4,10 +4,9 @@
  * scores at or above the threshold in any window of the text.
  */
 import path from "node:path";
-import { type CheckSettings, defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
 import { ModelLoadError } from "./model-folder.js";
 import { classify, loadClassifier } from "./onnx-classifier.js";
+import { type CheckSettings, defineCheck, textExcerpt } from "../../core/index.js";
 
 interface Parameters {
   model: string;

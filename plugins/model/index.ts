@@ -2,11 +2,11 @@
  * The `model` plugin: checks that decide with a model. This list is the plugin's manifest;
  * `npm run docs:checks` generates docs/checks.md from it.
  */
-import { definePlugin } from "../../core/plugin-api.js";
 import classifier from "./classifier.js";
 import language from "./language.js";
 import llmJudge from "./llmJudge.js";
 import promptInjection from "./promptInjection.js";
+import { definePlugin } from "../../core/index.js";
 
 export default definePlugin({
   id: "model",

@@ -1,8 +1,8 @@
+import { GuardgateError } from "../../core/index.js";
 /**
  * The judge's answer, strictly: a JSON object with exactly `verdict` ("pass" or "fail"), `score`
  * (0–1) and `reason` (a string). Anything else is a malformed answer, an error and never a pass.
  */
-import { GuardgateError } from "../../core/errors.js";
 
 /** A judge's valid answer. */
 export interface JudgeAnswer {

@@ -1,12 +1,9 @@
+import { type CheckSettings, displayUrl, GuardgateError, outboundRequest } from "../../core/index.js";
 /**
  * How `model.llmJudge` talks to a provider: one non-streamed request in the OpenAI
  * (`/chat/completions`) or Anthropic (`/messages`) format, sent through core/net with only the
  * endpoint's own credential, and the answer's text and token usage read back.
  */
-import { GuardgateError } from "../../core/errors.js";
-import { displayUrl } from "../../core/net/errors.js";
-import { outboundRequest } from "../../core/net/outbound.js";
-import { type CheckSettings } from "../../core/plugin-api.js";
 
 /**
  * Where a judge is reached: the gateway resolves a provider slug to this (from the provider

@@ -2,9 +2,8 @@
  * `model.language`: detects the language(s) of the text and checks them against allow and deny
  * lists of ISO 639-1 codes.
  */
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
 import { type DetectedLanguage, detectLanguages } from "./language-detection.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 
 interface Parameters {
   allow?: string[];

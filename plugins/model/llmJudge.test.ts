@@ -3,11 +3,11 @@
  * format gets, strict parsing of the judge's answer, errors and time-outs, and the cache.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEngine } from "../../core/engine.js";
-import { bodyForText } from "../../core/sample-body.js";
 import { prepareCheck, runCheck } from "../../test/support/check-harness.js";
 import { FakeUpstream } from "../../test/support/fake-upstream.js";
 import llmJudge from "./llmJudge.js";
+import { bodyForText, createEngine } from "../../core/index.js";
+import { builtinPlugins } from "../builtin.js";
 
 let fake: FakeUpstream;
 
@@ -167,7 +167,7 @@ describe("model.llmJudge", () => {
   });
 
   it("is cut off at its time limit when the judge stalls", async () => {
-    const engine = await createEngine({ settings: loopback });
+    const engine = await createEngine({ builtins: builtinPlugins, settings: loopback });
     try {
       fake.enqueue({ kind: "stall" });
       const result = await engine.evaluate({

@@ -5,12 +5,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { GuardgateError } from "../../core/errors.js";
-import { type CheckContext, defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
 import { type JudgeAnswer, parseJudgeAnswer } from "./judge-answer.js";
 import { judgedText, RUBRIC_NAMES, type RubricName, rubricPrompt } from "./judge-rubrics.js";
 import { callJudge, type JudgeEndpoint } from "./judge-wire.js";
+import { type CheckContext, defineCheck, GuardgateError, textExcerpt } from "../../core/index.js";
 
 interface Parameters {
   rubric: RubricName;

@@ -5,7 +5,7 @@
  */
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
-import { GuardgateError } from "../../core/errors.js";
+import { GuardgateError } from "../../core/index.js";
 
 /** A model folder that cannot be used: the message names the file and what was wrong. */
 export class ModelLoadError extends GuardgateError {

@@ -1,6 +1,5 @@
-import { defineCheck } from "../../core/plugin-api.js";
-import { textExcerpt } from "../../core/text.js";
 import { promptInjectionScorer } from "./prompt-injection-model.js";
+import { defineCheck, textExcerpt } from "../../core/index.js";
 
 interface Parameters {
   threshold?: number;

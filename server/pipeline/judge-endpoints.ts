@@ -6,9 +6,9 @@
  * server, and only the providers a phase uses leave the server's memory. The client's own
  * credentials never enter: a slug's credential comes from its provider record only.
  */
-import type { Guardrail } from "../../core/types.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialMap, Scope } from "../sources/types.js";
+import { type Guardrail } from "../../core/index.js";
 
 /** The check whose parameters name judges, and the plugin whose credentials carry them. */
 const JUDGE_CHECK = "model.llmJudge";

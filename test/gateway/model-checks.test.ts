@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../../core/errors.js";
 import { buildApp } from "../../server/app.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import { writeTinyClassifier } from "../support/tiny-classifier.js";
+import { ConfigError } from "../../core/index.js";
 
 let upstream: FakeUpstream;
 let judge: FakeUpstream;
