@@ -55,7 +55,7 @@ describe("model.language", () => {
       "Der Bericht wurde gestern vom Vorstand geprüft und einstimmig angenommen. Die Zahlen für das zweite Quartal liegen deutlich über den Erwartungen. " +
       "Im Herbst sollen zwei weitere Standorte in Süddeutschland eröffnet werden. " +
       "Die Geschäftsführung bedankt sich bei allen Mitarbeiterinnen und Mitarbeitern für ihren großen Einsatz in diesem schwierigen Jahr.";
-    const text = english + english + german + german;
+    const text = english.repeat(8) + german.repeat(4);
     const out = await runCheck(language, { allow: ["en"] }, { text });
     const codes = (out.data?.languages as Array<{ language: string }>).map((l) => l.language);
     expect(codes).toEqual(["en", "de"]);

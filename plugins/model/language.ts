@@ -85,7 +85,7 @@ export default defineCheck<Parameters>({
     { parameters: { deny: ["ru"] }, text: "Привет, как дела?", description: "Anything but Russian." },
   ],
   notes: [
-    "Detection is the `eld` package's n-gram detector (its extra-small table, shipped in the package; no download, no network), run over chunks of whole sentences holding at least 250 letters, so a text mixing languages lists each with its share of letters (a language must fill about two sentences to be seen on its own). It knows 60 languages: " +
+    "Detection is the `eld` package's n-gram detector (its extra-small table, shipped in the package; no download, no network), run over chunks of whole sentences holding at least 1,000 letters, so a long text mixing languages lists each with its share of letters (a language must fill about a paragraph to be seen on its own; a chat message is one chunk). It knows 60 languages: " +
       DETECTABLE_LANGUAGES.map((c) => `\`${c}\``).join(", ") +
       "; a code outside that list is a configuration error.",
     "",
@@ -93,7 +93,7 @@ export default defineCheck<Parameters>({
     "",
     "**Short or script-less text.** A text with fewer than `minLetters` letters (`ok`, `42`, an emoji, a code fragment; a Chinese, Japanese or Korean character counts as two letters, as it says about as much as a short word), or in which the detector recognises no language, is *undetermined*: `data.undetermined` is true and the explanation says so. Its verdict is `undetermined` when set; otherwise it fails when `allow` is set (the text cannot be shown to be in an allowed language) and passes when only `deny` is (it cannot be shown to be in a denied one).",
     "",
-    "**Accuracy** (docs/models-language.md, which compares the detectors considered): with `allow` set to the right language, 98.3 % of the 1,494 XQuAD questions (12 languages) pass, Hindi the weakest at 90 %; 99.8 % of the 2,880 XQuAD paragraphs.",
+    "**Accuracy** (docs/models-language.md, which compares the detectors considered): with `allow` set to the right language, 98.3 % of the 1,494 XQuAD questions (12 languages) pass, Hindi the weakest at 90 %; all but one of the 2,880 XQuAD paragraphs.",
   ].join("\n"),
   validate({ allow, deny }) {
     if (!allow && !deny) return { message: "set `allow`, `deny` or both" };
