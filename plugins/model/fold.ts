@@ -17,7 +17,7 @@ const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}]/u;
 const WHITE = /\s/u;
 
 /** How a character takes part in a word. */
-const enum Kind {
+export const enum Kind {
   /** Dropped: invisible and format characters. */
   Ignored = 0,
   Space = 1,
@@ -31,8 +31,41 @@ const enum Kind {
   LeetSymbol = 6,
 }
 
-interface Folded {
+/** Writing systems the gibberish model tells apart; `Other` for letters of the rest. */
+export const enum Script {
+  None = 0,
+  Latin = 1,
+  Cyrillic = 2,
+  Greek = 3,
+  Arabic = 4,
+  Devanagari = 5,
+  Thai = 6,
+  /** Han, kana and Hangul: no model; never called gibberish. */
+  Cjk = 7,
+  Other = 8,
+}
+
+const SCRIPTS: Array<[RegExp, Script]> = [
+  [/\p{Script=Latin}/u, Script.Latin],
+  [/\p{Script=Cyrillic}/u, Script.Cyrillic],
+  [/\p{Script=Greek}/u, Script.Greek],
+  [/\p{Script=Arabic}/u, Script.Arabic],
+  [/\p{Script=Devanagari}/u, Script.Devanagari],
+  [/\p{Script=Thai}/u, Script.Thai],
+  [/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u, Script.Cjk],
+];
+
+/** The script of a letter (or of the base letter of a mark-bearing one). */
+function scriptOf(char: string): Script {
+  for (const [pattern, script] of SCRIPTS) if (pattern.test(char)) return script;
+  return Script.Other;
+}
+
+/** A character as the model checks read it. */
+export interface Folded {
   kind: Kind;
+  /** For letters and digits of words: the script (None for digits and symbols). */
+  script: Script;
   /** The folded form: NFKC, case folded, marks removed. */
   text: string;
   /** The Latin look-alike, for a foreign letter that has one. */
@@ -55,20 +88,23 @@ const LEET: Record<string, string> = {
 const CONFUSABLE = createRequire(import.meta.url)("unhomoglyph/data.json") as Record<string, string>;
 
 function foldOne(char: string): Folded {
-  if (WHITE.test(char)) return { kind: Kind.Space, text: " " };
-  if (IGNORABLE.test(char)) return { kind: Kind.Ignored, text: "" };
-  if (char === "@" || char === "$") return { kind: Kind.LeetSymbol, text: char };
+  if (WHITE.test(char)) return { kind: Kind.Space, script: Script.None, text: " " };
+  if (IGNORABLE.test(char)) return { kind: Kind.Ignored, script: Script.None, text: "" };
+  if (char === "@" || char === "$") return { kind: Kind.LeetSymbol, script: Script.None, text: char };
   const text = char.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFD").replace(MARKS, "");
+  // A combining mark on its own (a vowel sign of an Indic script, Zalgo stacking) is dropped, so it does not split its word.
+  if (text === "" && /^\p{M}$/u.test(char)) return { kind: Kind.Ignored, script: Script.None, text: "" };
   const first = text === "" ? char : text;
-  if (/^[0-9]$/.test(first)) return { kind: Kind.Digit, text: first };
+  if (/^[0-9]$/.test(first)) return { kind: Kind.Digit, script: Script.None, text: first };
   if (LETTER.test(first)) {
-    if (LATIN.test(first)) return { kind: Kind.Latin, text };
+    if (LATIN.test(first)) return { kind: Kind.Latin, script: Script.Latin, text };
+    const script = scriptOf(first);
     const look = CONFUSABLE[char] ?? CONFUSABLE[first];
     const latin = look !== undefined && /^[a-zA-Z]+$/.test(look) ? look.toLowerCase() : undefined;
-    return latin === undefined ? { kind: Kind.Foreign, text } : { kind: Kind.Foreign, text, latin };
+    return latin === undefined ? { kind: Kind.Foreign, script, text } : { kind: Kind.Foreign, script, text, latin };
   }
-  if (NUMBER.test(first)) return { kind: Kind.Digit, text };
-  return { kind: Kind.Other, text };
+  if (NUMBER.test(first)) return { kind: Kind.Digit, script: Script.None, text };
+  return { kind: Kind.Other, script: Script.None, text };
 }
 
 const ASCII: Folded[] = Array.from({ length: 128 }, (_, c) => foldOne(String.fromCharCode(c)));
@@ -76,7 +112,8 @@ const cache = new Map<number, Folded>();
 /** Distinct non-ASCII code points remembered; past this, folding is recomputed (still correct). */
 const CACHE_LIMIT = 1 << 16;
 
-function folded(cp: number): Folded {
+/** How the model checks read one code point (cached). */
+export function folded(cp: number): Folded {
   if (cp < 128) return ASCII[cp] as Folded;
   let entry = cache.get(cp);
   if (entry === undefined) {

@@ -37,6 +37,9 @@ export function isWordUnit(u: number): boolean {
 const WORD_SALT = 0x5bd1e995;
 const BIGRAM_SALT = 0x27d4eb2f;
 
+/** 1 + ln(count) for small counts, looked up instead of computed. */
+const SUBLINEAR = Float32Array.from({ length: 64 }, (_, n) => (n === 0 ? 0 : 1 + Math.log(n)));
+
 /** A sparse feature vector in reused buffers: `size` entries of bucket index and value. */
 export class FeatureVector {
   readonly counts: Float32Array;
@@ -68,7 +71,8 @@ export class FeatureVector {
     let norm = 0;
     for (let k = 0; k < this.size; k++) {
       const bucket = this.indices[k] as number;
-      const value = 1 + Math.log(this.counts[bucket] as number);
+      const count = this.counts[bucket] as number;
+      const value = count < SUBLINEAR.length ? (SUBLINEAR[count] as number) : 1 + Math.log(count);
       this.counts[bucket] = 0;
       this.values[k] = value;
       norm += value * value;
@@ -78,19 +82,28 @@ export class FeatureVector {
   }
 }
 
-/** The bucket of the character n-gram of length `n` whose running FNV hash is `h`. */
-const charBucket = (h: number, n: number, mask: number) => mix(h + n) & mask;
+/** Fills `vector` with the features of the folded units from `start` to `end`. */
+export function extractFeatures(text: FoldBuffer, start: number, end: number, vector: FeatureVector): void {
+  walkFeatures(text, start, end, vector, undefined);
+}
 
-/**
- * Fills `vector` with the features of the folded units from `start` to `end`. `visit`, when
- * given, hears every n-gram's bucket with its span (for explanations; not on the hot path).
- */
-export function extractFeatures(
+/** Like extractFeatures, and tells `visit` every n-gram's bucket with its span (for explanations). */
+export function visitFeatures(
   text: FoldBuffer,
   start: number,
   end: number,
   vector: FeatureVector,
-  visit?: (bucket: number, from: number, to: number) => void,
+  visit: (bucket: number, from: number, to: number) => void,
+): void {
+  walkFeatures(text, start, end, vector, visit);
+}
+
+function walkFeatures(
+  text: FoldBuffer,
+  start: number,
+  end: number,
+  vector: FeatureVector,
+  visit: ((bucket: number, from: number, to: number) => void) | undefined,
 ): void {
   vector.size = 0;
   const u = text.units;
@@ -99,15 +112,15 @@ export function extractFeatures(
   // Character n-grams over the window with a virtual space at each end.
   for (let i = start - 1; i < end; i++) {
     let h = FNV_OFFSET;
-    for (let n = 1; n <= maxCharGram; n++) {
-      const j = i + n - 1;
-      if (j > end) break;
+    const last = Math.min(end, i + maxCharGram - 1);
+    for (let j = i; j <= last; j++) {
       const unit = j < start || j === end ? SPACE : (u[j] as number);
       h = Math.imul(h ^ unit, FNV_PRIME);
+      const n = j - i + 1;
       if (n === 1 && unit === SPACE) continue;
-      const bucket = charBucket(h, n, mask);
+      const bucket = mix(h + n) & mask;
       vector.add(bucket);
-      visit?.(bucket, Math.max(i, start), Math.min(j + 1, end));
+      if (visit !== undefined) visit(bucket, Math.max(i, start), Math.min(j + 1, end));
     }
   }
   // Words and word pairs.
@@ -123,11 +136,11 @@ export function extractFeatures(
     while (i < end && isWordUnit(u[i] as number)) h = Math.imul(h ^ (u[i++] as number), FNV_PRIME);
     const bucket = mix(h ^ WORD_SALT) & mask;
     vector.add(bucket);
-    visit?.(bucket, wordStart, i);
+    if (visit !== undefined) visit(bucket, wordStart, i);
     if (wordBigrams && previousStart >= 0) {
       const pair = mix(Math.imul(previous, 31) ^ h ^ BIGRAM_SALT) & mask;
       vector.add(pair);
-      visit?.(pair, previousStart, i);
+      if (visit !== undefined) visit(pair, previousStart, i);
     }
     previous = h;
     previousStart = wordStart;

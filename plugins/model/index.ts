@@ -2,11 +2,12 @@
  * The `model` plugin: checks that decide with a model. This list is the plugin's manifest;
  * `npm run docs:checks` generates docs/checks.md from it.
  */
+import { definePlugin } from "../../core/index.js";
 import classifier from "./classifier.js";
+import gibberish from "./gibberish.js";
 import language from "./language.js";
 import llmJudge from "./llmJudge.js";
 import promptInjection from "./promptInjection.js";
-import { definePlugin } from "../../core/index.js";
 
 export default definePlugin({
   id: "model",
@@ -14,5 +15,5 @@ export default definePlugin({
   description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
   class: "PRO",
   apiVersion: 1,
-  checks: [promptInjection, language, classifier, llmJudge],
+  checks: [promptInjection, gibberish, language, classifier, llmJudge],
 });

@@ -5,13 +5,22 @@
  * length. Two architectures share the features: logistic regression, and a one-hidden-layer MLP.
  */
 import { FoldBuffer, foldText } from "./fold.js";
-import { extractFeatures, FeatureVector, type FeatureSpec } from "./hashed-features.js";
+import { extractFeatures, FeatureVector, type FeatureSpec, visitFeatures } from "./hashed-features.js";
 import { findPayloads } from "./payloads.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
 /** Folded code units per window, and the step between windows (half a window: overlap). */
-export const WINDOW = 2048;
-export const STRIDE = 1024;
+export const WINDOW = 768;
+export const STRIDE = 384;
+
+/** Where the windows of a folded text of `length` units start: every STRIDE, the last one flush with the end. */
+export function windowStarts(length: number): number[] {
+  if (length <= WINDOW) return [0];
+  const starts: number[] = [];
+  for (let start = 0; start + WINDOW < length; start += STRIDE) starts.push(start);
+  starts.push(length - WINDOW);
+  return starts;
+}
 
 /** The file the package ships. */
 export const PROMPT_INJECTION_WEIGHTS = new URL("./weights/prompt-injection.ggmw", import.meta.url);
@@ -126,19 +135,21 @@ export class InjectionScorer {
 
   /** Scores every window of a folded buffer; returns the best window and its score. */
   private bestWindow(buffer: FoldBuffer): { score: number; start: number; end: number; windows: number } {
-    const n = buffer.length;
-    let best = { score: this.scoreSpan(buffer, 0, Math.min(n, WINDOW)), start: 0, end: Math.min(n, WINDOW), windows: 1 };
-    for (let start = STRIDE; start + WINDOW - STRIDE < n; start += STRIDE) {
-      const windowStart = Math.min(start, n - WINDOW);
-      const score = this.scoreSpan(buffer, windowStart, windowStart + WINDOW);
+    let best = { score: -1, start: 0, end: 0, windows: 0 };
+    for (const start of windowStarts(buffer.length)) {
+      const end = Math.min(buffer.length, start + WINDOW);
+      const score = this.scoreSpan(buffer, start, end);
       best.windows++;
-      if (score > best.score) best = { ...best, score, start: windowStart, end: windowStart + WINDOW };
+      if (score > best.score) best = { ...best, score, start, end };
     }
     return best;
   }
 
-  /** Scores a text: its windows and its decoded payloads; the highest score wins. */
-  score(text: string, options: { decodePayloads: boolean; signals: number }): InjectionScore {
+  /**
+   * Scores a text: its windows and its decoded payloads; the highest score wins. The signals are
+   * worked out only when the score reaches `explainFrom` (they cost more than the score).
+   */
+  score(text: string, options: { decodePayloads: boolean; signals: number; explainFrom?: number }): InjectionScore {
     foldText(text, this.folded);
     const best = this.bestWindow(this.folded);
     const result: InjectionScore = {
@@ -157,12 +168,14 @@ export class InjectionScorer {
         if (inner.score > result.score) {
           Object.assign(result, { score: inner.score, start: payload.start, end: payload.end, decoded: payload.encoding });
           // The payload buffer is reused by the next payload: explain this one now.
-          result.signals = this.signals(this.payload, inner.start, inner.end, options.signals);
+          if (inner.score >= (options.explainFrom ?? 0))
+            result.signals = this.signals(this.payload, inner.start, inner.end, options.signals);
           payloadWon = true;
         }
       }
     }
-    if (!payloadWon) result.signals = this.signals(this.folded, best.start, best.end, options.signals);
+    if (!payloadWon && result.score >= (options.explainFrom ?? 0))
+      result.signals = this.signals(this.folded, best.start, best.end, options.signals);
     return result;
   }
 
@@ -174,7 +187,7 @@ export class InjectionScorer {
     this.classifier.contributions(this.vector, contributions);
     const spans: Array<{ from: number; to: number; weight: number }> = [];
     const seen = new Set<number>();
-    extractFeatures(buffer, start, end, this.vector, (bucket, from, to) => {
+    visitFeatures(buffer, start, end, this.vector, (bucket, from, to) => {
       if (seen.has(bucket)) return;
       seen.add(bucket);
       const weight = contributions.get(bucket) ?? 0;

@@ -49,7 +49,8 @@ export default defineCheck<Parameters>({
     label: { type: "string", description: '"injection" when the score reached the threshold, otherwise "benign".' },
     signals: {
       type: "array",
-      description: "The folded n-grams that pushed the score up most, strongest first: text and weight (share of the logit).",
+      description:
+        "When the text is judged an injection: the folded n-grams that pushed the score up most, strongest first, each with its weight (share of the logit); empty otherwise.",
     },
     window: {
       type: "object",
@@ -75,7 +76,7 @@ export default defineCheck<Parameters>({
   run({ text }, { threshold, decodePayloads, signals }) {
     const scorer = promptInjectionScorer();
     const applied = threshold ?? scorer.classifier.threshold;
-    const result = scorer.score(text, { decodePayloads, signals });
+    const result = scorer.score(text, { decodePayloads, signals, explainFrom: applied });
     const injection = result.score >= applied;
     const where = result.decoded
       ? ` in a ${result.decoded} payload`

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
 
 /** One labelled row. */
 export interface Row {
@@ -37,8 +38,8 @@ export const ROOT = packageRoot();
 export const DATASETS = path.resolve(ROOT, "..", "shared", "datasets");
 export const PROMPT_INJECTION_DIR = path.join(DATASETS, "prompt-injection");
 export const GIBBERISH_DIR = path.join(DATASETS, "gibberish");
-/** Attack texts in other languages, written for this project (the datasets have almost none). */
-export const MULTILINGUAL_ATTACKS = path.join(ROOT, "scripts", "models", "data", "multilingual-attacks.jsonl");
+/** Attacks and ordinary requests in 16 languages, written for this project: the datasets have almost no non-English attacks. */
+export const MULTILINGUAL = path.join(ROOT, "scripts", "models", "data", "multilingual.jsonl");
 
 /** Reads one JSONL file of labelled rows; throws naming the file and line of a bad row. */
 export function readRows(file: string): { rows: Row[]; record: FileRecord } {
@@ -71,16 +72,29 @@ export function jsonlFiles(dir: string): string[] {
 /** Which side of the split a row is on. */
 export type Part = "train" | "validation" | "test";
 
+const foldBuffer = new FoldBuffer();
+
+/** A line's letters and digits after folding (case, look-alikes, leetspeak, accents). */
+function lineKey(line: string): string {
+  foldText(line, foldBuffer);
+  return foldBuffer.slice(0, foldBuffer.length).replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
 /**
  * The split of a text: 70% train, 15% validation (model choice, threshold), 15% test (reported
- * figures), by a hash of its lower-cased letters and digits so near-duplicates stay together.
+ * figures). Grouped: the key is the smallest hash over the text's folded lines, so augmented
+ * variants of one prompt (case, look-alikes, leetspeak) and a document with or without one
+ * inserted line mostly land on the same side.
  */
 export function partOf(text: string): Part {
-  const key = text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "");
-  const bucket = createHash("sha256").update(key).digest().readUInt32BE(0) % 100;
+  let smallest: Buffer | undefined;
+  for (const line of text.split("\n")) {
+    const key = lineKey(line);
+    if (key === "") continue;
+    const hash = createHash("sha256").update(key).digest();
+    if (smallest === undefined || Buffer.compare(hash, smallest) < 0) smallest = hash;
+  }
+  const bucket = (smallest ?? createHash("sha256").update(text).digest()).readUInt32BE(0) % 100;
   return bucket < 70 ? "train" : bucket < 85 ? "validation" : "test";
 }
 

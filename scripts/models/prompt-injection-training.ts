@@ -2,15 +2,15 @@
  * The prompt-injection model's training recipe: which rows, how they are weighted, the feature
  * spec and trainer options, how the default threshold is chosen, and the weights file it writes.
  */
-import { FoldBuffer } from "../../plugins/model/fold.js";
-import { type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
-import { InjectionScorer } from "../../plugins/model/prompt-injection-model.js";
+import { FoldBuffer, foldText } from "../../plugins/model/fold.js";
+import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/hashed-features.js";
+import { InjectionScorer, WINDOW, windowStarts } from "../../plugins/model/prompt-injection-model.js";
 import { encodeWeights } from "../../plugins/model/weights-file.js";
 import { type FileRecord, metrics, type Row } from "./dataset.js";
-import { classifierOf, type Example, type TrainOptions, train, vectorize } from "./linear-trainer.js";
+import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
-export const TRAINER_VERSION = "prompt-injection-trainer/1";
+export const TRAINER_VERSION = "prompt-injection-trainer/2";
 
 /** Minimum precision the default threshold must reach on the validation split. */
 export const TARGET_PRECISION = 0.97;
@@ -36,9 +36,13 @@ export const RECIPES: Record<"logistic" | "mlp", TrainOptions> = {
   },
 };
 
-/** How much a source's rows count: the augmented, template-filled source counts half. */
+/**
+ * How much a row counts: the augmented, template-filled source half; the rows written in other
+ * languages three times, since they are few against thousands of English rows.
+ */
 function sourceWeight(row: Row): number {
-  return row.file === "promptshield.jsonl" ? 0.5 : 1;
+  if (row.file === "promptshield.jsonl") return 0.5;
+  return row.source.startsWith("generated:") ? 3 : 1;
 }
 
 /** Rows as weighted training examples: classes balanced, sources weighted. */
@@ -47,13 +51,25 @@ export function examplesOf(rows: readonly Row[], spec: FeatureSpec): Example[] {
   const negatives = rows.length - positives;
   const buffer = new FoldBuffer();
   const vector = new FeatureVector(spec);
-  return rows.map((row) => ({
-    ...vectorize(row.text, spec, buffer, vector),
-    label: row.label,
-    weight:
+  const examples: Example[] = [];
+  for (const row of rows) {
+    const weight =
       sourceWeight(row) *
-      (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives))),
-  }));
+      (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives)));
+    // Long texts are learnt window by window, as they are scored; each window counts a share.
+    foldText(row.text, buffer);
+    const starts = windowStarts(buffer.length);
+    for (const start of starts) {
+      extractFeatures(buffer, start, Math.min(buffer.length, start + WINDOW), vector);
+      examples.push({
+        indices: vector.indices.slice(0, vector.size),
+        values: vector.values.slice(0, vector.size),
+        label: row.label,
+        weight: weight / starts.length,
+      });
+    }
+  }
+  return examples;
 }
 
 /** The highest-F1 threshold whose precision reaches the target (or the highest-F1 one if none does). */
