@@ -64,7 +64,7 @@ describe("plugin registration", () => {
 describe("plugin loading", () => {
   it("loads a module file and a package folder by path, and runs their checks", async () => {
     const engine = await createEngine({ plugins: ["./file-plugin.mjs", "./pkg-plugin"], baseDir: fixtures });
-    expect(engine.plugins().map((p) => p.id)).toEqual(["default", "acme", "pkg"]);
+    expect(engine.plugins().map((p) => p.id)).toEqual(["default", "model", "acme", "pkg"]);
     const evaluation = await engine.evaluate({
       side: "input",
       requestType: "chatComplete",
