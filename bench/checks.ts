@@ -29,6 +29,7 @@ import {
   useRegexEngine,
 } from "../index.js";
 import { type CheckRow, type RegexRow, type Report, renderMarkdown } from "./checks-report.js";
+import { MODEL_CHECK_STEPS, MODEL_CHECKS, measureModelChecks } from "./model-checks.js";
 import { Progress } from "./progress.js";
 import { sampleText } from "./sample-text.js";
 
@@ -132,7 +133,9 @@ async function main(): Promise<void> {
         parameters: c.examples[0]?.parameters ?? {},
       };
     });
-  const skipped = registered.filter((c) => c.kind !== "deterministic").map((c) => `${c.id} (${c.kind})`);
+  const skipped = registered
+    .filter((c) => c.kind !== "deterministic" && !MODEL_CHECKS.includes(c.id))
+    .map((c) => `${c.id} (${c.kind})`);
   // Two texts per size, taken in turn: the native RE2 binding caches the UTF-8 copy of the last
   // string it saw, which one repeated text would turn into an advantage no request gets.
   const texts = new Map(SIZES.map((bytes) => [bytes, [sampleText(bytes, 42), sampleText(bytes, 43)] as const]));
@@ -154,6 +157,7 @@ async function main(): Promise<void> {
     engines.length * regexPatterns.length * regexSizes.length +
     redosJs.length +
     4 + // ReDoS on both RE2 builds
+    MODEL_CHECK_STEPS +
     1; // writing
   const progress = new Progress(steps);
   const load = os.loadavg().map((n) => n.toFixed(2));
@@ -327,6 +331,16 @@ async function main(): Promise<void> {
     }
   }
   useRegexEngine(initialEngine);
+
+  // The model checks last: their rows join the tables, not the phases built from the cheap checks above.
+  results.push(
+    ...(await measureModelChecks(
+      texts,
+      (fn, bytes) => measure(fn, timingFor(bytes)),
+      (label) => progress.step(label),
+      (text, prepared) => evaluation({ side: "input", requestType: "chatComplete" }, text, prepared),
+    )),
+  );
 
   progress.step("writing results");
   const cpus = os.cpus();

@@ -9,7 +9,7 @@ import { bodyForText, createEngine, GuardgateError, type RequestType, type Side 
 import { builtinPlugins } from "../plugins/builtin.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]...
+const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]... [--allow-loopback]
 
   --guardrail FILE     JSON file holding one guardrail ({id, checks, ...}) or a config
                        (input_guardrails, output_guardrails, before_request_hooks, ...)
@@ -17,6 +17,8 @@ const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--r
   --request-type TYPE  chatComplete (default), complete, embed or messages
   --text TEXT          evaluate this text instead of a request/response body read from stdin
   --plugin SPEC        load another plugin (package name or path); may be repeated
+  --allow-loopback     let checks that call out reach 127.0.0.1 and ::1 (a webhook or an LLM
+                       judge served on this machine); refused by default
 
 Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.`;
 
@@ -51,6 +53,7 @@ const check: Command = async (argv) => {
         "request-type": { type: "string", default: "chatComplete" },
         text: { type: "string" },
         plugin: { type: "string", multiple: true },
+        "allow-loopback": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -75,7 +78,11 @@ const check: Command = async (argv) => {
       throw new UsageError(`--request-type must be chatComplete, complete, embed or messages, not "${requestType}"`);
     }
     const body = values.text !== undefined ? bodyForText(side, requestType, values.text) : parseJson(await readStdin(), "stdin");
-    engine = await createEngine({ builtins: builtinPlugins, plugins: values.plugin ?? [] });
+    engine = await createEngine({
+      builtins: builtinPlugins,
+      plugins: values.plugin ?? [],
+      ...(values["allow-loopback"] && { settings: { allowLoopback: true } }),
+    });
     const evaluation = await engine.evaluate({
       side,
       requestType,

@@ -37,6 +37,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "write a new plugin package (plugin new NAME)",
     load: async () => (await import("./plugin.js")).default,
   },
+  models: {
+    summary: "inspect a model folder for model.classifier: labels, inputs, outputs, one timed inference",
+    load: async () => (await import("./models.js")).default,
+  },
   plugins: {
     summary: "list the loaded plugins and their checks (plugins list)",
     load: async () => (await import("./plugins-list.js")).default,

@@ -114,8 +114,14 @@ async function buildExecutor(options: EngineOptions, context: ExecutorContext): 
   const choice = options.executor ?? "inline";
   if (typeof choice === "function") return choice(context);
   switch (choice) {
-    case "inline":
-      return new InlineExecutor(context.registry);
+    case "inline": {
+      // Checks that must run in a worker still do; the workers load only plugins from modules.
+      const plugins = context.plugins.filter((p) => p.moduleUrl !== undefined);
+      const builtins = context.builtins ?? [];
+      return new InlineExecutor(context.registry, {
+        pool: () => new PoolExecutor({ registry: context.registry, plugins, builtins }, options.pool),
+      });
+    }
     case "auto":
       return new AutoExecutor(context, {
         ...(options.pool && { pool: options.pool }),

@@ -27,6 +27,11 @@ export interface CheckSettings {
    * (`*.corp.example`). IP literals may be listed too.
    */
   internalHosts?: string[];
+  /**
+   * Model folders declared by name in the gateway's config file (`models:`), as absolute paths:
+   * checks that load a model accept such a name in place of a folder.
+   */
+  models?: Record<string, string>;
 }
 
 /** Everything a check can see when it runs. */
@@ -97,6 +102,13 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   parameters: JsonSchema;
   /** Defaults to `deterministic`. */
   kind?: CheckKind;
+  /**
+   * True when the check must run in a worker thread whatever the executor (inline, auto or pool):
+   * it computes for tens of milliseconds without yielding (a neural model's inference), which
+   * would stall the event loop, and it keeps per-thread state (a loaded model) that belongs in a
+   * worker.
+   */
+  runsInPool?: boolean;
   /** True when the check may return a transform; such checks compose in check order. */
   transforms?: boolean;
   /**

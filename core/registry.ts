@@ -42,6 +42,8 @@ export interface RegisteredCheck {
   definition: CheckDefinition;
   kind: CheckKind;
   defaultTimeout: number;
+  /** The check must run in a worker thread, whatever the executor (CheckDefinition.runsInPool). */
+  runsInPool: boolean;
   validate: ValidateFunction;
   /** Validator of the plugin's credentials schema, when it declares one. */
   validateCredentials?: ValidateFunction;
@@ -176,6 +178,7 @@ export class CheckRegistry {
         definition,
         kind,
         defaultTimeout: DEFAULT_TIMEOUTS[kind],
+        runsInPool: definition.runsInPool === true,
         validate,
         ...(validateCredentials && { validateCredentials }),
       };

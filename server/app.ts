@@ -3,6 +3,7 @@
  * routes in one place. Sources come from the options or are seeded in memory from the config file;
  * the file's guardrails and configs are checked here, so a bad file never starts.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import Fastify, {
   type FastifyInstance,
@@ -190,6 +191,26 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
   }
 }
 
+/**
+ * The file's named model folders as absolute paths (relative ones start from the file's folder);
+ * a folder without model.onnx stops the start here rather than failing every request later.
+ */
+function modelFolders(file: GatewayFile, baseDir: string): Record<string, string> | undefined {
+  if (!file.models) return undefined;
+  const folders: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(file.models)) {
+    const folder = path.resolve(baseDir, entry.path);
+    if (!existsSync(path.join(folder, "model.onnx"))) {
+      throw new ConfigError(
+        `models.${name}.path`,
+        `${folder} holds no model.onnx (a model folder holds model.onnx, tokenizer.json and config.json)`,
+      );
+    }
+    folders[name] = folder;
+  }
+  return folders;
+}
+
 /** Builds the gateway app; call `listen` on it, or `inject` in tests. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const file = options.file ?? {};
@@ -205,12 +226,16 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const logSink = options.logSink ?? new InMemoryRequestLogSink();
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
+  const models = modelFolders(file, baseDir);
   const engine = await createEngine({
     builtins: builtinPlugins,
     plugins,
     baseDir,
     source: guardrails,
-    settings: options.checkSettings ?? { allowPrivateAddresses: settings.checks_allow_private_addresses ?? false },
+    settings: {
+      ...(options.checkSettings ?? { allowPrivateAddresses: settings.checks_allow_private_addresses ?? false }),
+      ...(models && { models }),
+    },
     ...(options.executor && { executor: options.executor }),
   });
   try {
@@ -243,13 +268,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
+  const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
     (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),
     pluginCredentials,
+    providerResolver,
   );
   const gateway = new Gateway({
-    providers: new ProviderResolver(providers),
+    providers: providerResolver,
     phases,
     upstream,
     cache:
@@ -308,7 +335,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

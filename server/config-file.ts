@@ -1,6 +1,6 @@
 /**
  * The gateway's config file (JSON or YAML): API keys, providers, guardrails, saved configs,
- * plugins, plugin credentials and settings, so a gateway can run from a file with no console. The
+ * plugins, plugin credentials, named model folders and settings, so a gateway can run from a file with no console. The
  * file is checked whole when loaded; a mistake stops the start with its path in the file.
  */
 import { readFile } from "node:fs/promises";
@@ -41,6 +41,12 @@ export interface FilePluginCredentials {
   plugin: string;
   credentials: Record<string, unknown>;
   workspace?: string;
+}
+
+/** A model folder declared by name, for checks that load a model (`model.classifier`). */
+export interface FileModel {
+  /** The folder: model.onnx, tokenizer.json, config.json; relative to the config file's folder. */
+  path: string;
 }
 
 /** Gateway settings. */
@@ -96,6 +102,7 @@ export interface GatewayFile {
   configs?: FileConfig[];
   plugins?: string[];
   plugin_credentials?: FilePluginCredentials[];
+  models?: Record<string, FileModel>;
   settings?: FileSettings;
 }
 
@@ -178,6 +185,16 @@ const FILE_SCHEMA = {
         type: "object",
         properties: { plugin: { type: "string", minLength: 1 }, credentials: { type: "object", minProperties: 1 }, workspace },
         required: ["plugin", "credentials"],
+        additionalProperties: false,
+      },
+    },
+    models: {
+      type: "object",
+      propertyNames: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" },
+      additionalProperties: {
+        type: "object",
+        properties: { path: { type: "string", minLength: 1 } },
+        required: ["path"],
         additionalProperties: false,
       },
     },

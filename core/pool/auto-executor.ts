@@ -4,6 +4,7 @@
  * - A check from a plugin given as an object cannot cross into a worker: its phase runs inline.
  * - A check from a plugin loaded from a module (a path or a package) is not guardgate's code and
  *   may never yield: its phase runs in the pool, under hard time limits.
+ * - A check marked `runsInPool` (a neural model's inference) sends its phase to the pool, always.
  * - Built-in network and model checks wait rather than compute, and their limits work inline
  *   (they yield): they add nothing to the estimate. In the pool they would hold a worker idle.
  * - Built-in deterministic checks cost what they were measured to cost on texts of that size
@@ -113,6 +114,10 @@ export class AutoExecutor implements Executor {
         const origin = this.#origin.get(check.plugin.id);
         if (origin === "object")
           return { executor: "inline", reason: `${config.id} comes from a plugin object, which cannot cross into a worker` };
+        if (check.runsInPool) {
+          pool ??= `${config.id} always runs in a worker thread`;
+          continue;
+        }
         if (origin === "module") {
           pool ??= `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
           continue;

@@ -5,7 +5,10 @@
  * shared/, and the shipped weights in weights/ (`npm run train:models` writes them).
  */
 import { definePlugin } from "../../core/index.js";
+import classifier from "./checks/classifier.js";
 import gibberish from "./checks/gibberish.js";
+import language from "./checks/language.js";
+import llmJudge from "./checks/llmJudge.js";
 import promptInjection from "./checks/promptInjection.js";
 
 export default definePlugin({
@@ -14,5 +17,5 @@ export default definePlugin({
   description: "Checks that decide with a model: local classifiers shipped in the package, and models you plug in.",
   class: "PRO",
   apiVersion: 1,
-  checks: [promptInjection, gibberish],
+  checks: [promptInjection, gibberish, language, classifier, llmJudge],
 });

@@ -111,6 +111,18 @@ describe("plan gating", () => {
     expect(error.message).toBe(
       'guardrail "pro-guard": check pro.always (guardrail "pro-guard") is a PRO check, which the developer plan does not include; the developer plan includes BASIC checks',
     );
+    // The model checks are PRO.
+    for (const check of [
+      { id: "model.language", parameters: { allow: ["en"] } },
+      { id: "model.classifier", parameters: { model: "./models/x", failLabels: ["X"] } },
+      { id: "model.llmJudge", parameters: { rubric: "gibberish", model: "@judge/m" } },
+    ]) {
+      const refused = await refusal(
+        management.guardrails.create(t.actors.adminA, t.a.id, { id: "model-guard", checks: [check] }),
+      );
+      expect(refused).toMatchObject({ status: 403, code: "plan_forbids_check" });
+      expect(refused.message).toContain(`check ${check.id} (guardrail "model-guard") is a PRO check`);
+    }
   });
 
   it("production adds PARTNER and PRO; enterprise adds custom", async () => {

@@ -4,7 +4,9 @@
  * results for the log only). Both go through the engine, with lists prepared once per config.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
+import { withJudgeEndpoints } from "./judge-endpoints.js";
 import { phaseCredentials } from "./plugin-credentials.js";
 
 /** What checks may know about the request besides its body. */
@@ -25,6 +27,8 @@ export class Phases {
     private readonly engine: Engine,
     private readonly onAsyncError: (error: unknown) => void,
     private readonly pluginCredentials?: PluginCredentialSource,
+    /** Resolves the provider slugs LLM-judge checks name. */
+    private readonly providers?: ProviderResolver,
   ) {}
 
   /** Evaluates the synchronous guardrails of a side; undefined when there are none. */
@@ -63,7 +67,7 @@ export class Phases {
       );
   }
 
-  /** One phase through the engine, with the credentials the service holds for its plugins. */
+  /** One phase through the engine, with the credentials the service holds for its plugins and its judges. */
   async #evaluate(
     side: Side,
     guardrails: Guardrail[],
@@ -71,7 +75,12 @@ export class Phases {
     response: unknown,
     context: PhaseContext,
   ): Promise<Evaluation> {
-    const credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
+    const credentials = await withJudgeEndpoints(
+      this.providers,
+      context.workspaceId === undefined ? {} : { workspaceId: context.workspaceId },
+      guardrails,
+      await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails),
+    );
     return this.engine.evaluate({
       side,
       prepared: guardrails,

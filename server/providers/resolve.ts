@@ -170,25 +170,10 @@ export class ProviderResolver {
     };
   }
 
-  async #fromSlug(
-    slug: string,
-    where: string,
-    customHost: string | undefined,
-    input: { endpoint: Endpoint; scope: Scope },
-  ): Promise<ResolvedProvider> {
-    const record: ProviderRecord | undefined = await this.providers.get(slug, input.scope);
-    if (!record) {
-      if (slug === MOCK_PROVIDER) return { kind: "mock", name: MOCK_PROVIDER };
-      throw new GatewayError(404, "unknown_provider", `${where}: no provider with slug "${slug}" is defined`);
-    }
-    if (customHost !== undefined) {
-      // Pointing a slug elsewhere would send the operator's credential to a host the client chose.
-      throw new GatewayError(
-        400,
-        "custom_host_with_slug",
-        `${where}: a custom host cannot be combined with a provider slug; the slug's credential only goes to its own base URL`,
-      );
-    }
+  /** The provider defined with this slug in a scope, with its credential; undefined when none is. */
+  async bySlug(slug: string, scope: Scope): Promise<ResolvedProvider | undefined> {
+    const record: ProviderRecord | undefined = await this.providers.get(slug, scope);
+    if (!record) return slug === MOCK_PROVIDER ? { kind: "mock", name: MOCK_PROVIDER } : undefined;
     if (record.provider === MOCK_PROVIDER) return { kind: "mock", name: MOCK_PROVIDER, slug };
     const entry = PROVIDER_CATALOG[record.provider];
     const format = entry?.format ?? "openai";
@@ -202,9 +187,30 @@ export class ProviderResolver {
       baseUrl,
       trusted: record.trusted !== false,
       headers,
-      identity: `slug:${slug}|${input.scope.workspaceId ?? ""}`,
+      identity: `slug:${slug}|${scope.workspaceId ?? ""}`,
     };
     if (record.apiKey) provider.secret = record.apiKey;
-    return checkFormat(provider, input.endpoint);
+    return provider;
+  }
+
+  async #fromSlug(
+    slug: string,
+    where: string,
+    customHost: string | undefined,
+    input: { endpoint: Endpoint; scope: Scope },
+  ): Promise<ResolvedProvider> {
+    const provider = await this.bySlug(slug, input.scope);
+    if (!provider) throw new GatewayError(404, "unknown_provider", `${where}: no provider with slug "${slug}" is defined`);
+    // The built-in mock needs no record and holds no credential to protect.
+    if (provider.kind === "mock" && provider.slug === undefined) return provider;
+    if (customHost !== undefined) {
+      // Pointing a slug elsewhere would send the operator's credential to a host the client chose.
+      throw new GatewayError(
+        400,
+        "custom_host_with_slug",
+        `${where}: a custom host cannot be combined with a provider slug; the slug's credential only goes to its own base URL`,
+      );
+    }
+    return provider.kind === "mock" ? provider : checkFormat(provider, input.endpoint);
   }
 }

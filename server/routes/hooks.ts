@@ -24,7 +24,9 @@ import { GatewayError } from "../errors.js";
 import { requestId } from "../logs/log-id.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
+import { withJudgeEndpoints } from "../pipeline/judge-endpoints.js";
 import { phaseCredentials } from "../pipeline/plugin-credentials.js";
+import type { ProviderResolver } from "../providers/resolve.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
@@ -110,6 +112,7 @@ export function hookRoutes(
   logSink: RequestLogSink,
   policy?: RequestPolicy,
   pluginCredentials?: PluginCredentialSource,
+  providers?: ProviderResolver,
 ): void {
   const log = (
     route: string,
@@ -175,7 +178,12 @@ export function hookRoutes(
     const { guardrails: prepared, warnings } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
-    const credentials = await phaseCredentials(pluginCredentials, identity.workspaceId, prepared);
+    const credentials = await withJudgeEndpoints(
+      providers,
+      { workspaceId: identity.workspaceId },
+      prepared,
+      await phaseCredentials(pluginCredentials, identity.workspaceId, prepared),
+    );
     const evaluation = await engine.evaluate({
       side: body.side,
       prepared,
@@ -232,7 +240,12 @@ export function hookRoutes(
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
     const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
-    const credentials = await phaseCredentials(pluginCredentials, identity.workspaceId, prepared);
+    const credentials = await withJudgeEndpoints(
+      providers,
+      { workspaceId: identity.workspaceId },
+      prepared,
+      await phaseCredentials(pluginCredentials, identity.workspaceId, prepared),
+    );
     const evaluation = await engine.evaluate({
       side,
       prepared,

@@ -211,6 +211,9 @@ describe("admin API: every resource", () => {
       class: "BASIC",
       available: true,
     });
+    for (const id of ["model.language", "model.classifier", "model.llmJudge"]) {
+      expect(body.data.find((c: { id: string }) => c.id === id)).toMatchObject({ class: "PRO", plugin: "model" });
+    }
   });
 });
 
