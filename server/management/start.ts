@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { adminPlugin } from "../admin/plugin.js";
+import { consolePlugin } from "../console/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
@@ -176,6 +177,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       await built.register(adminPlugin, { management, sources });
+      await built.register(consolePlugin);
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
         // answered request reach the sink, then write them all, then close the store.

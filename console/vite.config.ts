@@ -1,0 +1,22 @@
+// Builds the console into dist/console: hashed, minified assets and an index.html that loads them
+// as files (no inline script or style), so the page runs under a strict Content-Security-Policy.
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  root,
+  base: "/console/",
+  publicDir: false,
+  logLevel: "warn",
+  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  build: {
+    outDir: fileURLToPath(new URL("../dist/console", import.meta.url)),
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+    target: "es2022",
+  },
+});
