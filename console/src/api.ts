@@ -31,17 +31,25 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The field path the message starts with (`checks[0].parameters.rule: …`), without `body.`. */
+  /** Where the message's field path ends: `guardrail "g": checks[0].parameters.rule: problem`. */
+  #split(): { path: string; problem: string } | null {
+    const parts = this.message.split(": ");
+    for (let i = 0; i < parts.length - 1; i++) {
+      if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\])*$/.test(parts[i]!)) {
+        return { path: parts[i]!.replace(/^body\.?/, ""), problem: parts.slice(i + 1).join(": ") };
+      }
+    }
+    return null;
+  }
+
+  /** The field path the message names, without `body.`; null when it names none. */
   get path(): string | null {
-    const match = /^([A-Za-z0-9_$.[\]-]+): /.exec(this.message);
-    if (!match?.[1]) return null;
-    return match[1].replace(/^body\.?/, "");
+    return this.#split()?.path ?? null;
   }
 
   /** The message without its path. */
   get problem(): string {
-    const path = /^([A-Za-z0-9_$.[\]-]+): /.exec(this.message);
-    return path ? this.message.slice(path[0].length) : this.message;
+    return this.#split()?.problem ?? this.message;
   }
 }
 
