@@ -124,6 +124,15 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
       on_fail: { feedback: { value: -5, weight: 2 } },
     });
     await api("POST", `/admin/v1/workspaces/${workspace}/configs`, { id: "briefly", config: { input_guardrails: ["brief"] } });
+    // A guardrail that fails without denying: 246.
+    await api("POST", `/admin/v1/workspaces/${workspace}/guardrails`, {
+      id: "terse",
+      name: "Terse answers preferred",
+      side: "input",
+      async: false,
+      checks: [{ id: "default.wordCount", parameters: { maxWords: 5 } }],
+    });
+    await api("POST", `/admin/v1/workspaces/${workspace}/configs`, { id: "gently", config: { input_guardrails: ["terse"] } });
     await api("POST", `/admin/v1/workspaces/${workspace}/guardrails`, {
       id: "hostile",
       name: XSS_NAME,
@@ -190,18 +199,21 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
   it("finds requests sent through the gateway in the log list, 446 marked, and filters them", async () => {
     expect(await send("Hello there")).toBe(200);
     expect(await send("far too many words for this guardrail", "briefly")).toBe(446);
+    expect(await send("a few more words than five here", "gently")).toBe(246);
+    expect(await send("Short and fine", "gently")).toBe(200);
     expect(await send(XSS_BODY)).toBe(200);
-    await waitForLogs(3);
+    await waitForLogs(5);
     const page = await signedIn("workspace_admin");
     await page.goto(`${url}/console/#/logs`);
-    await page.locator("tr[data-log-id]").nth(2).waitFor();
+    await page.locator("tr[data-log-id]").nth(4).waitFor();
     expect(await page.locator("tr[data-log-id] .badge[data-status='446']").count()).toBe(1);
-    expect(await page.locator("tr[data-log-id] .badge[data-status='200']").count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator("tr[data-log-id] .badge[data-status='246']").count()).toBe(1);
+    expect(await page.locator("tr[data-log-id] .badge[data-status='200']").count()).toBe(3);
+    await page.screenshot({ path: path.join(shots, "log-list.png") });
     await page.fill("input[name=status]", "446");
     await page.click("form.filters button[type=submit]");
     await expect.poll(() => page.locator("tr[data-log-id]").count()).toBe(1);
     expect(page.url()).toContain("status=446");
-    await page.screenshot({ path: path.join(shots, "log-list.png") });
   });
 
   it("opens a 446 and reads each check's verdict and latency and the feedback", async () => {

@@ -218,7 +218,7 @@ function Editor({ workspace, id }: { workspace: string; id: string | undefined }
 function EditorForm({ catalog, record, base }: { catalog: CheckInfo[]; record: GuardrailRecord | undefined; base: string }) {
   const [definition, setDefinition] = useState<Definition>(() => {
     const { id: _id, ...rest } = record?.definition ?? { checks: [] };
-    return { side: "input", async: false, ...rest, checks: rest.checks ?? [] };
+    return { side: "input", async: false, ...rest, ...(record && { name: record.name }), checks: rest.checks ?? [] };
   });
   const [newId, setNewId] = useState<Record<string, unknown>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});

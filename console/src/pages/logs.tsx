@@ -189,7 +189,7 @@ export function Logs() {
                     <td>{log.route}</td>
                     <td>
                       {log.model ?? "–"}
-                      {log.provider && <span class="muted"> @{log.provider}</span>}
+                      {log.provider && <span class="muted"> {log.provider}</span>}
                     </td>
                     <td>{ms(log.latency_ms)}</td>
                     <td>
