@@ -80,15 +80,19 @@ export async function call<T>(
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
   });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    parsed = undefined;
+    // Not JSON (a proxy's error page): the status and the text's start tell what happened.
   }
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string; type?: string } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? error?.type ?? "http_error", error?.message ?? `${response.status} ${text.slice(0, 200)}`);
+    throw new ApiError(
+      response.status,
+      error?.code ?? error?.type ?? "http_error",
+      error?.message ?? `${response.status} ${text.slice(0, 200)}`,
+    );
   }
   return parsed as T;
 }

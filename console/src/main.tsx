@@ -62,7 +62,14 @@ function SignIn({ onSignedIn, problem }: { onSignedIn(me: Me): void; problem?: s
         }}
       >
         <label for="key">API key</label>
-        <input id="key" name="key" type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+        <input
+          id="key"
+          name="key"
+          type="password"
+          autocomplete="off"
+          value={key}
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+        />
         <p class="hint">Kept in this tab's session storage only; closing the tab signs you out.</p>
         <button type="submit" disabled={busy || !key.trim()}>
           Sign in

@@ -149,7 +149,10 @@ function Input(props: SchemaFormProps & { required: boolean }) {
       onChange(text === "" ? undefined : text);
     };
     // A credential's field starts empty and is never filled from a record.
-    if (secret) return <input type="password" name={path} autocomplete="off" placeholder="write-only: never shown again" onInput={onInput} />;
+    if (secret)
+      return (
+        <input type="password" name={path} autocomplete="off" placeholder="write-only: never shown again" onInput={onInput} />
+      );
     return (
       <input
         type="text"

@@ -69,7 +69,12 @@ function matchesType(value: unknown, type: string): boolean {
 }
 
 /** Problems with `value` against `schema`, by field path (the first problem of each field). */
-export function validate(schema: Schema, value: unknown, path = "", problems: Record<string, string> = {}): Record<string, string> {
+export function validate(
+  schema: Schema,
+  value: unknown,
+  path = "",
+  problems: Record<string, string> = {},
+): Record<string, string> {
   const one = (message: string) => {
     problems[path] ??= message;
     return problems;
@@ -84,16 +89,21 @@ export function validate(schema: Schema, value: unknown, path = "", problems: Re
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.length && !types.some((t) => matchesType(value, t))) return one(`must be ${types.join(" or ")}`);
   if (schema.const !== undefined && value !== schema.const) return one(`must be ${JSON.stringify(schema.const)}`);
-  if (schema.enum && !schema.enum.includes(value)) return one(`must be one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  if (schema.enum && !schema.enum.includes(value))
+    return one(`must be one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`);
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) return one(`must be >= ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) return one(`must be <= ${schema.maximum}`);
-    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return one(`must be > ${schema.exclusiveMinimum}`);
-    if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return one(`must be < ${schema.exclusiveMaximum}`);
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+      return one(`must be > ${schema.exclusiveMinimum}`);
+    if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
+      return one(`must be < ${schema.exclusiveMaximum}`);
   }
   if (typeof value === "string") {
-    if (schema.minLength !== undefined && value.length < schema.minLength) return one(`must have at least ${schema.minLength} characters`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) return one(`must have at most ${schema.maxLength} characters`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      return one(`must have at least ${schema.minLength} characters`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      return one(`must have at most ${schema.maxLength} characters`);
     if (schema.pattern !== undefined) {
       try {
         if (!new RegExp(schema.pattern, "u").test(value)) return one(`must match ${schema.pattern}`);
@@ -103,7 +113,8 @@ export function validate(schema: Schema, value: unknown, path = "", problems: Re
     }
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) return one(`must have at least ${schema.minItems} items`);
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      return one(`must have at least ${schema.minItems} items`);
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return one(`must have at most ${schema.maxItems} items`);
     if (schema.items) value.forEach((item, index) => validate(schema.items as Schema, item, joinPath(path, index), problems));
   }
@@ -116,7 +127,8 @@ export function validate(schema: Schema, value: unknown, path = "", problems: Re
       const property = schema.properties?.[name];
       if (property) validate(property, item, joinPath(path, name), problems);
       else if (schema.additionalProperties === false) problems[joinPath(path, name)] ??= "is not a known field";
-      else if (typeof schema.additionalProperties === "object") validate(schema.additionalProperties, item, joinPath(path, name), problems);
+      else if (typeof schema.additionalProperties === "object")
+        validate(schema.additionalProperties, item, joinPath(path, name), problems);
     }
   }
   return problems;

@@ -183,7 +183,16 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     const admin = await signedIn("workspace_admin");
     const adminPages = await navTitles(admin);
     expect(adminPages).toEqual(
-      expect.arrayContaining(["Logs", "Analytics", "Guardrails", "Configs", "Providers", "Plugin credentials", "API keys", "Models"]),
+      expect.arrayContaining([
+        "Logs",
+        "Analytics",
+        "Guardrails",
+        "Configs",
+        "Providers",
+        "Plugin credentials",
+        "API keys",
+        "Models",
+      ]),
     );
     expect(adminPages).not.toContain("Integrations");
     expect(adminPages).not.toContain("Workspaces");
@@ -226,7 +235,9 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(await page.locator("[data-field='checks-failed']").textContent()).toBe("1");
     expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=verdict]").textContent()).toBe("failed");
     expect(await guardrail.locator("tr[data-check='default.characterCount'] [data-field=verdict]").textContent()).toBe("passed");
-    expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=latency]").textContent()).toMatch(/^\d+(\.\d+)? ms$/);
+    expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=latency]").textContent()).toMatch(
+      /^\d+(\.\d+)? ms$/,
+    );
     expect(await guardrail.locator("tr[data-check='default.wordCount'] .explanation").textContent()).toMatch(/words/);
     expect(await guardrail.locator("[data-field=feedback-value]").textContent()).toBe("-5");
     expect(await guardrail.locator("[data-field=feedback-weight]").textContent()).toBe("2");
@@ -254,7 +265,9 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     await page.fill("input[name='checks[0].parameters.minWords']", "5");
     await page.fill(`input[name="${maxWords}"]`, "2");
     await page.click("button[type=submit]");
-    await expect.poll(() => page.locator(`[data-error-for="${maxWords}"]`).textContent()).toBe("must be at least the minimum (5)");
+    await expect
+      .poll(() => page.locator(`[data-error-for="${maxWords}"]`).textContent())
+      .toBe("must be at least the minimum (5)");
     await page.fill("input[name='checks[0].parameters.minWords']", "");
     await page.fill(`input[name="${maxWords}"]`, "3");
     await page.click("button[type=submit]");
@@ -292,7 +305,7 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     await page.locator("pre.json").first().waitFor();
     expect(await page.locator("main").textContent()).toContain(JSON.stringify(XSS_BODY));
     expect(await page.locator("main img").count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __xss?: string }).__xss)).toBeUndefined();
     expect(policyErrors).toEqual([]);
   });
 
@@ -303,7 +316,10 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(await page.locator("nav a").first().isVisible()).toBe(false);
     await page.click("button.menu");
     expect(await page.locator("nav a", { hasText: "Guardrails" }).isVisible()).toBe(true);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(() => {
+      const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+      return view.document.documentElement.scrollWidth - view.innerWidth;
+    });
     expect(overflow).toBeLessThanOrEqual(0);
     if (process.env.CONSOLE_SCREENSHOTS_DIR) {
       for (const name of ["log-list.png", "log-detail.png", "guardrail-editor.png"]) {

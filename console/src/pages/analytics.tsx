@@ -67,7 +67,13 @@ function PassFailChart({ points, label }: { points: Array<{ at: string; passed: 
             <g key={i}>
               <title>{`${new Date(p.at).toLocaleString()}: ${p.passed} passed, ${p.failed} failed`}</title>
               <rect x={x} width={slot - 4} y={height - pad - passedHeight} height={passedHeight} class="bar-pass" />
-              <rect x={x} width={slot - 4} y={height - pad - passedHeight - failedHeight} height={failedHeight} class="bar-fail" />
+              <rect
+                x={x}
+                width={slot - 4}
+                y={height - pad - passedHeight - failedHeight}
+                height={failedHeight}
+                class="bar-fail"
+              />
             </g>
           );
         })}
@@ -115,7 +121,8 @@ function LatencyChart({ checks }: { checks: Aggregate["checks"] }) {
         ))}
       </svg>
       <figcaption>
-        Latency per check <span class="legend p50">p50</span> <span class="legend p90">p90</span> <span class="legend p99">p99</span>
+        Latency per check <span class="legend p50">p50</span> <span class="legend p90">p90</span>{" "}
+        <span class="legend p99">p99</span>
       </figcaption>
     </figure>
   );

@@ -67,7 +67,10 @@ function ConfigList({ workspace }: { workspace: string }) {
                           onClick={async () => {
                             if (!confirm(`Delete config ${c.id}?`)) return;
                             try {
-                              await call("DELETE", `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`);
+                              await call(
+                                "DELETE",
+                                `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`,
+                              );
                               loaded.reload();
                             } catch (failure) {
                               setError(failure);
@@ -89,7 +92,15 @@ function ConfigList({ workspace }: { workspace: string }) {
   );
 }
 
-function ConfigEditor({ workspace, record, guardrails }: { workspace: string; record: ConfigRecord | undefined; guardrails: GuardrailRecord[] }) {
+function ConfigEditor({
+  workspace,
+  record,
+  guardrails,
+}: {
+  workspace: string;
+  record: ConfigRecord | undefined;
+  guardrails: GuardrailRecord[];
+}) {
   const base = `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs`;
   const initial = record?.config ?? {};
   const [id, setId] = useState("");
@@ -120,7 +131,9 @@ function ConfigEditor({ workspace, record, guardrails }: { workspace: string; re
     const body: Record<string, unknown> = { config, ...(name && { name }) };
     try {
       const answer = record
-        ? await call<ConfigRecord>("PUT", `${base}/${encodeURIComponent(record.id)}`, { body: { ...body, version: record.version } })
+        ? await call<ConfigRecord>("PUT", `${base}/${encodeURIComponent(record.id)}`, {
+            body: { ...body, version: record.version },
+          })
         : await call<ConfigRecord>("POST", base, { body: { ...body, ...(id && { id }) } });
       setSaved(`Saved ${answer.id} (version ${answer.version}).`);
       if (!record) go(["configs", answer.id]);
@@ -174,7 +187,10 @@ function ConfigEditor({ workspace, record, guardrails }: { workspace: string; re
                         checked={attached[key].includes(g.id)}
                         onChange={(e) => {
                           const on = (e.target as HTMLInputElement).checked;
-                          setAttached({ ...attached, [key]: on ? [...attached[key], g.id] : attached[key].filter((x) => x !== g.id) });
+                          setAttached({
+                            ...attached,
+                            [key]: on ? [...attached[key], g.id] : attached[key].filter((x) => x !== g.id),
+                          });
                         }}
                       />{" "}
                       {g.name} <code>{g.id}</code>
@@ -188,7 +204,15 @@ function ConfigEditor({ workspace, record, guardrails }: { workspace: string; re
               <span class="name">Other keys</span>
               <span class="hint">retry, strategy, targets, provider, cache… as JSON (spec §2.3).</span>
             </label>
-            <textarea id="config-other" name="other" class="json" rows={8} spellcheck={false} value={other} onInput={(e) => setOther((e.target as HTMLTextAreaElement).value)} />
+            <textarea
+              id="config-other"
+              name="other"
+              class="json"
+              rows={8}
+              spellcheck={false}
+              value={other}
+              onInput={(e) => setOther((e.target as HTMLTextAreaElement).value)}
+            />
           </div>
         </div>
         {problem && (
@@ -213,14 +237,18 @@ export function Configs({ id }: { id: string | undefined }) {
     if (id === undefined) return undefined;
     const [guardrails, record] = await Promise.all([
       admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
-      id === "new" ? Promise.resolve(undefined) : admin<ConfigRecord>(`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(id)}`),
+      id === "new"
+        ? Promise.resolve(undefined)
+        : admin<ConfigRecord>(`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(id)}`),
     ]);
     return { guardrails: guardrails.data, record };
   }, [workspace, id]);
   if (id === undefined) return <ConfigList workspace={workspace} />;
   return (
     <Await loaded={loaded}>
-      {(data) => (data ? <ConfigEditor key={id} workspace={workspace} record={data.record} guardrails={data.guardrails} /> : null)}
+      {(data) =>
+        data ? <ConfigEditor key={id} workspace={workspace} record={data.record} guardrails={data.guardrails} /> : null
+      }
     </Await>
   );
 }

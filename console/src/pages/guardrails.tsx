@@ -68,17 +68,33 @@ const settingsSchema: Schema = {
     side: { type: "string", enum: ["input", "output"], description: "The one side the guardrail validates." },
     async: { type: "boolean", default: true, description: "Run beside the request and only log the verdict." },
     deny: { type: "boolean", default: false, description: "A failed check denies the request with 446 (else 246)." },
-    sequential: { type: "boolean", default: false, description: "Run the checks one after another, stopping at the first failure." },
+    sequential: {
+      type: "boolean",
+      default: false,
+      description: "Run the checks one after another, stopping at the first failure.",
+    },
     on_success: { ...feedback, description: "Feedback when every check passes." },
     on_fail: { ...feedback, description: "Feedback when a check fails." },
   },
   required: ["side"],
 };
 
-const idSchema: Schema = { type: "object", properties: { id: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", description: "Used in configs; made from the name when empty." } } };
+const idSchema: Schema = {
+  type: "object",
+  properties: {
+    id: {
+      type: "string",
+      pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$",
+      description: "Used in configs; made from the name when empty.",
+    },
+  },
+};
 
 function List_({ workspace }: { workspace: string }) {
-  const loaded = useLoad(() => admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`), [workspace]);
+  const loaded = useLoad(
+    () => admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
+    [workspace],
+  );
   const [error, setError] = useState<unknown>();
   return (
     <section>
@@ -125,7 +141,10 @@ function List_({ workspace }: { workspace: string }) {
                           onClick={async () => {
                             if (!confirm(`Delete guardrail ${g.id}?`)) return;
                             try {
-                              await call("DELETE", `/admin/v1/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`);
+                              await call(
+                                "DELETE",
+                                `/admin/v1/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`,
+                              );
                               loaded.reload();
                             } catch (failure) {
                               setError(failure);
@@ -149,13 +168,29 @@ function List_({ workspace }: { workspace: string }) {
 
 function TryIt({ definition, checksReady }: { definition: Definition; checksReady: boolean }) {
   const [text, setText] = useState("");
-  const [result, setResult] = useState<{ status: number; hook_results: Record<string, Array<{ id: string; verdict: boolean; checks: Array<{ id: string; verdict: boolean; execution_time: number; error?: unknown; data?: { explanation?: string } }> }>> }>();
+  const [result, setResult] = useState<{
+    status: number;
+    hook_results: Record<
+      string,
+      Array<{
+        id: string;
+        verdict: boolean;
+        checks: Array<{ id: string; verdict: boolean; execution_time: number; error?: unknown; data?: { explanation?: string } }>;
+      }>
+    >;
+  }>();
   const [error, setError] = useState<unknown>();
   const side = definition.side ?? "input";
   return (
     <section class="try-it">
       <h2>Try it</h2>
-      <textarea name="sample" rows={3} placeholder="A sample text" value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <textarea
+        name="sample"
+        rows={3}
+        placeholder="A sample text"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
       <button
         type="button"
         disabled={!checksReady}
@@ -164,9 +199,17 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
           setResult(undefined);
           const { id: _id, ...rest } = definition;
           const chat = { model: "sample", messages: [{ role: "user", content: side === "input" ? text : "sample" }] };
-          const body: Record<string, unknown> = { side, guardrails: [{ ...rest, id: "try-it", side }], request_type: "chatComplete", request: chat };
+          const body: Record<string, unknown> = {
+            side,
+            guardrails: [{ ...rest, id: "try-it", side }],
+            request_type: "chatComplete",
+            request: chat,
+          };
           if (side === "output") {
-            body.response = { object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] };
+            body.response = {
+              object: "chat.completion",
+              choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+            };
           }
           try {
             setResult(await call("POST", "/v1/hooks/evaluate", { body }));
@@ -183,12 +226,14 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
           <p>
             Status <strong>{result.status}</strong>
           </p>
-          {[...(result.hook_results.before_request_hooks ?? []), ...(result.hook_results.after_request_hooks ?? [])].flatMap((g) =>
-            g.checks.map((c, i) => (
-              <p key={`${g.id}${i}`} data-check={c.id}>
-                {c.id} <Verdict outcome={c.error !== undefined ? "errored" : c.verdict} /> {ms(c.execution_time)} <span class="muted">{c.data?.explanation}</span>
-              </p>
-            )),
+          {[...(result.hook_results.before_request_hooks ?? []), ...(result.hook_results.after_request_hooks ?? [])].flatMap(
+            (g) =>
+              g.checks.map((c, i) => (
+                <p key={`${g.id}${i}`} data-check={c.id}>
+                  {c.id} <Verdict outcome={c.error !== undefined ? "errored" : c.verdict} /> {ms(c.execution_time)}{" "}
+                  <span class="muted">{c.data?.explanation}</span>
+                </p>
+              )),
           )}
           <details>
             <summary>hook_results</summary>
@@ -202,16 +247,13 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
 
 function Editor({ workspace, id }: { workspace: string; id: string | undefined }) {
   const base = `/workspaces/${encodeURIComponent(workspace)}/guardrails`;
-  const loaded = useLoad(
-    async () => {
-      const [catalog, record] = await Promise.all([
-        admin<List<CheckInfo>>("/checks"),
-        id ? admin<GuardrailRecord>(`${base}/${encodeURIComponent(id)}`) : Promise.resolve(undefined),
-      ]);
-      return { catalog: catalog.data, record };
-    },
-    [workspace, id],
-  );
+  const loaded = useLoad(async () => {
+    const [catalog, record] = await Promise.all([
+      admin<List<CheckInfo>>("/checks"),
+      id ? admin<GuardrailRecord>(`${base}/${encodeURIComponent(id)}`) : Promise.resolve(undefined),
+    ]);
+    return { catalog: catalog.data, record };
+  }, [workspace, id]);
   return <Await loaded={loaded}>{({ catalog, record }) => <EditorForm catalog={catalog} record={record} base={base} />}</Await>;
 }
 
@@ -275,7 +317,15 @@ function EditorForm({ catalog, record, base }: { catalog: CheckInfo[]; record: G
           void save();
         }}
       >
-        {!record && <SchemaForm schema={idSchema} value={newId} onChange={(v) => setNewId((v ?? {}) as Record<string, unknown>)} path="" errors={errors} />}
+        {!record && (
+          <SchemaForm
+            schema={idSchema}
+            value={newId}
+            onChange={(v) => setNewId((v ?? {}) as Record<string, unknown>)}
+            path=""
+            errors={errors}
+          />
+        )}
         <SchemaForm
           schema={settingsSchema}
           value={definition}
@@ -328,7 +378,12 @@ function EditorForm({ catalog, record, base }: { catalog: CheckInfo[]; record: G
           );
         })}
         <div class="row add-check">
-          <select name="add-check" aria-label="Check to add" value={adding} onChange={(e) => setAdding((e.target as HTMLSelectElement).value)}>
+          <select
+            name="add-check"
+            aria-label="Check to add"
+            value={adding}
+            onChange={(e) => setAdding((e.target as HTMLSelectElement).value)}
+          >
             <option value="">Add a check…</option>
             {offered.map((c) => (
               <option key={c.id} value={c.id} disabled={!c.available}>

@@ -238,7 +238,8 @@ export function LogDetail({ id }: { id: string }) {
                   <strong data-field="checks-errored">{overview.checks_errored}</strong> checks errored
                 </div>
                 <div class="stat">
-                  <strong>{overview.guardrails_passed}</strong> / {overview.guardrails_passed + overview.guardrails_failed} guardrails passed
+                  <strong>{overview.guardrails_passed}</strong> / {overview.guardrails_passed + overview.guardrails_failed}{" "}
+                  guardrails passed
                 </div>
               </div>
               {log.guardrail_results.length === 0 && <p class="muted">No guardrail ran on this request.</p>}

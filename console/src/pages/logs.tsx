@@ -22,7 +22,13 @@ export interface LogSummary {
   config_id: string | null;
   retry_count: number;
   error_code: string | null;
-  guardrails: { guardrails_passed: number; guardrails_failed: number; checks_passed: number; checks_failed: number; checks_errored: number };
+  guardrails: {
+    guardrails_passed: number;
+    guardrails_failed: number;
+    checks_passed: number;
+    checks_failed: number;
+    checks_errored: number;
+  };
 }
 
 const FILTERS = ["from", "to", "status", "guardrail_id", "check_id", "verdict", "model", "workspace_id"] as const;
@@ -56,7 +62,11 @@ export function Logs() {
   const key = JSON.stringify(filters);
 
   useEffect(() => {
-    if (me.role === "org_admin") admin<List<{ id: string; name: string }>>("/workspaces").then((l) => setWorkspaces(l.data), () => {});
+    if (me.role === "org_admin")
+      admin<List<{ id: string; name: string }>>("/workspaces").then(
+        (l) => setWorkspaces(l.data),
+        () => {},
+      );
   }, [me.id]);
 
   useEffect(() => {
@@ -106,7 +116,8 @@ export function Logs() {
     <section>
       <PageHead title="Request logs">
         <label class="inline">
-          <input type="checkbox" name="live" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Auto-refresh
+          <input type="checkbox" name="live" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} />{" "}
+          Auto-refresh
         </label>
       </PageHead>
       <form
@@ -123,7 +134,11 @@ export function Logs() {
         {input("check_id", "Check", "text", "default.regexMatch")}
         <label class="filter">
           <span>Verdict</span>
-          <select name="verdict" value={draft.verdict ?? ""} onChange={(e) => setDraft({ ...draft, verdict: (e.target as HTMLSelectElement).value })}>
+          <select
+            name="verdict"
+            value={draft.verdict ?? ""}
+            onChange={(e) => setDraft({ ...draft, verdict: (e.target as HTMLSelectElement).value })}
+          >
             <option value="">any</option>
             <option value="pass">pass</option>
             <option value="fail">fail</option>
@@ -194,8 +209,12 @@ export function Logs() {
                     <td>{ms(log.latency_ms)}</td>
                     <td>
                       <span class="passed-count">{log.guardrails.checks_passed} passed</span>
-                      {log.guardrails.checks_failed > 0 && <span class="failed-count"> · {log.guardrails.checks_failed} failed</span>}
-                      {log.guardrails.checks_errored > 0 && <span class="errored-count"> · {log.guardrails.checks_errored} errored</span>}
+                      {log.guardrails.checks_failed > 0 && (
+                        <span class="failed-count"> · {log.guardrails.checks_failed} failed</span>
+                      )}
+                      {log.guardrails.checks_errored > 0 && (
+                        <span class="errored-count"> · {log.guardrails.checks_errored} errored</span>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -61,7 +61,14 @@ function ModelCard({ model, base }: { model: CatalogModel; base: string }) {
       </p>
       <div class="tabs" role="tablist">
         {(["curl", "openai", "anthropic"] as const).map((c) => (
-          <button key={c} type="button" role="tab" aria-selected={c === client} class={c === client ? "tab current" : "tab"} onClick={() => setClient(c)}>
+          <button
+            key={c}
+            type="button"
+            role="tab"
+            aria-selected={c === client}
+            class={c === client ? "tab current" : "tab"}
+            onClick={() => setClient(c)}
+          >
             {c === "anthropic" ? "@anthropic-ai/sdk" : c}
           </button>
         ))}
@@ -81,8 +88,8 @@ export function Models() {
     <section>
       <PageHead title="Models" />
       <p>
-        Base URL <code data-base-url>{base}</code> <CopyButton text={base} /> · send your key in <code>x-gateway-api-key</code> and name a
-        model as <code>@provider/model</code>.
+        Base URL <code data-base-url>{base}</code> <CopyButton text={base} /> · send your key in <code>x-gateway-api-key</code>{" "}
+        and name a model as <code>@provider/model</code>.
       </p>
       <Await loaded={loaded}>
         {(list) =>

@@ -143,7 +143,13 @@ function BodyForm({
         }
       }}
     >
-      <SchemaForm schema={schema} value={value} onChange={(v) => setValue((v ?? {}) as Record<string, unknown>)} path="" errors={errors} />
+      <SchemaForm
+        schema={schema}
+        value={value}
+        onChange={(v) => setValue((v ?? {}) as Record<string, unknown>)}
+        path=""
+        errors={errors}
+      />
       <div class="row">
         <button type="submit">{label}</button>
       </div>
@@ -191,7 +197,12 @@ function Provisioning({ integrationId, doc }: { integrationId: string; doc: Open
               ))}
               {list.data.length === 0 && <li class="muted">Not provisioned to any workspace.</li>}
             </ul>
-            <select name="provision-workspace" aria-label="Workspace to provision" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+            <select
+              name="provision-workspace"
+              aria-label="Workspace to provision"
+              value={target}
+              onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}
+            >
               <option value="">Provision to…</option>
               {workspaces.data.map((w) => (
                 <option key={w.id} value={w.id}>
