@@ -6,8 +6,7 @@
  * not measure speed (the benchmarks do).
  */
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
-import type { CheckInfo } from "../core/registry.js";
+import { type CheckInfo, createEngine } from "../index.js";
 import { adversarialTexts } from "./adversarial-texts.js";
 
 const BOUND_MS = 5_000;

@@ -7,8 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
-import type { Evaluation } from "../../core/engine.js";
-import type { GuardrailResult, GuardrailStatus } from "../../core/types.js";
+import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
 import { deniedBody, errorBody, GatewayError } from "../errors.js";
 import { requestId } from "../logs/log-id.js";
 import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";

@@ -4,8 +4,7 @@
  * stream without usage), counted with a tokenizer on the evaluated texts and marked estimated.
  */
 import { encode } from "gpt-tokenizer";
-import { locateText } from "../../core/content.js";
-import type { RequestType } from "../../core/types.js";
+import { locateText, type RequestType } from "../../core/index.js";
 import type { Usage } from "./policy.js";
 
 function count(value: unknown): number | undefined {

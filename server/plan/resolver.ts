@@ -4,8 +4,7 @@
  * `invalidate` drops them when records change.
  */
 import { LRUCache } from "lru-cache";
-import type { Engine } from "../../core/engine.js";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { planGuardrails, type RequestPolicy } from "../pipeline/policy.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
