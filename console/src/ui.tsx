@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError } from "./api";
+import { ApiError, call } from "./api";
 
 /** The state of a load: its data, error, whether it runs, and a way to run it again. */
 export interface Loaded<T> {
@@ -118,4 +118,37 @@ export function ms(value: number | null | undefined): string {
 export function when(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** A button that deletes the record at `path` (an admin API path) after asking, then reports. */
+export function DeleteButton({
+  what,
+  path,
+  onDeleted,
+  onError,
+  label = "Delete",
+}: {
+  what: string;
+  path: string;
+  onDeleted(): void;
+  onError(error: unknown): void;
+  label?: string;
+}) {
+  return (
+    <button
+      type="button"
+      class="small danger"
+      onClick={async () => {
+        if (!confirm(`${label} ${what}?`)) return;
+        try {
+          await call("DELETE", `/admin/v1${path}`);
+          onDeleted();
+        } catch (failure) {
+          onError(failure);
+        }
+      }}
+    >
+      {label}
+    </button>
+  );
 }

@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { admin, ApiError, call, type List } from "../api";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, ErrorBox, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, ErrorBox, PageHead, useLoad } from "../ui";
 
 interface ConfigRecord {
   id: string;
@@ -61,24 +61,12 @@ function ConfigList({ workspace }: { workspace: string }) {
                       <td>{JSON.stringify(c.config.input_guardrails ?? [])}</td>
                       <td>{JSON.stringify(c.config.output_guardrails ?? [])}</td>
                       <td>
-                        <button
-                          type="button"
-                          class="small danger"
-                          onClick={async () => {
-                            if (!confirm(`Delete config ${c.id}?`)) return;
-                            try {
-                              await call(
-                                "DELETE",
-                                `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`,
-                              );
-                              loaded.reload();
-                            } catch (failure) {
-                              setError(failure);
-                            }
-                          }}
-                        >
-                          Delete
-                        </button>
+                        <DeleteButton
+                          what={`config ${c.id}`}
+                          path={`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`}
+                          onDeleted={loaded.reload}
+                          onError={setError}
+                        />
                       </td>
                     </tr>
                   ))}

@@ -10,7 +10,7 @@ import { go, href } from "../router";
 import { type Schema, validate } from "../schema";
 import { SchemaForm } from "../schema-form";
 import { useSession } from "../session";
-import { Await, ErrorBox, Json, ms, PageHead, useLoad, Verdict } from "../ui";
+import { Await, DeleteButton, ErrorBox, Json, ms, PageHead, useLoad, Verdict } from "../ui";
 
 /** A check of the catalog. */
 interface CheckInfo {
@@ -135,24 +135,12 @@ function List_({ workspace }: { workspace: string }) {
                         {g.definition.deny ? " · deny" : ""}
                       </td>
                       <td>
-                        <button
-                          type="button"
-                          class="small danger"
-                          onClick={async () => {
-                            if (!confirm(`Delete guardrail ${g.id}?`)) return;
-                            try {
-                              await call(
-                                "DELETE",
-                                `/admin/v1/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`,
-                              );
-                              loaded.reload();
-                            } catch (failure) {
-                              setError(failure);
-                            }
-                          }}
-                        >
-                          Delete
-                        </button>
+                        <DeleteButton
+                          what={`guardrail ${g.id}`}
+                          path={`/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`}
+                          onDeleted={loaded.reload}
+                          onError={setError}
+                        />
                       </td>
                     </tr>
                   ))}

@@ -10,7 +10,7 @@ import { admin, ApiError, call, type List } from "../api";
 import { type Schema, validate } from "../schema";
 import { SchemaForm } from "../schema-form";
 import { type Role, useSession } from "../session";
-import { Await, CopyButton, ErrorBox, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, CopyButton, ErrorBox, PageHead, useLoad } from "../ui";
 
 /** One kind of record the console manages through the admin API. */
 export interface Resource {
@@ -179,20 +179,13 @@ function Provisioning({ integrationId, doc }: { integrationId: string; doc: Open
               {list.data.map((p) => (
                 <li key={String(p.workspace_id)}>
                   {String(p.workspace_id)} · budget {cell(p.budget)} · rate limit {cell(p.rate_limit)}{" "}
-                  <button
-                    type="button"
-                    class="small danger"
-                    onClick={async () => {
-                      try {
-                        await call("DELETE", `/admin/v1${path}/${encodeURIComponent(String(p.workspace_id))}`);
-                        loaded.reload();
-                      } catch (failure) {
-                        setError(failure);
-                      }
-                    }}
-                  >
-                    Withdraw
-                  </button>
+                  <DeleteButton
+                    label="Withdraw"
+                    what={`from ${String(p.workspace_id)}`}
+                    path={`${path}/${encodeURIComponent(String(p.workspace_id))}`}
+                    onDeleted={loaded.reload}
+                    onError={setError}
+                  />
                 </li>
               ))}
               {list.data.length === 0 && <li class="muted">Not provisioned to any workspace.</li>}
@@ -324,21 +317,12 @@ export function ResourcePage({ resource }: { resource: Resource }) {
                               Edit
                             </button>
                           )}
-                          <button
-                            type="button"
-                            class="small danger"
-                            onClick={async () => {
-                              if (!confirm(`Delete ${String(record[resource.key])}?`)) return;
-                              try {
-                                await call("DELETE", `/admin/v1${itemOf(record)}`);
-                                loaded.reload();
-                              } catch (failure) {
-                                setError(failure);
-                              }
-                            }}
-                          >
-                            Delete
-                          </button>
+                          <DeleteButton
+                            what={String(record[resource.key])}
+                            path={itemOf(record)}
+                            onDeleted={loaded.reload}
+                            onError={setError}
+                          />
                         </td>
                       </tr>
                     ))}
