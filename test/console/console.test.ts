@@ -3,7 +3,8 @@
  * gateway over a real socket and the fake upstream: each role sees only its pages, requests sent
  * through the gateway appear in the log list, a 446's log view shows each check's verdict, latency
  * and the feedback, a guardrail made with the generated form denies a request once a config
- * attaches it, and hostile names and bodies render as text. One browser for the file.
+ * attaches it, and hostile names and bodies render as text. One browser for the file; the tests
+ * run in order on one gateway, each building on the requests the ones before it sent.
  *
  * With CONSOLE_SCREENSHOTS_DIR set (`npm run docs:console`), the log list, a log view and the
  * guardrail editor are saved there as PNG files.
@@ -53,8 +54,10 @@ function client(config?: string): OpenAI {
 /** Sends a chat request through the gateway; resolves to the status. */
 async function send(content: string, config?: string): Promise<number> {
   try {
-    await client(config).chat.completions.create({ model: "@up/gpt-test", messages: [{ role: "user", content }] });
-    return 200;
+    const { response } = await client(config)
+      .chat.completions.create({ model: "@up/gpt-test", messages: [{ role: "user", content }] })
+      .withResponse();
+    return response.status;
   } catch (error) {
     return (error as { status?: number }).status ?? 0;
   }
@@ -245,6 +248,19 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(await guardrail.locator("[data-feedback=successful] li").allTextContents()).toEqual(["default.characterCount"]);
     expect(await guardrail.locator(".tag", { hasText: "deny on" }).count()).toBe(1);
     await page.screenshot({ path: path.join(shots, "log-detail.png"), fullPage: true });
+
+    // The same runs in the analytics charts: brief's failure in its bucket, a latency bar per check.
+    await page.goto(`${url}/console/#/analytics`);
+    await page.selectOption("select[name=subject]", "guardrail:brief");
+    const bars = page.locator("svg[aria-label^='guardrail brief'] rect.bar-fail");
+    await expect
+      .poll(async () =>
+        (await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute("height"))))).some((h) => h > 0),
+      )
+      .toBe(true);
+    expect(
+      await page.locator("svg[aria-label='Latency percentiles per check'] text", { hasText: "default.wordCount" }).count(),
+    ).toBe(1);
   });
 
   it("creates a guardrail with the generated form, shows wrong parameters at the field, and denies once a config attaches it", async () => {
