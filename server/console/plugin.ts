@@ -90,7 +90,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
     if (!asset) {
       const message = assets.size
         ? `${CONSOLE_PREFIX}/${name} is not a file of the console`
-        : `the console is not built (no ${path.join(dir, "index.html")}); run npm run build`;
+        : "the console is not built: run npm run build";
       return secure(reply)
         .code(assets.size ? 404 : 503)
         .type("text/plain; charset=utf-8")
