@@ -10,7 +10,9 @@ export default defineConfig({
   base: "/console/",
   publicDir: false,
   logLevel: "warn",
-  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  // Production JSX whatever NODE_ENV says (npm pack under a test runner builds too): the
+  // development transform would embed source paths and grow the bundle by half.
+  oxc: { jsx: { runtime: "automatic", importSource: "preact", development: false } },
   build: {
     outDir: fileURLToPath(new URL("../dist/console", import.meta.url)),
     emptyOutDir: true,

@@ -170,6 +170,8 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     const asset = await fetch(`${url}${script}`);
     expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Built for production wherever it was built: no source paths of the build machine inside.
+    expect(await asset.text()).not.toContain(process.cwd());
     expect((await fetch(`${url}/console/assets/../../package.json`)).status).toBe(404);
     expect((await fetch(`${url}/console/nothing.js`)).status).toBe(404);
   });
