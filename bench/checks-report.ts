@@ -76,7 +76,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map((_, i) => (i === 0 ? "---" : "---:"))), ...rows.map(line)].join("\n");
 }
 
-/** The per-check medians, one row per check, a column per size and executor (the README table). */
+/** The per-check medians, one row per check, a column per size and executor (the table in docs/performance.md). */
 export function medianTable(report: Report): string {
   const sizes = [...new Set(report.results.map((r) => r.size_bytes))].sort((a, b) => a - b);
   const checks = [...new Set(report.results.filter((r) => !r.check.startsWith("phase")).map((r) => r.check))];

@@ -33,8 +33,10 @@ describe("guardgate plugins list", () => {
     const run = guardgate(["plugins", "list", "--plugin", "./pkg-plugin", "--json"]);
     expect(run.code).toBe(0);
     const { plugins } = JSON.parse(run.stdout);
-    expect(plugins.map((p: { id: string }) => p.id)).toEqual(["default", "pkg"]);
-    const pkg = plugins[1];
+    // The built-in plugins first (default, then the partner plugins), the loaded one last.
+    const ids = plugins.map((p: { id: string }) => p.id);
+    expect([ids[0], ids.at(-1)]).toEqual(["default", "pkg"]);
+    const pkg = plugins.at(-1);
     expect(pkg).toMatchObject({ class: "custom", apiVersion: 1, source: '"./pkg-plugin"' });
     expect(pkg.checks[0]).toMatchObject({ id: "pkg.always", sides: expect.any(Array), parameters: { type: "object" } });
   });
@@ -44,7 +46,8 @@ describe("guardgate plugins list", () => {
     writeFileSync(path.join(gateway, "gateway.yaml"), 'plugins: ["./file-plugin.mjs"]\n');
     const run = guardgate(["plugins", "list", "--config", path.join(gateway, "gateway.yaml"), "--json"]);
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id)).toEqual(["default", "acme"]);
+    const ids = JSON.parse(run.stdout).plugins.map((p: { id: string }) => p.id);
+    expect([ids[0], ids.at(-1)]).toEqual(["default", "acme"]);
 
     writeFileSync(path.join(gateway, "bad.yaml"), "plugins: [42]\n");
     const bad = guardgate(["plugins", "list", "--config", path.join(gateway, "bad.yaml")]);

@@ -28,7 +28,7 @@ const KINDS: readonly CheckKind[] = ["deterministic", "network", "model"];
 const ID_PATTERN = /^[A-Za-z][\w-]*$/;
 
 /**
- * Options every check accepts inside its parameters (REFERENCE.md): they steer the runner rather
+ * Options every check accepts inside its parameters (docs/spec-notes.md, "The peer gateway"): they steer the runner rather
  * than the check, so they are taken out before the check's own schema sees the parameters —
  * unless the check declares one itself (the webhook check's `timeout` is both).
  */

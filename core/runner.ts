@@ -386,6 +386,162 @@ export function checkSlots(guardrails: readonly Guardrail[]): number[] {
   return bases;
 }
 
+/** What the checks of one phase share while it runs. */
+interface PhaseRun {
+  registry: CheckRegistry;
+  /** The task as given. */
+  task: PhaseTask;
+  /** The task with its request type reduced to the base type. */
+  phase: PhaseTask;
+  requestType: RequestType;
+  /** The content as received: what asynchronous guardrails and non-transforming checks see. */
+  original: Content;
+  /** The caller's signal: asynchronous guardrails follow it. */
+  signal: AbortSignal | undefined;
+  /** What synchronous guardrails follow: the caller's signal, and with stopOnDeny a deny too. */
+  syncSignal: AbortSignal | undefined;
+  /** Aborted once a synchronous guardrail denies, with stopOnDeny. */
+  denied: AbortController | undefined;
+  /** Transforms of synchronous guardrails are chained through this promise, in guardrail order. */
+  chain: Promise<Content>;
+  /** Redacts request-header secrets, and a check's own credentials, from its result. */
+  redactorFor: (credentials: unknown) => Redactor;
+  watch: CheckWatch | undefined;
+}
+
+/** Runs one check on `content` and builds its result; `next` is the content after its transform. */
+async function runCheck(
+  run: PhaseRun,
+  guardrailId: string,
+  { config, slot }: EnabledCheck,
+  content: Content,
+  checkSignal: AbortSignal | undefined,
+): Promise<{ result: CheckResult; next?: Content }> {
+  const { task } = run;
+  const created_at = isoNow();
+  const started = performance.now();
+  const timing: Timing = { end: 0 };
+  const check = run.registry.get(config.id);
+  let outcome: CheckOutcome | undefined;
+  let error: unknown;
+  let next: Content | undefined;
+  let given: unknown;
+  try {
+    if (!check) throw new Error(`check ${config.id} is not loaded in this engine`);
+    // Taken before validation, so credentials that fail it are redacted all the same.
+    given = config.credentials ?? task.credentials?.[check.plugin.id];
+    const credentials = checkCredentials(check, config, task);
+    outcome = validOutcome(
+      await runWithLimit(
+        check,
+        config,
+        (signal) => new RunContext(guardrailId, task, run.requestType, content, credentials, signal),
+        checkSignal,
+        slot,
+        run.watch,
+        timing,
+      ),
+      config.id,
+    );
+    next = applyTransform(run.phase, content, outcome);
+  } catch (caught) {
+    error = caught;
+  }
+  // Built field by field in the order of spec §2.4; `error` only when the check errored.
+  const result = {
+    data: outcome?.data ?? {},
+    verdict: error === undefined && outcome?.verdict === true,
+    id: config.id,
+    execution_time: elapsed(started, timing.end || performance.now()),
+    transformed: next !== undefined,
+    created_at,
+    log: outcome?.log ?? null,
+  } as CheckResult;
+  if (error !== undefined) result.error = errorValue(error);
+  result.fail_on_error = config.failOnError;
+  try {
+    run.redactorFor(given).result(result);
+  } catch {
+    // Data whose reading throws (a hostile getter or proxy) cannot be shown safely: drop it.
+    Object.assign(result, { data: {}, verdict: false, log: null });
+    result.error ??= { name: "TypeError", message: `check ${config.id} returned data that cannot be read` };
+  }
+  return next ? { result, next } : { result };
+}
+
+/**
+ * Runs the checks of one guardrail: asynchronous ones on the content as received; synchronous
+ * ones after the transforms of the guardrails before them, either one after another
+ * (`sequential`) or with the transforming checks in order and the others concurrently.
+ */
+async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: number): Promise<GuardrailResult> {
+  const created_at = isoNow();
+  const started = performance.now();
+  const enabled: EnabledCheck[] = [];
+  guardrail.checks.forEach((config, i) => {
+    if (config.enabled) enabled.push({ config, slot: base + i });
+  });
+  const results: CheckResult[] = new Array(enabled.length);
+  let changed = false;
+  const transforming = (c: EnabledCheck) => run.registry.get(c.config.id)?.definition.transforms === true;
+  const own = guardrail.async ? run.signal : run.syncSignal;
+
+  if (guardrail.async) {
+    // Sees the content as received; whatever it would transform stays unapplied.
+    await Promise.all(
+      enabled.map(async (config, i) => {
+        results[i] = (await runCheck(run, guardrail.id, config, run.original, own)).result;
+      }),
+    );
+  } else if (guardrail.sequential) {
+    const previous = run.chain;
+    const done = (async () => {
+      let content = await previous;
+      for (const [i, config] of enabled.entries()) {
+        const { result, next } = await runCheck(run, guardrail.id, config, content, own);
+        results[i] = result;
+        if (next) {
+          content = next;
+          changed = true;
+        }
+        if (own?.aborted) break;
+      }
+      return content;
+    })();
+    run.chain = done;
+    await done;
+  } else {
+    const previous = run.chain;
+    const transformsDone = (async () => {
+      let content = await previous;
+      for (const [i, config] of enabled.entries()) {
+        if (!transforming(config)) continue;
+        const { result, next } = await runCheck(run, guardrail.id, config, content, own);
+        results[i] = result;
+        if (next) {
+          content = next;
+          changed = true;
+        }
+      }
+      return content;
+    })();
+    run.chain = transformsDone;
+    await Promise.all([
+      transformsDone,
+      ...enabled.map(async (config, i) => {
+        if (!transforming(config)) results[i] = (await runCheck(run, guardrail.id, config, run.original, own)).result;
+      }),
+    ]);
+  }
+
+  const result = guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
+  const { denied } = run;
+  if (denied && !guardrail.async && result.deny && !denied.signal.aborted) {
+    denied.abort(`guardrail ${guardrail.id} already denied the ${run.task.side === "input" ? "request" : "response"}`);
+  }
+  return result;
+}
+
 /** Runs every guardrail of a phase; `watch` is how a pool worker reports progress to its pool. */
 export async function runPhase(
   registry: CheckRegistry,
@@ -407,63 +563,6 @@ export async function runPhase(
   const redactorFor = (credentials: unknown) =>
     credentials === undefined ? phaseRedactor : new Redactor(collectSecrets(credentials, new Set(requestSecrets)));
 
-  const runCheck = async (
-    guardrailId: string,
-    { config, slot }: EnabledCheck,
-    content: Content,
-    checkSignal: AbortSignal | undefined,
-  ): Promise<{ result: CheckResult; next?: Content }> => {
-    const created_at = isoNow();
-    const started = performance.now();
-    const timing: Timing = { end: 0 };
-    const check = registry.get(config.id);
-    let outcome: CheckOutcome | undefined;
-    let error: unknown;
-    let next: Content | undefined;
-    let given: unknown;
-    try {
-      if (!check) throw new Error(`check ${config.id} is not loaded in this engine`);
-      // Taken before validation, so credentials that fail it are redacted all the same.
-      given = config.credentials ?? task.credentials?.[check.plugin.id];
-      const credentials = checkCredentials(check, config, task);
-      outcome = validOutcome(
-        await runWithLimit(
-          check,
-          config,
-          (signal) => new RunContext(guardrailId, task, requestType, content, credentials, signal),
-          checkSignal,
-          slot,
-          watch,
-          timing,
-        ),
-        config.id,
-      );
-      next = applyTransform(phase, content, outcome);
-    } catch (caught) {
-      error = caught;
-    }
-    // Built field by field in the order of spec §2.4; `error` only when the check errored.
-    const result = {
-      data: outcome?.data ?? {},
-      verdict: error === undefined && outcome?.verdict === true,
-      id: config.id,
-      execution_time: elapsed(started, timing.end || performance.now()),
-      transformed: next !== undefined,
-      created_at,
-      log: outcome?.log ?? null,
-    } as CheckResult;
-    if (error !== undefined) result.error = errorValue(error);
-    result.fail_on_error = config.failOnError;
-    try {
-      redactorFor(given).result(result);
-    } catch {
-      // Data whose reading throws (a hostile getter or proxy) cannot be shown safely: drop it.
-      Object.assign(result, { data: {}, verdict: false, log: null });
-      result.error ??= { name: "TypeError", message: `check ${config.id} returned data that cannot be read` };
-    }
-    return next ? { result, next } : { result };
-  };
-
   // With stopOnDeny, synchronous guardrails listen to their own signal, which a deny aborts too.
   let denied: AbortController | undefined;
   let syncSignal = signal;
@@ -475,79 +574,22 @@ export async function runPhase(
     else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   }
 
-  // Transforms of synchronous guardrails are chained through this promise, in guardrail order.
-  let chain: Promise<Content> = Promise.resolve(original);
-
-  const runGuardrail = async (guardrail: Guardrail, base: number): Promise<GuardrailResult> => {
-    const created_at = isoNow();
-    const started = performance.now();
-    const enabled: EnabledCheck[] = [];
-    guardrail.checks.forEach((config, i) => {
-      if (config.enabled) enabled.push({ config, slot: base + i });
-    });
-    const results: CheckResult[] = new Array(enabled.length);
-    let changed = false;
-    const transforming = (c: EnabledCheck) => registry.get(c.config.id)?.definition.transforms === true;
-    const own = guardrail.async ? signal : syncSignal;
-
-    if (guardrail.async) {
-      // Sees the content as received; whatever it would transform stays unapplied.
-      await Promise.all(
-        enabled.map(async (config, i) => {
-          results[i] = (await runCheck(guardrail.id, config, original, own)).result;
-        }),
-      );
-    } else if (guardrail.sequential) {
-      const previous = chain;
-      const done = (async () => {
-        let content = await previous;
-        for (const [i, config] of enabled.entries()) {
-          const { result, next } = await runCheck(guardrail.id, config, content, own);
-          results[i] = result;
-          if (next) {
-            content = next;
-            changed = true;
-          }
-          if (own?.aborted) break;
-        }
-        return content;
-      })();
-      chain = done;
-      await done;
-    } else {
-      const previous = chain;
-      const transformsDone = (async () => {
-        let content = await previous;
-        for (const [i, config] of enabled.entries()) {
-          if (!transforming(config)) continue;
-          const { result, next } = await runCheck(guardrail.id, config, content, own);
-          results[i] = result;
-          if (next) {
-            content = next;
-            changed = true;
-          }
-        }
-        return content;
-      })();
-      chain = transformsDone;
-      await Promise.all([
-        transformsDone,
-        ...enabled.map(async (config, i) => {
-          if (!transforming(config)) results[i] = (await runCheck(guardrail.id, config, original, own)).result;
-        }),
-      ]);
-    }
-
-    const result = guardrailResult(guardrail, results.filter(Boolean), changed, elapsed(started), created_at);
-    if (denied && !guardrail.async && result.deny && !denied.signal.aborted) {
-      denied.abort(`guardrail ${guardrail.id} already denied the ${task.side === "input" ? "request" : "response"}`);
-    }
-    return result;
+  const run: PhaseRun = {
+    registry,
+    task,
+    phase,
+    requestType,
+    original,
+    signal,
+    syncSignal,
+    denied,
+    chain: Promise.resolve(original),
+    redactorFor,
+    watch,
   };
-
   const bases = checkSlots(phase.guardrails);
-  const results = await Promise.all(phase.guardrails.map((guardrail, i) => runGuardrail(guardrail, bases[i] as number)));
-  const final = await chain;
+  const results = await Promise.all(phase.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
+  const final = await run.chain;
   return {
     results,
     request: final.request,

@@ -1,7 +1,8 @@
 /**
  * Generates docs/checks.md, the reference of every check the engine registers, from the checks'
  * metadata (`engine.checks()`): id, description, sides, kind, parameters with types, defaults and
- * descriptions, data fields, notes and an example. Run with `npm run docs:checks`; a test fails
+ * descriptions, data fields, notes and an example. Run with `npm run docs:checks` (which writes
+ * docs/partners.md too, scripts/partner-reference.ts); a test fails
  * when the file in the repository differs from what this renders.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type CheckInfo, createEngine, type PluginInfo } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
+import { writePartnerReference } from "./partner-reference.js";
 
 /** Where the reference lives, relative to the repository root. */
 export const REFERENCE_PATH = "docs/checks.md";
@@ -188,8 +190,10 @@ export async function writeCheckReference(root: string): Promise<string> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   // Run from dist/scripts: the repository root is two folders up.
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-  writeCheckReference(root).then(
-    (target) => process.stdout.write(`wrote ${path.relative(process.cwd(), target) || target}\n`),
+  Promise.all([writeCheckReference(root), writePartnerReference(root)]).then(
+    (targets) => {
+      for (const target of targets) process.stdout.write(`wrote ${path.relative(process.cwd(), target) || target}\n`);
+    },
     (error: unknown) => {
       process.stderr.write(`docs:checks: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;

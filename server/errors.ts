@@ -38,7 +38,7 @@ export function errorBody(
   return body;
 }
 
-/** The 446 body (REFERENCE.md): `type: "hooks_failed"`, code null, with the hook results. */
+/** The 446 body (docs/spec-notes.md, "The peer gateway"): `type: "hooks_failed"`, code null, with the hook results. */
 export function deniedBody(style: ErrorStyle, side: "input" | "output", hookResults: HookResults): Record<string, unknown> {
   const list = side === "input" ? hookResults.before_request_hooks : hookResults.after_request_hooks;
   const ids = list

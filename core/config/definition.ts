@@ -9,7 +9,7 @@ import type { CheckRegistry, RawCheck } from "../registry.js";
 import type { CheckConfig, FeedbackConfig, Guardrail, Side } from "../types.js";
 import { joinPath } from "./path.js";
 
-/** A guardrail as a user writes it (spec §2.1, §2.2; REFERENCE.md full form). */
+/** A guardrail as a user writes it (spec §2.1, §2.2; docs/spec-notes.md, "The peer gateway", full form). */
 export interface GuardrailDefinition {
   id?: string;
   name?: string;

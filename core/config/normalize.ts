@@ -1,5 +1,5 @@
 /**
- * Normalises every config form that attaches guardrails (spec §2.3, REFERENCE.md) into one input
+ * Normalises every config form that attaches guardrails (spec §2.3; docs/spec-notes.md, "The peer gateway") into one input
  * list and one output list of prepared guardrails. Bad configuration fails here, at load time,
  * with a ConfigError naming the path; a typo never becomes a silent pass.
  */

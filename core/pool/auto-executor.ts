@@ -14,7 +14,7 @@
  *   measures it.
  *
  * The pool starts on the first phase that needs it. The numbers behind the defaults are in the
- * README ("Performance and design notes") and bench/results/checks.md.
+ * docs/design.md ("What `"auto"` picks"), docs/performance.md and bench/results/checks.md.
  */
 import { performance } from "node:perf_hooks";
 import { locateText } from "../content.js";
@@ -42,7 +42,7 @@ export interface AutoOptions {
 /**
  * Default budget while the event loop is busy: what a phase that does almost nothing costs more
  * through the pool than inline, at its lowest — about 45 µs on a busy machine, 118–140 µs on an
- * idle one whose cores must wake up (README, "Performance and design notes") — rounded up to 50:
+ * idle one whose cores must wake up (docs/design.md, "Why the pool and the checks are built this way") — rounded up to 50:
  * a phase cheaper than that never gains from the pool, and 50 µs is a short stall for the loop.
  */
 export const DEFAULT_INLINE_BUDGET_US = 50;
@@ -51,8 +51,8 @@ export const DEFAULT_INLINE_BUDGET_US = 50;
  * workers' cores must wake up (118–140 µs measured), rounded up. A phase that costs less then
  * answers sooner inline, and there is little for it to hold up. Under `guardgate serve` at 200
  * requests per second, where the checks run cold and cost more, the 50 µs budget alone sent half
- * the phases to the pool and added about 0.15 ms to the median request (README, "What `"auto"`
- * picks").
+ * the phases to the pool and added about 0.15 ms to the median request (docs/design.md, "What
+ * `"auto"` picks").
  */
 export const DEFAULT_IDLE_INLINE_BUDGET_US = 150;
 /** Below this event-loop utilisation the idle budget applies. */

@@ -1,6 +1,6 @@
 /**
  * Runs phases in a pool of worker threads (piscina): one task per phase, never one per check,
- * because a round trip costs far more than a cheap check (README, "Performance and design notes").
+ * because a round trip costs far more than a cheap check (docs/design.md, "Why the pool and the checks are built this way").
  * Each worker holds one task at a time. Phases that arrive while every worker is busy wait here,
  * and when a worker frees up, the waiting phases that only run deterministic checks on short texts
  * travel together in one task (up to BATCH_PHASES of them): under load the fixed cost of a round
@@ -72,7 +72,7 @@ export interface PoolStats {
 const DEFAULT_MARGIN_MS = 50;
 /**
  * Most phases one worker task carries. Batches of 8 halved the pool's CPU per phase against
- * single phases (README, "Performance and design notes"); larger ones add latency to the first
+ * single phases (docs/design.md, "Why the pool and the checks are built this way"); larger ones add latency to the first
  * phase of a batch for little more.
  */
 const BATCH_PHASES = 8;

@@ -3,7 +3,7 @@
  * so the log tables' primary keys take each new row at their end. With random (v4) ids every row
  * landed on a random page of three indexes, and the writer's cost grew with the log: 97 → 134 µs
  * of CPU per logged request with the pack over the first 30,000 requests, against a flat 77–87 µs
- * with v7 (README, "The gateway's own cost per request").
+ * with v7 (docs/design.md, "Where a request's time goes").
  *
  * The random bits come from `randomUUID`, which draws on a pooled entropy buffer: the `uuid`
  * package's v7 makes a `getRandomValues` call (a system call) per id, 1.8 µs against 0.6 µs here.

@@ -2,7 +2,7 @@
  * Writes request-log batches from a worker thread with its own SQLite connection. A request with
  * guardrails writes a row per guardrail and per check; on the event loop those transactions took
  * about a fifth of a busy gateway's time and, at each commit, stalled the requests waiting behind
- * them (README, "The gateway's own cost per request"). SQLite's WAL mode lets the gateway's own
+ * them (docs/design.md, "Where a request's time goes"). SQLite's WAL mode lets the gateway's own
  * connection read and write beside this one.
  *
  * A thread that fails (crashes, or its database cannot open) fails the batches it held; the

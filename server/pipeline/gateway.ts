@@ -1,5 +1,5 @@
 /**
- * One inference request from plan to answer (DESIGN.md, "the flow of one request"): walk the
+ * One inference request from plan to answer (docs/architecture.md, "One request"): walk the
  * plan's targets by strategy (single, fallback, loadbalance); for a target, resolve its provider,
  * run the input side (446 answers at once, the upstream never called), call the upstream or the
  * cache or the mock with retries, run the output side, and build the answer with hook_results.
@@ -58,6 +58,19 @@ export interface RequestContext {
   asyncInputs: Map<string, Promise<GuardrailResult[]>>;
 }
 
+/** What a route knows of a request before `Gateway.handle` takes it over. */
+export type RequestFields = Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">;
+
+/** What a route does with the answer `Gateway.handle` hands it. */
+export interface AnswerSender {
+  /** A JSON (or raw) answer. */
+  json(id: string, outcome: JsonOutcome): void;
+  /** A streamed answer: `body` is the relayed stream, which writes the log when it ends. */
+  stream(id: string, outcome: StreamOutcome, body: AsyncGenerator<Buffer>): void;
+  /** The client left before an answer: 499, to nobody. */
+  closed(error: GatewayError): void;
+}
+
 /** What the pipeline needs. */
 export interface GatewayDeps {
   providers: ProviderResolver;
@@ -81,7 +94,7 @@ function ok(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (REFERENCE.md). */
+/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (docs/spec-notes.md, "The peer gateway"). */
 function movesOn(status: number, codes: readonly number[] | undefined): boolean {
   return codes ? codes.includes(status) : !ok(status);
 }
@@ -135,8 +148,45 @@ export class Gateway {
 
   constructor(private readonly deps: GatewayDeps) {}
 
+  /**
+   * One inference request's whole life: its context (with what `prepare` reads from the request:
+   * metadata and plan), the walk over the plan's targets, the answer handed to `send`, and the
+   * request log once the answer is out. A request refused before any target was tried is logged
+   * too, and its error rethrown for the route's error handler.
+   */
+  async handle(
+    fields: RequestFields,
+    prepare: () => Promise<Pick<RequestContext, "metadata" | "plan">>,
+    send: AnswerSender,
+  ): Promise<void> {
+    let ctx: RequestContext;
+    try {
+      ctx = this.context({ ...fields, ...(await prepare()) });
+    } catch (error) {
+      if (error instanceof GatewayError) void this.finish(this.context(fields), undefined, undefined, error);
+      throw error;
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await this.run(ctx);
+    } catch (error) {
+      if (!ctx.signal.aborted) throw error;
+      // The client left during a retry wait or an upstream call: nobody to answer.
+      const closed = new GatewayError(499, "client_closed", "the client closed the connection");
+      void this.finish(ctx, undefined, undefined, closed);
+      send.closed(closed);
+      return;
+    }
+    if (outcome.kind === "stream") {
+      send.stream(ctx.id, outcome, this.relay(ctx, outcome));
+      return;
+    }
+    send.json(ctx.id, outcome);
+    void this.finish(ctx, outcome);
+  }
+
   /** A request context made of `fields` (taken over, not copied). */
-  context(fields: Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">): RequestContext {
+  private context(fields: RequestFields): RequestContext {
     const ctx = fields as RequestContext;
     ctx.id = requestId();
     ctx.started = performance.now();
@@ -147,7 +197,7 @@ export class Gateway {
   }
 
   /** Walks the plan and returns the answer to send. */
-  run(ctx: RequestContext): Promise<Outcome> {
+  private run(ctx: RequestContext): Promise<Outcome> {
     return this.#node(ctx, ctx.plan.root);
   }
 
@@ -328,7 +378,7 @@ export class Gateway {
       if (outcome.raw !== undefined) outcome.contentType = "application/json; charset=utf-8";
       return outcome;
     }
-    // An upstream error is returned as it is, with the input side's hook_results (REFERENCE.md).
+    // An upstream error is returned as it is, with the input side's hook_results (docs/spec-notes.md, "The peer gateway").
     const hooks = hookResultsOf(leaf, undefined);
     const outcome: JsonOutcome = { kind: "json", status: response.status, headers, leaf };
     if (hooks) outcome.hooks = hooks;
@@ -372,7 +422,7 @@ export class Gateway {
     }
     const response = (output?.response as Record<string, unknown> | undefined) ?? body;
     const status = worst(leaf.input?.status ?? 200, output?.status ?? 200);
-    // 246 only turns an upstream success into 246 (REFERENCE.md).
+    // 246 only turns an upstream success into 246 (docs/spec-notes.md, "The peer gateway").
     if (status === 246) outcome.status = 246;
     outcome.output = response;
     outcome.body = hooks ? { ...response, hook_results: hooks } : response;
@@ -404,7 +454,7 @@ export class Gateway {
   }
 
   /** The relayed stream of a stream outcome; the log is written when it ends. */
-  relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
+  private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
     const { leaf } = outcome;
     return relayStream({
       leaf,
@@ -420,7 +470,12 @@ export class Gateway {
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+  private finish(
+    ctx: RequestContext,
+    outcome: Outcome | undefined,
+    stream?: RelaySummary,
+    failure?: GatewayError,
+  ): Promise<void> {
     const job = this.#finish(ctx, outcome, stream, failure);
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));

@@ -2,7 +2,7 @@
  * From a config to a plan: the tree of targets with, for each, its provider settings and its input
  * and output guardrails, every one normalised by the engine. A target inherits what it does not set
  * from its parent: provider settings, retry, cache, time-out, mock response, and each side's
- * guardrail list (REFERENCE.md: a target with no hooks inherits the parent's).
+ * guardrail list (docs/spec-notes.md, "The peer gateway": a target with no hooks inherits the parent's).
  */
 import {
   ConfigError,

@@ -1,5 +1,5 @@
 /**
- * The gateway keys of a config (spec §2.3; REFERENCE.md): provider selection, targets, strategy,
+ * The gateway keys of a config (spec §2.3; docs/spec-notes.md, "The peer gateway"): provider selection, targets, strategy,
  * retry, cache, time-outs. Guardrail keys are validated by the engine's normalisation; keys
  * guardgate does not interpret are kept and ignored, so configs written for the peer gateway load.
  */

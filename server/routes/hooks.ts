@@ -1,9 +1,9 @@
 /**
- * The hook backend (DESIGN.md, use 2): the engine over HTTP, with no provider call.
+ * The hook backend (the README's second use): the engine over HTTP, with no provider call.
  *
  * - `POST /v1/hooks/evaluate` takes `{side, guardrails | config, request_type, request, response?,
  *   metadata?}` and answers `{status, verdict, hook_results, request?, response?}`.
- * - `POST /v1/hooks/webhook` speaks the peer gateway's webhook-check contract (REFERENCE.md): it
+ * - `POST /v1/hooks/webhook` speaks the peer gateway's webhook-check contract (docs/spec-notes.md, "The peer gateway"): it
  *   takes the evaluation context the peer posts and answers `{verdict, data, transformedData?}`, the
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.

@@ -1,13 +1,13 @@
 /**
- * The four inference routes (spec §4): each builds the request context, runs the pipeline and
- * sends its answer, JSON or streamed.
+ * The four inference routes (spec §4): each reads the request's fields and hands it to the
+ * gateway, which owns its life and gives back the answer to send, JSON or streamed.
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
 import { errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../pipeline/endpoints.js";
-import type { Gateway, RequestContext } from "../pipeline/gateway.js";
+import type { Gateway } from "../pipeline/gateway.js";
 import {
   callerCredentials,
   HEADER,
@@ -16,7 +16,6 @@ import {
   parseMetadata,
   strictCompliance,
 } from "../pipeline/headers.js";
-import type { Outcome } from "../pipeline/outcome.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
 
@@ -58,36 +57,28 @@ async function handle(
     plan: EMPTY_PLAN,
     signal: controller.signal,
   };
-  let ctx: RequestContext;
-  try {
-    const metadata = parseMetadata(headerValue(request.headers, HEADER.metadata));
-    const plan = await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId });
-    ctx = gateway.context({ ...fields, metadata, plan });
-  } catch (error) {
-    // A request refused before any target was tried is still logged.
-    if (error instanceof GatewayError) void gateway.finish(gateway.context(fields), undefined, undefined, error);
-    throw error;
-  }
-  let outcome: Outcome;
-  try {
-    outcome = await gateway.run(ctx);
-  } catch (error) {
-    if (!controller.signal.aborted) throw error;
-    // The client left during a retry wait or an upstream call: nobody to answer.
-    const closed = new GatewayError(499, "client_closed", "the client closed the connection");
-    void gateway.finish(ctx, undefined, undefined, closed);
-    return reply.code(499).send(errorBody(endpoint.errorStyle, 499, closed.code, closed.message));
-  }
-  reply.header(HEADER.requestId, ctx.id);
-  if (outcome.kind === "stream") {
-    reply
-      .code(outcome.status)
-      .headers({ ...outcome.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-    return reply.send(Readable.from(gateway.relay(ctx, outcome), { objectMode: false }));
-  }
-  reply.code(outcome.status).headers(outcome.headers);
-  if (outcome.raw !== undefined) reply.type(outcome.contentType ?? "text/plain").send(outcome.raw);
-  else reply.send(outcome.body);
-  void gateway.finish(ctx, outcome);
+  await gateway.handle(
+    fields,
+    async () => ({
+      metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)),
+      plan: await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
+    }),
+    {
+      closed: (error) => void reply.code(499).send(errorBody(endpoint.errorStyle, 499, error.code, error.message)),
+      stream: (id, outcome, stream) => {
+        reply.header(HEADER.requestId, id);
+        reply
+          .code(outcome.status)
+          .headers({ ...outcome.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+        void reply.send(Readable.from(stream, { objectMode: false }));
+      },
+      json: (id, outcome) => {
+        reply.header(HEADER.requestId, id);
+        reply.code(outcome.status).headers(outcome.headers);
+        if (outcome.raw !== undefined) void reply.type(outcome.contentType ?? "text/plain").send(outcome.raw);
+        else void reply.send(outcome.body);
+      },
+    },
+  );
   return reply;
 }

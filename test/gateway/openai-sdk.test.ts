@@ -92,7 +92,7 @@ describe("guardrails through the OpenAI SDK", () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it("the 446 body has the REFERENCE.md shape with hook_results", async () => {
+  it("the 446 body has the peer gateway's shape with hook_results", async () => {
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: {

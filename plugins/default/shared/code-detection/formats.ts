@@ -1,5 +1,5 @@
 /**
- * The code formats `containsCode` knows (the list REFERENCE.md gives for the `format` parameter)
+ * The code formats `containsCode` knows (the list the peer gateway gives (docs/spec-notes.md) for the `format` parameter)
  * and the fence tags and names that map to each, compared case-insensitively.
  */
 
