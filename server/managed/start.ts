@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { type Executor, PoolExecutor } from "../../core/index.js";
 import { adminPlugin } from "../admin/plugin.js";
+import { consolePlugin } from "../console/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
@@ -254,6 +255,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
       readyRoute(built, readinessProbes(store, built, redis));
+      await built.register(consolePlugin);
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
         // answered request reach the sink, then write them all, then close the store.

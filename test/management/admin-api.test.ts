@@ -51,6 +51,19 @@ describe("admin API: authentication and documents", () => {
     expect(body.paths["/admin/v1/workspaces/{workspace_id}/guardrails"].post.responses["201"]).toBeDefined();
   });
 
+  it("GET /me names the calling key, its role and reach, for every role", async () => {
+    const owner = await gw.call("GET", "/admin/v1/me", { key: admin });
+    expect(owner.status).toBe(200);
+    expect(owner.body).toMatchObject({ role: "org_admin", organization_id: gw.keys.organization_id, workspace_id: null });
+    const member = await gw.call("GET", "/admin/v1/me", { key: apiKey });
+    expect(member.body).toMatchObject({ role: "member", workspace_id: gw.keys.workspace_id });
+    expect(member.body.key).toBeUndefined();
+    expect(JSON.stringify(member.body)).not.toContain(apiKey);
+    expect((await gw.call("GET", "/admin/v1/me")).status).toBe(401);
+    const document = (await gw.call("GET", "/admin/v1/openapi.json")).body;
+    expect(document.paths["/admin/v1/me"].get.responses["200"]).toBeDefined();
+  });
+
   it("answers 404 in its own error shape for an unknown admin route", async () => {
     const { status, body } = await gw.call("GET", "/admin/v1/nothing", { key: admin });
     expect(status).toBe(404);

@@ -108,6 +108,17 @@ export function tenancyRoutes(scope: FastifyInstance, management: Management): v
 
   route(scope, {
     method: "GET",
+    url: "/me",
+    summary: "The calling key's record: its role, organization and workspace decide what it may see and change",
+    tag: "api-keys",
+    response: [200, apiKeySchema],
+    handler: (request) => {
+      const actor = actorOf(request);
+      return management.apiKeys.get(actor, actor.key_id);
+    },
+  });
+  route(scope, {
+    method: "GET",
     url: "/api-keys",
     summary: "API keys the caller sees (never the keys themselves)",
     tag: "api-keys",

@@ -171,15 +171,18 @@ export class SqliteLogs implements LogRepository {
     const verdict = filter.verdict === undefined ? undefined : filter.verdict === "pass" ? 1 : 0;
     if (verdict !== undefined) where.params.verdict = verdict;
     if (filter.guardrail_id !== undefined) where.params.guardrail_id = filter.guardrail_id;
+    // The list walks the logs newest first and looks each one's results up by log id (the primary
+    // key). The unary `+` keeps SQLite from using the guardrail_id / check_id indexes here instead:
+    // those scan every result of the guardrail or check for each log, quadratic in the log's size.
     if (filter.check_id !== undefined) {
       where.params.check_id = filter.check_id;
-      const conditions = ["c.log_id = l.id", "c.check_id = @check_id"];
-      if (filter.guardrail_id !== undefined) conditions.push("c.guardrail_id = @guardrail_id");
+      const conditions = ["c.log_id = l.id", "+c.check_id = @check_id"];
+      if (filter.guardrail_id !== undefined) conditions.push("+c.guardrail_id = @guardrail_id");
       if (verdict !== undefined) conditions.push("c.verdict = @verdict");
       where.clauses.push(`EXISTS (SELECT 1 FROM log_checks c WHERE ${conditions.join(" AND ")})`);
     } else if (filter.guardrail_id !== undefined || verdict !== undefined) {
       const conditions = ["g.log_id = l.id"];
-      if (filter.guardrail_id !== undefined) conditions.push("g.guardrail_id = @guardrail_id");
+      if (filter.guardrail_id !== undefined) conditions.push("+g.guardrail_id = @guardrail_id");
       if (verdict !== undefined) conditions.push("g.verdict = @verdict");
       where.clauses.push(`EXISTS (SELECT 1 FROM log_guardrails g WHERE ${conditions.join(" AND ")})`);
     }

@@ -1,0 +1,242 @@
+/**
+ * Configs of the workspace: the list, and an editor where guardrails are attached by ticking them
+ * (`input_guardrails`, `output_guardrails`) and the other keys are written as JSON. The gateway
+ * validates a config as a request would load it; its error path is shown.
+ */
+import { useState } from "preact/hooks";
+import { admin, ApiError, call, type List } from "../api";
+import { go, href } from "../router";
+import { useSession } from "../session";
+import { Await, DeleteButton, ErrorBox, PageHead, useLoad } from "../ui";
+
+interface ConfigRecord {
+  id: string;
+  name: string;
+  version: number;
+  config: Record<string, unknown>;
+}
+
+interface GuardrailRecord {
+  id: string;
+  name: string;
+  definition: { side?: "input" | "output" };
+}
+
+const ATTACH = ["input_guardrails", "output_guardrails"] as const;
+
+function ConfigList({ workspace }: { workspace: string }) {
+  const loaded = useLoad(() => admin<List<ConfigRecord>>(`/workspaces/${encodeURIComponent(workspace)}/configs`), [workspace]);
+  const [error, setError] = useState<unknown>();
+  return (
+    <section>
+      <PageHead title="Configs">
+        <a class="button" href={href(["configs", "new"])}>
+          New config
+        </a>
+      </PageHead>
+      <ErrorBox error={error} />
+      <Await loaded={loaded}>
+        {(list) =>
+          list.data.length === 0 ? (
+            <p class="muted">No configs yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Name</th>
+                    <th>Id</th>
+                    <th>Input guardrails</th>
+                    <th>Output guardrails</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((c) => (
+                    <tr key={c.id} data-config-id={c.id}>
+                      <td>
+                        <a href={href(["configs", c.id])}>{c.name}</a>
+                      </td>
+                      <td>{c.id}</td>
+                      <td>{JSON.stringify(c.config.input_guardrails ?? [])}</td>
+                      <td>{JSON.stringify(c.config.output_guardrails ?? [])}</td>
+                      <td>
+                        <DeleteButton
+                          what={`config ${c.id}`}
+                          path={`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`}
+                          onDeleted={loaded.reload}
+                          onError={setError}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Await>
+    </section>
+  );
+}
+
+function ConfigEditor({
+  workspace,
+  record,
+  guardrails,
+}: {
+  workspace: string;
+  record: ConfigRecord | undefined;
+  guardrails: GuardrailRecord[];
+}) {
+  const base = `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs`;
+  const initial = record?.config ?? {};
+  const [id, setId] = useState("");
+  const [name, setName] = useState(record?.name ?? "");
+  const [attached, setAttached] = useState<Record<(typeof ATTACH)[number], string[]>>({
+    input_guardrails: (initial.input_guardrails as string[] | undefined) ?? [],
+    output_guardrails: (initial.output_guardrails as string[] | undefined) ?? [],
+  });
+  const rest = Object.fromEntries(Object.entries(initial).filter(([key]) => !(ATTACH as readonly string[]).includes(key)));
+  const [other, setOther] = useState(JSON.stringify(rest, null, 2));
+  const [problem, setProblem] = useState<string>();
+  const [failure, setFailure] = useState<unknown>();
+  const [saved, setSaved] = useState<string>();
+
+  const save = async () => {
+    setProblem(undefined);
+    setFailure(undefined);
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = other.trim() ? (JSON.parse(other) as Record<string, unknown>) : {};
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    } catch {
+      setProblem("Other keys: must be a JSON object");
+      return;
+    }
+    const config: Record<string, unknown> = { ...parsed };
+    for (const key of ATTACH) if (attached[key].length) config[key] = attached[key];
+    const body: Record<string, unknown> = { config, ...(name && { name }) };
+    try {
+      const answer = record
+        ? await call<ConfigRecord>("PUT", `${base}/${encodeURIComponent(record.id)}`, {
+            body: { ...body, version: record.version },
+          })
+        : await call<ConfigRecord>("POST", base, { body: { ...body, ...(id && { id }) } });
+      setSaved(`Saved ${answer.id} (version ${answer.version}).`);
+      if (!record) go(["configs", answer.id]);
+    } catch (error) {
+      if (error instanceof ApiError && error.path) setProblem(`${error.path}: ${error.problem}`);
+      setFailure(error);
+    }
+  };
+
+  return (
+    <section class="editor">
+      <p>
+        <a href={href(["configs"])}>← Configs</a>
+      </p>
+      <PageHead title={record ? `Config ${record.name}` : "New config"} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <div class="fields">
+          {!record && (
+            <div class="field">
+              <label for="config-id">
+                <span class="name">id</span>
+                <span class="hint">Sent in x-gateway-config; made from the name when empty.</span>
+              </label>
+              <input id="config-id" name="id" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+            </div>
+          )}
+          <div class="field">
+            <label for="config-name">
+              <span class="name">name</span>
+            </label>
+            <input id="config-name" name="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </div>
+          {ATTACH.map((key) => (
+            <div class="field" key={key} data-path={`config.${key}`}>
+              <label>
+                <span class="name">{key}</span>
+              </label>
+              <div class="choices">
+                {guardrails
+                  .filter((g) => !g.definition.side || g.definition.side === (key === "input_guardrails" ? "input" : "output"))
+                  .map((g) => (
+                    <label class="inline" key={g.id}>
+                      <input
+                        type="checkbox"
+                        name={`${key}:${g.id}`}
+                        checked={attached[key].includes(g.id)}
+                        onChange={(e) => {
+                          const on = (e.target as HTMLInputElement).checked;
+                          setAttached({
+                            ...attached,
+                            [key]: on ? [...attached[key], g.id] : attached[key].filter((x) => x !== g.id),
+                          });
+                        }}
+                      />{" "}
+                      {g.name} <code>{g.id}</code>
+                    </label>
+                  ))}
+              </div>
+            </div>
+          ))}
+          <div class="field">
+            <label for="config-other">
+              <span class="name">Other keys</span>
+              <span class="hint">retry, strategy, targets, provider, cache… as JSON (spec §2.3).</span>
+            </label>
+            <textarea
+              id="config-other"
+              name="other"
+              class="json"
+              rows={8}
+              spellcheck={false}
+              value={other}
+              onInput={(e) => setOther((e.target as HTMLTextAreaElement).value)}
+            />
+          </div>
+        </div>
+        {problem && (
+          <p class="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div class="row">
+          <button type="submit">Save</button>
+          {saved && <span class="ok-text">{saved}</span>}
+        </div>
+        <ErrorBox error={failure} />
+      </form>
+    </section>
+  );
+}
+
+export function Configs({ id }: { id: string | undefined }) {
+  const { workspaceId } = useSession();
+  const workspace = workspaceId!;
+  const loaded = useLoad(async () => {
+    if (id === undefined) return undefined;
+    const [guardrails, record] = await Promise.all([
+      admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
+      id === "new"
+        ? Promise.resolve(undefined)
+        : admin<ConfigRecord>(`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(id)}`),
+    ]);
+    return { guardrails: guardrails.data, record };
+  }, [workspace, id]);
+  if (id === undefined) return <ConfigList workspace={workspace} />;
+  return (
+    <Await loaded={loaded}>
+      {(data) =>
+        data ? <ConfigEditor key={id} workspace={workspace} record={data.record} guardrails={data.guardrails} /> : null
+      }
+    </Await>
+  );
+}

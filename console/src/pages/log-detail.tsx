@@ -1,0 +1,298 @@
+/**
+ * The log view of one request (spec §2.5): the request's facts, an overview of checks passed and
+ * failed, every guardrail with its verdict, deny, async and transformed flags, every check with
+ * its verdict, latency, error and data (its explanation first), the feedback object, the attempts
+ * of a retried or fallen-back request, and the bodies when they were kept.
+ */
+import { admin } from "../api";
+import { href } from "../router";
+import { Await, Json, ms, PageHead, StatusBadge, useLoad, Verdict, when } from "../ui";
+import type { LogSummary } from "./logs";
+
+interface CheckView {
+  id: string;
+  verdict: boolean;
+  outcome: "passed" | "failed" | "errored";
+  execution_time: number;
+  error?: unknown;
+  data: Record<string, unknown>;
+}
+
+interface Feedback {
+  value?: number;
+  weight?: number;
+  metadata?: Record<string, unknown>;
+}
+
+interface GuardrailView {
+  id: string;
+  side: "input" | "output";
+  verdict: boolean;
+  async: boolean;
+  deny: boolean;
+  transformed: boolean;
+  execution_time: number;
+  created_at: string;
+  checks_passed: number;
+  checks_failed: number;
+  checks_errored: number;
+  checks: CheckView[];
+  feedback: Feedback | null;
+}
+
+interface LogView extends LogSummary {
+  upstream_latency_ms: number | null;
+  request_type: string | null;
+  cache_status: string | null;
+  target: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  guardrail_results: GuardrailView[];
+  attempts: Array<Record<string, unknown>>;
+  error: Record<string, unknown> | null;
+  request?: unknown;
+  response?: unknown;
+}
+
+function scalar(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** A check's data: the explanation as a sentence, the other fields as a list. */
+function CheckData({ data }: { data: Record<string, unknown> }) {
+  const { explanation, ...rest } = data;
+  const entries = Object.entries(rest);
+  return (
+    <div class="check-data">
+      {typeof explanation === "string" && <p class="explanation">{explanation}</p>}
+      {entries.length > 0 && (
+        <dl class="kv">
+          {entries.map(([name, value]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>{scalar(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error && typeof error === "object") {
+    const { name, message } = error as { name?: unknown; message?: unknown };
+    if (typeof message === "string") return typeof name === "string" ? `${name}: ${message}` : message;
+  }
+  return JSON.stringify(error);
+}
+
+function idList(value: unknown): string[] {
+  return typeof value === "string" && value ? value.split(",").map((s) => s.trim()) : [];
+}
+
+function FeedbackView({ feedback }: { feedback: Feedback | null }) {
+  if (!feedback) return <p class="muted">No feedback.</p>;
+  const { successfulChecks, failedChecks, erroredChecks, ...other } = feedback.metadata ?? {};
+  const lists: Array<[string, string, unknown]> = [
+    ["Successful checks", "successful", successfulChecks],
+    ["Failed checks", "failed", failedChecks],
+    ["Errored checks", "errored", erroredChecks],
+  ];
+  return (
+    <div class="feedback">
+      <dl class="kv">
+        <div>
+          <dt>value</dt>
+          <dd data-field="feedback-value">{scalar(feedback.value)}</dd>
+        </div>
+        <div>
+          <dt>weight</dt>
+          <dd data-field="feedback-weight">{scalar(feedback.weight)}</dd>
+        </div>
+        {Object.entries(other).map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{scalar(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div class="check-lists">
+        {lists.map(([title, kind, value]) => (
+          <div key={kind} data-feedback={kind}>
+            <h4>{title}</h4>
+            {idList(value).length ? (
+              <ul>
+                {idList(value).map((id) => (
+                  <li key={id}>{id}</li>
+                ))}
+              </ul>
+            ) : (
+              <p class="muted">none</p>
+            )}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function GuardrailCard({ view }: { view: GuardrailView }) {
+  return (
+    <article class="guardrail" data-guardrail={view.id}>
+      <header>
+        <h3>{view.id}</h3>
+        <span class="tag">{view.side}</span>
+        <Verdict outcome={view.verdict} />
+        <span class={`tag ${view.deny ? "on" : ""}`}>deny {view.deny ? "on" : "off"}</span>
+        <span class={`tag ${view.async ? "on" : ""}`}>{view.async ? "async" : "sync"}</span>
+        {view.transformed && <span class="tag on">transformed</span>}
+        <span class="muted">{ms(view.execution_time)}</span>
+      </header>
+      <p class="counts">
+        {view.checks_passed} passed · {view.checks_failed} failed · {view.checks_errored} errored
+      </p>
+      <div class="table-wrap">
+        <table class="checks">
+          <thead>
+            <tr>
+              <th>Check</th>
+              <th>Verdict</th>
+              <th>Latency</th>
+              <th>Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.checks.map((check, index) => (
+              <tr key={index} data-check={check.id}>
+                <td>{check.id}</td>
+                <td data-field="verdict">
+                  <Verdict outcome={check.outcome} />
+                </td>
+                <td data-field="latency">{ms(check.execution_time)}</td>
+                <td>
+                  {check.error !== undefined && <p class="error">{errorText(check.error)}</p>}
+                  <CheckData data={check.data} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h4>Feedback</h4>
+      <FeedbackView feedback={view.feedback} />
+    </article>
+  );
+}
+
+export function LogDetail({ id }: { id: string }) {
+  const loaded = useLoad(() => admin<LogView>(`/logs/${encodeURIComponent(id)}`), [id]);
+  return (
+    <section>
+      <p>
+        <a href={href(["logs"])}>← Logs</a>
+      </p>
+      <Await loaded={loaded}>
+        {(log) => {
+          const overview = log.guardrails;
+          const facts: Array<[string, string]> = [
+            ["Time", when(log.created_at)],
+            ["Route", log.route],
+            ["Model", log.model ?? "–"],
+            ["Provider", log.provider ?? "–"],
+            ["Latency", ms(log.latency_ms)],
+            ["Upstream latency", ms(log.upstream_latency_ms)],
+            ["Config", log.config_id ?? "–"],
+            ["Retries", String(log.retry_count)],
+            ["Cache", log.cache_status ?? "–"],
+            ["Tokens", `${log.input_tokens ?? "–"} in · ${log.output_tokens ?? "–"} out`],
+            ["Workspace", log.workspace_id],
+            ["Request id", log.id],
+          ];
+          return (
+            <>
+              <PageHead title="Request">
+                <StatusBadge status={log.status} />
+              </PageHead>
+              <dl class="facts">
+                {facts.map(([name, value]) => (
+                  <div key={name}>
+                    <dt>{name}</dt>
+                    <dd>{value}</dd>
+                  </div>
+                ))}
+              </dl>
+              <h2>Guardrails</h2>
+              <div class="overview" data-overview>
+                <div class="stat passed">
+                  <strong data-field="checks-passed">{overview.checks_passed}</strong> checks passed
+                </div>
+                <div class="stat failed">
+                  <strong data-field="checks-failed">{overview.checks_failed}</strong> checks failed
+                </div>
+                <div class="stat errored">
+                  <strong data-field="checks-errored">{overview.checks_errored}</strong> checks errored
+                </div>
+                <div class="stat">
+                  <strong>{overview.guardrails_passed}</strong> / {overview.guardrails_passed + overview.guardrails_failed}{" "}
+                  guardrails passed
+                </div>
+              </div>
+              {log.guardrail_results.length === 0 && <p class="muted">No guardrail ran on this request.</p>}
+              {log.guardrail_results.map((view, index) => (
+                <GuardrailCard key={index} view={view} />
+              ))}
+              {log.error && (
+                <>
+                  <h2>Error</h2>
+                  <Json value={log.error} />
+                </>
+              )}
+              {log.attempts.length > 0 && (
+                <>
+                  <h2>Attempts</h2>
+                  <div class="table-wrap">
+                    <table class="attempts">
+                      <thead>
+                        <tr>
+                          {Object.keys(log.attempts[0]!).map((name) => (
+                            <th key={name}>{name}</th>
+                          ))}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {log.attempts.map((attempt, index) => (
+                          <tr key={index}>
+                            {Object.keys(log.attempts[0]!).map((name) => (
+                              <td key={name}>{scalar(attempt[name])}</td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </>
+              )}
+              {log.request !== undefined && (
+                <>
+                  <h2>Request body</h2>
+                  <Json value={log.request} />
+                </>
+              )}
+              {log.response !== undefined && (
+                <>
+                  <h2>Response body</h2>
+                  <Json value={log.response} />
+                </>
+              )}
+            </>
+          );
+        }}
+      </Await>
+    </section>
+  );
+}

@@ -1,0 +1,348 @@
+/**
+ * The console in real headless Chromium (Debian's package, driven by playwright-core) against a
+ * gateway over a real socket and the fake upstream: each role sees only its pages, requests sent
+ * through the gateway appear in the log list, a 446's log view shows each check's verdict, latency
+ * and the feedback, a guardrail made with the generated form denies a request once a config
+ * attaches it, and hostile names and bodies render as text. One browser for the file; the tests
+ * run in order on one gateway, each building on the requests the ones before it sent.
+ *
+ * With CONSOLE_SCREENSHOTS_DIR set (`npm run docs:console`), the log list, a log view and the
+ * guardrail editor are saved there as PNG files.
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import OpenAI from "openai";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConsoleDir } from "../../server/console/plugin.js";
+import { FakeUpstream } from "../support/fake-upstream.js";
+import { type ManagedTestGateway, startManaged } from "../support/managed.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+const XSS_NAME = `<script>window.__xss = "name"</script><img src=x onerror="window.__xss='img'">`;
+const XSS_BODY = `<img src=x onerror="window.__xss='body'"> hello`;
+
+let gw: ManagedTestGateway;
+let upstream: FakeUpstream;
+let browser: Browser;
+let url: string;
+const keys = { org_admin: "", workspace_admin: "", member: "" };
+let workspace: string;
+const contexts: BrowserContext[] = [];
+const policyErrors: string[] = [];
+let shots: string;
+
+async function api(method: string, route: string, body?: unknown, key = keys.org_admin) {
+  const answer = await gw.call(method, route, { key, ...(body !== undefined && { body }) });
+  if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+function client(config?: string): OpenAI {
+  return new OpenAI({
+    baseURL: `${url}/v1`,
+    apiKey: "unused",
+    maxRetries: 0,
+    defaultHeaders: { "x-gateway-api-key": keys.workspace_admin, ...(config && { "x-gateway-config": config }) },
+  });
+}
+
+/** Sends a chat request through the gateway; resolves to the status. */
+async function send(content: string, config?: string): Promise<number> {
+  try {
+    const { response } = await client(config)
+      .chat.completions.create({ model: "@up/gpt-test", messages: [{ role: "user", content }] })
+      .withResponse();
+    return response.status;
+  } catch (error) {
+    return (error as { status?: number }).status ?? 0;
+  }
+}
+
+/** A signed-in page of a fresh browser context. */
+async function signedIn(role: keyof typeof keys, viewport = { width: 1280, height: 860 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) policyErrors.push(message.text());
+  });
+  await page.goto(`${url}/console/`);
+  await page.fill("#key", keys[role]);
+  await page.click("button[type=submit]");
+  await page.locator(`.role[data-role="${role}"]`).waitFor();
+  return page;
+}
+
+async function navTitles(page: Page): Promise<string[]> {
+  return page.locator("nav a").allTextContents();
+}
+
+async function waitForLogs(count: number): Promise<void> {
+  await expect
+    .poll(async () => (await api("GET", "/admin/v1/logs", undefined, keys.org_admin)).data.length, { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(count);
+}
+
+describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(defaultConsoleDir(), "index.html"))) {
+      throw new Error(`the console is not built (${defaultConsoleDir()}); run npm run build first`);
+    }
+    shots = process.env.CONSOLE_SCREENSHOTS_DIR ?? mkdtempSync(path.join(tmpdir(), "guardgate-console-shots-"));
+    upstream = await new FakeUpstream().start();
+    gw = await startManaged();
+    url = await gw.app.listen({ host: "127.0.0.1", port: 0 });
+    keys.org_admin = gw.keys.admin_key;
+    keys.member = gw.keys.api_key;
+    workspace = gw.keys.workspace_id;
+    keys.workspace_admin = (
+      await api("POST", "/admin/v1/api-keys", { name: "Workspace admin", role: "workspace_admin", workspace_id: workspace })
+    ).key;
+    await api("PATCH", `/admin/v1/workspaces/${workspace}`, { settings: { log_bodies: true } });
+    const integration = await api("POST", "/admin/v1/integrations", {
+      slug: "up",
+      name: "Fake upstream",
+      provider: "openai",
+      base_url: upstream.baseUrl,
+      credentials: { api_key: "sk-held-by-the-gateway" },
+      allowed_models: ["gpt-test"],
+    });
+    await api("PUT", `/admin/v1/integrations/${integration.id}/workspaces/${workspace}`, {});
+    // A denying guardrail with two checks and feedback, attached by a config.
+    await api("POST", `/admin/v1/workspaces/${workspace}/guardrails`, {
+      id: "brief",
+      name: "Brief prompts",
+      side: "input",
+      async: false,
+      deny: true,
+      checks: [
+        { id: "default.wordCount", parameters: { maxWords: 3 } },
+        { id: "default.characterCount", parameters: { maxCharacters: 1000 } },
+      ],
+      on_fail: { feedback: { value: -5, weight: 2 } },
+    });
+    await api("POST", `/admin/v1/workspaces/${workspace}/configs`, { id: "briefly", config: { input_guardrails: ["brief"] } });
+    // A guardrail that fails without denying: 246.
+    await api("POST", `/admin/v1/workspaces/${workspace}/guardrails`, {
+      id: "terse",
+      name: "Terse answers preferred",
+      side: "input",
+      async: false,
+      checks: [{ id: "default.wordCount", parameters: { maxWords: 5 } }],
+    });
+    await api("POST", `/admin/v1/workspaces/${workspace}/configs`, { id: "gently", config: { input_guardrails: ["terse"] } });
+    await api("POST", `/admin/v1/workspaces/${workspace}/guardrails`, {
+      id: "hostile",
+      name: XSS_NAME,
+      checks: [{ id: "default.wordCount", parameters: { maxWords: 100 } }],
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await gw?.close();
+    await upstream?.close();
+    if (!process.env.CONSOLE_SCREENSHOTS_DIR && shots) rmSync(shots, { recursive: true, force: true });
+  });
+
+  it("serves the page and its assets with a strict policy, no sniffing, no framing, and long caching for hashed files", async () => {
+    const page = await fetch(`${url}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("cache-control")).toBe("no-cache");
+    const policy = page.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain("unsafe-inline");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=/);
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${url}${script}`);
+    expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Built for production wherever it was built: no source paths of the build machine inside.
+    expect(await asset.text()).not.toContain(process.cwd());
+    expect((await fetch(`${url}/console/assets/../../package.json`)).status).toBe(404);
+    expect((await fetch(`${url}/console/nothing.js`)).status).toBe(404);
+  });
+
+  it("shows each role only its pages, as the admin API allows them", async () => {
+    const member = await signedIn("member");
+    expect(await navTitles(member)).toEqual(["Models"]);
+    await member.locator("[data-model='@up/gpt-test']").waitFor();
+    await member.locator("[data-model='@up/gpt-test'] button[role=tab]", { hasText: "openai" }).click();
+    expect(await member.locator("[data-model='@up/gpt-test'] pre.snippet").textContent()).toContain(`baseURL: "${url}/v1"`);
+    await member.goto(`${url}/console/#/logs`);
+    await expect.poll(() => member.locator("main .error").textContent()).toContain("needs a stronger role");
+
+    const admin = await signedIn("workspace_admin");
+    const adminPages = await navTitles(admin);
+    expect(adminPages).toEqual(
+      expect.arrayContaining([
+        "Logs",
+        "Analytics",
+        "Guardrails",
+        "Configs",
+        "Providers",
+        "Plugin credentials",
+        "API keys",
+        "Models",
+      ]),
+    );
+    expect(adminPages).not.toContain("Integrations");
+    expect(adminPages).not.toContain("Workspaces");
+
+    const owner = await signedIn("org_admin");
+    expect(await navTitles(owner)).toEqual(expect.arrayContaining(["Integrations", "Workspaces", "Logs", "Models"]));
+    await owner.goto(`${url}/console/#/integrations`);
+    await owner.locator("tr[data-key]", { hasText: "up" }).first().waitFor();
+    // Credentials are write-only: the page holds the slug but never the key.
+    expect(await owner.content()).not.toContain("sk-held-by-the-gateway");
+  });
+
+  it("finds requests sent through the gateway in the log list, 446 marked, and filters them", async () => {
+    expect(await send("Hello there")).toBe(200);
+    expect(await send("far too many words for this guardrail", "briefly")).toBe(446);
+    expect(await send("a few more words than five here", "gently")).toBe(246);
+    expect(await send("Short and fine", "gently")).toBe(200);
+    expect(await send(XSS_BODY)).toBe(200);
+    await waitForLogs(5);
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs`);
+    await page.locator("tr[data-log-id]").nth(4).waitFor();
+    expect(await page.locator("tr[data-log-id] .badge[data-status='446']").count()).toBe(1);
+    expect(await page.locator("tr[data-log-id] .badge[data-status='246']").count()).toBe(1);
+    expect(await page.locator("tr[data-log-id] .badge[data-status='200']").count()).toBe(3);
+    await page.screenshot({ path: path.join(shots, "log-list.png") });
+    await page.fill("input[name=status]", "446");
+    await page.click("form.filters button[type=submit]");
+    await expect.poll(() => page.locator("tr[data-log-id]").count()).toBe(1);
+    expect(page.url()).toContain("status=446");
+  });
+
+  it("opens a 446 and reads each check's verdict and latency and the feedback", async () => {
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs?status=446`);
+    await page.locator("tr[data-log-id] a").first().click();
+    const guardrail = page.locator("[data-guardrail='brief']");
+    await guardrail.waitFor();
+    expect(await page.locator("[data-field='checks-passed']").textContent()).toBe("1");
+    expect(await page.locator("[data-field='checks-failed']").textContent()).toBe("1");
+    expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=verdict]").textContent()).toBe("failed");
+    expect(await guardrail.locator("tr[data-check='default.characterCount'] [data-field=verdict]").textContent()).toBe("passed");
+    expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=latency]").textContent()).toMatch(
+      /^\d+(\.\d+)? ms$/,
+    );
+    expect(await guardrail.locator("tr[data-check='default.wordCount'] .explanation").textContent()).toMatch(/words/);
+    expect(await guardrail.locator("[data-field=feedback-value]").textContent()).toBe("-5");
+    expect(await guardrail.locator("[data-field=feedback-weight]").textContent()).toBe("2");
+    expect(await guardrail.locator("[data-feedback=failed] li").allTextContents()).toEqual(["default.wordCount"]);
+    expect(await guardrail.locator("[data-feedback=successful] li").allTextContents()).toEqual(["default.characterCount"]);
+    expect(await guardrail.locator(".tag", { hasText: "deny on" }).count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, "log-detail.png"), fullPage: true });
+
+    // The same runs in the analytics charts: brief's failure in its bucket, a latency bar per check.
+    await page.goto(`${url}/console/#/analytics`);
+    await page.selectOption("select[name=subject]", "guardrail:brief");
+    const bars = page.locator("svg[aria-label^='guardrail brief'] rect.bar-fail");
+    await expect
+      .poll(async () =>
+        (await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute("height"))))).some((h) => h > 0),
+      )
+      .toBe(true);
+    expect(
+      await page.locator("svg[aria-label='Latency percentiles per check'] text", { hasText: "default.wordCount" }).count(),
+    ).toBe(1);
+  });
+
+  it("creates a guardrail with the generated form, shows wrong parameters at the field, and denies once a config attaches it", async () => {
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/guardrails/new`);
+    await page.locator("select[name=add-check]").waitFor();
+    await page.fill("input[name=id]", "short-form");
+    await page.fill("input[name=name]", "Short prompts");
+    await page.check("input[name=deny]");
+    await page.selectOption("select[name=add-check]", "default.wordCount");
+    await page.click(".add-check button");
+    const maxWords = "checks[0].parameters.maxWords";
+    // Caught in the browser, before anything is sent.
+    await page.fill(`input[name="${maxWords}"]`, "-1");
+    await page.click("button[type=submit]");
+    expect(await page.locator(`[data-error-for="${maxWords}"]`).textContent()).toContain(">= 0");
+    // Caught by the gateway (the bounds are checked together there); its path puts it at the field.
+    await page.fill("input[name='checks[0].parameters.minWords']", "5");
+    await page.fill(`input[name="${maxWords}"]`, "2");
+    await page.click("button[type=submit]");
+    await expect
+      .poll(() => page.locator(`[data-error-for="${maxWords}"]`).textContent())
+      .toBe("must be at least the minimum (5)");
+    await page.fill("input[name='checks[0].parameters.minWords']", "");
+    await page.fill(`input[name="${maxWords}"]`, "3");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.url()).toContain("#/guardrails/short-form");
+    await page.fill("textarea[name=sample]", "one two three four five");
+    await page.click(".try-it button");
+    await page.locator(".try-result[data-status='446']").waitFor();
+    expect(await page.locator(".try-result [data-check='default.wordCount'] .verdict").textContent()).toBe("failed");
+    await page.screenshot({ path: path.join(shots, "guardrail-editor.png"), fullPage: true });
+
+    await page.goto(`${url}/console/#/configs/new`);
+    await page.fill("input[name=id]", "short-config");
+    await page.check("input[name='input_guardrails:short-form']");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.url()).toContain("#/configs/short-config");
+    expect(await send("one two three four five", "short-config")).toBe(446);
+    expect(await send("one two", "short-config")).toBe(200);
+  });
+
+  it("renders a hostile guardrail name and logged body as text", async () => {
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/guardrails`);
+    const row = page.locator("tr[data-guardrail-id='hostile']");
+    await row.waitFor();
+    expect(await row.locator("td a").textContent()).toBe(XSS_NAME);
+    expect(await row.locator("img, script").count()).toBe(0);
+
+    const logs = await api("GET", "/admin/v1/logs", undefined, keys.workspace_admin);
+    const views = await Promise.all(
+      logs.data.map((l: { id: string }) => api("GET", `/admin/v1/logs/${l.id}`, undefined, keys.workspace_admin)),
+    );
+    const withBody = views.find((v) => JSON.stringify(v.request ?? null).includes("onerror"))?.id;
+    expect(withBody).toBeDefined();
+    await page.goto(`${url}/console/#/logs/${withBody}`);
+    await page.locator("pre.json").first().waitFor();
+    expect(await page.locator("main").textContent()).toContain(JSON.stringify(XSS_BODY));
+    expect(await page.locator("main img").count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { __xss?: string }).__xss)).toBeUndefined();
+    expect(policyErrors).toEqual([]);
+  });
+
+  it("fits a phone's width: the pages fold into a menu and tables scroll in their frame", async () => {
+    const page = await signedIn("workspace_admin", { width: 390, height: 844 });
+    await page.goto(`${url}/console/#/logs`);
+    await page.locator("tr[data-log-id]").first().waitFor();
+    expect(await page.locator("nav a").first().isVisible()).toBe(false);
+    await page.click("button.menu");
+    expect(await page.locator("nav a", { hasText: "Guardrails" }).isVisible()).toBe(true);
+    const overflow = await page.evaluate(() => {
+      const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+      return view.document.documentElement.scrollWidth - view.innerWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    if (process.env.CONSOLE_SCREENSHOTS_DIR) {
+      for (const name of ["log-list.png", "log-detail.png", "guardrail-editor.png"]) {
+        expect(statSync(path.join(shots, name)).size).toBeGreaterThan(10_000);
+      }
+    }
+  });
+});
