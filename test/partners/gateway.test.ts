@@ -212,7 +212,7 @@ describe("inline credentials of saved configs and guardrails", () => {
   it("never answers with them, keeps them through a save of the masked record, and requests still send them", async () => {
     const guardrail = await gw.call("POST", `/admin/v1/workspaces/${ws()}/guardrails`, {
       key: admin(),
-      body: { id: "azure-inline", side: "input", deny: true, checks: [azureCheck()] },
+      body: { id: "azure-inline", side: "input", async: false, deny: true, checks: [azureCheck()] },
     });
     expect(guardrail.status, guardrail.text).toBe(201);
     expect(guardrail.body.definition.checks[0].parameters.credentials).toEqual({
@@ -270,7 +270,8 @@ describe("inline credentials of saved configs and guardrails", () => {
     await gw.app.guardgate.drainLogs();
     await gw.managed.sink.flush();
     const logs = await gw.call("GET", "/admin/v1/logs?status=446", { key: admin() });
-    const entry = logs.body.data.find((e: { config_id?: string }) => e.config_id === "inline-secrets") ?? logs.body.data[0];
+    const entry = logs.body.data.find((e: { config_id: string | null }) => e.config_id === "inline-secrets");
+    expect(entry).toBeDefined();
     const view = await gw.call("GET", `/admin/v1/logs/${entry.id}`, { key: admin() });
     expect(view.status).toBe(200);
     expect(view.text).toContain("mistral.moderateContent");
@@ -292,16 +293,19 @@ describe("inline credentials of saved configs and guardrails", () => {
     expect(await gw.managed.store.configs.get(ws(), "masked-only")).toBeUndefined();
 
     // A mask moved onto another check's place does not take that check's credential.
-    await gw.call("POST", `/admin/v1/workspaces/${ws()}/guardrails`, {
-      key: admin(),
-      body: { id: "two-checks", side: "input", checks: [azureCheck(), { id: "mistral.moderateContent", parameters: {} }] },
+    const openaiCheck = (apiKey: string) => ({ id: "openai.moderation", parameters: { credentials: { apiKey } } });
+    const mistralCheck = (apiKey: string) => ({
+      id: "mistral.moderateContent",
+      parameters: { categories: ["violence_and_threats"], credentials: { apiKey } },
     });
+    const two = await gw.call("POST", `/admin/v1/workspaces/${ws()}/guardrails`, {
+      key: admin(),
+      body: { id: "two-checks", side: "input", checks: [openaiCheck(OPENAI_KEY), mistralCheck(MISTRAL_KEY)] },
+    });
+    expect(two.status, two.text).toBe(201);
     const swapped = await gw.call("PUT", `/admin/v1/workspaces/${ws()}/guardrails/two-checks`, {
       key: admin(),
-      body: {
-        side: "input",
-        checks: [{ id: "mistral.moderateContent", parameters: { credentials: { apiKey: REDACTED } } }, azureCheck()],
-      },
+      body: { side: "input", checks: [mistralCheck(REDACTED), openaiCheck(REDACTED)] },
     });
     expect(swapped.status).toBe(400);
     expect(swapped.body.error.code).toBe("redacted_credential");
