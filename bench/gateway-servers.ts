@@ -4,7 +4,8 @@
  * minimal fastify + undici passthrough proxy with no features), guardgate as `guardgate serve`
  * runs it (the store, its SQLite request log and request policy, info-level logging, the serve
  * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
- * executor, warn-level logging). Each sends `{port}` to its parent once it listens.
+ * executor, warn-level logging), and one instance of a fleet over Postgres and Redis. Each sends
+ * `{port}` to its parent once it listens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -76,8 +77,15 @@ function benchFile(upstreamPort: number): GatewayFile {
   };
 }
 
-/** `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info, executor auto). */
-async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool"): Promise<number> {
+/**
+ * `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info,
+ * executor auto); with `shared`, one instance of a fleet over that Postgres and Redis.
+ */
+async function serve(
+  upstreamPort: number,
+  executor: "auto" | "inline" | "pool",
+  shared?: { storeUrl: string; redisUrl: string },
+): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-"));
   process.once("SIGTERM", () => {
     rmSync(dir, { recursive: true, force: true });
@@ -90,6 +98,7 @@ async function serve(upstreamPort: number, executor: "auto" | "inline" | "pool")
     host: "127.0.0.1",
     configPath,
     dataDir: path.join(dir, "data"),
+    ...shared,
     logLevel: "info",
     app: { executor },
   });
@@ -111,7 +120,7 @@ process.on("message", (message) => {
   }
 });
 
-const [role, arg, executor] = process.argv.slice(2);
+const [role, arg, executor, redisUrl] = process.argv.slice(2);
 const start =
   role === "upstream"
     ? upstream()
@@ -119,7 +128,9 @@ const start =
       ? floor(Number(arg))
       : role === "serve"
         ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
-        : app(Number(arg));
+        : role === "fleet-serve"
+          ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: redisUrl! })
+          : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),
   (error: unknown) => {

@@ -9,6 +9,8 @@
  * latency minus the direct upstream call's; each server's CPU time per request is read from the
  * process itself. Writes bench/results/gateway.json and .md.
  *
+ * With `--fleet`, measures 1, 2 and 3 instances over Postgres and Redis instead (fleet.ts).
+ *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
  * 60% of the floor's, for guardgate as `guardgate serve` runs it.
  */
@@ -18,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Pool } from "undici";
+import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
 
 const here = import.meta.dirname;
@@ -299,7 +302,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${markdown}`);
 }
 
-main()
+(process.argv.includes("--fleet") ? runFleetBenchmark() : main())
   .catch((error: unknown) => {
     process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
     process.exitCode = 1;

@@ -9,7 +9,7 @@ import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--executor auto] [--log-level info] [--grace-period 10000]
+const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000]
 
   --port N            port to listen on (default 8787; 0 picks a free one)
   --host HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
@@ -17,6 +17,11 @@ const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config 
                       seeds the store at every start (records are created or updated by id and slug)
   --data-dir DIR      the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR
                       or ./.guardgate)
+  --store URL         postgres://user:password@host:port/db: records and request logs in Postgres, shared
+                      by every instance given it (else the config file's store.url, else
+                      GUARDGATE_STORE_URL, else the SQLite file in the data folder)
+  --redis URL         redis://host:port: rate limits and budgets counted in Redis, shared by every instance
+                      given it (else the config file's redis.url, else GUARDGATE_REDIS_URL)
   --executor KIND     how guardrail checks run: auto (default: each phase inline or in the worker pool,
                       by measured cost), pool (always in worker threads) or inline
   --log-level LEVEL   fatal, error, warn, info (default), debug or trace
@@ -69,6 +74,8 @@ const serve: Command = async (argv) => {
         host: { type: "string", default: "127.0.0.1" },
         config: { type: "string" },
         "data-dir": { type: "string" },
+        store: { type: "string" },
+        redis: { type: "string" },
         executor: { type: "string", default: "auto" },
         "log-level": { type: "string", default: "info" },
         "grace-period": { type: "string", default: "10000" },
@@ -92,6 +99,8 @@ const serve: Command = async (argv) => {
       host: values.host,
       ...(values.config && { configPath: values.config }),
       ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+      ...(values.store && { storeUrl: values.store }),
+      ...(values.redis && { redisUrl: values.redis }),
       logLevel: values["log-level"],
       gracePeriodMs,
       app: { executor },

@@ -5,4 +5,8 @@
  */
 import { partnerPluginModules } from "./partners.js";
 
-export const builtinPlugins: readonly string[] = [new URL("./default/index.js", import.meta.url).href, ...partnerPluginModules];
+export const builtinPlugins: readonly string[] = [
+  new URL("./default/index.js", import.meta.url).href,
+  new URL("./model/index.js", import.meta.url).href,
+  ...partnerPluginModules,
+];

@@ -31,13 +31,16 @@ import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
 import type { RequestPolicy } from "./pipeline/policy.js";
-import { ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
+import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
+import { traceRequests } from "./tracing/tracer.js";
+import { TracedPhases } from "./tracing/traced-phases.js";
+import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
@@ -72,6 +75,8 @@ export interface AppOptions {
   upstream?: UpstreamOptions;
   retry?: RetryTiming;
   cache?: ResponseCacheOptions;
+  /** A shared response cache (Redis) in place of the in-memory one. */
+  answerCache?: AnswerCache;
   planCache?: PlanCacheOptions;
   /** Keep request and response bodies in the request log. */
   logBodies?: boolean;
@@ -226,7 +231,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logController: new AccessLog(),
   });
 
-  const upstream = new UpstreamClient({
+  // Traced only when asked: each span costs even with no SDK to receive it.
+  const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
     customHosts: settings.custom_hosts
       ? {
@@ -237,7 +243,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
-  const phases = new Phases(
+  const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
     (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),
     pluginCredentials,
@@ -246,10 +252,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     providers: new ProviderResolver(providers),
     phases,
     upstream,
-    cache: new ResponseCache({
-      ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
-      ...options.cache,
-    }),
+    cache:
+      options.answerCache ??
+      new ResponseCache({
+        ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
+        ...options.cache,
+      }),
     logSink,
     logger: app.log,
     retryTiming: options.retry ?? {},
@@ -295,6 +303,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       );
   });
 
+  if (settings.tracing) traceRequests(app);
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);

@@ -57,10 +57,39 @@ export interface FileSettings {
   log_bodies?: boolean;
   /** Let checks that call out reach private and loopback addresses. */
   checks_allow_private_addresses?: boolean;
+  /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
+  tracing?: boolean;
+}
+
+/** Where the records and request logs live when not in the data folder's SQLite file. */
+export interface FileStore {
+  /** `postgres://user:password@host:port/database`. */
+  url: string;
+  /** Connections each instance holds. */
+  pool_size?: number;
+  /** Days request logs are kept; unset keeps them all. */
+  log_retention_days?: number;
+}
+
+/** The Redis server a fleet shares for its limit counters. */
+export interface FileRedis {
+  /** `redis://[:password@]host:port[/db]`. */
+  url: string;
+  /** While Redis is down: `open` admits requests uncounted (default), `closed` refuses them with 503. */
+  on_error?: "open" | "closed";
+}
+
+/** Who may read `GET /metrics`. */
+export interface FileMetrics {
+  /** The bearer token `GET /metrics` asks for; without one the route is off. */
+  token: string;
 }
 
 /** The file as loaded. */
 export interface GatewayFile {
+  store?: FileStore;
+  redis?: FileRedis;
+  metrics?: FileMetrics;
   api_keys?: FileApiKey[];
   providers?: FileProvider[];
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
@@ -75,6 +104,31 @@ const workspace = { type: "string", minLength: 1 };
 const FILE_SCHEMA = {
   type: "object",
   properties: {
+    store: {
+      type: "object",
+      properties: {
+        url: { type: "string", pattern: "^postgres(ql)?://" },
+        pool_size: { type: "integer", minimum: 1, maximum: 1000 },
+        log_retention_days: { type: "integer", minimum: 1 },
+      },
+      required: ["url"],
+      additionalProperties: false,
+    },
+    redis: {
+      type: "object",
+      properties: {
+        url: { type: "string", pattern: "^rediss?://" },
+        on_error: { enum: ["open", "closed"] },
+      },
+      required: ["url"],
+      additionalProperties: false,
+    },
+    metrics: {
+      type: "object",
+      properties: { token: { type: "string", minLength: 16 } },
+      required: ["token"],
+      additionalProperties: false,
+    },
     api_keys: {
       type: "array",
       items: {
@@ -140,6 +194,7 @@ const FILE_SCHEMA = {
         cache_max_bytes: { type: "integer", minimum: 0 },
         log_bodies: { type: "boolean" },
         checks_allow_private_addresses: { type: "boolean" },
+        tracing: { type: "boolean" },
       },
       additionalProperties: false,
     },

@@ -1,5 +1,5 @@
 /**
- * Every deterministic check of the default plugin, with its first example's parameters, in every
+ * Every deterministic check of the default and model plugins, with its first example's parameters, in every
  * request shape the engine evaluates, on each side the check declares: the engine must return a
  * well-formed result with no error, and a transform must leave a body of the same shape. New
  * checks are picked up from the registry without changes here.
@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { type CheckInfo, type CheckResult, createEngine, locateText, type RequestType, type Side } from "../index.js";
 
 const engine = await createEngine();
-const checks: CheckInfo[] = engine.checks().filter((c) => c.plugin === "default" && c.kind === "deterministic");
+const checks: CheckInfo[] = engine
+  .checks()
+  .filter((c) => (c.plugin === "default" || c.plugin === "model") && c.kind === "deterministic");
 
 const image = { type: "image_url", image_url: { url: "https://example.com/cat.png" } };
 const anthropicImage = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };

@@ -21,7 +21,7 @@ import { locateText } from "../content.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../runner.js";
 import { CheckCosts } from "./check-costs.js";
-import { PoolExecutor, type PoolOptions } from "./pool-executor.js";
+import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
 import { workerEntry } from "./worker-entry.js";
 
 /** Options of the "auto" executor. */
@@ -138,6 +138,11 @@ export class AutoExecutor implements Executor {
   /** How many phases ran each way. */
   counts(): { inline: number; pool: number } {
     return { ...this.#counts };
+  }
+
+  /** The worker pool's counters, once the pool has started. */
+  poolStats(): PoolStats | undefined {
+    return this.#pool?.stats();
   }
 
   /** Runs a phase where `choose` says, and learns from the per-check times of its results. */

@@ -81,6 +81,7 @@ function vendorMessage(body: Buffer): string {
       parsed.message,
       parsed.Message,
       parsed.detail,
+      parsed.summary,
       typeof error === "object" && error !== null ? (error as Record<string, unknown>).code : undefined,
     ];
     const found = candidates.find((c) => typeof c === "string" && c.trim() !== "");

@@ -25,3 +25,4 @@ export { decisionData, nothingToEvaluate, OMITTED_TEXT } from "./decision.js";
 export { PartnerError, type PartnerErrorCode } from "./errors.js";
 export { DEFAULT_PARTNER_TIMEOUT, PARTNER_DATA, partnerNotes, REDACT_PARAMETER, TIMEOUT_PARAMETER } from "./parameters.js";
 export { type LabelledSpan, maskSpans, redactionOutcome } from "./redaction.js";
+export { type PlainMessage, plainMessages } from "./conversation.js";

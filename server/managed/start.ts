@@ -6,16 +6,25 @@
  */
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { type Executor, PoolExecutor } from "../../core/index.js";
 import { adminPlugin } from "../admin/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
 import { LimitEnforcer } from "../limits/enforcer.js";
+import { connectRedis } from "../limits/redis-connection.js";
+import { RedisCounters } from "../limits/redis-counters.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/log-writer-thread.js";
 import { StoreLogSink } from "../logs/store-sink.js";
+import { GatewayMetrics } from "../metrics/gateway-metrics.js";
+import { MetricsLogSink } from "../metrics/metrics-sink.js";
+import { metricsRoute } from "../metrics/routes.js";
+import { RedisResponseCache } from "../pipeline/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
+import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { openStore } from "../store/open.js";
@@ -42,6 +51,10 @@ export interface ManagedOptions {
   logWriter?: Omit<BatchWriterOptions<never>, "write" | "onError">;
   /** How often to notice another process's writes to the store, ms. */
   externalChangePollMs?: number;
+  /** A `postgres://` store URL; wins over the file's `store.url`. */
+  storeUrl?: string;
+  /** A `redis://` URL for the limit counters; wins over the file's `redis.url` and `GUARDGATE_REDIS_URL`. */
+  redisUrl?: string;
 }
 
 /** What setting the app up did. */
@@ -83,6 +96,8 @@ export async function storeCounts(store: Store): Promise<StoreCounts> {
 export interface ManagedGateway {
   store: Store;
   dataDir: string;
+  /** The Redis client of the limit counters, when limits are counted in Redis. */
+  redis?: Redis;
   management: Management;
   sources: GatewaySources;
   sink: StoreLogSink;
@@ -94,6 +109,31 @@ export interface ManagedGateway {
   abandon(): Promise<void>;
 }
 
+/** What `GET /ready` asks: the store, Redis when limits count there, the worker pool once started. */
+function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined): ReadinessProbe[] {
+  const probes: ReadinessProbe[] = [{ name: "store", check: () => store.meta.get("records_version") }];
+  if (redis) probes.push({ name: "redis", check: () => redis.ping() });
+  probes.push({
+    name: "pool",
+    check: async () => {
+      const executor = app.guardgate.engine.executor;
+      if (executor instanceof PoolExecutor) await executor.ping();
+    },
+  });
+  return probes;
+}
+
+/** The store settings of the command line and the file, the command line's first. */
+function storeOptions(options: ManagedOptions): { url?: string; poolSize?: number; logRetentionDays?: number } {
+  const fileStore = options.file?.store;
+  const url = options.storeUrl ?? fileStore?.url;
+  return {
+    ...(url !== undefined && { url }),
+    ...(fileStore?.pool_size !== undefined && { poolSize: fileStore.pool_size }),
+    ...(fileStore?.log_retention_days !== undefined && { logRetentionDays: fileStore.log_retention_days }),
+  };
+}
+
 /** Opens the store and prepares everything the app needs from it. */
 export async function prepareManagedGateway(options: ManagedOptions = {}): Promise<ManagedGateway> {
   const opened = await openStore({
@@ -101,6 +141,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     ...(options.env && { env: options.env }),
     ...(options.onKeyGenerated && { onKeyGenerated: options.onKeyGenerated }),
     ...(options.externalChangePollMs !== undefined && { externalChangePollMs: options.externalChangePollMs }),
+    ...storeOptions(options),
   });
   const { store, box, dataDir } = opened;
   let app: FastifyInstance | undefined;
@@ -123,26 +164,46 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   const sources = new GatewaySources(management.context);
   const file = options.file ?? {};
   let logError: (error: unknown, size: number) => void = () => {};
-  const logThread = new LogWriterThread(path.join(dataDir, DATABASE_FILE));
+  // SQLite's transactions would hold the event loop: a thread writes them. Postgres's are I/O.
+  const logThread = store.kind === "sqlite" ? new LogWriterThread(path.join(dataDir, DATABASE_FILE)) : undefined;
   const sink = new StoreLogSink({
     store,
     sources,
-    insert: (batch) => logThread.insert(batch),
+    insert: (batch) => (logThread ? logThread.insert(batch) : store.logs.insert(batch)),
     logBodiesDefault: file.settings?.log_bodies ?? false,
     ...options.logWriter,
     onError: (error, size) => logError(error, size),
   });
+  const env = options.env ?? process.env;
+  const redisUrl = options.redisUrl ?? file.redis?.url ?? (env.GUARDGATE_REDIS_URL || undefined);
+  const redis = !options.counters && redisUrl ? connectRedis({ url: redisUrl }) : undefined;
+  let redisFailure: (error: Error) => void = () => {};
+  // Unreachable now is no reason not to start: limits fail open or closed until it is back.
+  redis?.connect().catch(() => {});
+  const counters =
+    options.counters ??
+    (redis
+      ? new RedisCounters({
+          client: redis,
+          onError: file.redis?.on_error ?? "open",
+          onFailure: (error) => redisFailure(error),
+        })
+      : new MemoryCounters());
   const policy = new StorePolicy({
     sources,
     enforcer: new LimitEnforcer({
-      counters: options.counters ?? new MemoryCounters(),
+      counters,
       spend: (filter) => store.logs.spend(filter),
     }),
     context: management.context,
   });
+  const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
+  let executor: (() => Executor) | undefined;
+  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
   return {
     store,
     dataDir,
+    ...(redis && { redis }),
     management,
     sources,
     sink,
@@ -154,7 +215,14 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       guardrails: sources.guardrails,
       configs: sources.configs,
       pluginCredentials: sources.pluginCredentials,
-      logSink: sink,
+      logSink: metrics ? new MetricsLogSink(sink, metrics) : sink,
+      // With Redis, every instance shares one response cache.
+      ...(redis && {
+        answerCache: new RedisResponseCache({
+          client: redis,
+          ...(file.settings?.cache_max_bytes !== undefined && { maxBytes: file.settings.cache_max_bytes }),
+        }),
+      }),
       policy,
       // The gateway hands bodies over; the sink keeps them only for workspaces that ask.
       logBodies: true,
@@ -163,6 +231,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       app = built;
       logError = (error, size) =>
         built.log.error({ err: error }, `writing ${size} request log record(s) failed; retrying (records are kept)`);
+      let lastRedisWarning = 0;
+      redisFailure = (error) => {
+        // At most one line every 10 s while Redis is down, not one per request.
+        if (Date.now() - lastRedisWarning < 10_000) return;
+        lastRedisWarning = Date.now();
+        built.log.warn({ err: error }, `Redis is unreachable: limits fail ${file.redis?.on_error ?? "open"} until it is back`);
+      };
       sources.onInvalidate(() => built.guardgate.invalidatePlans());
       const initial = await bootstrap(management, dataDir);
       let seeded: SeedReport | undefined;
@@ -176,6 +251,9 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       await built.register(adminPlugin, { management, sources });
+      executor = () => built.guardgate.engine.executor;
+      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
+      readyRoute(built, readinessProbes(store, built, redis));
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
         // answered request reach the sink, then write them all, then close the store.
@@ -183,15 +261,17 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         try {
           await sink.stop();
         } finally {
-          await logThread.close();
+          await logThread?.close();
           sources.close();
+          redis?.disconnect();
           await store.close();
         }
       });
       return report;
     },
     abandon: async () => {
-      await logThread.close();
+      redis?.disconnect();
+      await logThread?.close();
       await store.close();
     },
   };

@@ -31,7 +31,7 @@ import {
 import type { PhaseContext, Phases } from "./phases.js";
 import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, relayStream } from "./relay.js";
-import type { ResponseCache } from "./response-cache.js";
+import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { usageOf } from "./usage.js";
 
@@ -76,7 +76,7 @@ export interface GatewayDeps {
   providers: ProviderResolver;
   phases: Phases;
   upstream: UpstreamClient;
-  cache: ResponseCache;
+  cache: AnswerCache;
   logSink: RequestLogSink;
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
@@ -336,7 +336,7 @@ export class Gateway {
         : undefined;
     // A retry asks the upstream again: the cached answer is what is being retried.
     if (cacheKey && attempt === 0) {
-      const hit = this.deps.cache.get(cacheKey);
+      const hit = await this.deps.cache.get(cacheKey);
       if (hit) return this.#answer(ctx, leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
     }
 

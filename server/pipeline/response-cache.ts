@@ -14,6 +14,29 @@ export interface CachedAnswer {
   headers: Record<string, string>;
 }
 
+/** Where answers are cached: this process's memory, or a store shared by a fleet (Redis). */
+export interface AnswerCache {
+  /** The cache key of a request. */
+  key(parts: { workspaceId: string; provider: string; path: string; body: string }): string;
+  /** The cached answer; undefined on a miss (or when a shared cache cannot be reached). */
+  get(key: string): CachedAnswer | undefined | Promise<CachedAnswer | undefined>;
+  /** Keeps an answer for `maxAgeSeconds` (the cache's default when absent); never throws. */
+  set(key: string, answer: CachedAnswer, maxAgeSeconds?: number): void;
+}
+
+/** The cache key of a request: exact match on workspace, provider, path and body. */
+export function answerCacheKey(parts: { workspaceId: string; provider: string; path: string; body: string }): string {
+  return createHash("sha256")
+    .update(parts.workspaceId)
+    .update("\0")
+    .update(parts.provider)
+    .update("\0")
+    .update(parts.path)
+    .update("\0")
+    .update(parts.body)
+    .digest("hex");
+}
+
 /** Options of the response cache. */
 export interface ResponseCacheOptions {
   /** Total bytes of cached bodies; default 64 MiB. */
@@ -23,7 +46,7 @@ export interface ResponseCacheOptions {
 }
 
 /** A bounded exact-match cache. */
-export class ResponseCache {
+export class ResponseCache implements AnswerCache {
   readonly #cache: LRUCache<string, CachedAnswer>;
   readonly #defaultMaxAge: number;
 
@@ -38,17 +61,8 @@ export class ResponseCache {
     this.#defaultMaxAge = options.defaultMaxAgeSeconds ?? 3600;
   }
 
-  /** The cache key of a request. */
   key(parts: { workspaceId: string; provider: string; path: string; body: string }): string {
-    return createHash("sha256")
-      .update(parts.workspaceId)
-      .update("\0")
-      .update(parts.provider)
-      .update("\0")
-      .update(parts.path)
-      .update("\0")
-      .update(parts.body)
-      .digest("hex");
+    return answerCacheKey(parts);
   }
 
   get(key: string): CachedAnswer | undefined {

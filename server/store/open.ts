@@ -1,9 +1,11 @@
 /**
- * Opens the store the gateway and the CLI use: the data folder, the SQLite file in it, and the
- * secret key its credentials are sealed with.
+ * Opens the store the gateway and the CLI use: the data folder with the secret key credentials are
+ * sealed with, and the SQLite file in it, or a Postgres database shared by a fleet of instances
+ * when a `postgres://` URL is given.
  */
 import path from "node:path";
 import { DATABASE_FILE, ensureDataDir, resolveDataDir } from "./data-dir.js";
+import { StoreError } from "./errors.js";
 import type { Store } from "./repository.js";
 import { bindSecretKey, loadSecretKey, type SecretBox, type SecretKeySource } from "./secret-box.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
@@ -17,6 +19,12 @@ export interface OpenStoreOptions {
   onKeyGenerated?: (file: string) => void;
   /** See SqliteStoreOptions. */
   externalChangePollMs?: number;
+  /** A `postgres://` URL (`--store`); else `GUARDGATE_STORE_URL`, else the data folder's SQLite file. */
+  url?: string;
+  /** Connections in the Postgres pool. */
+  poolSize?: number;
+  /** Days Postgres keeps request logs. */
+  logRetentionDays?: number;
 }
 
 /** An open store with its data folder and secret box. */
@@ -32,10 +40,22 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedS
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(resolveDataDir(options.dataDir, env));
   const { box, source } = loadSecretKey(dataDir, env, options.onKeyGenerated);
-  const store = openSqliteStore({
-    file: path.join(dataDir, DATABASE_FILE),
-    ...(options.externalChangePollMs !== undefined && { externalChangePollMs: options.externalChangePollMs }),
-  });
+  const url = options.url ?? (env.GUARDGATE_STORE_URL || undefined);
+  const poll = options.externalChangePollMs !== undefined && { externalChangePollMs: options.externalChangePollMs };
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new StoreError("store_url_invalid", `the store URL must start with postgres:// (SQLite is the data folder's file)`);
+  }
+  // Loaded only when asked for: the CLI's commands on a SQLite store start without it.
+  const store = url
+    ? await (
+        await import("./postgres/pg-store.js")
+      ).openPostgresStore({
+        url,
+        ...poll,
+        ...(options.poolSize !== undefined && { poolSize: options.poolSize }),
+        ...(options.logRetentionDays !== undefined && { logRetentionDays: options.logRetentionDays }),
+      })
+    : openSqliteStore({ file: path.join(dataDir, DATABASE_FILE), ...poll });
   try {
     await bindSecretKey(store.meta, box);
   } catch (error) {

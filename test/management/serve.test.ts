@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnServe } from "../support/serve-process.js";
 
 // The built command, run as users run it: a real process, real sockets, real signals.
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js");
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -16,38 +15,9 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** An environment without any GUARDGATE_ setting. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GUARDGATE_")));
-}
-
 /** Starts `guardgate serve` in `cwd`; resolves once it listens, with its URL and output so far. */
-async function serve(cwd: string, args: string[] = []) {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--log-level", "warn", ...args], { cwd, env: cleanEnv() });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = stdout.match(/guardgate listening on (http:\/\/[\d.]+:\d+)/);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 20);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`guardgate serve exited with ${code} before listening: ${stderr}`));
-    });
-  });
-  return { child, url, exited, output: () => stdout, errors: () => stderr };
+function serve(cwd: string, args: string[] = []) {
+  return spawnServe(args, { cwd, onSpawn: (child) => children.push(child) });
 }
 
 async function post(url: string, key: string, body: unknown, headers: Record<string, string> = {}) {

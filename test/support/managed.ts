@@ -36,7 +36,13 @@ export interface ManagedTestGateway {
 
 /** Starts a managed gateway in a fresh data folder. */
 export async function startManaged(
-  options: { file?: GatewayFile; counters?: Counters; dir?: string; app?: Pick<AppOptions, "executor" | "plugins"> } = {},
+  options: {
+    file?: GatewayFile;
+    counters?: Counters;
+    dir?: string;
+    app?: Pick<AppOptions, "executor" | "plugins">;
+    redisUrl?: string;
+  } = {},
 ): Promise<ManagedTestGateway> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), "guardgate-managed-"));
   const managed = await prepareManagedGateway({
@@ -46,6 +52,7 @@ export async function startManaged(
     logWriter: { flushIntervalMs: 5 },
     ...(options.file && { file: options.file }),
     ...(options.counters && { counters: options.counters }),
+    ...(options.redisUrl && { redisUrl: options.redisUrl }),
   });
   const logLines: string[] = [];
   const stream = new Writable({

@@ -17,6 +17,10 @@ export interface PartnerRun {
   body?: unknown;
   /** Integration credentials per plugin id. */
   credentials?: Record<string, Record<string, unknown>>;
+  /** The request body on the output side (the conversation a reply answers). */
+  request?: unknown;
+  /** Request metadata (`x-gateway-metadata`). */
+  metadata?: Record<string, string>;
 }
 
 /** The check's result and the body of its side after any transform. */
@@ -41,10 +45,8 @@ export async function runPartner(run: PartnerRun): Promise<PartnerRunResult> {
   const engine = await partnerEngine();
   const side = run.side ?? "input";
   const requestType = run.requestType ?? "chatComplete";
-  const request =
-    side === "input" && run.body !== undefined
-      ? run.body
-      : { model: "gpt-4o", messages: [{ role: "user", content: side === "input" ? run.text : "Tell me something." }] };
+  const userTurn = (content: string) => ({ model: "gpt-4o", messages: [{ role: "user", content }] });
+  const request = side === "input" ? (run.body ?? userTurn(run.text)) : (run.request ?? userTurn("Tell me something."));
   const response =
     side === "output"
       ? (run.body ?? { choices: [{ index: 0, message: { role: "assistant", content: run.text }, finish_reason: "stop" }] })
@@ -55,6 +57,7 @@ export async function runPartner(run: PartnerRun): Promise<PartnerRunResult> {
     request,
     ...(response !== undefined && { response }),
     ...(run.credentials && { credentials: run.credentials }),
+    ...(run.metadata && { metadata: run.metadata }),
     guardrails: [{ checks: [{ id: run.checkId, parameters: run.parameters ?? {} }] }],
   });
   const result = evaluation.results[0]?.checks[0];

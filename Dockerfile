@@ -1,0 +1,46 @@
+# guardgate as a container: built in stages, run from a slim image with production dependencies
+# only, as the unprivileged `node` user. See docs/deploy.md.
+
+# What the native modules (re2, better-sqlite3) need to build when no prebuilt binary fits.
+FROM node:20-bookworm-slim AS toolchain
+WORKDIR /app
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+
+# Production dependencies. Install scripts are off (the package's own `prepare` builds with dev
+# tools); the two native modules are then built or fetched on their own.
+FROM toolchain AS deps
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+  && npm rebuild re2 better-sqlite3
+
+# The build: every dependency, then the TypeScript compiler's output in dist/.
+FROM toolchain AS build
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+  && npm rebuild re2 better-sqlite3
+COPY tsconfig.json ./
+COPY core ./core
+COPY plugins ./plugins
+COPY server ./server
+COPY cli ./cli
+COPY scripts ./scripts
+COPY templates ./templates
+RUN npm run build
+
+# The image: Node, production dependencies and the build; nothing else.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist ./dist
+COPY --chown=root:root package.json ./
+COPY --chown=root:root templates ./templates
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8787
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8787/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli/bin.js"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8787", "--data-dir", "/data"]

@@ -1,0 +1,271 @@
+/**
+ * The shipped gibberish detector at run time: a character trigram language model per script
+ * (interpolated with bigram and unigram estimates, counts hashed into fixed tables), membership
+ * sets of the corpus's words and word pairs, and a logistic calibration over a handful of text
+ * features. Han, kana and Hangul have no model and are never called gibberish, nor is any script
+ * the corpus did not cover.
+ */
+import { folded, Kind, Script } from "./fold.js";
+import { FNV_OFFSET, FNV_PRIME, mix } from "./hashed-features.js";
+import { readWeights, type Weights } from "./weights-file.js";
+
+/** Table sizes (log2) of the trigram, bigram and unigram counts and the word and pair sets. */
+export const GIBBERISH_TABLES = { trigram: 18, bigram: 16, unigram: 12, words: 18, pairs: 19 } as const;
+
+/** Scripts with a character model. */
+export const MODELLED_SCRIPTS: readonly Script[] = [
+  Script.Latin,
+  Script.Cyrillic,
+  Script.Greek,
+  Script.Arabic,
+  Script.Devanagari,
+  Script.Thai,
+];
+
+/** Whether a script has a model, by script number. */
+const MODELLED = Array.from({ length: 16 }, (_, s) => MODELLED_SCRIPTS.includes(s as Script));
+
+/** Per-character log2 probability under which a word counts as gibberish. */
+export const WORD_GIBBERISH_BITS = -4.2;
+
+/** The features the calibration weighs, in order. */
+export const GIBBERISH_FEATURES = [
+  "meanBits",
+  "gibberishShare",
+  "unknownWordShare",
+  "unseenPairShare",
+  "symbolShare",
+  "vowellessShare",
+  "modelledShare",
+  "meanWordFrequency",
+  "commonWordShare",
+] as const;
+
+/** Corpus count from which a word counts as common (function words and the like). */
+export const COMMON_WORD_COUNT = 300;
+
+const BOUNDARY = 0x20;
+const K = 0.5;
+
+const gram = (script: number, a: number, b: number, c: number) =>
+  mix(Math.imul(Math.imul(Math.imul(FNV_OFFSET ^ script, FNV_PRIME) ^ a, FNV_PRIME) ^ b, FNV_PRIME) ^ c);
+
+/** Hashed count tables of the language model and the word sets; shared by training and scoring. */
+export class GibberishTables {
+  readonly trigram = new Float32Array(1 << GIBBERISH_TABLES.trigram);
+  /** Counts of bigrams as contexts (first two letters of a trigram) and as bigrams. */
+  readonly bigram = new Float32Array(1 << GIBBERISH_TABLES.bigram);
+  readonly unigram = new Float32Array(1 << GIBBERISH_TABLES.unigram);
+  readonly words = new Float32Array(1 << GIBBERISH_TABLES.words);
+  readonly pairs = new Float32Array(1 << GIBBERISH_TABLES.pairs);
+  /** Letters counted per script, and distinct letters per script (the vocabulary of the smoothing). */
+  readonly totals = new Float32Array(16);
+  readonly alphabet = new Float32Array(16);
+
+  triIndex = (s: number, a: number, b: number, c: number) => gram(s, a, b, c) & ((1 << GIBBERISH_TABLES.trigram) - 1);
+  biIndex = (s: number, a: number, b: number) => gram(s, 0, a, b) & ((1 << GIBBERISH_TABLES.bigram) - 1);
+  uniIndex = (s: number, a: number) => gram(s, 0, 0, a) & ((1 << GIBBERISH_TABLES.unigram) - 1);
+  wordIndex = (h: number) => mix(h) & ((1 << GIBBERISH_TABLES.words) - 1);
+  pairIndex = (h1: number, h2: number) => mix(Math.imul(h1, 31) ^ h2 ^ 0x27d4eb2f) & ((1 << GIBBERISH_TABLES.pairs) - 1);
+
+  /** log2 P(c | a b) by interpolating trigram, bigram and unigram estimates. */
+  bits(s: number, a: number, b: number, c: number): number {
+    const v = Math.max(1, this.alphabet[s] as number);
+    const abc = this.trigram[this.triIndex(s, a, b, c)] as number;
+    const ab = this.bigram[this.biIndex(s, a, b)] as number;
+    const bc = this.bigram[this.biIndex(s, b, c)] as number;
+    const bCount = this.unigram[this.uniIndex(s, b)] as number;
+    const cCount = this.unigram[this.uniIndex(s, c)] as number;
+    const p3 = ab > 0 ? abc / ab : 0;
+    const p2 = bCount > 0 ? bc / bCount : 0;
+    const p1 = (cCount + K) / ((this.totals[s] as number) + K * v);
+    return Math.log2(0.6 * p3 + 0.3 * p2 + 0.1 * p1);
+  }
+}
+
+/** What the scorer measures of a text, before calibration. */
+export interface GibberishMeasure {
+  features: Float64Array;
+  /** Letters in words of modelled scripts, and those in words judged gibberish. */
+  letters: number;
+  gibberishLetters: number;
+  words: number;
+}
+
+/**
+ * Walks a text once: each word of a modelled script is scored by its mean log2 probability per
+ * letter (boundaries included), looked up in the word set, and paired with the previous word.
+ */
+export function measure(
+  tables: GibberishTables,
+  text: string,
+  out: Float64Array = new Float64Array(GIBBERISH_FEATURES.length),
+): GibberishMeasure {
+  let letters = 0;
+  let modelledLetters = 0;
+  let gibberishLetters = 0;
+  let symbols = 0;
+  let visible = 0;
+  let sumBits = 0;
+  let words = 0;
+  let latinWords = 0;
+  let unknown = 0;
+  let vowelless = 0;
+  let pairs = 0;
+  let unseenPairs = 0;
+  let frequency = 0;
+  let common = 0;
+  let previousWord = 0;
+  let hasPrevious = false;
+
+  let script: number = Script.None;
+  let a = BOUNDARY;
+  let b = BOUNDARY;
+  let wordBits = 0;
+  let wordLength = 0;
+  let wordHash = FNV_OFFSET;
+  let vowels = 0;
+  const endWord = () => {
+    if (wordLength === 0) return;
+    const modelled = MODELLED[script] === true;
+    if (modelled) {
+      wordBits += tables.bits(script, a, b, BOUNDARY);
+      const perLetter = wordBits / (wordLength + 1);
+      sumBits += wordBits;
+      modelledLetters += wordLength;
+      words++;
+      if (perLetter < WORD_GIBBERISH_BITS) gibberishLetters += wordLength;
+      // Word statistics only for Latin script: the corpus is too small in the others to know their words.
+      if (script === Script.Latin) {
+        latinWords++;
+        const seen = tables.words[tables.wordIndex(wordHash)] as number;
+        if (seen === 0) unknown++;
+        frequency += Math.log1p(seen);
+        if (seen >= COMMON_WORD_COUNT) common++;
+        if (vowels === 0 && wordLength > 1) vowelless++;
+        if (hasPrevious) {
+          pairs++;
+          if ((tables.pairs[tables.pairIndex(previousWord, wordHash)] as number) === 0) unseenPairs++;
+        }
+      }
+      previousWord = wordHash;
+      hasPrevious = true;
+    } else hasPrevious = false;
+    wordLength = 0;
+    wordBits = 0;
+    wordHash = FNV_OFFSET;
+    vowels = 0;
+    a = b = BOUNDARY;
+    script = Script.None;
+  };
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i) as number;
+    i += cp > 0xffff ? 2 : 1;
+    const f = folded(cp);
+    if (f.kind === Kind.Ignored) continue;
+    if (f.kind === Kind.Latin || f.kind === Kind.Foreign) {
+      visible++;
+      letters++;
+      if (wordLength > 0 && f.script !== script) endWord();
+      script = f.script;
+      const c = f.text.charCodeAt(0) || cp;
+      if (MODELLED[script] === true) wordBits += tables.bits(script, a, b, c);
+      if (c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79) vowels++;
+      wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
+      a = b;
+      b = c;
+      wordLength++;
+      continue;
+    }
+    endWord();
+    if (f.kind === Kind.Space) continue;
+    visible++;
+    if (f.kind === Kind.Other || f.kind === Kind.LeetSymbol) symbols++;
+    // Punctuation ends a word pair as well as a word.
+    if (f.kind === Kind.Other) hasPrevious = false;
+  }
+  endWord();
+  out[0] = modelledLetters > 0 ? sumBits / (modelledLetters + words) : 0;
+  out[1] = modelledLetters > 0 ? gibberishLetters / modelledLetters : 0;
+  // NaN: not measured (no Latin words, no pairs); the calibration then leaves the feature out.
+  out[2] = latinWords > 0 ? unknown / latinWords : Number.NaN;
+  out[3] = pairs > 0 ? unseenPairs / pairs : Number.NaN;
+  out[4] = visible > 0 ? symbols / visible : 0;
+  out[5] = latinWords > 0 ? vowelless / latinWords : Number.NaN;
+  out[6] = letters > 0 ? modelledLetters / letters : 0;
+  out[7] = latinWords > 0 ? frequency / latinWords : Number.NaN;
+  out[8] = latinWords > 0 ? common / latinWords : Number.NaN;
+  return { features: out, letters: modelledLetters, gibberishLetters, words };
+}
+
+/** Logistic calibration over the features: a weight per feature and a bias. */
+export interface Calibration {
+  weights: number[];
+  bias: number;
+  /** Feature means and spreads the weights were fitted on (inputs are standardised). */
+  mean: number[];
+  scale: number[];
+}
+
+/** The calibrated probability that a measured text is gibberish; features not measured (NaN) count for nothing. */
+export function calibrated(calibration: Calibration, features: ArrayLike<number>): number {
+  let z = calibration.bias;
+  for (let i = 0; i < calibration.weights.length; i++) {
+    if (Number.isNaN(features[i])) continue;
+    z +=
+      (calibration.weights[i] as number) *
+      (((features[i] as number) - (calibration.mean[i] as number)) / (calibration.scale[i] as number));
+  }
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** A loaded gibberish model. */
+export interface GibberishModel {
+  tables: GibberishTables;
+  calibration: Calibration;
+  threshold: number;
+  header: Weights["header"];
+}
+
+/** The tensors of the tables, by name, for the weights file. */
+export function tableTensors(tables: GibberishTables): Array<{ name: string; values: Float32Array }> {
+  return [
+    { name: "trigram", values: tables.trigram },
+    { name: "bigram", values: tables.bigram },
+    { name: "unigram", values: tables.unigram },
+    { name: "words", values: tables.words },
+    { name: "pairs", values: tables.pairs },
+    { name: "totals", values: tables.totals },
+    { name: "alphabet", values: tables.alphabet },
+  ];
+}
+
+/** Tables stored as int8 of ln(1 + count); the others hold 0/1 or small floats. */
+export const LOGGED_TABLES: ReadonlySet<string> = new Set(["trigram", "bigram", "unigram", "words"]);
+
+/** The file the package ships. */
+export const GIBBERISH_WEIGHTS = new URL("../weights/gibberish.ggmw", import.meta.url);
+
+/** Builds the model a weights file describes. */
+export function gibberishModelFrom(weights: Weights): GibberishModel {
+  const tables = new GibberishTables();
+  for (const { name, values } of tableTensors(tables)) {
+    const stored = weights.tensor(name);
+    const logged = LOGGED_TABLES.has(name);
+    for (let i = 0; i < values.length; i++) values[i] = logged ? Math.expm1(stored[i] as number) : (stored[i] as number);
+  }
+  return {
+    tables,
+    calibration: weights.header.calibration as Calibration,
+    threshold: weights.header.threshold as number,
+    header: weights.header,
+  };
+}
+
+let shipped: GibberishModel | undefined;
+
+/** The shipped gibberish model, loaded on first use. */
+export function gibberishModel(): GibberishModel {
+  shipped ??= gibberishModelFrom(readWeights(GIBBERISH_WEIGHTS));
+  return shipped;
+}

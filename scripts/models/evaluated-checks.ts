@@ -1,0 +1,45 @@
+/**
+ * The checks `npm run eval:models` evaluates, declared as data: which check (any registered id,
+ * run through the engine like a request), with which parameters, which label a failing verdict
+ * stands for, and the labelled rows it is evaluated on by default. A new model check is evaluated
+ * by adding an entry here.
+ */
+import path from "node:path";
+import { GIBBERISH_DIR, jsonlFiles, MULTILINGUAL, partOf, PROMPT_INJECTION_DIR, readRows, type Row } from "./dataset.js";
+
+/** One check under evaluation. */
+export interface EvaluatedCheck {
+  /** The check id, e.g. `model.promptInjection`. */
+  check: string;
+  parameters: Record<string, unknown>;
+  /** What the check detects: rows labelled 1 should fail it, rows labelled 0 pass it. */
+  detects: string;
+  /** The rows it is evaluated on when no folder is given; empty when the data is missing. */
+  defaultRows(): Row[];
+  /** Which folders given on the command line it is evaluated on (by folder path). */
+  accepts(dir: string): boolean;
+}
+
+/** The test part of the split of labelled files (never trained on, never tuned to). */
+function testPart(files: string[]): Row[] {
+  return files.flatMap((f) => readRows(f).rows).filter((r) => partOf(r.text) === "test");
+}
+
+export const EVALUATED_CHECKS: EvaluatedCheck[] = [
+  {
+    check: "model.promptInjection",
+    parameters: {},
+    detects: "prompt injection or jailbreak",
+    defaultRows: () =>
+      jsonlFiles(PROMPT_INJECTION_DIR).length === 0 ? [] : testPart([...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL]),
+    accepts: (dir) => !path.resolve(dir).startsWith(GIBBERISH_DIR),
+  },
+  {
+    check: "model.gibberish",
+    parameters: {},
+    detects: "gibberish",
+    defaultRows: () =>
+      jsonlFiles(GIBBERISH_DIR).length === 0 ? [] : testPart([path.join(GIBBERISH_DIR, "gibberish_train.jsonl")]),
+    accepts: (dir) => path.resolve(dir).startsWith(GIBBERISH_DIR),
+  },
+];

@@ -1,0 +1,193 @@
+/**
+ * The gibberish model's training recipe: count letter trigrams, bigrams and unigrams per script,
+ * words and word pairs from the natural corpus into hashed tables, then fit the logistic
+ * calibration on the training part of the labelled set and choose the threshold on its
+ * validation part. Deterministic (full-batch gradient descent, fixed order).
+ */
+import { folded, Kind } from "../../plugins/model/shared/fold.js";
+import {
+  type Calibration,
+  calibrated,
+  GIBBERISH_FEATURES,
+  GibberishTables,
+  LOGGED_TABLES,
+  measure,
+  MODELLED_SCRIPTS,
+  tableTensors,
+} from "../../plugins/model/shared/gibberish-model.js";
+import { FNV_OFFSET, FNV_PRIME } from "../../plugins/model/shared/hashed-features.js";
+import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
+import { metrics, type Row, seededRandom } from "./dataset.js";
+
+/** Bumped whenever the recipe changes what a given input produces. */
+export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/1";
+
+const BOUNDARY = 0x20;
+
+/** Counts one natural text into the tables. */
+function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>): void {
+  let script = 0;
+  let letters: number[] = [];
+  let hash = FNV_OFFSET;
+  let previous = 0;
+  let hasPrevious = false;
+  const endWord = () => {
+    if (letters.length === 0) return;
+    if (MODELLED_SCRIPTS.includes(script)) {
+      const seq = [BOUNDARY, BOUNDARY, ...letters, BOUNDARY];
+      for (let i = 2; i < seq.length; i++) {
+        const [a, b, c] = [seq[i - 2] as number, seq[i - 1] as number, seq[i] as number];
+        (tables.trigram[tables.triIndex(script, a, b, c)] as number)++;
+        (tables.bigram[tables.biIndex(script, b, c)] as number)++;
+        (tables.unigram[tables.uniIndex(script, c)] as number)++;
+        tables.totals[script] = (tables.totals[script] as number) + 1;
+      }
+      // The first context (boundary, boundary) as a bigram, so trigram estimates have a denominator.
+      (tables.bigram[tables.biIndex(script, BOUNDARY, BOUNDARY)] as number)++;
+      (tables.unigram[tables.uniIndex(script, BOUNDARY)] as number)++;
+      (tables.words[tables.wordIndex(hash)] as number)++;
+      if (hasPrevious) tables.pairs[tables.pairIndex(previous, hash)] = 1;
+      previous = hash;
+      hasPrevious = true;
+      let alphabet = alphabets.get(script);
+      if (!alphabet) alphabets.set(script, (alphabet = new Set()));
+      for (const l of letters) alphabet.add(l);
+    } else hasPrevious = false;
+    letters = [];
+    hash = FNV_OFFSET;
+  };
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i) as number;
+    i += cp > 0xffff ? 2 : 1;
+    const f = folded(cp);
+    if (f.kind === Kind.Ignored) continue;
+    if (f.kind === Kind.Latin || f.kind === Kind.Foreign) {
+      if (letters.length > 0 && f.script !== script) endWord();
+      script = f.script;
+      const c = f.text.charCodeAt(0) || cp;
+      letters.push(c);
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+      continue;
+    }
+    endWord();
+    if (f.kind === Kind.Other) hasPrevious = false;
+  }
+  endWord();
+}
+
+/**
+ * Natural rows of six or more words with one random-letter token put in (label 0, generated): a
+ * stray token in a sentence is not gibberish, and the calibration should learn so.
+ */
+function withStrayTokens(rows: readonly Row[]): Row[] {
+  const random = seededRandom(7);
+  const letters = "qwertyuiopasdfghjklzxcvbnm";
+  return rows
+    .filter((r) => r.label === 0 && r.text.split(" ").length >= 6)
+    .map((r) => {
+      const words = r.text.split(" ");
+      const token = Array.from({ length: 4 + Math.floor(random() * 6) }, () => letters[Math.floor(random() * 26)]).join("");
+      words.splice(1 + Math.floor(random() * (words.length - 1)), 0, token);
+      return { ...r, text: words.join(" "), source: "generated:stray-token", category: "generated_natural_with_stray_token" };
+    });
+}
+
+/** Fits a standardised logistic regression by full-batch gradient descent. */
+function fitCalibration(features: Float64Array[], labels: number[]): Calibration {
+  const d = GIBBERISH_FEATURES.length;
+  const measured = (j: number) => features.map((f) => f[j] as number).filter((v) => !Number.isNaN(v));
+  const mean = Array.from({ length: d }, (_, j) => measured(j).reduce((s, v) => s + v, 0) / Math.max(1, measured(j).length));
+  const scale = Array.from({ length: d }, (_, j) => {
+    const values = measured(j);
+    const v = values.reduce((s, x) => s + (x - (mean[j] as number)) ** 2, 0) / Math.max(1, values.length);
+    return Math.sqrt(v) || 1;
+  });
+  const calibration: Calibration = { weights: new Array<number>(d).fill(0), bias: 0, mean, scale };
+  const rate = 0.5;
+  const l2 = 1e-3;
+  for (let step = 0; step < 2000; step++) {
+    const grad = new Array<number>(d).fill(0);
+    let gb = 0;
+    features.forEach((f, i) => {
+      const g = calibrated(calibration, f) - (labels[i] as number);
+      for (let j = 0; j < d; j++) {
+        if (!Number.isNaN(f[j]))
+          grad[j] = (grad[j] as number) + (g * ((f[j] as number) - (mean[j] as number))) / (scale[j] as number);
+      }
+      gb += g;
+    });
+    for (let j = 0; j < d; j++) {
+      calibration.weights[j] =
+        (calibration.weights[j] as number) -
+        rate * ((grad[j] as number) / features.length + l2 * (calibration.weights[j] as number));
+    }
+    calibration.bias -= (rate * gb) / features.length;
+  }
+  calibration.weights = calibration.weights.map((w) => Number(w.toFixed(6)));
+  calibration.bias = Number(calibration.bias.toFixed(6));
+  calibration.mean = mean.map((m) => Number(m.toFixed(6)));
+  calibration.scale = scale.map((s) => Number(s.toFixed(6)));
+  return calibration;
+}
+
+/** A trained gibberish model and its weights file. */
+export interface TrainedGibberish {
+  tables: GibberishTables;
+  calibration: Calibration;
+  threshold: number;
+  bytes: Buffer;
+}
+
+/** Trains the language model on the corpus and the calibration on the labelled rows. */
+export function trainGibberish(
+  corpus: readonly Row[],
+  train: readonly Row[],
+  validation: readonly Row[],
+  training: Record<string, unknown>,
+): TrainedGibberish {
+  const tables = new GibberishTables();
+  const alphabets = new Map<number, Set<number>>();
+  for (const row of corpus) count(tables, row.text, alphabets);
+  for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
+  // Stored as int8 of ln(1 + count): quantise now so calibration sees the tables as they will load.
+  for (const t of [tables.trigram, tables.bigram, tables.unigram, tables.words]) {
+    let max = 0;
+    for (const v of t) max = Math.max(max, Math.log1p(v));
+    const step = max / 127;
+    for (let i = 0; i < t.length; i++) t[i] = Math.expm1(Math.round(Math.log1p(t[i] as number) / step) * step);
+  }
+  const calibrationRows = [...train, ...withStrayTokens(train)];
+  const calibration = fitCalibration(
+    calibrationRows.map((r) => Float64Array.from(measure(tables, r.text).features)),
+    calibrationRows.map((r) => r.label),
+  );
+  const scores = validation.map((r) => calibrated(calibration, measure(tables, r.text).features));
+  let threshold = 0.5;
+  let bestF1 = -1;
+  for (let t = 5; t <= 95; t++) {
+    const m = metrics(
+      validation.map((r) => r.label),
+      scores.map((s) => s >= t / 100),
+    );
+    if (m.f1 > bestF1) [bestF1, threshold] = [m.f1, t / 100];
+  }
+  const tensors = tableTensors(tables).map(({ name, values }) => {
+    const logged = LOGGED_TABLES.has(name);
+    return {
+      name,
+      values: logged ? values.map((v) => Math.log1p(v)) : values,
+      dtype: logged || name === "pairs" ? ("int8" as const) : ("float32" as const),
+    };
+  });
+  const bytes = encodeWeights(
+    {
+      model: "gibberish",
+      features: [...GIBBERISH_FEATURES],
+      calibration,
+      threshold,
+      training: { trainer: GIBBERISH_TRAINER_VERSION, ...training },
+    },
+    tensors,
+  );
+  return { tables, calibration, threshold, bytes };
+}

@@ -1,0 +1,91 @@
+/**
+ * `npm run train:models`: trains the shipped models from the labelled files in
+ * ../shared/datasets and writes their weights files under plugins/model/weights/. Seeded: run
+ * twice on the same files, it writes the same bytes.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { calibrated, measure } from "../plugins/model/shared/gibberish-model.js";
+import { trainGibberish } from "./models/gibberish-training.js";
+import {
+  GIBBERISH_DIR,
+  jsonlFiles,
+  MULTILINGUAL,
+  metrics,
+  partOf,
+  PROMPT_INJECTION_DIR,
+  readRows,
+  ROOT,
+  type Row,
+} from "./models/dataset.js";
+import { chooseThreshold, RECIPES, scoreRows, trainModel } from "./models/prompt-injection-training.js";
+
+const { values: args } = parseArgs({
+  options: { architecture: { type: "string", default: "logistic" }, only: { type: "string" } },
+});
+const architecture = args.architecture === "mlp" ? "mlp" : "logistic";
+
+/** Trains the prompt-injection classifier and writes its weights. */
+function promptInjection(): void {
+  const files = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL].filter(
+    (f) => f !== MULTILINGUAL || jsonlFiles(path.dirname(f)).includes(f),
+  );
+  const read = files.map(readRows);
+  const all: Row[] = read.flatMap((r) => r.rows);
+  const train = all.filter((r) => partOf(r.text) === "train");
+  const validation = all.filter((r) => partOf(r.text) === "validation");
+
+  const started = performance.now();
+  const model = trainModel(train, RECIPES[architecture]);
+  const scores = scoreRows(model.scorer, validation);
+  const labels = validation.map((r) => r.label);
+  const threshold = chooseThreshold(scores, labels);
+  const m = metrics(
+    labels,
+    scores.map((s) => s >= threshold),
+  );
+  const bytes = model.write(threshold, {
+    files: read.map((r) => r.record),
+    split:
+      "smallest sha256 over the folded letters and digits of each line, first 4 bytes mod 100: <70 train, <85 validation, else test",
+    rows: { train: train.length, validation: validation.length },
+  });
+  const out = path.join(ROOT, "plugins", "model", "weights", "prompt-injection.ggmw");
+  writeFileSync(out, bytes);
+  console.log(
+    `prompt-injection (${architecture}): ${train.length} training rows, threshold ${threshold} on ${validation.length} validation rows: ` +
+      `precision ${m.precision.toFixed(3)} recall ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)}; ${(bytes.length / 1024).toFixed(0)} KB in ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.relative(ROOT, out)}`,
+  );
+}
+
+/** Trains the gibberish model and writes its weights. */
+function gibberish(): void {
+  const started = performance.now();
+  const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
+  const labelled = readRows(path.join(GIBBERISH_DIR, "gibberish_train.jsonl"));
+  const train = labelled.rows.filter((r) => partOf(r.text) === "train");
+  const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");
+  const model = trainGibberish(corpus.rows, train, validation, {
+    files: [corpus.record, labelled.record],
+    split: "gibberish_train.jsonl split as the prompt-injection files; calibration on train, threshold on validation",
+    rows: { corpus: corpus.rows.length, train: train.length, validation: validation.length },
+  });
+  const m = metrics(
+    validation.map((r) => r.label),
+    validation.map((r) => calibrated(model.calibration, measure(model.tables, r.text).features) >= model.threshold),
+  );
+  const out = path.join(ROOT, "plugins", "model", "weights", "gibberish.ggmw");
+  writeFileSync(out, model.bytes);
+  console.log(
+    `gibberish: ${corpus.rows.length} corpus rows, ${train.length} calibration rows, threshold ${model.threshold} on ${validation.length} validation rows: ` +
+      `precision ${m.precision.toFixed(3)} recall ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)}; ${(model.bytes.length / 1024).toFixed(0)} KB in ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.relative(ROOT, out)}`,
+  );
+}
+
+if (jsonlFiles(PROMPT_INJECTION_DIR).length === 0 || jsonlFiles(GIBBERISH_DIR).length === 0) {
+  console.error(`The datasets folder (${path.dirname(PROMPT_INJECTION_DIR)}) is needed to train.`);
+  process.exit(1);
+}
+if (args.only !== "gibberish") promptInjection();
+if (args.only !== "prompt-injection") gibberish();

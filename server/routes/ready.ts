@@ -1,0 +1,40 @@
+/**
+ * `GET /ready`: whether this instance can serve now — its store, its Redis and its worker pool
+ * answer — for a load balancer to route around an instance that cannot. `GET /health` says only
+ * that the process is up. No key needed; the answer names the parts, not why one failed (that
+ * goes to the server's log).
+ */
+import type { FastifyInstance } from "fastify";
+
+/** One part the instance needs, and how to ask it. */
+export interface ReadinessProbe {
+  name: string;
+  check(): Promise<unknown>;
+}
+
+/** How long a part may take to answer. */
+const PROBE_TIMEOUT_MS = 1000;
+
+function withTimeout(probe: ReadinessProbe): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${probe.name} did not answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([probe.check(), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Registers the readiness route over the given probes: 200 when all answer, else 503. */
+export function readyRoute(app: FastifyInstance, probes: readonly ReadinessProbe[]): void {
+  app.get("/ready", async (request, reply) => {
+    const results = await Promise.allSettled(probes.map(withTimeout));
+    const checks: Record<string, "ok" | "unavailable"> = {};
+    results.forEach((result, i) => {
+      const name = probes[i]!.name;
+      checks[name] = result.status === "fulfilled" ? "ok" : "unavailable";
+      if (result.status === "rejected") request.log.warn({ err: result.reason }, `readiness: ${name} is unavailable`);
+    });
+    const ready = results.every((result) => result.status === "fulfilled");
+    reply.code(ready ? 200 : 503);
+    return { status: ready ? "ready" : "unavailable", checks };
+  });
+}

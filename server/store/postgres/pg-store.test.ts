@@ -1,0 +1,98 @@
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { logEntry } from "../../../test/support/log-entry.js";
+import { type PostgresServer, startPostgres } from "../../../test/support/postgres-server.js";
+import { describeStoreContract } from "../../../test/support/store-contract.js";
+import type { Store } from "../repository.js";
+import { PG_MIGRATIONS } from "./migrations.js";
+import { openPostgresStore, type PostgresStoreOptions } from "./pg-store.js";
+
+let server: PostgresServer;
+const stores: Store[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+async function open(options: PostgresStoreOptions): Promise<Store> {
+  const store = await openPostgresStore({ poolSize: 4, ...options });
+  stores.push(store);
+  return store;
+}
+
+describe("Postgres store", () => {
+  it("migrates an empty database once, even when instances start together", async () => {
+    const url = await server.createDatabase();
+    await Promise.all([open({ url }), open({ url }), open({ url })]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const versions = (await client.query("SELECT version FROM schema_migrations ORDER BY version")).rows.map((r) => r.version);
+      expect(versions).toEqual(PG_MIGRATIONS.map((m) => m.version));
+      const partitioned = await client.query("SELECT relkind FROM pg_class WHERE relname = 'request_logs'");
+      expect(partitioned.rows[0].relkind).toBe("p");
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("refuses a database written by a newer schema, and names the store without its password", async () => {
+    const url = await server.createDatabase();
+    await (await open({ url })).close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', now())");
+    await client.end();
+    await expect(openPostgresStore({ url })).rejects.toThrow(/schema version 999/);
+    const withPassword = (await server.createDatabase()).replace("guardgate@", "guardgate:s3cret@");
+    expect((await open({ url: withPassword })).location).not.toContain("s3cret");
+  });
+
+  it("fails to open with the reason when the server cannot be reached", async () => {
+    await expect(openPostgresStore({ url: "postgres://guardgate:s3cret@127.0.0.1:1/none" })).rejects.toThrow(
+      /cannot open the store at postgres:\/\/guardgate:\*\*\*@127\.0\.0\.1:1\/none/,
+    );
+  });
+
+  it("drops day partitions past the retention period, and keeps the rest", async () => {
+    const url = await server.createDatabase();
+    const store = await open({ url });
+    const now = new Date();
+    const old = new Date(now.getTime() - 40 * 86_400_000).toISOString();
+    const recent = new Date(now.getTime() - 2 * 86_400_000).toISOString();
+    await store.organizations.create({
+      id: "org1",
+      name: "O",
+      plan: "developer",
+      guardrails_enabled: true,
+      allow_workspace_integrations: false,
+      settings: {},
+      created_at: old,
+      updated_at: old,
+    });
+    await store.logs.insert([logEntry("old", old), logEntry("recent", recent)]);
+    await store.close();
+    const kept = await open({ url, logRetentionDays: 30 });
+    expect(await kept.logs.get("old")).toBeUndefined();
+    expect(await kept.logs.get("recent")).toBeDefined();
+    // A later write to the dropped day makes its partition again.
+    await kept.logs.insert([logEntry("late", old)]);
+    expect(await kept.logs.get("late")).toBeDefined();
+  });
+});
+
+describeStoreContract("Postgres", {
+  async open(pollMs = 0) {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore({ url, poolSize: 4, externalChangePollMs: pollMs });
+    return { store, openAnother: () => openPostgresStore({ url, poolSize: 4, externalChangePollMs: 0 }) };
+  },
+});

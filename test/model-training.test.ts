@@ -1,0 +1,79 @@
+/**
+ * Training is reproducible: the same rows and seed give the same weights file, byte for byte; the
+ * shipped weights record the dataset files they were trained on, and those match the files here.
+ * Needs ../shared/datasets; skips with a message when it is missing.
+ */
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GIBBERISH_WEIGHTS } from "../plugins/model/shared/gibberish-model.js";
+import { PROMPT_INJECTION_WEIGHTS } from "../plugins/model/shared/prompt-injection-model.js";
+import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-file.js";
+import {
+  DATASETS,
+  GIBBERISH_DIR,
+  jsonlFiles,
+  MULTILINGUAL,
+  partOf,
+  PROMPT_INJECTION_DIR,
+  readRows,
+} from "../scripts/models/dataset.js";
+import { trainGibberish } from "../scripts/models/gibberish-training.js";
+import { RECIPES, trainModel } from "../scripts/models/prompt-injection-training.js";
+
+const present = existsSync(PROMPT_INJECTION_DIR) && existsSync(GIBBERISH_DIR);
+if (!present) console.warn(`skipping the training tests: ${DATASETS} is missing`);
+
+describe("weights files", () => {
+  it("name the file and the fault when they cannot be read", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "guardgate-weights-"));
+    try {
+      const bad = path.join(dir, "bad.ggmw");
+      writeFileSync(bad, "not weights");
+      expect(() => readWeights(bad)).toThrow(WeightsFileError);
+      expect(() => readWeights(bad)).toThrow(/bad\.ggmw: not a guardgate weights file/);
+      const truncated = path.join(dir, "truncated.ggmw");
+      writeFileSync(truncated, readFileSync(GIBBERISH_WEIGHTS).subarray(0, 5000));
+      expect(() => readWeights(truncated)).toThrow(/runs past the end of the file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!present)("training", () => {
+  it(
+    "gives the same prompt-injection weights twice from the same rows (a deterministic tenth of them)",
+    { timeout: 120_000 },
+    () => {
+      const rows = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL]
+        .flatMap((f) => readRows(f).rows)
+        .filter((r, i) => i % 10 === 0 && partOf(r.text) === "train");
+      const recipe = { ...RECIPES.logistic, epochs: 2 };
+      const first = trainModel(rows, recipe).write(0.5, { rows: rows.length });
+      const second = trainModel(rows, recipe).write(0.5, { rows: rows.length });
+      expect(first.equals(second)).toBe(true);
+    },
+  );
+
+  it("reproduces the shipped gibberish weights byte for byte", { timeout: 180_000 }, () => {
+    const shipped = readFileSync(GIBBERISH_WEIGHTS);
+    const header = readWeights(GIBBERISH_WEIGHTS).header;
+    const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
+    const labelled = readRows(path.join(GIBBERISH_DIR, "gibberish_train.jsonl"));
+    const train = labelled.rows.filter((r) => partOf(r.text) === "train");
+    const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");
+    const training = header.training as Record<string, unknown>;
+    const { trainer: _trainer, ...recorded } = training;
+    const model = trainGibberish(corpus.rows, train, validation, recorded);
+    expect(model.bytes.equals(shipped)).toBe(true);
+  });
+
+  it("records in the shipped prompt-injection weights the files here, with their row counts and hashes", () => {
+    const training = readWeights(PROMPT_INJECTION_WEIGHTS).header.training as { files: unknown[]; trainer: string };
+    const files = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL].map((f) => readRows(f).record);
+    expect(training.files).toEqual(files);
+    expect(training.trainer).toMatch(/^prompt-injection-trainer\//);
+  });
+});

@@ -1,0 +1,419 @@
+/**
+ * The store's behaviour, written once and run against every implementation (SQLite and Postgres):
+ * records, versions, change announcements across instances, request logs, their filters,
+ * aggregates and spend. Each implementation's test file supplies a fresh, empty store per test.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChangeEvent, Store } from "../../server/store/repository.js";
+import { logEntry } from "./log-entry.js";
+
+/** How a test file gives the suite its stores. */
+export interface StoreHarness {
+  /**
+   * A fresh, empty store noticing other instances' writes every `pollMs` (0: never), and a way
+   * to open another instance over the same data, as another process would.
+   */
+  open(pollMs?: number): Promise<{ store: Store; openAnother(): Promise<Store> }>;
+}
+
+const T = "2025-01-01T00:00:00.000Z";
+
+async function seed(store: Store) {
+  await store.organizations.create({
+    id: "org1",
+    name: "Org",
+    plan: "developer",
+    guardrails_enabled: true,
+    allow_workspace_integrations: false,
+    settings: {},
+    created_at: T,
+    updated_at: T,
+  });
+  await store.workspaces.create({
+    id: "ws1",
+    organization_id: "org1",
+    name: "W",
+    settings: {},
+    rate_limit: null,
+    created_at: T,
+    updated_at: T,
+  });
+}
+
+/** Whether an event tells of another instance's change to workspace `ws1`. */
+function tellsOfWs1(event: ChangeEvent): boolean {
+  return event.entity === "external" || (event.entity === "workspace" && event.id === "ws1");
+}
+
+/** Registers the suite for one implementation. */
+export function describeStoreContract(name: string, harness: StoreHarness): void {
+  const stores: Store[] = [];
+
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+  });
+
+  async function open(pollMs = 0) {
+    const opened = await harness.open(pollMs);
+    stores.push(opened.store);
+    return {
+      store: opened.store,
+      openAnother: async () => {
+        const other = await opened.openAnother();
+        stores.push(other);
+        return other;
+      },
+    };
+  }
+
+  describe(`${name} store`, () => {
+    it("round-trips records, with booleans and JSON fields intact", async () => {
+      const { store } = await open();
+      await seed(store);
+      expect(await store.organizations.get("org1")).toMatchObject({
+        guardrails_enabled: true,
+        allow_workspace_integrations: false,
+        settings: {},
+      });
+      const updated = await store.workspaces.update(
+        "ws1",
+        { rate_limit: { requests_per_minute: 5 } },
+        "2025-01-02T00:00:00.000Z",
+      );
+      expect(updated).toMatchObject({
+        rate_limit: { requests_per_minute: 5 },
+        updated_at: "2025-01-02T00:00:00.000Z",
+        name: "W",
+      });
+      expect(await store.workspaces.update("nope", { name: "x" }, T)).toBeUndefined();
+      expect(await store.workspaces.count()).toBe(1);
+      await store.meta.set("k", "v1");
+      await store.meta.set("k", "v2");
+      expect(await store.meta.get("k")).toBe("v2");
+      expect(await store.meta.get("absent")).toBeUndefined();
+    });
+
+    it("keeps keys, integrations, provisioning and providers, and finds them by hash and slug", async () => {
+      const { store } = await open();
+      await seed(store);
+      await store.apiKeys.create({
+        id: "k1",
+        organization_id: "org1",
+        workspace_id: "ws1",
+        name: "K",
+        role: "member",
+        hash: "h1",
+        hint: "gg-…1",
+        created_at: T,
+        updated_at: T,
+      });
+      expect(await store.apiKeys.get("k1")).not.toHaveProperty("hash");
+      expect(await store.apiKeys.findByHash("h1")).toMatchObject({ id: "k1", hash: "h1" });
+      expect((await store.apiKeys.list({ organizationId: "org1", workspaceId: "ws1" })).map((k) => k.id)).toEqual(["k1"]);
+      await store.integrations.create({
+        id: "int1",
+        organization_id: "org1",
+        workspace_id: null,
+        slug: "openai",
+        name: "OpenAI",
+        provider: "openai",
+        base_url: null,
+        allowed_models: ["gpt-4o"],
+        pricing: { "gpt-4o": { input: 1, output: 2 } },
+        auto_provision: null,
+        credentials_sealed: "sealed",
+        has_credentials: true,
+        created_at: T,
+        updated_at: T,
+      });
+      expect(await store.integrations.findBySlug("org1", "openai")).toMatchObject({ id: "int1", allowed_models: ["gpt-4o"] });
+      expect(await store.integrations.get("int1")).not.toHaveProperty("credentials_sealed");
+      expect((await store.integrations.getWithSecret("int1"))?.credentials_sealed).toBe("sealed");
+      expect((await store.integrations.list({ organizationId: "org1", workspaceId: null })).map((i) => i.id)).toEqual(["int1"]);
+      expect(await store.integrations.list({ organizationId: "org1", workspaceId: "ws1" })).toEqual([]);
+      const provisioning = {
+        integration_id: "int1",
+        workspace_id: "ws1",
+        budget: null,
+        rate_limit: null,
+        created_at: T,
+        updated_at: T,
+      };
+      await store.provisioning.put(provisioning);
+      expect(
+        await store.provisioning.put({
+          ...provisioning,
+          budget: { limit: 5, period: "monthly" },
+          updated_at: "2025-01-03T00:00:00.000Z",
+        }),
+      ).toMatchObject({ budget: { limit: 5, period: "monthly" }, created_at: T, updated_at: "2025-01-03T00:00:00.000Z" });
+      await store.providers.create({
+        id: "prv1",
+        workspace_id: "ws1",
+        slug: "oa",
+        name: "OA",
+        integration_id: "int1",
+        budget: null,
+        rate_limit: { requests_per_minute: 3 },
+        allowed_models: "all",
+        created_at: T,
+        updated_at: T,
+      });
+      expect(await store.providers.findBySlug("ws1", "oa")).toMatchObject({ id: "prv1", allowed_models: "all" });
+      expect((await store.providers.list({ integrationId: "int1" })).map((p) => p.id)).toEqual(["prv1"]);
+      // Removing the provisioning removes the workspace's providers over it.
+      expect(await store.provisioning.delete("int1", "ws1")).toBe(true);
+      expect(await store.providers.get("prv1")).toBeUndefined();
+      expect(await store.provisioning.list({ workspaceId: "ws1" })).toEqual([]);
+    });
+
+    it("versions guardrails, with optimistic concurrency", async () => {
+      const { store } = await open();
+      await seed(store);
+      const record = {
+        workspace_id: "ws1",
+        id: "g",
+        name: "G",
+        definition: { checks: [{ id: "default.wordCount" }] },
+        version: 1,
+        created_at: T,
+        updated_at: T,
+      };
+      expect(await store.guardrails.insert(record)).toMatchObject({ version: 1 });
+      expect(await store.guardrails.insert(record)).toBeUndefined();
+      const v2 = await store.guardrails.replace({
+        workspace_id: "ws1",
+        id: "g",
+        name: "G2",
+        definition: record.definition,
+        updated_at: T,
+      });
+      expect(v2).toMatchObject({ version: 2, name: "G2", created_at: T });
+      expect(
+        await store.guardrails.replace(
+          { workspace_id: "ws1", id: "g", name: "G3", definition: record.definition, updated_at: T },
+          1,
+        ),
+      ).toBeUndefined();
+      expect(
+        await store.guardrails.replace(
+          { workspace_id: "ws1", id: "g", name: "G3", definition: record.definition, updated_at: T },
+          2,
+        ),
+      ).toMatchObject({ version: 3 });
+      expect(await store.guardrails.delete("ws1", "g")).toBe(true);
+      expect(await store.guardrails.list("ws1")).toEqual([]);
+    });
+
+    it("announces its own writes, and notices another instance's", async () => {
+      const { store, openAnother } = await open(20);
+      const events: ChangeEvent[] = [];
+      store.changes.subscribe((e) => events.push(e));
+      await seed(store);
+      expect(events.map((e) => e.entity)).toEqual(["organization", "workspace"]);
+      events.length = 0;
+      const other = await openAnother();
+      await other.workspaces.update("ws1", { name: "renamed" }, T);
+      await expect.poll(() => events.some(tellsOfWs1), { timeout: 2000 }).toBe(true);
+    });
+
+    it("does not take request logs written by another instance for a change of records", async () => {
+      const { store, openAnother } = await open(20);
+      await seed(store);
+      const events: ChangeEvent[] = [];
+      store.changes.subscribe((e) => events.push(e));
+      const other = await openAnother();
+      for (let i = 0; i < 5; i++) {
+        await other.logs.insert([logEntry(`l${i}`, T)]);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      expect(await store.logs.get("l4")).toBeDefined();
+      expect(events).toEqual([]);
+    });
+
+    it("announces another instance's write that came just before a write of its own", async () => {
+      const { store, openAnother } = await open(50);
+      await seed(store);
+      const events: ChangeEvent[] = [];
+      store.changes.subscribe((e) => events.push(e));
+      const other = await openAnother();
+      await other.workspaces.update("ws1", { name: "renamed elsewhere" }, T);
+      // Before this store's next look: its own write moves the version past the other's.
+      await store.organizations.update("org1", { name: "renamed here" }, T);
+      await expect.poll(() => events.some(tellsOfWs1), { timeout: 2000 }).toBe(true);
+    });
+
+    it("deleting a workspace removes its records and logs", async () => {
+      const { store } = await open();
+      await seed(store);
+      await store.logs.insert([logEntry("l1", T)]);
+      await store.workspaces.delete("ws1");
+      expect(await store.logs.get("l1")).toBeUndefined();
+      expect((await store.logs.aggregate({})).guardrails).toEqual([]);
+    });
+
+    it("holds one plugin integration per plugin and scope, serving all workspaces or the listed ones", async () => {
+      const { store } = await open();
+      await seed(store);
+      await store.workspaces.create({
+        id: "ws2",
+        organization_id: "org1",
+        name: "W2",
+        settings: {},
+        rate_limit: null,
+        created_at: T,
+        updated_at: T,
+      });
+      const events: ChangeEvent[] = [];
+      store.changes.subscribe((event) => events.push(event));
+      const record = (id: string, workspaceId: string | null, workspaces: "all" | string[]) => ({
+        id,
+        organization_id: "org1",
+        workspace_id: workspaceId,
+        plugin: "partner",
+        name: "Partner",
+        workspaces,
+        credentials_sealed: `sealed-${id}`,
+        credential_keys: ["apiKey"],
+        created_at: T,
+        updated_at: T,
+      });
+      expect(await store.pluginIntegrations.create(record("pin1", null, ["ws1"]))).toMatchObject({ workspaces: ["ws1"] });
+      expect(await store.pluginIntegrations.create(record("pin2", null, "all"))).toBeUndefined();
+      await store.pluginIntegrations.create(record("pin3", "ws2", ["ws2"]));
+      expect(events.map((e) => e.entity)).toEqual(["plugin_integration", "plugin_integration"]);
+      expect((await store.pluginIntegrations.listServing("org1", "ws1")).map((r) => r.id)).toEqual(["pin1"]);
+      expect((await store.pluginIntegrations.listServing("org1", "ws2")).map((r) => r.id)).toEqual(["pin3"]);
+      expect((await store.pluginIntegrations.listServing("org1", "ws2"))[0]?.credentials_sealed).toBe("sealed-pin3");
+      expect(await store.pluginIntegrations.find("org1", null, "partner")).toMatchObject({ id: "pin1" });
+      expect(await store.pluginIntegrations.get("pin1")).not.toHaveProperty("credentials_sealed");
+
+      await store.pluginIntegrations.update("pin1", { workspaces: "all" }, T);
+      expect((await store.pluginIntegrations.listServing("org1", "ws2")).map((r) => r.id).sort()).toEqual(["pin1", "pin3"]);
+      await store.pluginIntegrations.update("pin1", { workspaces: ["ws1", "ws2"] }, T);
+      // A deleted workspace leaves the selection, so a new workspace of the same id inherits nothing.
+      await store.workspaces.delete("ws2");
+      expect((await store.pluginIntegrations.get("pin1"))?.workspaces).toEqual(["ws1"]);
+      expect(await store.pluginIntegrations.get("pin3")).toBeUndefined();
+      expect(await store.pluginIntegrations.delete("pin1")).toBe(true);
+      expect(await store.pluginIntegrations.list({ organizationId: "org1" })).toEqual([]);
+    });
+  });
+
+  describe(`${name} request logs`, () => {
+    async function withLogs() {
+      const { store } = await open();
+      await seed(store);
+      const entries = Array.from({ length: 25 }, (_, i) =>
+        logEntry(
+          `log${String(i).padStart(2, "0")}`,
+          new Date(Date.parse(T) + i * 1000).toISOString(),
+          {
+            status: i % 5 === 0 ? 446 : 200,
+            model: i % 2 ? "m1" : "m2",
+          },
+          i % 5 === 0 ? [true, false] : [true],
+        ),
+      );
+      await store.logs.insert(entries);
+      return store;
+    }
+
+    it("writes a batch once: writing it again is a no-op", async () => {
+      const { store } = await open();
+      await seed(store);
+      await store.logs.insert([logEntry("x", T)]);
+      await store.logs.insert([logEntry("x", T)]);
+      expect((await store.logs.query({})).items).toHaveLength(1);
+      expect((await store.logs.aggregate({})).guardrails[0]?.runs).toBe(1);
+    });
+
+    it("reads back an entry as written", async () => {
+      const { store } = await open();
+      await seed(store);
+      const entry = logEntry("exact", "2025-01-01T10:20:30.456Z", { cost: null, upstream_latency_ms: 7.25 });
+      await store.logs.insert([entry]);
+      expect(await store.logs.get("exact")).toEqual(entry);
+    });
+
+    it("takes a record already encoded as JSON text, and indexes its results as from an object", async () => {
+      const { store } = await open();
+      await seed(store);
+      const entry = logEntry("as-text", T, {}, [true, false]);
+      await store.logs.insert([{ ...entry, record: JSON.stringify(entry.record) }]);
+      expect((await store.logs.get("as-text"))?.record).toEqual(entry.record);
+      expect(await store.logs.query({ check_id: "default.regexMatch", verdict: "fail" })).toMatchObject({
+        items: [{ id: "as-text" }],
+      });
+    });
+
+    it("pages newest first with a cursor, without gaps or repeats", async () => {
+      const store = await withLogs();
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.logs.query({ limit: 7, ...(cursor && { cursor }) });
+        seen.push(...page.items.map((e) => e.id));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      expect(seen).toHaveLength(25);
+      expect(seen[0]).toBe("log24");
+      expect(new Set(seen).size).toBe(25);
+      await expect(store.logs.query({ cursor: "garbage" })).rejects.toThrow(/cursor/);
+    });
+
+    it("filters by time, status, model, guardrail, check and verdict", async () => {
+      const store = await withLogs();
+      const ids = async (filter: Parameters<Store["logs"]["query"]>[0]) =>
+        (await store.logs.query({ limit: 100, ...filter })).items.map((e) => e.id);
+      expect(await ids({ from: "2025-01-01T00:00:20.000Z" })).toEqual(["log24", "log23", "log22", "log21", "log20"]);
+      expect(await ids({ from: "2025-01-01T00:00:20.000Z", to: "2025-01-01T00:00:22.000Z" })).toEqual(["log21", "log20"]);
+      expect(await ids({ status: [446] })).toEqual(["log20", "log15", "log10", "log05", "log00"]);
+      expect((await ids({ model: "m1" })).length).toBe(12);
+      expect(await ids({ verdict: "fail" })).toEqual(["log20", "log15", "log10", "log05", "log00"]);
+      expect((await ids({ guardrail_id: "g1", verdict: "pass" })).length).toBe(20);
+      expect(await ids({ check_id: "default.regexMatch", verdict: "fail" })).toHaveLength(5);
+      expect(await ids({ check_id: "default.regexMatch", verdict: "pass" })).toEqual([]);
+      expect(await ids({ guardrail_id: "other" })).toEqual([]);
+      expect(await ids({ workspace_id: "ws2" })).toEqual([]);
+      expect((await ids({ organization_id: "org1", workspace_id: "ws1" })).length).toBe(25);
+    });
+
+    it("aggregates per guardrail and per check, with percentiles", async () => {
+      const store = await withLogs();
+      const aggregate = await store.logs.aggregate({ from: T });
+      expect(aggregate.guardrails).toEqual([
+        { guardrail_id: "g1", runs: 25, passed: 20, failed: 5, latency_ms: { p50: 2, p90: 2, p95: 2, p99: 2, max: 2 } },
+      ]);
+      const regex = aggregate.checks.find((c) => c.check_id === "default.regexMatch");
+      expect(regex).toMatchObject({ runs: 5, passed: 0, failed: 5, errored: 0, latency_ms: { max: 2 } });
+      expect(aggregate.checks.find((c) => c.check_id === "default.wordCount")).toMatchObject({ runs: 25, passed: 25 });
+      expect((await store.logs.aggregate({ check_id: "default.regexMatch" })).checks.map((c) => c.check_id)).toEqual([
+        "default.regexMatch",
+      ]);
+    });
+
+    it("takes percentiles by nearest rank", async () => {
+      const { store } = await open();
+      await seed(store);
+      const entries = [5, 1, 4, 2, 3].map((t, i) => {
+        const entry = logEntry(`p${i}`, T);
+        const hooks = (entry.record.hook_results as { before_request_hooks: Array<{ execution_time: number }> })
+          .before_request_hooks;
+        hooks[0]!.execution_time = t;
+        return entry;
+      });
+      await store.logs.insert(entries);
+      expect((await store.logs.aggregate({})).guardrails[0]?.latency_ms).toEqual({ p50: 3, p90: 5, p95: 5, p99: 5, max: 5 });
+    });
+
+    it("sums spend by provider, by integration in a workspace, and since a time", async () => {
+      const store = await withLogs();
+      expect(await store.logs.spend({ provider_id: "prv1" })).toBeCloseTo(12.5);
+      expect(
+        await store.logs.spend({ integration_id: "int1", workspace_id: "ws1", since: "2025-01-01T00:00:20.000Z" }),
+      ).toBeCloseTo(2.5);
+      expect(await store.logs.spend({ provider_id: "none" })).toBe(0);
+    });
+  });
+}
