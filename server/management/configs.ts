@@ -2,6 +2,7 @@
  * Saved configs (spec §2.3) of a workspace, versioned. A config is validated exactly as a request
  * would load it (gateway keys, then the guardrails of the root and of every target) and its
  * guardrails are gated by the plan before it is saved, so a broken config never reaches a request.
+ * Answers mask inline check credentials; a save that sends the mask back keeps the stored value.
  */
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { Organization, StoredConfig } from "../store/types.js";
@@ -9,6 +10,7 @@ import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import { validateConfig } from "./config-validation.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid, storeGuardrailSource } from "./guardrails.js";
+import { restoreInlineCredentials, withoutInlineCredentials } from "./inline-credentials.js";
 import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
 
@@ -19,6 +21,11 @@ export interface ConfigInput {
   config: Record<string, unknown>;
   /** On update: the version being replaced. */
   version?: number;
+}
+
+/** A config record as answers show it: inline credentials masked. */
+function shown(record: StoredConfig): StoredConfig {
+  return { ...record, config: withoutInlineCredentials(record.config) };
 }
 
 export class Configs {
@@ -52,31 +59,32 @@ export class Configs {
     const organization = await this.#organization(actor, workspaceId);
     requireRole(actor, "workspace_admin", "saving a config");
     const id = input.id ?? newId("cfg");
-    await this.#validate(organization, workspaceId, id, input.config);
+    const config = restoreInlineCredentials(input.config, undefined, `config "${id}"`, "config");
+    await this.#validate(organization, workspaceId, id, config);
     const now = this.ctx.now();
     const record = await this.ctx.store.configs.insert({
       workspace_id: workspaceId,
       id,
       name: input.name ?? id,
-      config: input.config,
+      config,
       version: 1,
       created_at: now,
       updated_at: now,
     });
     if (!record) throw conflict(`config "${id}" already exists in workspace ${workspaceId}; update it instead`);
-    return record;
+    return shown(record);
   }
 
   async get(actor: Actor, workspaceId: string, id: string): Promise<StoredConfig> {
     await this.#organization(actor, workspaceId);
     const record = await this.ctx.store.configs.get(workspaceId, id);
     if (!record) throw notFound(`config "${id}" in workspace "${workspaceId}"`);
-    return record;
+    return shown(record);
   }
 
   async list(actor: Actor, workspaceId: string): Promise<StoredConfig[]> {
     await this.#organization(actor, workspaceId);
-    return this.ctx.store.configs.list(workspaceId);
+    return (await this.ctx.store.configs.list(workspaceId)).map(shown);
   }
 
   async update(actor: Actor, workspaceId: string, id: string, input: ConfigInput): Promise<StoredConfig> {
@@ -86,9 +94,10 @@ export class Configs {
     if (!current) throw notFound(`config "${id}" in workspace "${workspaceId}"`);
     if (input.id !== undefined && input.id !== id)
       throw invalid(`id: "${input.id}" differs from the config's id "${id}" in the path`);
-    await this.#validate(organization, workspaceId, id, input.config);
+    const config = restoreInlineCredentials(input.config, current.config, `config "${id}"`, "config");
+    await this.#validate(organization, workspaceId, id, config);
     const updated = await this.ctx.store.configs.replace(
-      { workspace_id: workspaceId, id, name: input.name ?? current.name, config: input.config, updated_at: this.ctx.now() },
+      { workspace_id: workspaceId, id, name: input.name ?? current.name, config, updated_at: this.ctx.now() },
       input.version,
     );
     if (!updated) {
@@ -97,7 +106,7 @@ export class Configs {
         "version_conflict",
       );
     }
-    return updated;
+    return shown(updated);
   }
 
   async delete(actor: Actor, workspaceId: string, id: string): Promise<void> {

@@ -2,7 +2,8 @@
  * Guardrail records (spec §2.1) of a workspace, versioned. A record is validated by the engine's
  * registry (known checks, parameters against their schemas, supported sides) and gated by the
  * organization's plan before it is saved. A change that would break a saved config referencing
- * the guardrail is refused, as is deleting a guardrail a config still uses.
+ * the guardrail is refused, as is deleting a guardrail a config still uses. Answers mask inline
+ * check credentials; a save that sends the mask back keeps the stored value.
  */
 import { ConfigError, type Guardrail, type GuardrailDefinition, type GuardrailSource, type Side } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
@@ -13,6 +14,7 @@ import { referencedGuardrailIds, validateConfig } from "./config-validation.js";
 import type { ManagementContext } from "./context.js";
 import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
+import { restoreInlineCredentials, withoutInlineCredentials } from "./inline-credentials.js";
 
 /** Body of a guardrail save: the guardrail as written, with an optional id, name and version. */
 export interface GuardrailInput extends Omit<GuardrailDefinition, "id" | "name"> {
@@ -65,6 +67,11 @@ export function prepareRecord(ctx: ManagementContext, definition: GuardrailDefin
   throw asInvalid(first, where);
 }
 
+/** A guardrail record as answers show it: inline credentials masked. */
+function shown(record: GuardrailRecord): GuardrailRecord {
+  return { ...record, definition: withoutInlineCredentials(record.definition) };
+}
+
 export class Guardrails {
   constructor(private readonly ctx: ManagementContext) {}
 
@@ -76,11 +83,15 @@ export class Guardrails {
     return { workspace, organization };
   }
 
-  /** Validates and gates a body; returns the definition to store. */
-  #check(organization: Organization, id: string, input: GuardrailInput): GuardrailDefinition {
-    const { id: _id, name: _name, version: _version, ...rest } = input;
-    const definition: GuardrailDefinition = { ...rest, id };
+  /**
+   * Validates and gates a body; returns the definition to store. Credential masks in the body
+   * take the values of `current` (the stored definition) at their place.
+   */
+  #check(organization: Organization, id: string, input: GuardrailInput, current?: GuardrailDefinition): GuardrailDefinition {
+    const { id: _id, name: _name, version: _version, ...written } = input;
     const where = `guardrail "${id}"`;
+    const rest = restoreInlineCredentials(written, current, where);
+    const definition: GuardrailDefinition = { ...rest, id };
     const guardrail = prepareRecord(this.ctx, definition, where);
     assertGuardrailsAllowed(organization, [guardrail], this.ctx.registry, where);
     const { id: _drop, ...stored } = definition;
@@ -103,19 +114,19 @@ export class Guardrails {
       updated_at: now,
     });
     if (!record) throw conflict(`guardrail "${id}" already exists in workspace ${workspaceId}; update it instead`);
-    return record;
+    return shown(record);
   }
 
   async get(actor: Actor, workspaceId: string, id: string): Promise<GuardrailRecord> {
     await this.#context(actor, workspaceId);
     const record = await this.ctx.store.guardrails.get(workspaceId, id);
     if (!record) throw notFound(`guardrail "${id}" in workspace "${workspaceId}"`);
-    return record;
+    return shown(record);
   }
 
   async list(actor: Actor, workspaceId: string): Promise<GuardrailRecord[]> {
     await this.#context(actor, workspaceId);
-    return this.ctx.store.guardrails.list(workspaceId);
+    return (await this.ctx.store.guardrails.list(workspaceId)).map(shown);
   }
 
   /** Replaces a guardrail (a new version); with `input.version`, only if that is the current one. */
@@ -126,7 +137,7 @@ export class Guardrails {
     if (!current) throw notFound(`guardrail "${id}" in workspace "${workspaceId}"`);
     if (input.id !== undefined && input.id !== id)
       throw invalid(`id: "${input.id}" differs from the guardrail's id "${id}" in the path`);
-    const definition = this.#check(organization, id, input);
+    const definition = this.#check(organization, id, input, current.definition);
     await this.#assertConfigsStillValid(workspaceId, id, { ...definition, id, name: input.name ?? current.name });
     const updated = await this.ctx.store.guardrails.replace(
       { workspace_id: workspaceId, id, name: input.name ?? current.name, definition, updated_at: this.ctx.now() },
@@ -138,7 +149,7 @@ export class Guardrails {
         "version_conflict",
       );
     }
-    return updated;
+    return shown(updated);
   }
 
   async delete(actor: Actor, workspaceId: string, id: string): Promise<void> {

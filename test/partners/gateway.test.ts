@@ -1,9 +1,11 @@
 /**
  * Partner checks in a managed gateway: plan gating (a developer-plan organization is refused them,
  * a production-plan one uses them), and a config written for the peer gateway, with its check ids
- * and parameter names, accepted unchanged and run against the services' contract fakes.
+ * and parameter names, accepted unchanged and run against the services' contract fakes; inline
+ * credentials of saved configs and guardrails used by requests and never shown in answers or logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REDACTED } from "../../core/index.js";
 import { OPERATOR } from "../../server/management/index.js";
 import { chat, type ManagedTestGateway, startManaged } from "../support/managed.js";
 import { AZURE_KEY, startAzureFake } from "../support/partners/azure.js";
@@ -151,13 +153,24 @@ describe("a config written for the peer gateway", () => {
     ],
   });
 
-  it("is accepted unchanged when saved", async () => {
+  it("is accepted unchanged when saved, its credentials shown masked", async () => {
     const saved = await gw.call("POST", `/admin/v1/workspaces/${gw.keys.workspace_id}/configs`, {
       key: gw.keys.admin_key,
       body: { id: "from-peer", config: peerConfig() },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
-    expect(saved.body.config).toEqual(peerConfig());
+    const [azureCheck, bedrockCheck, mistralCheck] = peerConfig().before_request_hooks[0]!.checks;
+    const shownChecks = saved.body.config.before_request_hooks[0].checks;
+    expect(shownChecks[0].parameters).toEqual({
+      ...azureCheck!.parameters,
+      credentials: { contentSafety: { resourceName: REDACTED, apiKey: REDACTED, azureAuthMode: REDACTED } },
+    });
+    expect(shownChecks[1].parameters.credentials).toEqual(
+      Object.fromEntries(Object.keys(bedrockCheck!.parameters.credentials).map((k) => [k, REDACTED])),
+    );
+    expect(shownChecks[2].parameters).toEqual({ ...mistralCheck!.parameters, credentials: { apiKey: REDACTED } });
+    const stored = await gw.managed.store.configs.get(gw.keys.workspace_id, "from-peer");
+    expect(stored?.config).toEqual(peerConfig());
   });
 
   it("runs against the services: a clean prompt passes all four, a violent injection is denied", async () => {
@@ -193,5 +206,132 @@ describe("a config written for the peer gateway", () => {
       expect(clean.text + violent.text).not.toContain(secret);
       expect(gw.logLines.join("\n")).not.toContain(secret);
     }
+  });
+});
+
+describe("inline credentials of saved configs and guardrails", () => {
+  const ws = () => gw.keys.workspace_id;
+  const admin = () => gw.keys.admin_key;
+  const secrets = [AZURE_KEY, MISTRAL_KEY];
+  const azureCheck = () => ({
+    id: "azure.contentSafety",
+    parameters: {
+      categories: ["Violence"],
+      credentials: { contentSafety: { resourceName: "acme-safety", apiKey: AZURE_KEY, customHost: azure.origin } },
+    },
+  });
+  const mistralShorthand = () => ({
+    deny: true,
+    "mistral.moderateContent": {
+      categories: ["violence_and_threats"],
+      credentials: { apiKey: MISTRAL_KEY, baseURL: mistral.origin },
+    },
+  });
+  const expectNoSecret = (text: string) => {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  };
+
+  it("never answers with them, keeps them through a save of the masked record, and requests still send them", async () => {
+    const guardrail = await gw.call("POST", `/admin/v1/workspaces/${ws()}/guardrails`, {
+      key: admin(),
+      body: { id: "azure-inline", side: "input", async: false, deny: true, checks: [azureCheck()] },
+    });
+    expect(guardrail.status, guardrail.text).toBe(201);
+    expect(guardrail.body.definition.checks[0].parameters.credentials).toEqual({
+      contentSafety: { resourceName: REDACTED, apiKey: REDACTED, customHost: REDACTED },
+    });
+    const config = await gw.call("POST", `/admin/v1/workspaces/${ws()}/configs`, {
+      key: admin(),
+      body: { id: "inline-secrets", config: { input_guardrails: ["azure-inline", mistralShorthand()] } },
+    });
+    expect(config.status, config.text).toBe(201);
+    expect(config.body.config.input_guardrails[1]["mistral.moderateContent"].credentials).toEqual({
+      apiKey: REDACTED,
+      baseURL: REDACTED,
+    });
+
+    const answers = [guardrail, config];
+    for (const kind of ["guardrails", "configs"]) {
+      const id = kind === "guardrails" ? "azure-inline" : "inline-secrets";
+      const one = await gw.call("GET", `/admin/v1/workspaces/${ws()}/${kind}/${id}`, { key: admin() });
+      const all = await gw.call("GET", `/admin/v1/workspaces/${ws()}/${kind}`, { key: admin() });
+      expect([one.status, all.status]).toEqual([200, 200]);
+      // The masked record read back is saved again as it is, with a change beside it.
+      const { workspace_id: _w, created_at: _c, updated_at: _u, definition, ...rest } = one.body;
+      const body = kind === "guardrails" ? { ...rest, ...definition, name: "renamed" } : { ...rest, name: "renamed" };
+      const updated = await gw.call("PUT", `/admin/v1/workspaces/${ws()}/${kind}/${id}`, { key: admin(), body });
+      expect(updated.status, updated.text).toBe(200);
+      expect(updated.body).toMatchObject({ name: "renamed", version: 2 });
+      answers.push(one, all, updated);
+    }
+    for (const answer of answers) expectNoSecret(answer.text);
+    expect((await gw.managed.store.guardrails.get(ws(), "azure-inline"))?.definition.checks[0]?.parameters).toEqual(
+      azureCheck().parameters,
+    );
+    expect((await gw.managed.store.configs.get(ws(), "inline-secrets"))?.config).toEqual({
+      input_guardrails: ["azure-inline", mistralShorthand()],
+    });
+
+    const azureCalls = azure.requests.length;
+    const mistralCalls = mistral.requests.length;
+    const denied = await gw.call("POST", "/v1/chat/completions", {
+      key: gw.keys.api_key,
+      body: chat("@mock/m", "I will kill you"),
+      headers: { "x-gateway-config": "inline-secrets" },
+    });
+    expect(denied.status, denied.text).toBe(446);
+    const checks = denied.body.hook_results.before_request_hooks.flatMap((g: { checks: unknown[] }) => g.checks);
+    expect(checks.map((c: { id: string; verdict: boolean }) => [c.id, c.verdict])).toEqual([
+      ["azure.contentSafety", false],
+      ["mistral.moderateContent", false],
+    ]);
+    expect(azure.requests.slice(azureCalls).map((r) => r.headers["ocp-apim-subscription-key"])).toEqual([AZURE_KEY]);
+    expect(mistral.requests.slice(mistralCalls).map((r) => r.headers.authorization)).toEqual([`Bearer ${MISTRAL_KEY}`]);
+    expectNoSecret(denied.text);
+
+    await gw.app.guardgate.drainLogs();
+    await gw.managed.sink.flush();
+    const logs = await gw.call("GET", "/admin/v1/logs?status=446", { key: admin() });
+    const entry = logs.body.data.find((e: { config_id: string | null }) => e.config_id === "inline-secrets");
+    expect(entry).toBeDefined();
+    const view = await gw.call("GET", `/admin/v1/logs/${entry.id}`, { key: admin() });
+    expect(view.status).toBe(200);
+    expect(view.text).toContain("mistral.moderateContent");
+    expectNoSecret(logs.text + view.text);
+    expectNoSecret(gw.logLines.join("\n"));
+  });
+
+  it("refuses a mask where no credential is stored, saying where, and stores nothing", async () => {
+    const masked = { ...mistralShorthand()["mistral.moderateContent"], credentials: { apiKey: REDACTED } };
+    const created = await gw.call("POST", `/admin/v1/workspaces/${ws()}/configs`, {
+      key: admin(),
+      body: { id: "masked-only", config: { input_guardrails: [{ "mistral.moderateContent": masked }] } },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({
+      code: "redacted_credential",
+      message: `config "masked-only": config.input_guardrails[0]["mistral.moderateContent"].credentials.apiKey is the redaction marker "${REDACTED}" and no credential is stored there; send the credential itself`,
+    });
+    expect(await gw.managed.store.configs.get(ws(), "masked-only")).toBeUndefined();
+
+    // A mask moved onto another check's place does not take that check's credential.
+    const openaiCheck = (apiKey: string) => ({ id: "openai.moderation", parameters: { credentials: { apiKey } } });
+    const mistralCheck = (apiKey: string) => ({
+      id: "mistral.moderateContent",
+      parameters: { categories: ["violence_and_threats"], credentials: { apiKey } },
+    });
+    const two = await gw.call("POST", `/admin/v1/workspaces/${ws()}/guardrails`, {
+      key: admin(),
+      body: { id: "two-checks", side: "input", checks: [openaiCheck(OPENAI_KEY), mistralCheck(MISTRAL_KEY)] },
+    });
+    expect(two.status, two.text).toBe(201);
+    const swapped = await gw.call("PUT", `/admin/v1/workspaces/${ws()}/guardrails/two-checks`, {
+      key: admin(),
+      body: { side: "input", checks: [mistralCheck(REDACTED), openaiCheck(REDACTED)] },
+    });
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.error.code).toBe("redacted_credential");
+    expect(swapped.body.error.message).toContain("checks[0].parameters.credentials.apiKey");
+    expect((await gw.managed.store.guardrails.get(ws(), "two-checks"))?.version).toBe(1);
   });
 });
