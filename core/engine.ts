@@ -6,6 +6,7 @@ import path from "node:path";
 import { evaluationStatus } from "./aggregate.js";
 import { builtinPlugins } from "./builtin.js";
 import type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+import { checkConfigKeys } from "./config/keys.js";
 import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
 import { joinPath } from "./config/path.js";
 import { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
@@ -158,8 +159,10 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     if (given !== 1) throw new ConfigError("", "evaluate needs exactly one of guardrails, config or prepared");
     if (o.prepared) return { guardrails: o.prepared, warnings: [] };
     if (o.config !== undefined) {
-      const normalized = await normalizeGuardrails(parseConfig(o.config, "config"), { registry, source }, "config");
-      return { guardrails: normalized[o.side], warnings: normalized.warnings };
+      const config = parseConfig(o.config, "config");
+      const keyWarnings = checkConfigKeys(config, "config");
+      const normalized = await normalizeGuardrails(config, { registry, source }, "config");
+      return { guardrails: normalized[o.side], warnings: [...keyWarnings, ...normalized.warnings] };
     }
     if (!Array.isArray(o.guardrails)) throw new ConfigError("guardrails", "must be an array");
     const prepared = await Promise.all(

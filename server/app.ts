@@ -233,7 +233,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       : DEFAULT_CUSTOM_HOSTS,
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
+  const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
   const phases = new Phases(
     engine,
     (error) => app.log.error({ err: error }, "an asynchronous guardrail failed to run"),

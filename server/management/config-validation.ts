@@ -4,6 +4,7 @@
  * request would. A config that would fail on a request fails here, with the path.
  */
 import { GUARDRAIL_KEYS } from "../../core/config/definition.js";
+import { checkConfigKeys } from "../../core/config/keys.js";
 import { GUARDRAIL_CONFIG_KEYS, normalizeGuardrails } from "../../core/config/normalize.js";
 import { joinPath } from "../../core/config/path.js";
 import type { GuardrailSource } from "../../core/config/source.js";
@@ -42,6 +43,7 @@ export function configNodes(config: Record<string, unknown>, path = ""): Array<{
  * targets), for plan gating. Throws the engine's ConfigError on the first problem.
  */
 export async function validateConfig(config: Record<string, unknown>, deps: ConfigValidationDeps): Promise<Guardrail[]> {
+  checkConfigKeys(config);
   deps.validateGatewayKeys?.(config);
   const guardrails: Guardrail[] = [];
   for (const { node, path } of configNodes(config)) {

@@ -5,6 +5,7 @@
  * guardrail list (REFERENCE.md: a target with no hooks inherits the parent's).
  */
 import type { ConfigWarning } from "../../core/config/definition.js";
+import { checkConfigKeys } from "../../core/config/keys.js";
 import { GUARDRAIL_CONFIG_KEYS } from "../../core/config/normalize.js";
 import { joinPath } from "../../core/config/path.js";
 import type { Engine } from "../../core/engine.js";
@@ -117,8 +118,9 @@ function hasSideKeys(config: Record<string, unknown>, side: Side): boolean {
  * malformed gateway keys, unknown guardrails or checks, bad parameters.
  */
 export async function buildPlan(config: Record<string, unknown>, engine: Engine, scope: Scope): Promise<Plan> {
+  // Unknown keys first: a misspelt key is better named as such than as a schema mismatch.
+  const warnings: ConfigWarning[] = checkConfigKeys(config);
   validateGatewayConfig(config, "");
-  const warnings: ConfigWarning[] = [];
   let hasGuardrails = false;
 
   const build = async (node: GatewayConfig, path: string, parent: PlanNode | undefined): Promise<PlanNode> => {
