@@ -27,6 +27,11 @@ export interface CheckSettings {
    * (`*.corp.example`). IP literals may be listed too.
    */
   internalHosts?: string[];
+  /**
+   * What a refused call tells the user to change. The library names its own options by default;
+   * the gateway names its config-file key, which is what its users change.
+   */
+  refusalAdvice?: string;
 }
 
 /** Everything a check can see when it runs. */

@@ -337,12 +337,12 @@ function describeThrown(error: unknown): string {
 }
 
 function unknownCheckMessage(id: string, known: string[]): string {
-  const plugin = id.split(".")[0];
+  const plugin = id.split(".")[0] ?? "";
   const sameName = known.filter((k) => k.toLowerCase() === id.toLowerCase());
   if (sameName.length) return `unknown check "${id}"; did you mean "${sameName[0]}"?`;
   if (!id.includes(".")) return `unknown check "${id}"; check ids have the form <plugin>.<check>, e.g. default.${id}`;
   const ofPlugin = known.filter((k) => k.startsWith(`${plugin}.`));
   if (!ofPlugin.length) return `unknown check "${id}": no plugin "${plugin}" is loaded`;
-  const near = nearestKey(id, ofPlugin);
-  return near ? `unknown check "${id}"; did you mean "${near}"?` : `unknown check "${id}"`;
+  const near = nearestKey(id.slice(plugin.length + 1), ofPlugin.map((k) => k.slice(plugin.length + 1)));
+  return near ? `unknown check "${id}"; did you mean "${plugin}.${near}"?` : `unknown check "${id}"`;
 }

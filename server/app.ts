@@ -19,7 +19,7 @@ import type { PluginSpec } from "../core/plugin-loader.js";
 import type { Side } from "../core/types.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
-import { ConnectionTracker } from "./connections.js";
+import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, type ErrorStyle, errorBody } from "./errors.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
@@ -183,6 +183,10 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
   }
 }
 
+/** What a check's refused outbound call tells a gateway user: the config-file key they would change. */
+export const CHECKS_REFUSAL_ADVICE =
+  "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
+
 /** Builds the gateway app; call `listen` on it, or `inject` in tests. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const file = options.file ?? {};
@@ -202,7 +206,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     plugins,
     baseDir,
     source: guardrails,
-    settings: options.checkSettings ?? { allowPrivateAddresses: settings.checks_allow_private_addresses ?? false },
+    settings: options.checkSettings ?? {
+      allowPrivateAddresses: settings.checks_allow_private_addresses ?? false,
+      refusalAdvice: CHECKS_REFUSAL_ADVICE,
+    },
     ...(options.executor && { executor: options.executor }),
   });
   try {
@@ -221,6 +228,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     forceCloseConnections: "idle",
     requestIdHeader: false,
     logController: new AccessLog(),
+    clientErrorHandler: answerClientError,
   });
 
   const upstream = new UpstreamClient({

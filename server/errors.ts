@@ -24,6 +24,7 @@ const ANTHROPIC_TYPES: Record<number, string> = {
   401: "authentication_error",
   403: "permission_error",
   404: "not_found_error",
+  402: "billing_error",
   413: "request_too_large",
   415: "invalid_request_error",
   429: "rate_limit_error",
@@ -34,6 +35,9 @@ const ANTHROPIC_TYPES: Record<number, string> = {
 
 function openAiType(status: number): string {
   if (status === 401) return "authentication_error";
+  // What OpenAI's own API answers: a rate limit, and a spent quota (which it sends with a 429).
+  if (status === 429) return "rate_limit_error";
+  if (status === 402) return "insufficient_quota";
   if (status === 404) return "not_found_error";
   if (status >= 500) return "server_error";
   return "invalid_request_error";

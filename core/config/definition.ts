@@ -189,8 +189,10 @@ export function expandShorthand(
       continue;
     }
     const at = joinPath(path, key);
+    const near = nearestKey(key, GUARDRAIL_KEYS);
+    const hint = near && `in this form every key but ${[...GUARDRAIL_KEYS].join(", ")} names a check; did you mean ${near}?`;
     if (value !== null && value !== undefined && !isObject(value))
-      throw new ConfigError(at, "must be an object of check parameters");
+      throw new ConfigError(at, `must be an object of check parameters${hint ? `; ${hint}` : ""}`);
     const parameters = { ...((value as Record<string, unknown> | null) ?? {}) };
     let id = key.includes(".") ? key : `default.${key}`;
     let idPath = at;
@@ -201,13 +203,7 @@ export function expandShorthand(
       delete parameters.id;
     }
     checks.push({ id, parameters });
-    const near = idPath === at ? nearestKey(key, GUARDRAIL_KEYS) : undefined;
-    checkPaths.push({
-      path: at,
-      parametersPath: at,
-      idPath,
-      ...(near && { hint: `in this form every key but ${[...GUARDRAIL_KEYS].join(", ")} names a check; did you mean ${near}?` }),
-    });
+    checkPaths.push({ path: at, parametersPath: at, idPath, ...(hint && idPath === at && { hint }) });
   }
   definition.checks = checks;
   return { definition, checkPaths };
