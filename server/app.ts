@@ -33,6 +33,7 @@ import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { hookRoutes } from "./routes/hooks.js";
+import { assertDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type { ApiKeySource, ConfigSource, GuardrailSource, PluginCredentialSource, ProviderSource } from "./sources/types.js";
@@ -259,6 +260,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
+    ...(settings.log_durable && { durableLogs: true }),
     ...(options.policy && { policy: options.policy }),
   });
 
@@ -300,10 +303,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       );
   });
 
+  // Every JSON body, on every route: absurd nesting is refused at intake (request-shape.ts).
+  app.addHook("preValidation", async (request) => {
+    if (typeof request.body === "object" && request.body !== null) assertDepth(request.body);
+  });
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
-    inferenceRoutes(scope, gateway, plans);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials);
   });
 

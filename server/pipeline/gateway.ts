@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation } from "../../core/engine.js";
 import type { GuardrailResult, GuardrailStatus } from "../../core/types.js";
 import { deniedBody, errorBody, GatewayError } from "../errors.js";
+import { DEFAULT_LOG_BODY_MAX_BYTES, keptBody } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
 import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
@@ -69,6 +70,10 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
   logBodies: boolean;
+  /** Cap of each logged body, bytes of JSON; default 64 KiB. */
+  logBodyMaxBytes?: number;
+  /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
+  durableLogs?: boolean;
   policy?: RequestPolicy;
 }
 
@@ -395,12 +400,29 @@ export class Gateway {
     return outcome;
   }
 
+  /** Puts the bodies on the record, capped; a body that cannot be kept leaves a note, never a lost record. */
+  #keepBodies(record: RequestLogRecord, request: unknown, response: unknown): void {
+    const max = this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES;
+    const notes: NonNullable<RequestLogRecord["body_notes"]> = {};
+    const kept = keptBody(request, max);
+    if (kept.body !== undefined) record.request = kept.body;
+    if (kept.note) notes.request = kept.note;
+    if (response !== undefined) {
+      const out = keptBody(response, max);
+      if (out.body !== undefined) record.response = out.body;
+      if (out.note) notes.response = out.note;
+    }
+    if (notes.request || notes.response) record.body_notes = notes;
+  }
+
   #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
     const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
     if (leaf) attempt.provider = providerLabel(leaf.provider);
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
     if (outcome?.error) attempt.error = outcome.error;
+    const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
+    if (hooks) attempt.hook_results = hooks;
     ctx.attempts.push(attempt);
   }
 
@@ -413,7 +435,10 @@ export class Gateway {
       strict: ctx.strict,
       source: outcome.source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
-      onEnd: (summary) => void this.finish(ctx, outcome, summary),
+      onEnd: (summary) => {
+        const written = this.finish(ctx, outcome, summary);
+        return this.deps.durableLogs ? written : undefined;
+      },
     });
   }
 
@@ -426,6 +451,11 @@ export class Gateway {
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
     return job;
+  }
+
+  /** Whether an answer must wait for its record's commit before it is sent. */
+  get durableLogs(): boolean {
+    return this.deps.durableLogs === true;
   }
 
   /** Resolves once every request log begun so far has been handed to the sink. */
@@ -475,11 +505,11 @@ export class Gateway {
         const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
         Object.assign(record, await admission.settle(usage));
       }
-      if (this.deps.logBodies) {
-        record.request = leaf?.request ?? ctx.body;
-        if (response) record.response = response;
-      }
-      await this.deps.logSink.write(record);
+      // A stream's output side ran after its attempt was recorded.
+      const lastAttempt = ctx.attempts.at(-1);
+      if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
+      if (this.deps.logBodies) this.#keepBodies(record, leaf?.request ?? ctx.body, response);
+      await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
     } catch (error) {
       this.deps.logger.error({ err: error, requestId: ctx.id }, "writing the request log failed");
     }
