@@ -116,6 +116,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   /** Request types this check can evaluate; all when absent. */
   requestTypes?: readonly RequestType[];
   /**
+   * False for a check that judges something other than the evaluated text (the model, metadata,
+   * headers, the whole context). A check that reads the text is not run when the body has none
+   * (an embedding response, an answer with only tool calls): its result says so as an error.
+   */
+  readsText?: boolean;
+  /**
    * Load-time validation beyond the schema: runs after the schema passed, when a guardrail is
    * loaded, so a bad combination is a config error and never a failure at request time.
    */
