@@ -33,9 +33,11 @@ export interface EngineOptions {
   baseDir?: string;
   settings?: CheckSettings;
   /**
-   * How phases run: "inline" (the default; on the calling thread), "pool" (worker threads with hard
-   * time limits; plugins given as objects are refused), "auto" (per phase, by measured cost; see
-   * core/pool/auto-executor.ts), or a factory.
+   * How phases run: "inline" (on the calling thread), "pool" (worker threads with hard time limits;
+   * plugins given as objects are refused), "auto" (per phase, by measured cost; see
+   * core/pool/auto-executor.ts), or a factory. The default is "auto" when a plugin is loaded from a
+   * path or a package (code that is not guardgate's and may never yield runs in the pool, under
+   * its time limit), else "inline". Ask for "inline" to keep every check on the calling thread.
    */
   executor?: ExecutorChoice | ((context: ExecutorContext) => Executor);
   /** Worker pool options, for "pool" and "auto": size, resource limits, cut-off margin. */
@@ -114,7 +116,8 @@ export interface Engine {
 }
 
 async function buildExecutor(options: EngineOptions, context: ExecutorContext): Promise<Executor> {
-  const choice = options.executor ?? "inline";
+  // Plugins from modules are code nobody here reviewed: by default they never run on the caller's thread.
+  const choice = options.executor ?? (context.plugins.some((p) => p.moduleUrl !== undefined) ? "auto" : "inline");
   if (typeof choice === "function") return choice(context);
   switch (choice) {
     case "inline":

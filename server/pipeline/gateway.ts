@@ -502,7 +502,7 @@ export class Gateway {
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
-        const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        const usage = response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
         Object.assign(record, await admission.settle(usage));
       }
       // A stream's output side ran after its attempt was recorded.
