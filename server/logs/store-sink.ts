@@ -87,8 +87,14 @@ function serialisedRecord(kept: Record<string, unknown>, secrets: Array<string |
         list.map((g) => ({ ...g, checks: (g.checks ?? []).map((c) => ({ ...c, data: { omitted: why } })) }));
       const stripped = {
         ...lean,
-        attempts: [],
-        hook_results: { before_request_hooks: strip(hooks?.before_request_hooks), after_request_hooks: strip(hooks?.after_request_hooks) },
+        // Each attempt's own results carry the same data: the attempts stay, their results go.
+        attempts: Array.isArray(lean.attempts)
+          ? lean.attempts.map((a: Record<string, unknown>) => ({ ...a, hook_results: undefined }))
+          : [],
+        hook_results: {
+          before_request_hooks: strip(hooks?.before_request_hooks),
+          after_request_hooks: strip(hooks?.after_request_hooks),
+        },
       };
       return redactedJson(stripped, secrets);
     }

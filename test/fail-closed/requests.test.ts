@@ -64,16 +64,22 @@ describe("config typos are refused, not ignored", () => {
     expect(root.body.error.message).toContain("input_guardrail: unknown key; did you mean input_guardrails?");
     const target = await gw.call("POST", at, {
       key: admin,
-      body: { id: "typo2", config: { strategy: { mode: "fallback" }, targets: [{ provider: "@mock", input_guardrails: [{ ...denyHello, denny: true }] }] } },
+      body: {
+        id: "typo2",
+        config: {
+          strategy: { mode: "fallback" },
+          targets: [{ provider: "@mock", input_guardrails: [{ ...denyHello, denny: true }] }],
+        },
+      },
     });
     expect(target.status).toBe(400);
     expect(target.body.error.message).toContain("targets[0].input_guardrails[0].denny: unknown key; did you mean deny?");
   });
 
   it("a config file with a typo stops the start, naming the path", async () => {
-    await expect(
-      startManaged({ file: { configs: [{ id: "c", config: { output_guardrail: [denyHello] } }] } }),
-    ).rejects.toThrow("output_guardrail: unknown key; did you mean output_guardrails?");
+    await expect(startManaged({ file: { configs: [{ id: "c", config: { output_guardrail: [denyHello] } }] } })).rejects.toThrow(
+      "output_guardrail: unknown key; did you mean output_guardrails?",
+    );
   });
 
   it("a peer gateway key guardgate does not act on is accepted and said so in the log", async () => {
@@ -163,7 +169,9 @@ describe("records", () => {
     const answer = await gw.call("POST", "/v1/chat/completions", {
       key,
       body: chat("@mock/m", deep),
-      headers: configHeader({ input_guardrails: [{ deny: true, checks: [{ id: "default.jsonSchema", parameters: { schema: { type: "object" } } }] }] }),
+      headers: configHeader({
+        input_guardrails: [{ deny: true, checks: [{ id: "default.jsonSchema", parameters: { schema: { type: "object" } } }] }],
+      }),
     });
     expect(answer.status).toBeLessThan(500);
     const view = await logOf(answer.headers["x-gateway-request-id"] as string);
