@@ -17,7 +17,12 @@ export interface KeptBody {
 
 /** The first `maxBytes` bytes of a UTF-8 text, never cutting a character in two. */
 function utf8Prefix(text: string, maxBytes: number): string {
-  const bytes = Buffer.from(text, "utf8");
+  // A prefix of `maxBytes` characters holds at least `maxBytes` bytes: encode no more than that.
+  let chars = Math.min(maxBytes, text.length);
+  const last = text.charCodeAt(chars - 1);
+  if (last >= 0xd800 && last <= 0xdbff) chars--;
+  const bytes = Buffer.from(text.slice(0, chars), "utf8");
+  if (bytes.length <= maxBytes) return bytes.toString("utf8");
   let end = maxBytes;
   // A continuation byte (10xxxxxx) belongs to the character before the cut.
   while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
