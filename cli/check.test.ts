@@ -94,4 +94,28 @@ describe("guardgate check", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command "frobnicate"/);
   });
+
+  it.each([
+    ["input_guardrail", "input_guardrails"],
+    ["before_request_hook", "before_request_hooks"],
+    ["inputGuardrails", "input_guardrails"],
+  ])("exits 2 on a config whose %s key is misspelt, naming %s", (typo, meant) => {
+    const config = file(`typo-${typo}.json`, {
+      [typo]: [{ deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] }],
+    });
+    const run = guardgate(["check", "--guardrail", config, "--text", "hello"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`${typo}: unknown key; did you mean ${meant}?`);
+  });
+
+  it("warns on stderr about a peer gateway key it does not act on, and still evaluates", () => {
+    const config = file("peer-key.json", {
+      forward_headers: ["x-trace"],
+      input_guardrails: [{ deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] }],
+    });
+    const run = guardgate(["check", "--guardrail", config, "--text", "hello"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("warning: config.forward_headers: accepted but not acted on");
+  });
 });
