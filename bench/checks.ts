@@ -14,11 +14,20 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Bench } from "tinybench";
 import { bodyForText } from "../cli/check.js";
-import { createEngine, type Engine } from "../core/engine.js";
-import { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "../core/pool/auto-executor.js";
-import type { PoolExecutor } from "../core/pool/pool-executor.js";
-import { compileRegex, firstMatch, type RegexEngineName, regexEngine, useRegexEngine } from "../core/regex.js";
-import type { Guardrail, RequestType, Side } from "../core/types.js";
+import { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
+import {
+  compileRegex,
+  createEngine,
+  type Engine,
+  firstMatch,
+  type Guardrail,
+  type PoolExecutor,
+  regexEngine,
+  type RegexEngineName,
+  type RequestType,
+  type Side,
+  useRegexEngine,
+} from "../index.js";
 import { type CheckRow, type RegexRow, type Report, renderMarkdown } from "./checks-report.js";
 import { Progress } from "./progress.js";
 import { sampleText } from "./sample-text.js";

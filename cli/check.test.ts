@@ -112,7 +112,9 @@ describe("guardgate check", () => {
   it("warns on stderr about a peer gateway key it does not act on, and still evaluates", () => {
     const config = file("peer-key.json", {
       forward_headers: ["x-trace"],
-      input_guardrails: [{ deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] }],
+      input_guardrails: [
+        { deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] },
+      ],
     });
     const run = guardgate(["check", "--guardrail", config, "--text", "hello"]);
     expect(run.code).toBe(1);

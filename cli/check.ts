@@ -5,10 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { createEngine } from "../core/engine.js";
-import { GuardgateError } from "../core/errors.js";
-import { bodyForText } from "../core/sample-body.js";
-import type { RequestType, Side } from "../core/types.js";
+import { bodyForText, createEngine, GuardgateError, type RequestType, type Side } from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
 import type { Command } from "./main.js";
 
 const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]...
@@ -77,7 +75,7 @@ const check: Command = async (argv) => {
       throw new UsageError(`--request-type must be chatComplete, complete, embed or messages, not "${requestType}"`);
     }
     const body = values.text !== undefined ? bodyForText(side, requestType, values.text) : parseJson(await readStdin(), "stdin");
-    engine = await createEngine({ plugins: values.plugin ?? [] });
+    engine = await createEngine({ builtins: builtinPlugins, plugins: values.plugin ?? [] });
     const evaluation = await engine.evaluate({
       side,
       requestType,

@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import validatePackageName from "validate-npm-package-name";
-import { GuardgateError } from "../core/errors.js";
+import { GuardgateError } from "../core/index.js";
 
 /** What to write. */
 export interface ScaffoldOptions {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { GuardgateError } from "../core/errors.js";
+import { GuardgateError } from "../index.js";
 import { guardgateRoot, pluginIdFor, scaffoldPlugin } from "./plugin-scaffold.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { GuardgateError } from "../core/errors.js";
+import { GuardgateError } from "../core/index.js";
 import type { Command } from "./main.js";
 import { scaffoldPlugin } from "./plugin-scaffold.js";
 

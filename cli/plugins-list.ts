@@ -5,10 +5,8 @@
  * is reported as the gateway would at start.
  */
 import { parseArgs } from "node:util";
-import { createEngine } from "../core/engine.js";
-import { GuardgateError } from "../core/errors.js";
-import type { JsonSchema } from "../core/plugin-api.js";
-import type { CheckInfo, PluginInfo } from "../core/registry.js";
+import { type CheckInfo, createEngine, GuardgateError, type JsonSchema, type PluginInfo } from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
 import type { Command } from "./main.js";
 
@@ -94,6 +92,7 @@ const pluginsList: Command = async (argv) => {
     if (extra.length) throw new GuardgateError("usage", `unexpected argument "${extra[0]}"`);
     const gateway = values.config ? await loadGatewayFile(values.config) : undefined;
     const engine = await createEngine({
+      builtins: builtinPlugins,
       plugins: [...(gateway?.file.plugins ?? []), ...(values.plugin ?? [])],
       ...(gateway && { baseDir: gateway.dir }),
     });

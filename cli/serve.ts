@@ -5,7 +5,7 @@
  * writes every request log, then exits.
  */
 import { parseArgs } from "node:util";
-import { GuardgateError } from "../core/errors.js";
+import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/management/start.js";
 import type { Command } from "./main.js";
 

@@ -3,8 +3,8 @@
  * registry (the built-in checks plus `--plugin`s, or the plugins of a `--config` file) for
  * validating guardrails as the gateway would.
  */
-import { createEngine, type Engine } from "../core/engine.js";
-import { GuardgateError } from "../core/errors.js";
+import { createEngine, type Engine, GuardgateError } from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
 import { Management } from "../server/management/index.js";
 import { validateGatewayConfig } from "../server/plan/schema.js";
@@ -32,7 +32,7 @@ export async function openStoreAccess(options: { dataDir?: string; plugins?: str
     plugins.push(...(loaded.file.plugins ?? []));
     baseDir = loaded.dir;
   }
-  const engine = await createEngine({ plugins, ...(baseDir && { baseDir }) });
+  const engine = await createEngine({ builtins: builtinPlugins, plugins, ...(baseDir && { baseDir }) });
   const opened = await openStore({
     ...(options.dataDir && { dataDir: options.dataDir }),
     // A command is short-lived: no need to watch for other processes' writes.

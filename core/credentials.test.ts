@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "./engine.js";
+import { createEngine } from "../index.js";
 import { ConfigError, PluginError } from "./errors.js";
 import { defineCheck, definePlugin } from "./plugin-api.js";
 import { MIN_SECRET_LENGTH, REDACTED, Redactor } from "./redact.js";

@@ -1,10 +1,10 @@
 /**
- * The engine: a check registry with the built-in and given plugins, a guardrail source, and an
+ * The engine: a check registry with the plugins it is handed (the built-in ones come from the
+ * package entry, the server or the CLI, never from core itself), a guardrail source, and an
  * executor. `evaluate` takes one side of one request and returns the spec's results and status.
  */
 import path from "node:path";
 import { evaluationStatus } from "./aggregate.js";
-import { builtinPlugins } from "./builtin.js";
 import type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
 import { checkConfigKeys } from "./config/keys.js";
 import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
@@ -12,9 +12,9 @@ import { joinPath } from "./config/path.js";
 import { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
 import { baseRequestType } from "./content.js";
 import { ConfigError, GuardgateError } from "./errors.js";
-import { type Executor, InlineExecutor } from "./executor.js";
+import { type Executor, type ExecutorContext, InlineExecutor } from "./executor.js";
 import type { CheckSettings } from "./plugin-api.js";
-import { type LoadedPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
+import { type LoadedPlugin, loadBuiltinPlugin, loadPlugin, type PluginSpec } from "./plugin-loader.js";
 import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
 import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
@@ -23,7 +23,12 @@ import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } f
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
-  /** Extra plugins: objects, package names, or paths; the built-in plugins are always loaded. */
+  /**
+   * Module URLs of the plugins shipped with guardgate (plugins/builtin.ts): registered first and
+   * reported as built in. The package entry's `createEngine` fills it in.
+   */
+  builtins?: readonly string[];
+  /** Extra plugins: objects, package names, or paths. */
   plugins?: PluginSpec[];
   /** Guardrail records to seed the in-memory source with. */
   guardrails?: GuardrailDefinition[];
@@ -48,13 +53,6 @@ export interface EngineOptions {
 
 /** The executors the engine can build itself. */
 export type ExecutorChoice = "inline" | "pool" | "auto";
-
-/** What an executor factory gets from the engine. */
-export interface ExecutorContext {
-  registry: CheckRegistry;
-  /** The plugins loaded from modules, which a worker can import again. */
-  plugins: LoadedPlugin[];
-}
 
 /** A guardrail as `evaluate` accepts it: an id, a full definition, or a shorthand object. */
 export type GuardrailInput = string | GuardrailDefinition | Record<string, unknown>;
@@ -142,10 +140,15 @@ async function buildExecutor(options: EngineOptions, context: ExecutorContext): 
   }
 }
 
-/** Creates an engine with the built-in plugins plus `options.plugins`. */
+/** Creates an engine with `options.builtins` plus `options.plugins`. */
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const registry = new CheckRegistry();
-  for (const plugin of builtinPlugins) registry.register(plugin, "guardgate (built in)");
+  const builtins: LoadedPlugin[] = [];
+  for (const moduleUrl of options.builtins ?? []) {
+    const plugin = await loadBuiltinPlugin(moduleUrl);
+    registry.register(plugin.plugin, plugin.source);
+    builtins.push(plugin);
+  }
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
   const loaded: LoadedPlugin[] = [];
   for (const spec of options.plugins ?? []) {
@@ -154,7 +157,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     loaded.push(plugin);
   }
   const source = options.source ?? new InMemoryGuardrailSource(options.guardrails ?? []);
-  const executor = await buildExecutor(options, { registry, plugins: loaded });
+  const executor = await buildExecutor(options, { registry, plugins: loaded, builtins });
   const settings = options.settings ?? {};
 
   const resolveGuardrails = async (o: EvaluateOptions): Promise<{ guardrails: Guardrail[]; warnings: ConfigWarning[] }> => {

@@ -1,8 +1,12 @@
 /**
- * guardgate's public API: the engine, the plugin API for check authors, and the types of results.
+ * Core's public API: the engine, the plugin API for check authors, and the types of results.
+ * Code outside core imports core through this file, or through core/internal.ts for what only
+ * guardgate's own plugins, server and CLI may use; a lint rule holds that boundary. The
+ * `guardgate` package entry (index.ts at the root) adds the built-in plugins to `createEngine`.
  */
 export { buildFeedback, checkFails, evaluationStatus, guardrailVerdict } from "./aggregate.js";
 export type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+export { CONFIG_KEYS, type KeyLevel, type KeySupport } from "./config/keys.js";
 export { GUARDRAIL_CONFIG_KEYS, hasGuardrailKeys, type NormalizedGuardrails, parseConfig } from "./config/normalize.js";
 export { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
 export { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
@@ -13,7 +17,6 @@ export {
   type EvaluateOptions,
   type Evaluation,
   type ExecutorChoice,
-  type ExecutorContext,
   type GuardrailInput,
 } from "./engine.js";
 export {
@@ -23,9 +26,10 @@ export {
   ConfigError,
   CredentialsError,
   GuardgateError,
+  NoTextError,
   PluginError,
 } from "./errors.js";
-export { type Executor, InlineExecutor } from "./executor.js";
+export { type Executor, type ExecutorContext, InlineExecutor } from "./executor.js";
 export { displayUrl, OutboundError, type OutboundErrorCode } from "./net/errors.js";
 export { type ResolvedAddress, type Resolver, systemResolver } from "./net/lookup.js";
 export { type NetworkPolicy, networkPolicy } from "./net/network-policy.js";
@@ -54,6 +58,7 @@ export {
   parseRegexRule,
   type Regex,
   regexEngine,
+  type RegexEngineName,
   replaceMatches,
   useRegexEngine,
 } from "./regex.js";

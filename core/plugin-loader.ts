@@ -54,6 +54,20 @@ export async function importPlugin(moduleUrl: string): Promise<unknown> {
   return module.default;
 }
 
+/** Where the registry and messages say a built-in plugin came from. */
+export const BUILTIN_SOURCE = "guardgate (built in)";
+
+/** Loads a plugin shipped with guardgate from its module URL. */
+export async function loadBuiltinPlugin(moduleUrl: string): Promise<LoadedPlugin> {
+  try {
+    return { plugin: await importPlugin(moduleUrl), source: BUILTIN_SOURCE, moduleUrl };
+  } catch (error) {
+    throw new PluginError(`built-in plugin ${moduleUrl} failed to load: ${(error as Error).message}`, "plugin_load_failed", {
+      cause: error,
+    });
+  }
+}
+
 /** Loads one plugin spec. */
 export async function loadPlugin(spec: PluginSpec, baseDir = process.cwd()): Promise<LoadedPlugin> {
   if (typeof spec !== "string") return { plugin: spec, source: `plugin object "${(spec as { id?: unknown })?.id}"` };

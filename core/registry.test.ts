@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "./engine.js";
+import { createEngine } from "../index.js";
 import { PluginError } from "./errors.js";
 import { defineCheck, definePlugin } from "./plugin-api.js";
 import { CheckRegistry } from "./registry.js";

@@ -249,7 +249,11 @@ export class CheckRegistry {
    * against the schema (defaults applied). `at` says where the check, its parameters and its id
    * sit in the user's config (they differ in the shorthand form).
    */
-  prepareCheck(raw: RawCheck, side: Side, at: { path: string; parametersPath: string; idPath: string; hint?: string }): CheckConfig {
+  prepareCheck(
+    raw: RawCheck,
+    side: Side,
+    at: { path: string; parametersPath: string; idPath: string; hint?: string },
+  ): CheckConfig {
     const { path, parametersPath, idPath } = at;
     if (typeof raw.id !== "string" || raw.id === "") throw new ConfigError(idPath, "must be a non-empty string");
     const check = this.#checks.get(raw.id);
@@ -343,6 +347,9 @@ function unknownCheckMessage(id: string, known: string[]): string {
   if (!id.includes(".")) return `unknown check "${id}"; check ids have the form <plugin>.<check>, e.g. default.${id}`;
   const ofPlugin = known.filter((k) => k.startsWith(`${plugin}.`));
   if (!ofPlugin.length) return `unknown check "${id}": no plugin "${plugin}" is loaded`;
-  const near = nearestKey(id.slice(plugin.length + 1), ofPlugin.map((k) => k.slice(plugin.length + 1)));
+  const near = nearestKey(
+    id.slice(plugin.length + 1),
+    ofPlugin.map((k) => k.slice(plugin.length + 1)),
+  );
   return near ? `unknown check "${id}"; did you mean "${plugin}.${near}"?` : `unknown check "${id}"`;
 }

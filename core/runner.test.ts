@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "./engine.js";
+import { createEngine } from "../index.js";
 import { definePlugin } from "./plugin-api.js";
 
 const seen: { aborted?: boolean } = {};

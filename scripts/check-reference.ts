@@ -7,8 +7,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createEngine } from "../core/engine.js";
-import type { CheckInfo, PluginInfo } from "../core/registry.js";
+import { type CheckInfo, createEngine, type PluginInfo } from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
 
 /** Where the reference lives, relative to the repository root. */
 export const REFERENCE_PATH = "docs/checks.md";
@@ -169,7 +169,7 @@ export function renderCheckReference(checks: CheckInfo[], plugins: PluginInfo[])
 
 /** Renders the reference of the checks a default engine registers. */
 export async function renderBuiltinReference(): Promise<string> {
-  const engine = await createEngine();
+  const engine = await createEngine({ builtins: builtinPlugins });
   try {
     return renderCheckReference(engine.checks(), engine.plugins());
   } finally {

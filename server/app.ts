@@ -11,12 +11,17 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-import { prepareGuardrail } from "../core/config/definition.js";
-import { createEngine, type Engine, type EngineOptions } from "../core/engine.js";
-import { ConfigError } from "../core/errors.js";
-import type { CheckSettings } from "../core/plugin-api.js";
-import type { PluginSpec } from "../core/plugin-loader.js";
-import type { Side } from "../core/types.js";
+import {
+  type CheckSettings,
+  ConfigError,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type PluginSpec,
+  type Side,
+} from "../core/index.js";
+import { builtinPlugins } from "../plugins/builtin.js";
+import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
@@ -204,6 +209,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
   const engine = await createEngine({
+    builtins: builtinPlugins,
     plugins,
     baseDir,
     source: guardrails,

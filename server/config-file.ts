@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { compileValidator, type Validator } from "./schema.js";
 
 /** An API key entry. */

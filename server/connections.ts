@@ -44,7 +44,11 @@ export class ConnectionTracker {
 
 /** Statuses of errors Node's HTTP parser reports before a request exists. */
 const PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: "headers_too_large", message: "the request's headers are larger than the server accepts" },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: "headers_too_large",
+    message: "the request's headers are larger than the server accepts",
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "request_timeout", message: "the request took too long to arrive" },
 };
 
@@ -60,7 +64,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     code: "malformed_request",
     message: "the request is not valid HTTP/1.1",
   };
-  const body = JSON.stringify({ error: { message: known.message, type: "invalid_request_error", param: null, code: known.code } });
+  const body = JSON.stringify({
+    error: { message: known.message, type: "invalid_request_error", param: null, code: known.code },
+  });
   if (socket.writable) {
     socket.end(
       `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

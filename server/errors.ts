@@ -3,8 +3,7 @@
  * hook routes, Anthropic-style on `/v1/messages` (spec §7). Every error a client can cause maps to
  * a 4xx with a message that says what was wrong and where; a 500 means a bug in guardgate.
  */
-import { ConfigError, GuardgateError } from "../core/errors.js";
-import type { HookResults } from "../core/types.js";
+import { ConfigError, GuardgateError, type HookResults } from "../core/index.js";
 
 /** Which envelope a route answers errors in. */
 export type ErrorStyle = "openai" | "anthropic";

@@ -4,7 +4,7 @@
  * naming the path.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { parameterError } from "../core/parameters.js";
+import { parameterError } from "../core/internal.js";
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, strictTypes: false, allowUnionTypes: true });
 

@@ -7,8 +7,7 @@
  * machine is shared): this guards against catastrophe, it does not measure speed (the benchmarks do).
  */
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
-import type { CheckInfo } from "../core/registry.js";
+import { type CheckInfo, createEngine } from "../index.js";
 import { adversarialTexts, MEGABYTE } from "./adversarial-texts.js";
 
 const BOUND_MS = 5_000;

@@ -5,10 +5,7 @@
  * checks are picked up from the registry without changes here.
  */
 import { describe, expect, it } from "vitest";
-import { locateText } from "../core/content.js";
-import { createEngine } from "../core/engine.js";
-import type { CheckInfo } from "../core/registry.js";
-import type { CheckResult, RequestType, Side } from "../core/types.js";
+import { type CheckInfo, type CheckResult, createEngine, locateText, type RequestType, type Side } from "../index.js";
 
 const engine = await createEngine();
 const checks: CheckInfo[] = engine.checks().filter((c) => c.plugin === "default" && c.kind === "deterministic");

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
+import { createEngine } from "../index.js";
 import { describeType, REFERENCE_PATH, renderBuiltinReference, renderCheckReference } from "../scripts/check-reference.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -6,8 +6,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
-import { ConfigError, PluginError } from "../core/errors.js";
+import { ConfigError, createEngine, PluginError } from "../index.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "plugins");
 const request = { messages: [{ role: "user", content: "hello" }] };

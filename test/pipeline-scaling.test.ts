@@ -10,7 +10,7 @@
  * is shared); no absolute speed is asserted.
  */
 import { describe, expect, it } from "vitest";
-import { locateText } from "../core/content.js";
+import { locateText } from "../core/index.js";
 import { keptBody } from "../server/logs/body-cap.js";
 import { redactedJson } from "../server/logs/redact.js";
 import { assertRequestShape, jsonDepth } from "../server/pipeline/request-shape.js";

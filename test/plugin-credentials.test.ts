@@ -5,8 +5,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
-import { REDACTED } from "../core/redact.js";
+import { createEngine, REDACTED } from "../index.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "plugins");
 const KEY = "sk-live-7d41be90c3aa";

@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../core/engine.js";
+import { createEngine } from "../index.js";
 import { npm } from "./support/npm.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -9,10 +9,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyForText } from "../cli/check.js";
-import { createEngine, type Engine, type EvaluateOptions } from "../core/engine.js";
-import type { AutoExecutor } from "../core/pool/auto-executor.js";
-import type { PoolExecutor } from "../core/pool/pool-executor.js";
-import type { RequestType, Side } from "../core/types.js";
+import {
+  type AutoExecutor,
+  createEngine,
+  type Engine,
+  type EvaluateOptions,
+  type PoolExecutor,
+  type RequestType,
+  type Side,
+} from "../index.js";
 
 const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "hostile-plugin.js");
 

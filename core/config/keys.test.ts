@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../engine.js";
+import { createEngine } from "../../index.js";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigKeys, nearestKey } from "./keys.js";
 
@@ -9,7 +9,10 @@ const denyHello = { deny: true, checks: [{ id: "default.contains", parameters: {
 async function refusal(config: unknown): Promise<ConfigError> {
   const error = await engine
     .evaluate({ side: "input", requestType: "chatComplete", config, request: { messages: [{ role: "user", content: "hello" }] } })
-    .then(() => undefined, (e: unknown) => e);
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(ConfigError);
   return error as ConfigError;
 }
@@ -80,7 +83,11 @@ describe("config keys", () => {
     expect(evaluation.status).toBe(446);
     const paths = evaluation.warnings.filter((w) => w.code === "key_not_implemented").map((w) => w.path);
     expect(paths).toEqual(
-      expect.arrayContaining(["config.forward_headers", "config.strict_open_ai_compliance", "config.retry.use_retry_after_header"]),
+      expect.arrayContaining([
+        "config.forward_headers",
+        "config.strict_open_ai_compliance",
+        "config.retry.use_retry_after_header",
+      ]),
     );
     expect(paths).toContain("config.vertex_region");
     for (const level of Object.values(CONFIG_KEYS)) expect(Object.keys(level).length).toBeGreaterThan(0);

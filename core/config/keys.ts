@@ -175,7 +175,8 @@ function distance(a: string, b: string, limit: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (before[j - 2] as number) + 1);
       row.push(value);
       best = Math.min(best, value);
     }
@@ -210,7 +211,9 @@ export function nearestKey(key: string, known: Iterable<string>): string | undef
 /** The message for an unknown key: what, and the nearest known key when one is near. */
 export function unknownKeyProblem(key: string, known: Iterable<string>): string {
   const near = nearestKey(key, known);
-  return near ? `unknown key; did you mean ${near}?` : "unknown key (not a key of guardgate's or the peer gateway's config format)";
+  return near
+    ? `unknown key; did you mean ${near}?`
+    : "unknown key (not a key of guardgate's or the peer gateway's config format)";
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import testPlugin from "../../test/support/test-plugin.js";
-import { createEngine } from "../engine.js";
+import { createEngine } from "../../index.js";
 import { ConfigError } from "../errors.js";
 import type { Guardrail } from "../types.js";
 

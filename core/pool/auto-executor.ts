@@ -18,8 +18,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { locateText } from "../content.js";
-import type { ExecutorContext } from "../engine.js";
-import { type Executor, InlineExecutor } from "../executor.js";
+import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../runner.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions } from "./pool-executor.js";
@@ -165,7 +164,8 @@ export class AutoExecutor implements Executor {
   #poolExecutor(): PoolExecutor {
     // Phases with checks from plugin objects never come here, so the workers load only modules.
     const plugins = this.#context.plugins.filter((p) => p.moduleUrl !== undefined);
-    this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins }, this.#poolOptions);
+    const builtins = this.#context.builtins ?? [];
+    this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins, builtins }, this.#poolOptions);
     return this.#pool;
   }
 }

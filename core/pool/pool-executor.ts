@@ -21,9 +21,8 @@
 import os from "node:os";
 import type { ResourceLimits } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { ExecutorContext } from "../engine.js";
 import { CheckAbortedError, CheckLostError, CheckTimeoutError, GuardgateError, PluginError } from "../errors.js";
-import type { Executor } from "../executor.js";
+import type { Executor, ExecutorContext } from "../executor.js";
 import { locateText } from "../content.js";
 import { regexEngine } from "../regex.js";
 import { type CheckRegistry, DEFAULT_TIMEOUTS } from "../registry.js";
@@ -43,7 +42,7 @@ import {
   taskState,
   viewTaskMemory,
 } from "./task-memory.js";
-import { workerEntry } from "./worker-entry.js";
+import { compiledModuleUrl, workerEntry } from "./worker-entry.js";
 
 /** Options of the worker pool. */
 export interface PoolOptions {
@@ -154,7 +153,10 @@ export class PoolExecutor implements Executor {
     this.#margin = options.cutOffMargin ?? DEFAULT_MARGIN_MS;
     this.#epoch = performance.timeOrigin + performance.now();
     const workerData: WorkerData = {
-      plugins: context.plugins.map((p) => ({ moduleUrl: p.moduleUrl as string, source: p.source })),
+      plugins: [
+        ...(context.builtins ?? []).map((p) => ({ moduleUrl: compiledModuleUrl(p.moduleUrl as string), source: p.source })),
+        ...context.plugins.map((p) => ({ moduleUrl: p.moduleUrl as string, source: p.source })),
+      ],
       regexEngine: regexEngine(),
       epoch: this.#epoch,
     };

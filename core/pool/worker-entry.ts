@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { GuardgateError } from "../errors.js";
 
 const WORKER_PATH = ["dist", "core", "pool", "worker.js"];
@@ -38,4 +38,18 @@ export function compiledModule(segments: readonly string[], what: string, code: 
 /** Path of the pool's worker module; throws when the package has not been built. */
 export function workerEntry(): string {
   return compiledModule(WORKER_PATH, "the pool's worker module", "pool_worker_missing");
+}
+
+/**
+ * The module URL a worker imports for a built-in plugin. Run from source, a built-in's URL names
+ * the .js file a build makes beside its .ts source, which does not exist there: the worker gets
+ * the compiled file under dist/ instead. Run from dist, the URL is already the compiled file.
+ */
+export function compiledModuleUrl(moduleUrl: string): string {
+  const file = fileURLToPath(moduleUrl);
+  if (existsSync(file)) return moduleUrl;
+  const inPackage = path.relative(packageRoot(), file);
+  if (inPackage.startsWith("..") || path.isAbsolute(inPackage)) return moduleUrl;
+  return pathToFileURL(compiledModule(["dist", ...inPackage.split(path.sep)], "the built-in plugin module", "plugin_not_built"))
+    .href;
 }

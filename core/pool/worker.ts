@@ -1,10 +1,9 @@
 /**
- * The pool's worker: builds the check registry once (the built-in plugins plus the plugins the
- * engine loaded from modules), then runs one phase per task. Compiled to dist/core/pool/worker.js,
+ * The pool's worker: builds the check registry once from the plugins the engine loaded from
+ * modules (the built-in ones first, by their compiled modules), then runs one phase per task. Compiled to dist/core/pool/worker.js,
  * which is what the pool starts, whether the caller runs from source or from dist.
  */
 import { threadId, workerData } from "node:worker_threads";
-import { builtinPlugins } from "../builtin.js";
 import { importPlugin } from "../plugin-loader.js";
 import { regexEngine, useRegexEngine } from "../regex.js";
 import { CheckRegistry } from "../registry.js";
@@ -16,7 +15,6 @@ const data = workerData as WorkerData;
 if (regexEngine() !== data.regexEngine) useRegexEngine(data.regexEngine);
 
 const registry = new CheckRegistry();
-for (const plugin of builtinPlugins) registry.register(plugin, "guardgate (built in)");
 for (const { moduleUrl, source } of data.plugins) registry.register(await importPlugin(moduleUrl), source);
 
 /** Runs one task, piscina calls it with each message: its phases run side by side. */

@@ -6,7 +6,7 @@
  */
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError } from "../../core/index.js";
 import { describeError, errorBody } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { GatewaySources } from "../management/gateway-sources.js";

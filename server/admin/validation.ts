@@ -6,7 +6,7 @@
 import Ajv, { type ErrorObject } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
-import { joinPath, joinPointer } from "../../core/config/path.js";
+import { joinPath, joinPointer } from "../../core/internal.js";
 import { invalid, type ManagementError } from "../store/errors.js";
 
 function newAjv(coerce: boolean): Ajv.default {

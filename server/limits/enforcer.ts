@@ -4,7 +4,7 @@
  * settled after the response with its token usage and cost. Refusals say which limit and when to
  * retry: 429 with `retry-after` for rate limits, 402 once a budget is spent.
  */
-import { GuardgateError } from "../../core/errors.js";
+import { GuardgateError } from "../../core/index.js";
 import type { SpendFilter } from "../store/log-types.js";
 import type { Budget, ModelPrice, RateLimit } from "../store/types.js";
 import type { Counters } from "./counters.js";

@@ -9,7 +9,7 @@
  * batch writer retries them, and the next batch starts a fresh thread.
  */
 import { Worker } from "node:worker_threads";
-import { compiledModule } from "../../core/pool/worker-entry.js";
+import { compiledModule } from "../../core/internal.js";
 import type { NewLogEntry } from "../store/log-types.js";
 import type { WriteMessage, WrittenMessage } from "../store/sqlite/log-writer-thread.js";
 

@@ -3,7 +3,7 @@
  * asynchronous guardrail has reported. The sink is an interface; the in-memory ring here keeps the
  * most recent records, and a store can implement the same interface.
  */
-import type { GuardrailResult } from "../../core/types.js";
+import type { GuardrailResult } from "../../core/index.js";
 
 /** One upstream call (or cache lookup, or mock answer) made for a request. */
 export interface AttemptRecord {

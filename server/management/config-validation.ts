@@ -3,13 +3,8 @@
  * and the guardrails of the root and of every target, normalised by the engine exactly as a
  * request would. A config that would fail on a request fails here, with the path.
  */
-import { GUARDRAIL_KEYS } from "../../core/config/definition.js";
-import { checkConfigKeys } from "../../core/config/keys.js";
-import { GUARDRAIL_CONFIG_KEYS, normalizeGuardrails } from "../../core/config/normalize.js";
-import { joinPath } from "../../core/config/path.js";
-import type { GuardrailSource } from "../../core/config/source.js";
-import type { CheckRegistry } from "../../core/registry.js";
-import type { Guardrail } from "../../core/types.js";
+import { type CheckRegistry, type Guardrail, GUARDRAIL_CONFIG_KEYS, type GuardrailSource } from "../../core/index.js";
+import { checkConfigKeys, GUARDRAIL_KEYS, joinPath, normalizeGuardrails } from "../../core/internal.js";
 
 /** Validates a config's own (non-guardrail) keys; throws a ConfigError naming the path. */
 export type GatewayKeysValidator = (config: Record<string, unknown>) => void;

@@ -3,8 +3,8 @@
  * engine's check registry (guardrail validation and plan gating), and the gateway's rules for
  * provider kinds and upstream addresses.
  */
-import { type AddressPolicy, PUBLIC_ONLY } from "../../core/net/address-policy.js";
-import type { CheckRegistry } from "../../core/registry.js";
+import type { CheckRegistry } from "../../core/index.js";
+import { type AddressPolicy, PUBLIC_ONLY } from "../../core/internal.js";
 import { DEFAULT_PRICES, type PriceTable } from "../limits/prices.js";
 import type { Store } from "../store/repository.js";
 import type { SecretBox } from "../store/secret-box.js";

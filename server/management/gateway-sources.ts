@@ -7,7 +7,7 @@
  * limit on every entry is the safety net.
  */
 import { LRUCache } from "lru-cache";
-import type { GuardrailDefinition } from "../../core/config/definition.js";
+import type { GuardrailDefinition } from "../../core/index.js";
 import type { LimitScope } from "../limits/enforcer.js";
 import { hashApiKey, sameHash } from "../store/api-keys.js";
 import type { ChangeEvent } from "../store/repository.js";

@@ -4,11 +4,8 @@
  * organization's plan before it is saved. A change that would break a saved config referencing
  * the guardrail is refused, as is deleting a guardrail a config still uses.
  */
-import type { GuardrailDefinition } from "../../core/config/definition.js";
-import { prepareGuardrail } from "../../core/config/definition.js";
-import type { GuardrailSource } from "../../core/config/source.js";
-import { ConfigError } from "../../core/errors.js";
-import type { Guardrail, Side } from "../../core/types.js";
+import { ConfigError, type Guardrail, type GuardrailDefinition, type GuardrailSource, type Side } from "../../core/index.js";
+import { prepareGuardrail } from "../../core/internal.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { GuardrailRecord, Organization, Workspace } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";

@@ -5,7 +5,7 @@
  * Provisioning an integration also gives the workspace a provider of the integration's slug, so
  * `@slug/model` works at once.
  */
-import { addressAllowed } from "../../core/net/address-policy.js";
+import { addressAllowed } from "../../core/internal.js";
 import { conflict, forbidden, invalid, notFound } from "../store/errors.js";
 import type {
   AutoProvision,

@@ -3,8 +3,7 @@
  * classes its guardrails may use. Guardrails as a whole are enabled per organization by the
  * operator. Refusals name the check, its class and the plan.
  */
-import type { CheckRegistry } from "../../core/registry.js";
-import type { Guardrail, PluginClass } from "../../core/types.js";
+import type { CheckRegistry, Guardrail, PluginClass } from "../../core/index.js";
 import { forbidden } from "../store/errors.js";
 import type { Organization, PlanName } from "../store/types.js";
 

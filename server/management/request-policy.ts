@@ -5,7 +5,7 @@
  * reads comes from the cached gateway sources, so a request costs no store query in the steady
  * state; counters live behind the Counters interface.
  */
-import type { Guardrail } from "../../core/types.js";
+import type { Guardrail } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enforcer.js";
 import { priceOf } from "../limits/prices.js";

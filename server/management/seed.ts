@@ -17,7 +17,7 @@
  * without one, or with the file's `default`, go to the organization's first workspace.
  */
 import { isDeepStrictEqual } from "node:util";
-import { ConfigError, GuardgateError } from "../../core/errors.js";
+import { ConfigError, GuardgateError } from "../../core/index.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
 import type { FilePluginCredentials, FileProvider, GatewayFile } from "../config-file.js";
 import { hashApiKey } from "../store/api-keys.js";

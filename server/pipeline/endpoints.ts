@@ -2,7 +2,7 @@
  * The four guarded inference endpoints (spec §4): the request type the engine knows them by, the
  * wire format they speak, and the path appended to a provider's base URL.
  */
-import type { RequestType } from "../../core/types.js";
+import type { RequestType } from "../../core/index.js";
 import type { ErrorStyle } from "../errors.js";
 import type { WireFormat } from "../providers/catalog.js";
 

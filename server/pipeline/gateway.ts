@@ -7,8 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
-import type { Evaluation } from "../../core/engine.js";
-import type { GuardrailResult, GuardrailStatus } from "../../core/types.js";
+import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
 import { deniedBody, errorBody, GatewayError } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES, keptBody } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
@@ -502,7 +501,8 @@ export class Gateway {
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
-        const usage = response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        const usage =
+          response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
         Object.assign(record, await admission.settle(usage));
       }
       // A stream's output side ran after its attempt was recorded.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HookResults } from "../../core/types.js";
+import type { HookResults } from "../../index.js";
 import { appendHookResults } from "./outcome.js";
 
 const hooks = { before_request_hooks: [], after_request_hooks: [] } as unknown as HookResults;

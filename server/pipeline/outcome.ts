@@ -2,8 +2,7 @@
  * What one attempt at a target yields: a JSON answer (including gateway errors, so fallback and
  * retry can look at their status like any other) or an open stream.
  */
-import type { Evaluation } from "../../core/engine.js";
-import type { HookResults } from "../../core/types.js";
+import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "./phases.js";

@@ -3,8 +3,7 @@
  * answer) and asynchronously (started beside the upstream call, never awaited by the answer,
  * results for the log only). Both go through the engine, with lists prepared once per config.
  */
-import type { Engine, Evaluation } from "../../core/engine.js";
-import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
+import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import type { PluginCredentialSource } from "../sources/types.js";
 import { phaseCredentials } from "./plugin-credentials.js";
 

@@ -4,7 +4,7 @@
  * so a phase carries no more secrets than it needs (into a worker thread, too); the runner gives
  * each check its own plugin's, unless the check's `parameters.credentials` say otherwise.
  */
-import type { Guardrail } from "../../core/types.js";
+import type { Guardrail } from "../../core/index.js";
 import type { PluginCredentialMap, PluginCredentialSource } from "../sources/types.js";
 
 /** Plugin ids of a prepared list; lists are prepared once per config, so this is worked out once. */

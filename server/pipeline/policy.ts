@@ -3,7 +3,7 @@
  * guardrails (plan, feature flag), and may it call this provider and model now (allow-list, rate
  * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed.
  */
-import type { Guardrail, RequestType } from "../../core/types.js";
+import type { Guardrail, RequestType } from "../../core/index.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 

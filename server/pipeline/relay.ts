@@ -8,8 +8,7 @@
  * the log records it. Terminal events are held back here, which is where holding text back
  * (bounded unchecked text) will hook in.
  */
-import type { Evaluation } from "../../core/engine.js";
-import type { HookResults } from "../../core/types.js";
+import type { Evaluation, HookResults } from "../../core/index.js";
 import type { WireFormat } from "../providers/catalog.js";
 import { SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";

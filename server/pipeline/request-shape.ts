@@ -4,7 +4,7 @@
  * have its guardrails judge an empty string and pass, so it is a 400 naming the field instead.
  * Nesting is bounded too, so nothing downstream (serialising a log record) meets an absurd depth.
  */
-import type { RequestType } from "../../core/types.js";
+import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 
 /** Deepest nesting of objects and arrays a JSON body may have (a tool schema rarely passes 20). */
@@ -53,13 +53,19 @@ function assertContent(content: unknown, field: string, last: boolean): void {
   }
   // An assistant turn that only calls tools has no content; the evaluated last message must have some.
   if ((content === null || content === undefined) && !last) return;
-  refuse(field, last ? "must be a string or an array of content parts (the last message is what guardrails read)" : "must be a string, an array of content parts or null");
+  refuse(
+    field,
+    last
+      ? "must be a string or an array of content parts (the last message is what guardrails read)"
+      : "must be a string, an array of content parts or null",
+  );
 }
 
 function assertMessages(body: Record<string, unknown>): void {
   const messages = body.messages;
   if (messages === undefined) refuse("messages", "is required");
-  if (!Array.isArray(messages) || messages.length === 0) refuse("messages", "must be a non-empty array of messages {role, content}");
+  if (!Array.isArray(messages) || messages.length === 0)
+    refuse("messages", "must be a non-empty array of messages {role, content}");
   messages.forEach((message, index) => {
     const field = `messages[${index}]`;
     if (!isObject(message)) refuse(field, "must be an object {role, content}");

@@ -2,7 +2,7 @@
  * The text of a streamed answer, gathered event by event, and the response body it amounts to, so
  * output guardrails evaluate what was streamed (never an empty body, a known flaw elsewhere).
  */
-import type { RequestType } from "../../core/types.js";
+import type { RequestType } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
 
 /** Gathers streamed text for one request type. */

@@ -5,9 +5,8 @@
  * Counting is linear in the text and yields to the event loop as it goes (tokens.ts): any key
  * holder can send a long run of one character, and the other requests must not wait for it.
  */
-import { locateText } from "../../core/content.js";
-import type { RequestType } from "../../core/types.js";
-import { countTokens } from "../../plugins/default/tokens.js";
+import { locateText, type RequestType } from "../../core/index.js";
+import { countTokens } from "../../plugins/default/shared/tokens.js";
 import type { Usage } from "./policy.js";
 
 function count(value: unknown): number | undefined {

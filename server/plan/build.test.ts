@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createEngine, type Engine } from "../../core/engine.js";
+import { createEngine, type Engine } from "../../index.js";
 import { buildPlan, DEFAULT_RETRY_STATUS_CODES } from "./build.js";
 
 let engine: Engine;

@@ -4,13 +4,15 @@
  * from its parent: provider settings, retry, cache, time-out, mock response, and each side's
  * guardrail list (REFERENCE.md: a target with no hooks inherits the parent's).
  */
-import type { ConfigWarning } from "../../core/config/definition.js";
-import { checkConfigKeys } from "../../core/config/keys.js";
-import { GUARDRAIL_CONFIG_KEYS } from "../../core/config/normalize.js";
-import { joinPath } from "../../core/config/path.js";
-import type { Engine } from "../../core/engine.js";
-import { ConfigError } from "../../core/errors.js";
-import type { Guardrail, Side } from "../../core/types.js";
+import {
+  ConfigError,
+  type ConfigWarning,
+  type Engine,
+  type Guardrail,
+  GUARDRAIL_CONFIG_KEYS,
+  type Side,
+} from "../../core/index.js";
+import { checkConfigKeys, joinPath } from "../../core/internal.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
 

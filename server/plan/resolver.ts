@@ -4,8 +4,7 @@
  * `invalidate` drops them when records change.
  */
 import { LRUCache } from "lru-cache";
-import type { Engine } from "../../core/engine.js";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { planGuardrails, type RequestPolicy } from "../pipeline/policy.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
@@ -63,7 +62,8 @@ export class PlanResolver {
       throw labelled(error, label);
     }
     // Keys the peer gateway knows and guardgate does not act on: said once per plan built.
-    if (plan.warnings.length) this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
+    if (plan.warnings.length)
+      this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
     // Plans are cached per workspace, and the management plane drops them when a plan changes.
     await this.policy?.gate(planGuardrails(plan.root), scope, label);
     return plan;

@@ -4,7 +4,7 @@
  * model. Without a mock response it echoes the evaluated text of the request.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { locateText } from "../../core/content.js";
+import { locateText } from "../../core/index.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 
 /** A rough token count for `usage`: words, since the mock calls no tokenizer. */

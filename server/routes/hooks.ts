@@ -9,12 +9,16 @@
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
  */
 import type { FastifyInstance } from "fastify";
-import type { ConfigWarning } from "../../core/config/definition.js";
-import { prepareListElement } from "../../core/config/normalize.js";
-import { joinPath } from "../../core/config/path.js";
-import { baseRequestType } from "../../core/content.js";
-import type { Engine } from "../../core/engine.js";
-import type { Guardrail, GuardrailResult, RequestType, Side } from "../../core/types.js";
+import {
+  baseRequestType,
+  type ConfigWarning,
+  type Engine,
+  type Guardrail,
+  type GuardrailResult,
+  type RequestType,
+  type Side,
+} from "../../core/index.js";
+import { joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { requestId } from "../logs/log-id.js";

@@ -4,7 +4,7 @@
  * each owned by the workspace the file names (or shared when it names none, keys excepted: a key
  * always belongs to a workspace, `default` when omitted).
  */
-import type { GuardrailDefinition } from "../../core/config/definition.js";
+import type { GuardrailDefinition } from "../../core/index.js";
 import type { GatewayFile } from "../config-file.js";
 import {
   InMemoryApiKeySource,

@@ -3,7 +3,7 @@
  * workspace only; records without one are shared.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { GuardrailDefinition } from "../../core/config/definition.js";
+import type { GuardrailDefinition } from "../../core/index.js";
 import type {
   ApiKeyIdentity,
   ApiKeySource,

@@ -3,7 +3,7 @@
  * an interface with async methods; the in-memory implementations are seeded from the config file,
  * and a store can implement the same interfaces without the routes knowing.
  */
-import type { GuardrailSource } from "../../core/config/source.js";
+import type { GuardrailSource } from "../../core/index.js";
 
 export type { GuardrailSource };
 

@@ -2,7 +2,7 @@
  * Errors of the store and of the management rules above it. Each has a stable code and the HTTP
  * status the admin API answers with, and a message that says what was wrong and where.
  */
-import { GuardgateError } from "../../core/errors.js";
+import { GuardgateError } from "../../core/index.js";
 
 /** The store cannot open or is inconsistent (wrong secret key, newer schema, unreadable file). */
 export class StoreError extends GuardgateError {}

@@ -3,7 +3,7 @@
  * gateway wrote (with `hook_results`) as JSON. Guardrail and check results are also indexed one
  * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
  */
-import type { CheckResult, GuardrailResult } from "../../core/types.js";
+import type { CheckResult, GuardrailResult } from "../../core/index.js";
 
 /** One request log as stored. */
 export interface LogEntry {

@@ -3,7 +3,7 @@
  * provisioning to workspaces, AI providers, guardrail and config records. Plain data, the same for
  * every store implementation; timestamps are ISO 8601 strings in UTC.
  */
-import type { GuardrailDefinition } from "../../core/config/definition.js";
+import type { GuardrailDefinition } from "../../core/index.js";
 
 /** Plans of an organization (spec §5). */
 export type PlanName = "developer" | "production" | "enterprise";

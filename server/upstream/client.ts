@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { Agent, type Dispatcher } from "undici";
-import type { AddressPolicy } from "../../core/net/address-policy.js";
+import type { AddressPolicy } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
 

@@ -5,7 +5,7 @@
  */
 import dns from "node:dns";
 import net from "node:net";
-import { type AddressPolicy, addressAllowed, classifyAddress } from "../../core/net/address-policy.js";
+import { addressAllowed, type AddressPolicy, classifyAddress } from "../../core/internal.js";
 
 /** Code of the error raised when a custom host resolves only to refused addresses. */
 export const ADDRESS_REFUSED = "ERR_GUARDGATE_ADDRESS_REFUSED";

@@ -7,7 +7,7 @@ import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../../core/engine.js";
+import { createEngine } from "../../index.js";
 import { errorBody } from "../../server/errors.js";
 import { gatewayHeaders, startGateway, type TestGateway } from "../support/gateway.js";
 

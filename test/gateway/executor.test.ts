@@ -3,7 +3,7 @@
  * (here: an executor that breaks on them) never reaches the answer or the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Executor, InlineExecutor } from "../../core/executor.js";
+import { type Executor, InlineExecutor } from "../../index.js";
 import { gatewayHeaders, startGateway, type TestGateway } from "../support/gateway.js";
 
 let gateway: TestGateway;

@@ -4,11 +4,17 @@
  * as credentials and timeout taken out), then `run` on a context the test writes or one built from
  * a text. Tests look at the outcome or the thrown error directly.
  */
-import { bodyForText } from "../../core/sample-body.js";
-import { locateText } from "../../core/content.js";
-import type { CheckContext, CheckDefinition, CheckOutcome } from "../../core/plugin-api.js";
-import { CheckRegistry } from "../../core/registry.js";
-import type { CheckConfig, RequestType, Side } from "../../core/types.js";
+import {
+  bodyForText,
+  type CheckConfig,
+  type CheckContext,
+  type CheckDefinition,
+  type CheckOutcome,
+  CheckRegistry,
+  locateText,
+  type RequestType,
+  type Side,
+} from "../../index.js";
 
 /** A context with neutral values; `overrides` win. */
 export function checkContext(overrides: Partial<CheckContext> = {}): CheckContext {

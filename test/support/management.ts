@@ -6,8 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createEngine, type Engine } from "../../core/engine.js";
-import { defineCheck, definePlugin } from "../../core/plugin-api.js";
+import { createEngine, defineCheck, definePlugin, type Engine } from "../../index.js";
 import { type Actor, Management, OPERATOR } from "../../server/management/index.js";
 import { openStore } from "../../server/store/open.js";
 import type { Store } from "../../server/store/repository.js";

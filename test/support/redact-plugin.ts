@@ -3,8 +3,7 @@
  * until the test opens its gate and then fails (to show asynchronous guardrails never hold an
  * answer), `test.throws` errors.
  */
-import { definePlugin } from "../../core/plugin-api.js";
-import { compileRegex, replaceMatches } from "../../core/regex.js";
+import { compileRegex, definePlugin, replaceMatches } from "../../index.js";
 
 const gates = new Map<string, { promise: Promise<void>; open: () => void }>();
 

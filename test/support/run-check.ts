@@ -2,8 +2,7 @@
  * Runs one check of a fresh engine on a text, as a guardrail of a single check would, and returns
  * its CheckResult. For unit tests of checks.
  */
-import { createEngine, type Engine } from "../../core/engine.js";
-import type { CheckResult, Side } from "../../core/types.js";
+import { type CheckResult, createEngine, type Engine, type Side } from "../../index.js";
 
 let shared: Promise<Engine> | undefined;
 

@@ -2,7 +2,7 @@
  * A plugin of small, predictable checks for engine tests: transforms that are easy to compose
  * and observe, a check that throws, and one that waits.
  */
-import { defineCheck, definePlugin } from "../../core/plugin-api.js";
+import { defineCheck, definePlugin } from "../../index.js";
 
 const redact = defineCheck<{ word: string }>({
   id: "redact",

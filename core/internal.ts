@@ -1,0 +1,17 @@
+/**
+ * Core's internal entry: what guardgate's own plugins, server and CLI share with core but a
+ * plugin author or library user should not build on. It may change in any release; code outside
+ * guardgate uses core/index.ts (the `guardgate` package) only.
+ */
+export { GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
+export { checkConfigKeys, nearestKey } from "./config/keys.js";
+export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
+export { joinPath, joinPointer } from "./config/path.js";
+export { type BodyPath, PART_SEPARATOR } from "./content.js";
+export { isCredentialHeader } from "./credential-headers.js";
+export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";
+export { resolveWithPolicy } from "./net/lookup.js";
+export { addressPermitted, policyKey } from "./net/network-policy.js";
+export { parameterError } from "./parameters.js";
+export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
+export { compiledModule } from "./pool/worker-entry.js";

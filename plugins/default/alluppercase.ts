@@ -1,4 +1,0 @@
-import { letterCaseCheck } from "./letter-case.js";
-
-/** Passes when no letter of the text is lower or title case (see letter-case.ts). */
-export default letterCaseCheck("upper");

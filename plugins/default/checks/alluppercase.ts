@@ -1,0 +1,4 @@
+import { letterCaseCheck } from "../shared/letter-case.js";
+
+/** Passes when no letter of the text is lower or title case (see letter-case.ts). */
+export default letterCaseCheck("upper");

@@ -1,0 +1,62 @@
+import { compileRegex, defineCheck, firstMatch, textExcerpt } from "../../../core/index.js";
+
+/**
+ * Passes when the pattern matches the text (fails when it does, with `not`). Patterns run on RE2:
+ * linear time whatever the pattern, so no user pattern can stall the service; RE2 has no
+ * backreferences or lookaround, and a pattern using them is a check error (SyntaxError), as is any
+ * invalid pattern.
+ */
+export default defineCheck<{ rule: string; not: boolean }>({
+  id: "regexMatch",
+  name: "Regex match",
+  description: "Checks whether the text matches a regular expression (RE2 syntax).",
+  sides: ["input", "output"],
+  parameters: {
+    type: "object",
+    properties: {
+      rule: { type: "string", description: "The regular expression, in RE2 syntax (no flags; use (?i) for case-insensitive)." },
+      not: { type: "boolean", default: false, description: "Invert the verdict: pass when the pattern does not match." },
+    },
+    required: ["rule"],
+    additionalProperties: false,
+  },
+  data: {
+    regexPattern: { type: "string", description: "The pattern applied." },
+    not: { type: "boolean", description: "Whether the verdict was inverted." },
+    verdict: { type: "boolean", description: "The check's verdict." },
+    explanation: { type: "string", description: "Why the check passed or failed." },
+    textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
+    matchDetails: {
+      type: "object | null",
+      description: "The first match: matchedText, index, groups (named) and captures (numbered); null when none.",
+    },
+  },
+  examples: [
+    { parameters: { rule: "\\d{3}-\\d{2}-\\d{4}", not: true }, text: "No numbers here.", description: "No SSN-like number." },
+  ],
+  run({ text }, { rule, not }) {
+    const match = firstMatch(compileRegex(rule), text);
+    const matched = match !== null;
+    const verdict = not ? !matched : matched;
+    const found = matched ? "The pattern matched the text" : "The pattern did not match the text";
+    const inverted = not ? `; the check is inverted (not: true), so it ${verdict ? "passes" : "fails"}` : "";
+    return {
+      verdict,
+      data: {
+        regexPattern: rule,
+        not,
+        verdict,
+        explanation: `${found}${inverted}.`,
+        textExcerpt: textExcerpt(text),
+        matchDetails: match
+          ? {
+              matchedText: match[0],
+              index: match.index,
+              groups: match.groups ? { ...match.groups } : {},
+              captures: match.slice(1).map((c) => c ?? null),
+            }
+          : null,
+      },
+    };
+  },
+});
