@@ -14,7 +14,12 @@ import { StoreError } from "../errors.js";
  */
 function ownerOnly(file: string): void {
   if (file === ":memory:" || file.startsWith("file:")) return;
-  closeSync(openSync(file, "a", 0o600));
+  try {
+    closeSync(openSync(file, "a", 0o600));
+  } catch {
+    // A folder that does not exist (or cannot be written): SQLite's own error says so below.
+    return;
+  }
   for (const name of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(name)) chmodSync(name, 0o600);
 }
 
