@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { CONFIG_TYPOS } from "../test/support/config-typos.js";
 
 // The CLI is tested as users run it: the built command, a real process, stdin and exit codes.
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
@@ -95,11 +96,7 @@ describe("guardgate check", () => {
     expect(run.stderr).toMatch(/unknown command "frobnicate"/);
   });
 
-  it.each([
-    ["input_guardrail", "input_guardrails"],
-    ["before_request_hook", "before_request_hooks"],
-    ["inputGuardrails", "input_guardrails"],
-  ])("exits 2 on a config whose %s key is misspelt, naming %s", (typo, meant) => {
+  it.each(CONFIG_TYPOS)("exits 2 on a config whose %s key is misspelt, naming %s", (typo, meant) => {
     const config = file(`typo-${typo}.json`, {
       [typo]: [{ deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] }],
     });

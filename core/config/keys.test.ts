@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createEngine } from "../../index.js";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigKeys, nearestKey } from "./keys.js";
+import { CONFIG_TYPOS } from "../../test/support/config-typos.js";
 
 const engine = await createEngine();
 const denyHello = { deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] };
@@ -18,13 +19,7 @@ async function refusal(config: unknown): Promise<ConfigError> {
 }
 
 describe("config keys", () => {
-  it.each([
-    ["input_guardrail", "input_guardrails"],
-    ["before_request_hook", "before_request_hooks"],
-    ["beforeRequestHook", "before_request_hooks"],
-    ["inputGuardrails", "input_guardrails"],
-    ["overide_params", "override_params"],
-  ])("refuses %s at the root and names %s", async (typo, meant) => {
+  it.each(CONFIG_TYPOS)("refuses %s at the root and names %s", async (typo, meant) => {
     const error = await refusal({ [typo]: [denyHello] });
     expect(error.message).toBe(`config.${typo}: unknown key; did you mean ${meant}?`);
     expect(error.code).toBe("unknown_key");
