@@ -44,12 +44,18 @@ describe.each(checks.map((check) => [check.id, check] as const))("%s on 1 MB of 
       return { elapsed: performance.now() - started, result: evaluation.results[0]?.checks[0] };
     };
     const quarter = quarters[name] as string;
-    // The first run warms caches and compiles; the quarter's cost is its better of two.
-    const small = Math.min((await run(quarter)).elapsed, (await run(quarter)).elapsed);
-    const { elapsed, result } = await run(text);
-    expect(result?.error).toBeUndefined();
-    expect(elapsed).toBeLessThan(BOUND_MS);
-    if (elapsed > RATIO_FLOOR_MS) expect(elapsed / Math.max(small, 1)).toBeLessThan(RATIO_BOUND);
+    // The first run warms caches and compiles; the quarter's cost is its better of two. A quadratic
+    // check fails every attempt; a linear one only fails when other work stole the CPU, so the
+    // ratio gets three attempts.
+    let ratio = Infinity;
+    for (let attempt = 0; attempt < 3 && ratio >= RATIO_BOUND; attempt++) {
+      const small = Math.min((await run(quarter)).elapsed, (await run(quarter)).elapsed);
+      const { elapsed, result } = await run(text);
+      expect(result?.error).toBeUndefined();
+      expect(elapsed).toBeLessThan(BOUND_MS);
+      ratio = elapsed > RATIO_FLOOR_MS ? elapsed / Math.max(small, 1) : 0;
+    }
+    expect(ratio).toBeLessThan(RATIO_BOUND);
   });
 });
 

@@ -86,16 +86,21 @@ describe.each(Object.entries(HELPERS))("%s", (_name, helper) => {
         for (let i = 0; i < 3; i++) ms = Math.min(ms, await timed(helper, body));
         return ms;
       };
-      const smallMs = await best(small);
-      const largeMs = await best(large);
       const reference = async (body: Record<string, unknown>) => {
         let ms = Infinity;
         for (let i = 0; i < 3; i++) ms = Math.min(ms, await timed((b) => JSON.stringify(b), body));
         return ms;
       };
-      const growth = Math.max(8, (await reference(large)) / Math.max(await reference(small), 0.5));
-      if (largeMs > RATIO_FLOOR_MS) expect(largeMs / Math.max(smallMs, 1) / growth).toBeLessThan(RELATIVE_BOUND);
-      expect(largeMs).toBeLessThan(10_000);
+      // A quadratic helper fails every attempt; a linear one only when other work stole the CPU.
+      let relative = Infinity;
+      for (let attempt = 0; attempt < 3 && relative >= RELATIVE_BOUND; attempt++) {
+        const smallMs = await best(small);
+        const largeMs = await best(large);
+        expect(largeMs).toBeLessThan(10_000);
+        const growth = Math.max(8, (await reference(large)) / Math.max(await reference(small), 0.5));
+        relative = largeMs > RATIO_FLOOR_MS ? largeMs / Math.max(smallMs, 1) / growth : 0;
+      }
+      expect(relative).toBeLessThan(RELATIVE_BOUND);
     },
     60_000,
   );

@@ -40,6 +40,10 @@ describe("config keys", () => {
     expect((await refusal({ input_guardrails: [{ checks: [check] }] })).message).toBe(
       "config.input_guardrails[0].checks[0].parameter: unknown key; did you mean parameters?",
     );
+    const flat = { checks: denyHello.checks, on_success: { value: 1 } };
+    expect((await refusal({ input_guardrails: [flat] })).message).toContain(
+      "config.input_guardrails[0].on_success.value: unknown key; did you mean feedback.value?",
+    );
     const feedback = { checks: denyHello.checks, on_fail: { feedback: { valeu: 1 } } };
     expect((await refusal({ input_guardrails: [feedback] })).message).toBe(
       "config.input_guardrails[0].on_fail.feedback.valeu: unknown key; did you mean value?",

@@ -210,7 +210,12 @@ export function nearestKey(key: string, known: Iterable<string>): string | undef
 
 /** The message for an unknown key: what, and the nearest known key when one is near. */
 export function unknownKeyProblem(key: string, known: Iterable<string>): string {
-  const near = nearestKey(key, known);
+  const list = [...known];
+  // `on_fail: {value}` for `on_fail: {feedback: {value}}`: the feedback's own keys one level up.
+  if (list.includes("feedback") && Object.hasOwn(CONFIG_KEYS.feedback, key)) {
+    return `unknown key; did you mean feedback.${key}? (feedback goes under feedback: {value, weight, metadata})`;
+  }
+  const near = nearestKey(key, list);
   return near
     ? `unknown key; did you mean ${near}?`
     : "unknown key (not a key of guardgate's or the peer gateway's config format)";

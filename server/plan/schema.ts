@@ -23,13 +23,11 @@ export const GATEWAY_CONFIG_SCHEMA = {
         on_status_codes: statusCodes,
         use_retry_after_header: { type: "boolean" },
       },
-      additionalProperties: false,
     },
     cache: {
       type: "object",
       properties: { mode: { enum: ["simple"] }, max_age: { type: "integer", minimum: 1 } },
       required: ["mode"],
-      additionalProperties: false,
     },
     strategy: {
       type: "object",
@@ -41,7 +39,6 @@ export const GATEWAY_CONFIG_SCHEMA = {
         sticky: { type: "object" },
       },
       required: ["mode"],
-      additionalProperties: false,
     },
     targets: { type: "array", minItems: 1, items: { $ref: "#" } },
     weight: { type: "number", minimum: 0 },
