@@ -14,7 +14,7 @@ import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
-import { startManagedServer } from "../server/management/start.js";
+import { startManagedServer } from "../server/managed/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 
 /** The benchmark's API key. */

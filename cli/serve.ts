@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { GuardgateError } from "../core/index.js";
-import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/management/start.js";
+import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
 import type { Command } from "./main.js";
 
 const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--executor auto] [--log-level info] [--grace-period 10000]

@@ -25,7 +25,8 @@ import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
-import { describeError, type ErrorStyle, errorBody } from "./errors.js";
+import { describeError, errorBody } from "./errors.js";
+import { errorFormatOf } from "./formats/index.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
@@ -133,10 +134,6 @@ function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logge
     redact: { paths, censor: "[REDACTED]" },
     ...(option?.stream && { stream: option.stream }),
   } as FastifyServerOptions["logger"];
-}
-
-function errorStyleOf(url: string): ErrorStyle {
-  return url.startsWith("/v1/messages") ? "anthropic" : "openai";
 }
 
 /** Checks the file's records against the engine: every guardrail, provider and config must load. */
@@ -294,14 +291,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
     if (status >= 500) request.log.error({ err: error }, "request failed");
-    reply.code(status).send(errorBody(errorStyleOf(request.url), status, code, message));
+    reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
   });
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)
       .send(
         errorBody(
-          errorStyleOf(request.url),
+          errorFormatOf(request.url).name,
           404,
           "not_found",
           `${request.method} ${request.url.split("?")[0]} is not a route of this gateway`,

@@ -1,12 +1,14 @@
 /**
  * Errors the gateway answers with, and their envelopes: OpenAI-style on the OpenAI routes and the
- * hook routes, Anthropic-style on `/v1/messages` (spec §7). Every error a client can cause maps to
+ * hook routes, Anthropic-style on `/v1/messages` (spec §7); each envelope is its format's
+ * (server/formats/). Every error a client can cause maps to
  * a 4xx with a message that says what was wrong and where; a 500 means a bug in guardgate.
  */
 import { ConfigError, GuardgateError, type HookResults } from "../core/index.js";
+import { FORMATS, type FormatName } from "./formats/index.js";
 
 /** Which envelope a route answers errors in. */
-export type ErrorStyle = "openai" | "anthropic";
+export type ErrorStyle = FormatName;
 
 /** An error with the HTTP status it answers with. */
 export class GatewayError extends GuardgateError {
@@ -17,31 +19,6 @@ export class GatewayError extends GuardgateError {
   }
 }
 
-/** Anthropic error types by status; OpenAI uses these names too, with `invalid_request_error` for the rest of 4xx. */
-const ANTHROPIC_TYPES: Record<number, string> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  403: "permission_error",
-  404: "not_found_error",
-  402: "billing_error",
-  413: "request_too_large",
-  415: "invalid_request_error",
-  429: "rate_limit_error",
-  502: "api_error",
-  503: "overloaded_error",
-  504: "timeout_error",
-};
-
-function openAiType(status: number): string {
-  if (status === 401) return "authentication_error";
-  // What OpenAI's own API answers: a rate limit, and a spent quota (which it sends with a 429).
-  if (status === 429) return "rate_limit_error";
-  if (status === 402) return "insufficient_quota";
-  if (status === 404) return "not_found_error";
-  if (status >= 500) return "server_error";
-  return "invalid_request_error";
-}
-
 /** The error body for a status, in the route's style; `hookResults` is added when guardrails ran. */
 export function errorBody(
   style: ErrorStyle,
@@ -50,10 +27,13 @@ export function errorBody(
   message: string,
   options: { type?: string; param?: string | null; hookResults?: HookResults } = {},
 ): Record<string, unknown> {
-  const body: Record<string, unknown> =
-    style === "anthropic"
-      ? { type: "error", error: { type: options.type ?? ANTHROPIC_TYPES[status] ?? "api_error", message } }
-      : { error: { message, type: options.type ?? openAiType(status), param: options.param ?? null, code } };
+  const body = FORMATS[style].errorBody({
+    status,
+    code,
+    message,
+    ...(options.type !== undefined && { type: options.type }),
+    ...(options.param !== undefined && { param: options.param }),
+  });
   if (options.hookResults) body.hook_results = options.hookResults;
   return body;
 }

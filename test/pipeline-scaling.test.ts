@@ -14,7 +14,7 @@ import { locateText } from "../core/index.js";
 import { keptBody } from "../server/logs/body-cap.js";
 import { redactedJson } from "../server/logs/redact.js";
 import { assertRequestShape, jsonDepth } from "../server/pipeline/request-shape.js";
-import { streamText } from "../server/pipeline/stream-text.js";
+import { formatOfRequestType } from "../server/formats/index.js";
 import { usageOf } from "../server/pipeline/usage.js";
 import { SseSplitter } from "../server/upstream/sse.js";
 import { adversarialTexts } from "./adversarial-texts.js";
@@ -54,7 +54,7 @@ const HELPERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   "redacted record": (body) => redactedJson({ request: body }, ["sk-secret-value-123"]),
   "streamed text": (body) => {
     const text = locateText("input", "chatComplete", body).text;
-    const gathered = streamText("chatComplete");
+    const gathered = formatOfRequestType("chatComplete").streamText("chatComplete");
     const splitter = new SseSplitter();
     // Streamed in 16-character deltas, the worst case for gathering the text.
     for (let at = 0; at < text.length; at += 16 * 256) {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Actor } from "../management/actor.js";
-import type { GatewaySources } from "../management/gateway-sources.js";
+import type { GatewaySources } from "../sources/store.js";
 import { HEADER, headerValue } from "../pipeline/headers.js";
 import { ManagementError } from "../store/errors.js";
 

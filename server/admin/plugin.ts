@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ConfigError } from "../../core/index.js";
 import { describeError, errorBody } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
-import type { GatewaySources } from "../management/gateway-sources.js";
+import type { GatewaySources } from "../sources/store.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
 import { actorOf, requireAdminKey } from "./auth.js";

@@ -3,8 +3,8 @@
  * provider and integration ids, upstream latency, retries, target, tokens, cost), removes bodies
  * unless the workspace keeps them and credentials always, and hands it to the batch writer.
  */
-import type { GatewaySources } from "../management/gateway-sources.js";
-import { newTimeOrderedId } from "../management/ids.js";
+import type { GatewaySources } from "../sources/store.js";
+import { newTimeOrderedId } from "../store/ids.js";
 import type { NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";

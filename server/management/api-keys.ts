@@ -8,7 +8,7 @@ import { forbidden, invalid, notFound } from "../store/errors.js";
 import type { ApiKey, Role } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, roleAtLeast, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 
 /** Body of a key create. */
 export interface ApiKeyInput {

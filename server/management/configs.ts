@@ -9,7 +9,7 @@ import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import { validateConfig } from "./config-validation.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid, storeGuardrailSource } from "./guardrails.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
 
 /** Body of a config save. */

@@ -11,7 +11,7 @@ import type { GuardrailRecord, Organization, Workspace } from "../store/types.js
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import { referencedGuardrailIds, validateConfig } from "./config-validation.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
 
 /** Body of a guardrail save: the guardrail as written, with an optional id, name and version. */

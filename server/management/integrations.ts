@@ -22,7 +22,7 @@ import type {
 } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 
 /** Body of an integration create. */
 export interface IntegrationInput {

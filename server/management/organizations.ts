@@ -6,7 +6,7 @@ import { conflict, notFound } from "../store/errors.js";
 import type { Organization, PlanName, WorkspaceSettings } from "../store/types.js";
 import { type Actor, requireOperator, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 
 /** Body of an organization create. */
 export interface OrganizationInput {

@@ -11,7 +11,7 @@ import type { PluginIntegration, PluginIntegrationWithSecret, WorkspaceSelection
 import { type Actor, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid } from "./guardrails.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { assertManagesIntegration, assertMayCreateIntegration } from "./integrations.js";
 
 /** Credentials of a plugin integration, in the clear (only ever in memory). */

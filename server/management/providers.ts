@@ -8,7 +8,7 @@ import { conflict, invalid, notFound } from "../store/errors.js";
 import type { Budget, ModelAllowList, Provider, RateLimit, Workspace } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { assertNarrowerModels, assertStricterBudget, assertStricterRateLimit } from "./limit-rules.js";
 
 /** Body of a provider create. */

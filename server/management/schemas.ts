@@ -4,7 +4,7 @@
  * OpenAPI document) and the seeding, so the two never disagree.
  */
 import { PLANS, ROLES } from "../store/types.js";
-import { SLUG_PATTERN, USER_ID_PATTERN } from "./ids.js";
+import { SLUG_PATTERN, USER_ID_PATTERN } from "../store/ids.js";
 
 type Schema = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { conflict, notFound } from "../store/errors.js";
 import type { RateLimit, Workspace, WorkspaceSettings } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, seesOrganization, seesWorkspace } from "./actor.js";
 import type { ManagementContext } from "./context.js";
-import { newId } from "./ids.js";
+import { newId } from "../store/ids.js";
 import { provisionToWorkspace } from "./integrations.js";
 
 /** Body of a workspace create. */

@@ -1,10 +1,11 @@
 /**
- * The four guarded inference endpoints (spec §4): the request type the engine knows them by, the
- * wire format they speak, and the path appended to a provider's base URL.
+ * The four guarded inference endpoints (spec §4), as the formats declare them: the request type
+ * the engine knows them by, the wire format they speak, and the path appended to a provider's
+ * base URL.
  */
 import type { RequestType } from "../../core/index.js";
 import type { ErrorStyle } from "../errors.js";
-import type { WireFormat } from "../providers/catalog.js";
+import { FORMAT_LIST, type FormatName } from "../formats/index.js";
 
 /** One inference endpoint. */
 export interface Endpoint {
@@ -12,19 +13,10 @@ export interface Endpoint {
   /** Appended to the provider's base URL, which ends with the version segment. */
   upstreamPath: string;
   requestType: RequestType;
-  format: WireFormat;
+  format: FormatName;
   errorStyle: ErrorStyle;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
-  {
-    route: "/v1/chat/completions",
-    upstreamPath: "/chat/completions",
-    requestType: "chatComplete",
-    format: "openai",
-    errorStyle: "openai",
-  },
-  { route: "/v1/completions", upstreamPath: "/completions", requestType: "complete", format: "openai", errorStyle: "openai" },
-  { route: "/v1/embeddings", upstreamPath: "/embeddings", requestType: "embed", format: "openai", errorStyle: "openai" },
-  { route: "/v1/messages", upstreamPath: "/messages", requestType: "messages", format: "anthropic", errorStyle: "anthropic" },
-];
+export const ENDPOINTS: readonly Endpoint[] = FORMAT_LIST.flatMap((format) =>
+  format.endpoints.map((endpoint) => ({ ...endpoint, format: format.name, errorStyle: format.name })),
+);

@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { GatewayError } from "../errors.js";
+import { FORMAT_LIST, FORMATS, type FormatName } from "../formats/index.js";
 import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
 
 /** Header names, lower-case as Node gives them. */
@@ -95,15 +96,15 @@ export function checkHeaders(headers: IncomingHttpHeaders, keepAuthorization: bo
   return out;
 }
 
-/** Client headers passed to the upstream; the provider's credential headers are added separately. */
-const FORWARDED = ["anthropic-version", "anthropic-beta"];
+/** Client headers passed to the upstream, whatever the provider's format; its credential headers are added separately. */
+const FORWARDED = FORMAT_LIST.flatMap((format) => format.forwardedHeaders);
 /** Forwarded only with the caller's own credential: they select the caller's account. */
-const FORWARDED_WITH_CALLER_CREDENTIAL = ["openai-organization", "openai-project"];
+const FORWARDED_WITH_CALLER_CREDENTIAL = FORMAT_LIST.flatMap((format) => format.forwardedWithCallerCredential);
 
 /** The headers of an upstream call. */
 export function upstreamHeaders(
   headers: IncomingHttpHeaders,
-  provider: { format: "openai" | "anthropic"; headers: Record<string, string>; slug?: string },
+  provider: { format: FormatName; headers: Record<string, string>; slug?: string },
   stream: boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {
@@ -116,7 +117,7 @@ export function upstreamHeaders(
     const value = headerValue(headers, name);
     if (value) out[name] = value;
   }
-  if (provider.format === "anthropic" && !out["anthropic-version"]) out["anthropic-version"] = "2023-06-01";
+  for (const [name, value] of Object.entries(FORMATS[provider.format].upstreamDefaults)) if (!out[name]) out[name] = value;
   return { ...out, ...provider.headers };
 }
 
@@ -125,14 +126,7 @@ export function passedBackHeaders(headers: IncomingHttpHeaders): Record<string, 
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (
-      name === "retry-after" ||
-      name === "x-request-id" ||
-      name === "request-id" ||
-      name.startsWith("x-ratelimit-") ||
-      name.startsWith("anthropic-ratelimit-") ||
-      name.startsWith("openai-")
-    ) {
+    if (name === "retry-after" || FORMAT_LIST.some((format) => format.passesBack(name))) {
       out[name] = Array.isArray(value) ? value.join(", ") : value;
     }
   }

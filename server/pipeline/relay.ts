@@ -9,10 +9,9 @@
  * (bounded unchecked text) will hook in.
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
-import type { WireFormat } from "../providers/catalog.js";
+import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import { SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
-import { streamText } from "./stream-text.js";
 
 /** How a relayed stream ended, for the log. */
 export interface RelaySummary {
@@ -25,15 +24,14 @@ export interface RelaySummary {
 }
 
 /** The `hook_results` event in the endpoint's format. */
-export function hookEvent(format: WireFormat, hookResults: Partial<HookResults>): Buffer {
-  const data = JSON.stringify({ hook_results: hookResults });
-  return Buffer.from(format === "anthropic" ? `event: hook_results\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+export function hookEvent(format: FormatName, hookResults: Partial<HookResults>): Buffer {
+  return FORMATS[format].hookEvent(hookResults);
 }
 
 /** Relays one stream; `evaluateOutput` runs the synchronous output side on the streamed body. */
 export async function* relayStream(options: {
   leaf: Leaf;
-  format: WireFormat;
+  format: FormatName;
   strict: boolean;
   source: AsyncIterable<Buffer>;
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
@@ -42,7 +40,7 @@ export async function* relayStream(options: {
 }): AsyncGenerator<Buffer> {
   const { leaf, format } = options;
   const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
-  const accumulated = streamText(leaf.phase.requestType);
+  const accumulated = formatOfRequestType(leaf.phase.requestType).streamText(leaf.phase.requestType);
   const splitter = new SseSplitter();
   const held: Buffer[] = [];
   let error: unknown;

@@ -1,12 +1,13 @@
 /**
- * Token usage of an answer: as the upstream reported it (OpenAI `prompt_tokens` /
- * `completion_tokens`, Anthropic `input_tokens` / `output_tokens`), or, when it reported none (a
+ * Token usage of an answer: as the upstream reported it (in the fields its format names:
+ * OpenAI `prompt_tokens` / `completion_tokens`, Anthropic `input_tokens` / `output_tokens`), or, when it reported none (a
  * stream without usage), counted with a tokenizer on the evaluated texts and marked estimated.
  * Counting is linear in the text and yields to the event loop as it goes (tokens.ts): any key
  * holder can send a long run of one character, and the other requests must not wait for it.
  */
 import { locateText, type RequestType } from "../../core/index.js";
 import { countTokens } from "../../plugins/default/shared/tokens.js";
+import { FORMAT_LIST } from "../formats/index.js";
 import type { Usage } from "./policy.js";
 
 function count(value: unknown): number | undefined {
@@ -17,8 +18,14 @@ function count(value: unknown): number | undefined {
 export function reportedUsage(body: unknown): Usage | undefined {
   const usage = (body as { usage?: Record<string, unknown> } | undefined)?.usage;
   if (!usage || typeof usage !== "object") return undefined;
-  const input = count(usage.prompt_tokens) ?? count(usage.input_tokens);
-  const output = count(usage.completion_tokens) ?? count(usage.output_tokens) ?? 0;
+  // Any format's fields are read, whichever format the answer came in: the first that holds a count wins.
+  let input: number | undefined;
+  let output: number | undefined;
+  for (const { usageFields } of FORMAT_LIST) {
+    input ??= count(usage[usageFields.input]);
+    output ??= count(usage[usageFields.output]);
+  }
+  output ??= 0;
   return input === undefined ? undefined : { input_tokens: input, output_tokens: output };
 }
 

@@ -3,13 +3,11 @@
  * segment, as SDKs take it) and how it expects the credential. Any OpenAI- or Anthropic-compatible
  * server can also be reached with `custom_host` or a provider record's `base_url`.
  */
-
-/** The wire format of an endpoint or provider. */
-export type WireFormat = "openai" | "anthropic";
+import type { FormatName } from "../formats/index.js";
 
 /** How a provider is reached. */
 export interface CatalogEntry {
-  format: WireFormat;
+  format: FormatName;
   /** Base URL including the version segment; none for local servers that need `custom_host`. */
   baseUrl: string;
 }

@@ -6,10 +6,11 @@
  */
 import { createHash } from "node:crypto";
 import { GatewayError } from "../errors.js";
+import { FORMATS, type FormatName } from "../formats/index.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 import type { TargetSettings } from "../plan/build.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
-import { knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG, type WireFormat } from "./catalog.js";
+import { knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
 
 /** Provider settings a request may carry in headers; a config's settings take precedence. */
 export interface HeaderProviderSettings {
@@ -36,7 +37,7 @@ export interface HttpProvider {
   kind: "http";
   name: string;
   slug?: string;
-  format: WireFormat;
+  format: FormatName;
   /** Base URL with the version segment and no trailing slash. */
   baseUrl: string;
   /**
@@ -65,18 +66,9 @@ function fingerprint(secret: string | undefined): string {
   return secret ? createHash("sha256").update(secret).digest("hex").slice(0, 16) : "-";
 }
 
-function credentialHeaders(format: WireFormat, secret: string): Record<string, string> {
-  return format === "anthropic" ? { "x-api-key": secret } : { authorization: `Bearer ${secret}` };
-}
-
-function bearer(authorization: string | undefined): string | undefined {
-  const match = authorization?.match(/^Bearer\s+(.+)$/i);
-  return match?.[1]?.trim();
-}
-
 function checkFormat(provider: HttpProvider, endpoint: Endpoint): HttpProvider {
   if (provider.format !== endpoint.format) {
-    const wanted = endpoint.format === "openai" ? "an OpenAI-compatible" : "an Anthropic-compatible";
+    const wanted = FORMATS[endpoint.format].label;
     throw new GatewayError(
       400,
       "provider_format_mismatch",
@@ -154,11 +146,10 @@ export class ProviderResolver {
       );
     }
     const baseUrl = customHost ? parseCustomHost(customHost, hostWhere) : entry.baseUrl;
-    // A credential in the config wins over the caller's; the Anthropic SDK sends x-api-key.
-    const secret =
-      settings.apiKey ?? (entry.format === "anthropic" ? (input.caller.apiKey ?? bearer(input.caller.authorization)) : undefined);
+    // A credential in the config wins over the caller's.
+    const secret = settings.apiKey ?? FORMATS[entry.format].callerSecret(input.caller);
     const headers = secret
-      ? credentialHeaders(entry.format, secret)
+      ? FORMATS[entry.format].credentialHeaders(secret)
       : input.caller.authorization
         ? { authorization: input.caller.authorization }
         : {};
@@ -202,7 +193,7 @@ export class ProviderResolver {
     const entry = PROVIDER_CATALOG[record.provider];
     const format = entry?.format ?? "openai";
     const baseUrl = (record.baseUrl ?? entry?.baseUrl ?? "").replace(/\/+$/, "");
-    const headers = { ...(record.headers ?? {}), ...(record.apiKey ? credentialHeaders(format, record.apiKey) : {}) };
+    const headers = { ...(record.headers ?? {}), ...(record.apiKey ? FORMATS[format].credentialHeaders(record.apiKey) : {}) };
     const provider: HttpProvider = {
       kind: "http",
       name: record.provider,

@@ -22,9 +22,9 @@ import { openStore } from "../store/open.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
-import { GatewaySources } from "./gateway-sources.js";
-import { Management } from "./index.js";
-import { StorePolicy } from "./request-policy.js";
+import { GatewaySources } from "../sources/store.js";
+import { Management } from "../management/index.js";
+import { StorePolicy } from "../limits/request-policy.js";
 import { type SeedReport, seedFromFile } from "./seed.js";
 
 /** Options of the managed gateway. */

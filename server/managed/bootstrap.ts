@@ -5,8 +5,8 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OPERATOR } from "./actor.js";
-import type { Management } from "./index.js";
+import { OPERATOR } from "../management/actor.js";
+import type { Management } from "../management/index.js";
 
 /** The file the initial keys are written to, in the data folder. */
 export const INITIAL_KEYS_FILE = "initial-keys.json";

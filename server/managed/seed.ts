@@ -23,10 +23,10 @@ import type { FilePluginCredentials, FileProvider, GatewayFile } from "../config
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
-import { OPERATOR } from "./actor.js";
-import type { Management } from "./index.js";
-import { openCredentials } from "./integrations.js";
-import { openPluginCredentials } from "./plugin-integrations.js";
+import { OPERATOR } from "../management/actor.js";
+import type { Management } from "../management/index.js";
+import { openCredentials } from "../management/integrations.js";
+import { openPluginCredentials } from "../management/plugin-integrations.js";
 
 /** Counts of one kind of record. */
 export interface SeedCounts {

@@ -1,0 +1,144 @@
+/**
+ * The Anthropic wire format: messages; the credential in `x-api-key` and an `anthropic-version`
+ * header; errors as `{ type: "error", error: { type, message } }`; streams of named events whose
+ * text arrives in content blocks and which end with `message_stop`; `input_tokens` /
+ * `output_tokens` usage.
+ */
+import { randomUUID } from "node:crypto";
+import type { HookResults } from "../../core/index.js";
+import type { SseEvent } from "../upstream/sse.js";
+import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type WireFormat } from "./format.js";
+
+/** Error types by status. */
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  402: "billing_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  415: "invalid_request_error",
+  429: "rate_limit_error",
+  502: "api_error",
+  503: "overloaded_error",
+  504: "timeout_error",
+};
+
+/** The API version sent when the client named none. */
+const DEFAULT_VERSION = "2023-06-01";
+
+function bearer(authorization: string | undefined): string | undefined {
+  const match = authorization?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1]?.trim();
+}
+
+/** Messages: text blocks by index, from their start and their deltas. */
+class MessageStreamText implements StreamText {
+  readonly #blocks = new Map<number, string[]>();
+
+  add(event: SseEvent): void {
+    const payload = eventObject(event.data);
+    if (!payload) return;
+    const index = typeof payload.index === "number" ? payload.index : 0;
+    if (payload.type === "content_block_start") {
+      const block = payload.content_block as { type?: string; text?: unknown } | undefined;
+      if (block?.type === "text") this.#blocks.set(index, typeof block.text === "string" ? [block.text] : []);
+    } else if (payload.type === "content_block_delta") {
+      const delta = payload.delta as { type?: string; text?: unknown } | undefined;
+      if (delta?.type === "text_delta" && typeof delta.text === "string") {
+        const parts = this.#blocks.get(index) ?? [];
+        parts.push(delta.text);
+        this.#blocks.set(index, parts);
+      }
+    }
+  }
+
+  #texts(): string[] {
+    return [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, parts]) => parts.join(""));
+  }
+
+  text(): string {
+    // Blocks are joined as core/content.ts joins them when it reads a non-streamed message.
+    return this.#texts().join("\n");
+  }
+
+  body(): Record<string, unknown> {
+    return { type: "message", role: "assistant", content: this.#texts().map((text) => ({ type: "text", text })) };
+  }
+
+  isTerminal(event: SseEvent): boolean {
+    return event.event === "message_stop";
+  }
+}
+
+function namedEvent(name: string, value: unknown): Buffer {
+  return Buffer.from(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
+}
+
+/** The Anthropic format. */
+export const anthropic: WireFormat = {
+  name: "anthropic",
+  label: "an Anthropic-compatible",
+  endpoints: [{ route: "/v1/messages", upstreamPath: "/messages", requestType: "messages" }],
+
+  credentialHeaders: (secret) => ({ "x-api-key": secret }),
+  // The Anthropic SDK sends its key as x-api-key; a bearer token is taken as the key too.
+  callerSecret: (caller) => caller.apiKey ?? bearer(caller.authorization),
+  forwardedHeaders: ["anthropic-version", "anthropic-beta"],
+  forwardedWithCallerCredential: [],
+  upstreamDefaults: { "anthropic-version": DEFAULT_VERSION },
+  passesBack: (name) => name === "request-id" || name.startsWith("anthropic-ratelimit-"),
+
+  errorBody: (fields: ErrorFields) => ({
+    type: "error",
+    error: { type: fields.type ?? ERROR_TYPES[fields.status] ?? "api_error", message: fields.message },
+  }),
+  hookEvent: (hookResults: Partial<HookResults>) =>
+    Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  streamText: () => new MessageStreamText(),
+  usageFields: { input: "input_tokens", output: "output_tokens" },
+
+  mockBody: (answer: MockAnswer) => ({
+    id: `msg_mock_${randomUUID().replaceAll("-", "")}`,
+    type: "message",
+    role: "assistant",
+    model: answer.model,
+    content: [{ type: "text", text: answer.text }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: answer.promptTokens, output_tokens: answer.completionTokens },
+  }),
+
+  *mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer> {
+    const id = `msg_mock_${randomUUID().replaceAll("-", "")}`;
+    const usage = { input_tokens: answer.promptTokens, output_tokens: 0 };
+    yield namedEvent("message_start", {
+      type: "message_start",
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model: answer.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
+    });
+    yield namedEvent("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+    for (const piece of pieces) {
+      yield namedEvent("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: piece },
+      });
+    }
+    yield namedEvent("content_block_stop", { type: "content_block_stop", index: 0 });
+    yield namedEvent("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: answer.completionTokens },
+    });
+    yield namedEvent("message_stop", { type: "message_stop" });
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * What guardgate knows about one wire format, the OpenAI API or the Anthropic API, behind one
+ * interface: its endpoints, how a provider credential travels, which client headers go upstream
+ * and which come back, the error envelope, how a streamed answer's text is read and where the
+ * stream ends, the `hook_results` stream frame, the usage fields, and the mock's answers. One
+ * module per format implements it (openai.ts, anthropic.ts); index.ts lists them. A stream is
+ * read only through `StreamText` and written to only through the format's frames, so work on
+ * streamed answers (holding text back, ending a stream early) changes these modules and relay.
+ */
+import type { HookResults, RequestType } from "../../core/index.js";
+import type { SseEvent } from "../upstream/sse.js";
+
+/** The name of a wire format, as endpoints, providers and the catalog give it. */
+export type FormatName = "openai" | "anthropic";
+
+/** One guarded inference endpoint of a format. */
+export interface FormatEndpoint {
+  route: string;
+  /** Appended to the provider's base URL, which ends with the version segment. */
+  upstreamPath: string;
+  requestType: RequestType;
+}
+
+/** Gathers the text of one streamed answer, event by event. */
+export interface StreamText {
+  add(event: SseEvent): void;
+  /** The text so far. */
+  text(): string;
+  /** A non-streamed response body carrying the text, for the output phase. */
+  body(): Record<string, unknown>;
+  /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
+  isTerminal(event: SseEvent): boolean;
+}
+
+/** What an error envelope says. */
+export interface ErrorFields {
+  status: number;
+  code: string | null;
+  message: string;
+  /** Overrides the type the status maps to (`hooks_failed`). */
+  type?: string;
+  param?: string | null;
+}
+
+/** The mock's answer before it takes a format's shape. */
+export interface MockAnswer {
+  requestType: RequestType;
+  text: string;
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** The request body, for answers that mirror it (embeddings, one vector per input). */
+  request: Record<string, unknown>;
+}
+
+/** A wire format. */
+export interface WireFormat {
+  readonly name: FormatName;
+  /** How messages name a provider of this format: "an OpenAI-compatible". */
+  readonly label: string;
+  readonly endpoints: readonly FormatEndpoint[];
+  /** The headers carrying a provider's secret. */
+  credentialHeaders(secret: string): Record<string, string>;
+  /** The caller's own secret, when the format's SDKs send one the gateway passes on as the provider credential. */
+  callerSecret(caller: { authorization?: string; apiKey?: string }): string | undefined;
+  /** Client headers passed to the upstream. */
+  readonly forwardedHeaders: readonly string[];
+  /** Client headers passed to the upstream only with the caller's own credential: they select the caller's account. */
+  readonly forwardedWithCallerCredential: readonly string[];
+  /** Headers an upstream call of this format carries when the client sent none. */
+  readonly upstreamDefaults: Readonly<Record<string, string>>;
+  /** Whether an upstream response header of this format is passed back to the client. */
+  passesBack(name: string): boolean;
+  /** The error body (without `hook_results`). */
+  errorBody(fields: ErrorFields): Record<string, unknown>;
+  /** The `hook_results` frame of a stream (spec §6). */
+  hookEvent(hookResults: Partial<HookResults>): Buffer;
+  /** The accumulator of a streamed answer's text for one of the format's request types. */
+  streamText(requestType: RequestType): StreamText;
+  /** Where the answer's `usage` object reports its token counts. */
+  readonly usageFields: { readonly input: string; readonly output: string };
+  /** The mock's non-streamed answer. */
+  mockBody(answer: MockAnswer): Record<string, unknown>;
+  /** The mock's streamed answer as server-sent events, one event per piece of the text. */
+  mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer>;
+}
+
+/** The JSON object an event's data holds, if it holds one (`[DONE]` and broken JSON do not). */
+export function eventObject(data: string): Record<string, unknown> | undefined {
+  if (!data || data === "[DONE]") return undefined;
+  try {
+    const value = JSON.parse(data) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
