@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { CONFIG_TYPOS } from "../test/support/config-typos.js";
 
 // The CLI is tested as users run it: the built command, a real process, stdin and exit codes.
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
@@ -93,5 +94,27 @@ describe("guardgate check", () => {
     const run = guardgate(["frobnicate"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it.each(CONFIG_TYPOS)("exits 2 on a config whose %s key is misspelt, naming %s", (typo, meant) => {
+    const config = file(`typo-${typo}.json`, {
+      [typo]: [{ deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] }],
+    });
+    const run = guardgate(["check", "--guardrail", config, "--text", "hello"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`${typo}: unknown key; did you mean ${meant}?`);
+  });
+
+  it("warns on stderr about a peer gateway key it does not act on, and still evaluates", () => {
+    const config = file("peer-key.json", {
+      forward_headers: ["x-trace"],
+      input_guardrails: [
+        { deny: true, checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] },
+      ],
+    });
+    const run = guardgate(["check", "--guardrail", config, "--text", "hello"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("warning: config.forward_headers: accepted but not acted on");
   });
 });

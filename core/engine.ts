@@ -6,6 +6,7 @@
 import path from "node:path";
 import { evaluationStatus } from "./aggregate.js";
 import type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+import { checkConfigKeys } from "./config/keys.js";
 import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
 import { joinPath } from "./config/path.js";
 import { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
@@ -37,9 +38,11 @@ export interface EngineOptions {
   baseDir?: string;
   settings?: CheckSettings;
   /**
-   * How phases run: "inline" (the default; on the calling thread), "pool" (worker threads with hard
-   * time limits; plugins given as objects are refused), "auto" (per phase, by measured cost; see
-   * core/pool/auto-executor.ts), or a factory.
+   * How phases run: "inline" (on the calling thread), "pool" (worker threads with hard time limits;
+   * plugins given as objects are refused), "auto" (per phase, by measured cost; see
+   * core/pool/auto-executor.ts), or a factory. The default is "auto" when a plugin is loaded from a
+   * path or a package (code that is not guardgate's and may never yield runs in the pool, under
+   * its time limit), else "inline". Ask for "inline" to keep every check on the calling thread.
    */
   executor?: ExecutorChoice | ((context: ExecutorContext) => Executor);
   /** Worker pool options, for "pool" and "auto": size, resource limits, cut-off margin. */
@@ -111,7 +114,8 @@ export interface Engine {
 }
 
 async function buildExecutor(options: EngineOptions, context: ExecutorContext): Promise<Executor> {
-  const choice = options.executor ?? "inline";
+  // Plugins from modules are code nobody here reviewed: by default they never run on the caller's thread.
+  const choice = options.executor ?? (context.plugins.some((p) => p.moduleUrl !== undefined) ? "auto" : "inline");
   if (typeof choice === "function") return choice(context);
   switch (choice) {
     case "inline": {
@@ -167,8 +171,10 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     if (given !== 1) throw new ConfigError("", "evaluate needs exactly one of guardrails, config or prepared");
     if (o.prepared) return { guardrails: o.prepared, warnings: [] };
     if (o.config !== undefined) {
-      const normalized = await normalizeGuardrails(parseConfig(o.config, "config"), { registry, source }, "config");
-      return { guardrails: normalized[o.side], warnings: normalized.warnings };
+      const config = parseConfig(o.config, "config");
+      const keyWarnings = checkConfigKeys(config, "config");
+      const normalized = await normalizeGuardrails(config, { registry, source }, "config");
+      return { guardrails: normalized[o.side], warnings: [...keyWarnings, ...normalized.warnings] };
     }
     if (!Array.isArray(o.guardrails)) throw new ConfigError("guardrails", "must be an array");
     const prepared = await Promise.all(

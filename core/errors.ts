@@ -48,6 +48,19 @@ export class CheckAbortedError extends GuardgateError {
   }
 }
 
+/** A check that reads the text met a body with no text to read. The name is what results show. */
+export class NoTextError extends GuardgateError {
+  constructor(side: "input" | "output", requestType: string) {
+    super(
+      "no_text",
+      `the ${side === "input" ? "request" : "response"} of this ${requestType} call has no text for the check to read${
+        side === "output" ? " (an embedding, or an answer with only tool calls)" : ""
+      }; the check did not run`,
+    );
+    this.name = "NoTextError";
+  }
+}
+
 /**
  * A check's credentials are missing or do not match its plugin's credentials schema. Raised when
  * the check runs (integration credentials arrive with the request), so it is a check error.

@@ -6,6 +6,7 @@
  */
 export { buildFeedback, checkFails, evaluationStatus, guardrailVerdict } from "./aggregate.js";
 export type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+export { CONFIG_KEYS, type KeyLevel, type KeySupport } from "./config/keys.js";
 export { GUARDRAIL_CONFIG_KEYS, hasGuardrailKeys, type NormalizedGuardrails, parseConfig } from "./config/normalize.js";
 export { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
 export { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
@@ -25,6 +26,7 @@ export {
   ConfigError,
   CredentialsError,
   GuardgateError,
+  NoTextError,
   PluginError,
 } from "./errors.js";
 export { type Executor, type ExecutorContext, InlineExecutor } from "./executor.js";

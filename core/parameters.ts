@@ -4,6 +4,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { nearestKey } from "./config/keys.js";
 import { joinPath, joinPointer } from "./config/path.js";
 import { ConfigError } from "./errors.js";
 import type { JsonSchema } from "./plugin-api.js";
@@ -23,6 +24,17 @@ export function compileParameterSchema(schema: JsonSchema): ValidateFunction {
   return parameterAjv().compile(schema);
 }
 
+/** The `properties` of the subschema an ajv error's schema path (`#/properties/a/additionalProperties`) points into. */
+function propertiesAt(schema: JsonSchema, schemaPath: string): Record<string, unknown> {
+  let node: unknown = schema;
+  for (const raw of schemaPath.split("/").slice(1, -1)) {
+    if (typeof node !== "object" || node === null) return {};
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  const properties = (node as { properties?: unknown } | undefined)?.properties;
+  return typeof properties === "object" && properties !== null ? (properties as Record<string, unknown>) : {};
+}
+
 /**
  * Describes the first ajv error as `path: problem`, the path naming the offending key. `noun`
  * names what the schema's properties are ("parameter", "key") in the message of an unknown one.
@@ -40,9 +52,11 @@ export function parameterError(
     case "required":
       return new ConfigError(joinPath(at, String(error.params.missingProperty)), "is required");
     case "additionalProperties": {
+      const name = String(error.params.additionalProperty);
+      const near = nearestKey(name, Object.keys(propertiesAt(schema, error.schemaPath)));
+      if (near) return new ConfigError(joinPath(at, name), `is not a known ${noun}; did you mean ${near}?`);
       // The schema's own properties are the ones to list only when the error is at its top level.
       const known = error.instancePath ? [] : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-      const name = String(error.params.additionalProperty);
       const hint = known.length ? `; known ${noun}s: ${known.join(", ")}` : "";
       return new ConfigError(joinPath(at, name), `is not a known ${noun}${hint}`);
     }

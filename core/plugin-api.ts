@@ -32,6 +32,11 @@ export interface CheckSettings {
    * checks that load a model accept such a name in place of a folder.
    */
   models?: Record<string, string>;
+  /**
+   * What a refused call tells the user to change. The library names its own options by default;
+   * the gateway names its config-file key, which is what its users change.
+   */
+  refusalAdvice?: string;
 }
 
 /** Everything a check can see when it runs. */
@@ -122,6 +127,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   examples?: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
   /** Request types this check can evaluate; all when absent. */
   requestTypes?: readonly RequestType[];
+  /**
+   * False for a check that judges something other than the evaluated text (the model, metadata,
+   * headers, the whole context). A check that reads the text is not run when the body has none
+   * (an embedding response, an answer with only tool calls): its result says so as an error.
+   */
+  readsText?: boolean;
   /**
    * Load-time validation beyond the schema: runs after the schema passed, when a guardrail is
    * loaded, so a bad combination is a config error and never a failure at request time.

@@ -3,6 +3,7 @@
  * validators. Registration validates a plugin whole, so a bad plugin never half-loads.
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import { nearestKey } from "./config/keys.js";
 import { joinPath } from "./config/path.js";
 import { ConfigError, PluginError } from "./errors.js";
 import { compileParameterSchema, parameterError } from "./parameters.js";
@@ -251,11 +252,18 @@ export class CheckRegistry {
    * against the schema (defaults applied). `at` says where the check, its parameters and its id
    * sit in the user's config (they differ in the shorthand form).
    */
-  prepareCheck(raw: RawCheck, side: Side, at: { path: string; parametersPath: string; idPath: string }): CheckConfig {
+  prepareCheck(
+    raw: RawCheck,
+    side: Side,
+    at: { path: string; parametersPath: string; idPath: string; hint?: string },
+  ): CheckConfig {
     const { path, parametersPath, idPath } = at;
     if (typeof raw.id !== "string" || raw.id === "") throw new ConfigError(idPath, "must be a non-empty string");
     const check = this.#checks.get(raw.id);
-    if (!check) throw new ConfigError(idPath, unknownCheckMessage(raw.id, [...this.#checks.keys()]), "unknown_check");
+    if (!check) {
+      const message = unknownCheckMessage(raw.id, [...this.#checks.keys()]);
+      throw new ConfigError(idPath, at.hint ? `${message}; ${at.hint}` : message, "unknown_check");
+    }
     if (!check.definition.sides.includes(side)) {
       throw new ConfigError(
         idPath,
@@ -336,11 +344,15 @@ function describeThrown(error: unknown): string {
 }
 
 function unknownCheckMessage(id: string, known: string[]): string {
-  const plugin = id.split(".")[0];
+  const plugin = id.split(".")[0] ?? "";
   const sameName = known.filter((k) => k.toLowerCase() === id.toLowerCase());
   if (sameName.length) return `unknown check "${id}"; did you mean "${sameName[0]}"?`;
   if (!id.includes(".")) return `unknown check "${id}"; check ids have the form <plugin>.<check>, e.g. default.${id}`;
   const ofPlugin = known.filter((k) => k.startsWith(`${plugin}.`));
   if (!ofPlugin.length) return `unknown check "${id}": no plugin "${plugin}" is loaded`;
-  return `unknown check "${id}"`;
+  const near = nearestKey(
+    id.slice(plugin.length + 1),
+    ofPlugin.map((k) => k.slice(plugin.length + 1)),
+  );
+  return near ? `unknown check "${id}"; did you mean "${plugin}.${near}"?` : `unknown check "${id}"`;
 }

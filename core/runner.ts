@@ -9,7 +9,7 @@
  */
 import { buildFeedback, guardrailVerdict } from "./aggregate.js";
 import { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
-import { CheckAbortedError, CheckTimeoutError, CredentialsError } from "./errors.js";
+import { CheckAbortedError, CheckTimeoutError, CredentialsError, NoTextError } from "./errors.js";
 import { parameterError } from "./parameters.js";
 import { plainDataProblem } from "./plain-data.js";
 import type { CheckContext, CheckOutcome, CheckSettings } from "./plugin-api.js";
@@ -428,6 +428,10 @@ async function runCheck(
   let given: unknown;
   try {
     if (!check) throw new Error(`check ${config.id} is not loaded in this engine`);
+    // Judging an empty string would pass most checks silently: say there was nothing to read.
+    if (content.located.slots.length === 0 && check.definition.readsText !== false) {
+      throw new NoTextError(task.side, run.requestType);
+    }
     // Taken before validation, so credentials that fail it are redacted all the same.
     given = config.credentials ?? task.credentials?.[check.plugin.id];
     const credentials = checkCredentials(check, config, task);

@@ -25,7 +25,7 @@ import { builtinPlugins } from "../plugins/builtin.js";
 import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
-import { ConnectionTracker } from "./connections.js";
+import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, errorBody } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
@@ -43,6 +43,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
+import { assertDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type { ApiKeySource, ConfigSource, GuardrailSource, PluginCredentialSource, ProviderSource } from "./sources/types.js";
@@ -211,6 +212,10 @@ function modelFolders(file: GatewayFile, baseDir: string): Record<string, string
   return folders;
 }
 
+/** What a check's refused outbound call tells a gateway user: the config-file key they would change. */
+export const CHECKS_REFUSAL_ADVICE =
+  "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
+
 /** Builds the gateway app; call `listen` on it, or `inject` in tests. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const file = options.file ?? {};
@@ -233,7 +238,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     baseDir,
     source: guardrails,
     settings: {
-      ...(options.checkSettings ?? { allowPrivateAddresses: settings.checks_allow_private_addresses ?? false }),
+      ...(options.checkSettings ?? {
+        allowPrivateAddresses: settings.checks_allow_private_addresses ?? false,
+        refusalAdvice: CHECKS_REFUSAL_ADVICE,
+      }),
       ...(models && { models }),
     },
     ...(options.executor && { executor: options.executor }),
@@ -254,6 +262,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     forceCloseConnections: "idle",
     requestIdHeader: false,
     logController: new AccessLog(),
+    clientErrorHandler: answerClientError,
   });
 
   // Traced only when asked: each span costs even with no SDK to receive it.
@@ -267,7 +276,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       : DEFAULT_CUSTOM_HOSTS,
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache, options.policy);
+  const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -289,6 +298,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
+    ...(settings.log_durable && { durableLogs: true }),
     ...(options.policy && { policy: options.policy }),
   });
 
@@ -331,10 +342,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   if (settings.tracing) traceRequests(app);
+  // Every JSON body, on every route: absurd nesting is refused at intake (request-shape.ts).
+  app.addHook("preValidation", async (request) => {
+    if (typeof request.body === "object" && request.body !== null) assertDepth(request.body);
+  });
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
-    inferenceRoutes(scope, gateway, plans);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver);
   });
 

@@ -23,7 +23,11 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeySource): void {
       throw new GatewayError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send a gateway API key`);
     }
     const identity = await keys.verify(key);
-    if (!identity) throw new GatewayError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+    if (!identity) {
+      const reason = await keys.whyRefused?.(key);
+      if (reason) throw new GatewayError(403, "admin_key_not_for_models", `${HEADER.apiKey}: ${reason}`);
+      throw new GatewayError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+    }
     request.identity = identity;
   });
 }

@@ -61,6 +61,13 @@ export interface FileSettings {
   cache_max_bytes?: number;
   /** Keep request and response bodies in the request log. */
   log_bodies?: boolean;
+  /** Cap of each logged body in bytes of JSON (default 64 KiB); a longer body is cut and marked. */
+  log_body_max_bytes?: number;
+  /**
+   * Answer only once the request's log record is committed, so a crash loses no record of an
+   * answered request (default false: records are batched, and a crash loses the last ~50 ms).
+   */
+  log_durable?: boolean;
   /** Let checks that call out reach private and loopback addresses. */
   checks_allow_private_addresses?: boolean;
   /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
@@ -210,6 +217,8 @@ const FILE_SCHEMA = {
         },
         cache_max_bytes: { type: "integer", minimum: 0 },
         log_bodies: { type: "boolean" },
+        log_body_max_bytes: { type: "integer", minimum: 256 },
+        log_durable: { type: "boolean" },
         checks_allow_private_addresses: { type: "boolean" },
         tracing: { type: "boolean" },
       },

@@ -1,21 +1,25 @@
 /**
  * Adversarial texts of about 1 MB for the catastrophe guard: shapes that make naive text code
- * quadratic (one endless word, many tiny lines, deep nesting, runs of delimiters, mixed scripts).
+ * quadratic (one endless word, runs of one punctuation mark or of whitespace, many tiny lines,
+ * deep nesting, runs of delimiters, mixed scripts).
  */
 
 /** Target length in UTF-16 units. */
 export const MEGABYTE = 1 << 20;
 
-function fill(unit: string, length = MEGABYTE): string {
+function fillTo(unit: string, length: number): string {
   return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 }
 
-/** Builds the adversarial texts; each about 1 MB. */
-export function adversarialTexts(): Record<string, string> {
-  const half = MEGABYTE / 2;
-  const depth = MEGABYTE / 8;
+/** Builds the adversarial texts; each about `length` UTF-16 units (1 MB by default). */
+export function adversarialTexts(length = MEGABYTE): Record<string, string> {
+  const half = length / 2;
+  const depth = length / 8;
+  const fill = (unit: string) => fillTo(unit, length);
   return {
     "one long word": fill("a"),
+    "one punctuation mark": fill("!"),
+    whitespace: fill(" \t"),
     "many short lines": fill("Hi.\n"),
     "nested brackets": `${"[".repeat(half)}${"]".repeat(half)}`,
     "nested objects": `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,

@@ -117,7 +117,7 @@ describe("pool and inline executors", () => {
       id: `g${i}`,
       checks: [{ id: info.id, parameters: info.examples[0]?.parameters ?? {} }],
       deny: i % 2 === 0,
-      on_fail: { value: -1, metadata: { note: "failed" } },
+      on_fail: { feedback: { value: -1, metadata: { note: "failed" } } },
     }));
     const options: EvaluateOptions = {
       side: "input",

@@ -7,6 +7,7 @@ import stringify from "safe-stable-stringify";
 import { ConfigError } from "../errors.js";
 import type { CheckRegistry, RawCheck } from "../registry.js";
 import type { CheckConfig, FeedbackConfig, Guardrail, Side } from "../types.js";
+import { checkKeys, nearestKey, SHORTHAND_GUARDRAIL_KEYS } from "./keys.js";
 import { joinPath } from "./path.js";
 
 /** A guardrail as a user writes it (spec §2.1, §2.2; docs/spec-notes.md, "The peer gateway", full form). */
@@ -31,7 +32,7 @@ export interface ConfigWarning {
 }
 
 /** Keys that belong to the guardrail itself in the shorthand form; every other key is a check. */
-export const GUARDRAIL_KEYS = new Set(["id", "name", "type", "side", "deny", "async", "sequential", "on_fail", "on_success"]);
+export const GUARDRAIL_KEYS: ReadonlySet<string> = SHORTHAND_GUARDRAIL_KEYS;
 
 /** Where one check sits in the user's config, for error paths. */
 export interface CheckPath {
@@ -40,6 +41,8 @@ export interface CheckPath {
   parametersPath: string;
   /** Where its id is written (the key itself in the shorthand form). */
   idPath: string;
+  /** What to add when the id is unknown (a shorthand key that looks like a misspelt guardrail key). */
+  hint?: string;
 }
 
 /** How a definition is being prepared. */
@@ -64,15 +67,21 @@ function optionalBoolean(def: Record<string, unknown>, key: string, path: string
   return value as boolean | undefined;
 }
 
+/** The raw camel-case form (spec §2.3) spells the actions `onSuccess` / `onFail`. */
+const CAMEL_ACTION = { on_success: "onSuccess", on_fail: "onFail" } as const;
+
 function feedbackOf(def: Record<string, unknown>, key: "on_success" | "on_fail", path: string): FeedbackConfig | undefined {
-  const action = def[key];
+  const written = def[key] !== undefined ? key : CAMEL_ACTION[key];
+  const action = def[written];
   if (action === undefined || action === null) return undefined;
-  const at = joinPath(path, key);
+  const at = joinPath(path, written);
   if (!isObject(action)) throw new ConfigError(at, "must be an object like {feedback: {value, weight, metadata}}");
+  checkKeys(action, "action", at);
   const feedback = action.feedback;
   if (feedback === undefined || feedback === null) return undefined;
   const fAt = joinPath(at, "feedback");
   if (!isObject(feedback)) throw new ConfigError(fAt, "must be an object");
+  checkKeys(feedback, "feedback", fAt);
   for (const field of ["value", "weight"] as const) {
     if (feedback[field] !== undefined && typeof feedback[field] !== "number") {
       throw new ConfigError(joinPath(fAt, field), "must be a number");
@@ -104,6 +113,8 @@ export function prepareGuardrail(
   const { side, inline, path, registry } = options;
   if (!isObject(definition)) throw new ConfigError(path, "must be a guardrail object or a guardrail id");
   const def = definition;
+  // The shorthand's keys were sorted into guardrail keys and checks already.
+  const keyWarnings = checkPaths ? [] : checkKeys(def, "guardrail", path);
   if (def.id !== undefined && (typeof def.id !== "string" || def.id === "")) {
     throw new ConfigError(joinPath(path, "id"), "must be a non-empty string");
   }
@@ -130,6 +141,7 @@ export function prepareGuardrail(
       idPath: joinPath(joinPath(checksPath, index), "id"),
     };
     if (!isObject(raw)) throw new ConfigError(at.path, "must be an object like {id, parameters}");
+    if (!checkPaths) checkKeys(raw, "check", at.path);
     return registry.prepareCheck(raw as RawCheck, side, at);
   });
   const guardrail: Guardrail = {
@@ -145,7 +157,7 @@ export function prepareGuardrail(
   const onFail = feedbackOf(def, "on_fail", path);
   if (onSuccess) guardrail.onSuccess = onSuccess;
   if (onFail) guardrail.onFail = onFail;
-  const warnings: ConfigWarning[] = [];
+  const warnings: ConfigWarning[] = keyWarnings;
   if (guardrail.deny && guardrail.async) {
     warnings.push({
       path,
@@ -177,8 +189,10 @@ export function expandShorthand(
       continue;
     }
     const at = joinPath(path, key);
+    const near = nearestKey(key, GUARDRAIL_KEYS);
+    const hint = near && `in this form every key but ${[...GUARDRAIL_KEYS].join(", ")} names a check; did you mean ${near}?`;
     if (value !== null && value !== undefined && !isObject(value))
-      throw new ConfigError(at, "must be an object of check parameters");
+      throw new ConfigError(at, `must be an object of check parameters${hint ? `; ${hint}` : ""}`);
     const parameters = { ...((value as Record<string, unknown> | null) ?? {}) };
     let id = key.includes(".") ? key : `default.${key}`;
     let idPath = at;
@@ -189,7 +203,7 @@ export function expandShorthand(
       delete parameters.id;
     }
     checks.push({ id, parameters });
-    checkPaths.push({ path: at, parametersPath: at, idPath });
+    checkPaths.push({ path: at, parametersPath: at, idPath, ...(hint && idPath === at && { hint }) });
   }
   definition.checks = checks;
   return { definition, checkPaths };

@@ -199,6 +199,12 @@ describe("bad configs fail at load time with the path", () => {
       "an unknown parameter",
       { input_guardrails: [{ wordCount: { maxWord: 5 } }] },
       "input_guardrails[0].wordCount.maxWord",
+      "is not a known parameter; did you mean maxWords?",
+    ],
+    [
+      "an unknown parameter with no near name",
+      { input_guardrails: [{ wordCount: { limit: 5 } }] },
+      "input_guardrails[0].wordCount.limit",
       "is not a known parameter; known parameters: minWords, maxWords, not",
     ],
     [

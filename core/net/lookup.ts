@@ -39,11 +39,11 @@ export async function resolveWithPolicy(
 }
 
 /** The error for a host whose every address the policy refuses. */
-export function refusedError(hostname: string, refused: readonly ResolvedAddress[]): OutboundError {
+export function refusedError(hostname: string, refused: readonly ResolvedAddress[], advice: string): OutboundError {
   const described = refused.map((a) => `${a.address} (${safeClass(a.address)})`).join(", ");
   return new OutboundError(
     "outbound_address_refused",
-    `${hostname} resolves to ${described || "no address"}, which the network policy refuses (SSRF protection; see the allowPrivateAddresses, allowLoopback and internalHosts settings)`,
+    `${hostname} resolves to ${described || "no address"}, which the network policy refuses (SSRF protection; ${advice})`,
   );
 }
 
@@ -74,7 +74,7 @@ export function guardedLookup(resolver: Resolver, policy: NetworkPolicy): Lookup
       ({ permitted, refused }) => {
         const usable = permitted.filter((a) => family === 0 || a.family === family);
         if (usable.length === 0) {
-          const error = permitted.length === 0 ? refusedError(hostname, refused) : notFound(hostname);
+          const error = permitted.length === 0 ? refusedError(hostname, refused, policy.advice) : notFound(hostname);
           return callback(error as NodeJS.ErrnoException, "", 0);
         }
         if (options.all)

@@ -13,7 +13,11 @@ export interface NetworkPolicy {
   allowPrivate: boolean;
   /** Host names (or `*.suffix` patterns, or IP literals) trusted to be internal, lower case. */
   internalHosts: readonly string[];
+  /** What a refusal tells the user to change (not part of the policy's identity). */
+  advice: string;
 }
+
+const LIBRARY_ADVICE = "see the allowPrivateAddresses, allowLoopback and internalHosts settings";
 
 /** The policy the settings describe; with no settings, public addresses only. */
 export function networkPolicy(settings: CheckSettings | undefined): NetworkPolicy {
@@ -22,6 +26,7 @@ export function networkPolicy(settings: CheckSettings | undefined): NetworkPolic
     allowPrivate,
     allowLoopback: allowPrivate || settings?.allowLoopback === true,
     internalHosts: (settings?.internalHosts ?? []).map((h) => h.toLowerCase().replace(/^\[|\]$/g, "")),
+    advice: settings?.refusalAdvice ?? LIBRARY_ADVICE,
   };
 }
 

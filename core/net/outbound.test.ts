@@ -82,7 +82,9 @@ afterAll(async () => {
 
 describe("network policy", () => {
   it("derives the policy from the settings; allowPrivateAddresses implies loopback", () => {
-    expect(networkPolicy(undefined)).toEqual({ allowLoopback: false, allowPrivate: false, internalHosts: [] });
+    expect(networkPolicy(undefined)).toMatchObject({ allowLoopback: false, allowPrivate: false, internalHosts: [] });
+    expect(networkPolicy(undefined).advice).toContain("allowPrivateAddresses");
+    expect(networkPolicy({ refusalAdvice: "set x" }).advice).toBe("set x");
     expect(networkPolicy({ allowPrivateAddresses: true })).toMatchObject({ allowLoopback: true, allowPrivate: true });
     expect(networkPolicy({ allowLoopback: true })).toMatchObject({ allowLoopback: true, allowPrivate: false });
   });

@@ -88,7 +88,7 @@ function checkedUrl(url: string | URL): URL {
 function checkLiteralHost(url: URL, policy: NetworkPolicy): void {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) && !addressPermitted(host, host, policy)) {
-    throw refusedError(host, [{ address: host, family: isIP(host) === 6 ? 6 : 4 }]);
+    throw refusedError(host, [{ address: host, family: isIP(host) === 6 ? 6 : 4 }], policy.advice);
   }
 }
 

@@ -254,6 +254,12 @@ export const logViewSchema: Schema = {
     error: nullable(anyObject),
     request: {},
     response: {},
+    body_notes: {
+      type: "object",
+      description: "Why a logged body is cut or left out, by body",
+      properties: { request: { type: "string" }, response: { type: "string" } },
+      additionalProperties: false,
+    },
   },
   required: [...Object.keys(logColumns), "guardrail_results", "hook_results", "attempts", "error"],
   additionalProperties: false,

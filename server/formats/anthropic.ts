@@ -14,6 +14,7 @@ const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",
   401: "authentication_error",
   403: "permission_error",
+  402: "billing_error",
   404: "not_found_error",
   413: "request_too_large",
   415: "invalid_request_error",

@@ -11,6 +11,9 @@ import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type W
 
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
+  // What OpenAI's own API answers: a rate limit, and a spent quota (which it sends with a 429).
+  if (status === 429) return "rate_limit_error";
+  if (status === 402) return "insufficient_quota";
   if (status === 404) return "not_found_error";
   if (status >= 500) return "server_error";
   return "invalid_request_error";

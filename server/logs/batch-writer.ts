@@ -50,6 +50,9 @@ export class BatchWriter<T> {
   #gaveUp = false;
   /** Records written so far. */
   written = 0;
+  /** Records queued so far: record n (counting from 1) is stored once `written` reaches n (FIFO). */
+  #queued = 0;
+  #commitWaiters: Array<{ at: number; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   constructor(options: BatchWriterOptions<T>) {
     this.#write = options.write;
@@ -67,14 +70,33 @@ export class BatchWriter<T> {
 
   /** Queues a record; resolves once it is queued, waiting while the queue is full. */
   async write(record: T): Promise<void> {
+    await this.#enqueue(record);
+  }
+
+  /** Queues a record once there is room; resolves to its number in queue order. */
+  async #enqueue(record: T): Promise<number> {
     if (this.#stopped) throw new Error("the request log writer has stopped; no record can be written");
     while (this.#queue.length >= this.#capacity) {
       await new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
       if (this.#gaveUp) throw new LogWriteError(1);
     }
     this.#queue.push(record);
+    const at = ++this.#queued;
     if (this.#queue.length >= this.#maxBatch) this.#drain();
     else this.#timer ??= setTimeout(() => this.#drain(), this.#interval);
+    return at;
+  }
+
+  /**
+   * Queues a record and resolves once it is written (stored by the store's own transaction). The
+   * batch starts at once rather than after the flush interval: the caller is waiting.
+   */
+  async writeCommitted(record: T): Promise<void> {
+    const at = await this.#enqueue(record);
+    if (this.written >= at) return;
+    const committed = new Promise<void>((resolve, reject) => this.#commitWaiters.push({ at, resolve, reject }));
+    this.#drain();
+    return committed;
   }
 
   /** Resolves once every record queued so far is written. */
@@ -109,8 +131,13 @@ export class BatchWriter<T> {
       const idle = this.#idleWaiters;
       this.#idleWaiters = [];
       for (const resolve of idle) resolve();
-      // Records queued while the last batch was in flight wait for their own timer.
-      if (this.#queue.length > 0 && !this.#stopped) this.#timer ??= setTimeout(() => this.#drain(), this.#interval);
+      if (this.#gaveUp) for (const waiter of this.#commitWaiters.splice(0)) waiter.reject(new LogWriteError(1));
+      // Records queued while the last batch was in flight wait for their own timer, unless a
+      // caller waits for one of them.
+      if (this.#queue.length > 0 && !this.#stopped) {
+        if (this.#commitWaiters.length) this.#drain();
+        else this.#timer ??= setTimeout(() => this.#drain(), this.#interval);
+      }
     });
   }
 
@@ -135,6 +162,11 @@ export class BatchWriter<T> {
       failures = 0;
       this.#queue.splice(0, batch.length);
       this.written += batch.length;
+      if (this.#commitWaiters.length) {
+        const written = this.written;
+        for (const waiter of this.#commitWaiters) if (waiter.at <= written) waiter.resolve();
+        this.#commitWaiters = this.#commitWaiters.filter((waiter) => waiter.at > written);
+      }
       const waiters = this.#roomWaiters.splice(0, batch.length);
       for (const resolve of waiters) resolve();
       if (!this.#stopping && this.#queue.length < this.#maxBatch) break;

@@ -15,6 +15,12 @@ export interface AttemptRecord {
   latency_ms: number;
   cache_status?: "HIT" | "MISS";
   error?: { code: string; message: string };
+  /**
+   * The synchronous guardrail results of this attempt (spec §1 rule 8: every result is recorded):
+   * the input side where it ran, and this attempt's output side. The record's own `hook_results`
+   * stay those of the final attempt.
+   */
+  hook_results?: { before_request_hooks: GuardrailResult[]; after_request_hooks: GuardrailResult[] };
 }
 
 /** What the log keeps about one request. Never holds credentials. */
@@ -43,14 +49,17 @@ export interface RequestLogRecord {
   /** True when streamed output guardrails were skipped because the stream carried no text. */
   stream_output_skipped?: boolean;
   error?: { code: string; message: string };
-  /** Bodies, only when the gateway is set to log them. */
+  /** Bodies, only when the gateway is set to log them; capped (body-cap.ts). */
   request?: unknown;
   response?: unknown;
+  /** Why a logged body is cut or left out, by body, when one is. */
+  body_notes?: { request?: string; response?: string };
 }
 
 /** Receives finished request records. */
 export interface RequestLogSink {
-  write(record: RequestLogRecord): Promise<void>;
+  /** Accepts a record; with `committed`, resolves only once the record is durably stored. */
+  write(record: RequestLogRecord, options?: { committed?: boolean }): Promise<void>;
 }
 
 /** Keeps the last `capacity` records in memory. */

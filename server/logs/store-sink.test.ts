@@ -73,6 +73,35 @@ describe("StoreLogSink", () => {
     expect(entry?.record).not.toHaveProperty("response");
   });
 
+  it("keeps a record whose body or check data cannot be serialised, saying why", async () => {
+    const { t } = await setup(true);
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1 });
+    const check = { id: "default.jsonSchema", verdict: false, data: { matchedJson: deep } };
+    await sink.write({
+      ...record(t.a.id),
+      request: deep,
+      hook_results: { before_request_hooks: [{ id: "g", checks: [check] }], after_request_hooks: [] },
+    } as never);
+    await sink.stop();
+    const [entry] = (await plane.store.logs.query({})).items;
+    expect(entry?.record).not.toHaveProperty("request");
+    expect((entry?.record.body_notes as { request: string }).request).toMatch(/^not kept: it cannot be serialised/);
+    const kept = (entry?.record.hook_results as { before_request_hooks: Array<{ checks: Array<{ data: unknown }> }> })
+      .before_request_hooks[0]?.checks[0];
+    expect(kept?.data).toEqual({ omitted: expect.stringMatching(/^not kept: it cannot be serialised/) });
+  });
+
+  it("resolves a committed write only once the record is in the store", async () => {
+    const { t } = await setup(false);
+    // A flush interval far longer than the test: only the committed write's own batch can store it.
+    const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 60_000 });
+    await sink.write(record(t.a.id), { committed: true });
+    expect((await plane.store.logs.query({})).items).toHaveLength(1);
+    await sink.stop();
+  });
+
   it("keeps bodies when asked, with credentials removed wherever they appear", async () => {
     const { t } = await setup(true);
     const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1 });

@@ -66,6 +66,41 @@ function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): num
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
+/**
+ * The record as JSON text, redacted. A record is always kept: when it cannot be serialised whole
+ * (data nested too deep for JSON.stringify), the bodies go first, then the checks' data, each
+ * replaced by a note saying why.
+ */
+function serialisedRecord(kept: Record<string, unknown>, secrets: Array<string | undefined>): string {
+  try {
+    return redactedJson(kept, secrets);
+  } catch (error) {
+    const why = `not kept: it cannot be serialised (${(error as Error).message})`;
+    const { request, response, ...rest } = kept;
+    const bodyNotes = { ...(request !== undefined && { request: why }), ...(response !== undefined && { response: why }) };
+    const lean: Record<string, unknown> = { ...rest, ...(Object.keys(bodyNotes).length && { body_notes: bodyNotes }) };
+    try {
+      return redactedJson(lean, secrets);
+    } catch {
+      const hooks = lean.hook_results as Record<string, Array<{ checks?: Array<Record<string, unknown>> }>> | undefined;
+      const strip = (list: Array<{ checks?: Array<Record<string, unknown>> }> = []) =>
+        list.map((g) => ({ ...g, checks: (g.checks ?? []).map((c) => ({ ...c, data: { omitted: why } })) }));
+      const stripped = {
+        ...lean,
+        // Each attempt's own results carry the same data: the attempts stay, their results go.
+        attempts: Array.isArray(lean.attempts)
+          ? lean.attempts.map((a: Record<string, unknown>) => ({ ...a, hook_results: undefined }))
+          : [],
+        hook_results: {
+          before_request_hooks: strip(hooks?.before_request_hooks),
+          after_request_hooks: strip(hooks?.after_request_hooks),
+        },
+      };
+      return redactedJson(stripped, secrets);
+    }
+  }
+}
+
 /** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
 export class StoreLogSink implements RequestLogSink {
   readonly #sources: GatewaySources;
@@ -93,8 +128,10 @@ export class StoreLogSink implements RequestLogSink {
   }
 
   /** Accepts one record; resolves once it is queued (waiting while the queue is full). */
-  write(record: GatewayLogRecord): Promise<void> {
-    const job = this.#prepare(record).then((entry) => this.#writer.write(entry));
+  write(record: GatewayLogRecord, options?: { committed?: boolean }): Promise<void> {
+    const job = this.#prepare(record).then((entry) =>
+      options?.committed ? this.#writer.writeCommitted(entry) : this.#writer.write(entry),
+    );
     this.#preparing.add(job);
     return job.finally(() => this.#preparing.delete(job));
   }
@@ -153,7 +190,7 @@ export class StoreLogSink implements RequestLogSink {
       output_tokens: tokens(record.usage, "output"),
       cost: typeof record.cost === "number" ? record.cost : null,
       error_code: record.error?.code ?? null,
-      record: redactedJson(kept, secrets),
+      record: serialisedRecord(kept, secrets),
     };
   }
 }

@@ -111,6 +111,7 @@ export function logView(entry: LogEntry): LogSummary & {
   error: unknown;
   request?: unknown;
   response?: unknown;
+  body_notes?: unknown;
 } {
   const views = guardrailViews(entry.record);
   const { record, ...columns } = entry;
@@ -123,5 +124,6 @@ export function logView(entry: LogEntry): LogSummary & {
     error: record.error ?? null,
     ...("request" in record && { request: record.request }),
     ...("response" in record && { response: record.response }),
+    ...("body_notes" in record && { body_notes: record.body_notes }),
   };
 }

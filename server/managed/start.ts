@@ -243,7 +243,12 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       const initial = await bootstrap(management, dataDir);
       let seeded: SeedReport | undefined;
       try {
-        if (options.file) seeded = await seedFromFile(management, options.file);
+        // All of the file or none of it: a mistake in its last record leaves no earlier one behind.
+        const file = options.file;
+        if (file)
+          seeded = await (store.atomically
+            ? store.atomically(() => seedFromFile(management, file))
+            : seedFromFile(management, file));
       } catch (error) {
         // The first start's keys were made but will not be printed: say where they are.
         if (initial && error instanceof Error)

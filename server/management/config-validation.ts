@@ -4,7 +4,7 @@
  * request would. A config that would fail on a request fails here, with the path.
  */
 import { type CheckRegistry, type Guardrail, GUARDRAIL_CONFIG_KEYS, type GuardrailSource } from "../../core/index.js";
-import { GUARDRAIL_KEYS, joinPath, normalizeGuardrails } from "../../core/internal.js";
+import { checkConfigKeys, GUARDRAIL_KEYS, joinPath, normalizeGuardrails } from "../../core/internal.js";
 
 /** Validates a config's own (non-guardrail) keys; throws a ConfigError naming the path. */
 export type GatewayKeysValidator = (config: Record<string, unknown>) => void;
@@ -38,6 +38,7 @@ export function configNodes(config: Record<string, unknown>, path = ""): Array<{
  * targets), for plan gating. Throws the engine's ConfigError on the first problem.
  */
 export async function validateConfig(config: Record<string, unknown>, deps: ConfigValidationDeps): Promise<Guardrail[]> {
+  checkConfigKeys(config);
   deps.validateGatewayKeys?.(config);
   const guardrails: Guardrail[] = [];
   for (const { node, path } of configNodes(config)) {

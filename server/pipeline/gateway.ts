@@ -8,7 +8,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
-import { deniedBody, errorBody, GatewayError } from "../errors.js";
+import { deniedBody, describeError, errorBody, GatewayError } from "../errors.js";
+import { DEFAULT_LOG_BODY_MAX_BYTES, keptBody } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
 import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
@@ -81,6 +82,10 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
   logBodies: boolean;
+  /** Cap of each logged body, bytes of JSON; default 64 KiB. */
+  logBodyMaxBytes?: number;
+  /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
+  durableLogs?: boolean;
   policy?: RequestPolicy;
 }
 
@@ -161,9 +166,13 @@ export class Gateway {
   ): Promise<void> {
     let ctx: RequestContext;
     try {
-      ctx = this.context({ ...fields, ...(await prepare()) });
+      // `prepare` may fill in fields it read (and refused on), so they are copied after it ran.
+      const prepared = await prepare();
+      ctx = this.context({ ...fields, ...prepared });
     } catch (error) {
-      if (error instanceof GatewayError) void this.finish(this.context(fields), undefined, undefined, error);
+      const { status, code, message } = describeError(error, 0);
+      const written = this.refused(fields, error instanceof GatewayError ? error : new GatewayError(status, code, message));
+      if (this.durableLogs) await written;
       throw error;
     }
     let outcome: Outcome;
@@ -181,8 +190,19 @@ export class Gateway {
       send.stream(ctx.id, outcome, this.relay(ctx, outcome));
       return;
     }
+    if (this.durableLogs) {
+      // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
+      await this.finish(ctx, outcome);
+      send.json(ctx.id, outcome);
+      return;
+    }
     send.json(ctx.id, outcome);
     void this.finish(ctx, outcome);
+  }
+
+  /** Logs a request refused before any target was tried; resolves once the record is written. */
+  refused(fields: RequestFields, failure: GatewayError): Promise<void> {
+    return this.finish(this.context(fields), undefined, undefined, failure);
   }
 
   /** A request context made of `fields` (taken over, not copied). */
@@ -444,12 +464,29 @@ export class Gateway {
     return outcome;
   }
 
+  /** Puts the bodies on the record, capped; a body that cannot be kept leaves a note, never a lost record. */
+  #keepBodies(record: RequestLogRecord, request: unknown, response: unknown): void {
+    const max = this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES;
+    const notes: NonNullable<RequestLogRecord["body_notes"]> = {};
+    const kept = keptBody(request, max);
+    if (kept.body !== undefined) record.request = kept.body;
+    if (kept.note) notes.request = kept.note;
+    if (response !== undefined) {
+      const out = keptBody(response, max);
+      if (out.body !== undefined) record.response = out.body;
+      if (out.note) notes.response = out.note;
+    }
+    if (notes.request || notes.response) record.body_notes = notes;
+  }
+
   #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
     const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
     if (leaf) attempt.provider = providerLabel(leaf.provider);
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
     if (outcome?.error) attempt.error = outcome.error;
+    const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
+    if (hooks) attempt.hook_results = hooks;
     ctx.attempts.push(attempt);
   }
 
@@ -462,7 +499,10 @@ export class Gateway {
       strict: ctx.strict,
       source: outcome.source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
-      onEnd: (summary) => void this.finish(ctx, outcome, summary),
+      onEnd: (summary) => {
+        const written = this.finish(ctx, outcome, summary);
+        return this.deps.durableLogs ? written : undefined;
+      },
     });
   }
 
@@ -480,6 +520,11 @@ export class Gateway {
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
     return job;
+  }
+
+  /** Whether an answer must wait for its record's commit before it is sent. */
+  get durableLogs(): boolean {
+    return this.deps.durableLogs === true;
   }
 
   /** Resolves once every request log begun so far has been handed to the sink. */
@@ -526,14 +571,15 @@ export class Gateway {
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
-        const usage = response && !hit ? usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        const usage =
+          response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
         Object.assign(record, await admission.settle(usage));
       }
-      if (this.deps.logBodies) {
-        record.request = leaf?.request ?? ctx.body;
-        if (response) record.response = response;
-      }
-      await this.deps.logSink.write(record);
+      // A stream's output side ran after its attempt was recorded.
+      const lastAttempt = ctx.attempts.at(-1);
+      if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
+      if (this.deps.logBodies) this.#keepBodies(record, leaf?.request ?? ctx.body, response);
+      await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
     } catch (error) {
       this.deps.logger.error({ err: error, requestId: ctx.id }, "writing the request log failed");
     }

@@ -54,7 +54,10 @@ export function parseMetadata(value: string | undefined): Record<string, string>
 
 /** Strict compliance is on unless the header says `false` (spec §5, §6). */
 export function strictCompliance(headers: IncomingHttpHeaders): boolean {
-  return headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase() !== "false";
+  const value = headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "true") return true;
+  if (value === "false") return false;
+  throw new GatewayError(400, "invalid_header", `${HEADER.strictCompliance}: must be true or false`);
 }
 
 /** Provider settings carried by headers. */

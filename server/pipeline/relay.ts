@@ -35,7 +35,8 @@ export async function* relayStream(options: {
   strict: boolean;
   source: AsyncIterable<Buffer>;
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  onEnd: (summary: RelaySummary) => void;
+  /** Told when the stream ends; the stream's own end waits for what it returns (a durable log). */
+  onEnd: (summary: RelaySummary) => void | Promise<void>;
 }): AsyncGenerator<Buffer> {
   const { leaf, format } = options;
   const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
@@ -49,7 +50,7 @@ export async function* relayStream(options: {
   const end = () => {
     if (ended) return;
     ended = true;
-    options.onEnd({ text: accumulated.text(), body: accumulated.body(), ...(output && { output }), outputSkipped, error });
+    return options.onEnd({ text: accumulated.text(), body: accumulated.body(), ...(output && { output }), outputSkipped, error });
   };
   try {
     if (reportHooks) yield hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] });
@@ -88,6 +89,6 @@ export async function* relayStream(options: {
       for (const event of held) yield event;
     }
   } finally {
-    end();
+    await end();
   }
 }

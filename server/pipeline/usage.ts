@@ -2,9 +2,11 @@
  * Token usage of an answer: as the upstream reported it (in the fields its format names:
  * OpenAI `prompt_tokens` / `completion_tokens`, Anthropic `input_tokens` / `output_tokens`), or, when it reported none (a
  * stream without usage), counted with a tokenizer on the evaluated texts and marked estimated.
+ * Counting is linear in the text and yields to the event loop as it goes (tokens.ts): any key
+ * holder can send a long run of one character, and the other requests must not wait for it.
  */
-import { encode } from "gpt-tokenizer";
 import { locateText, type RequestType } from "../../core/index.js";
+import { countTokens } from "../../plugins/default/shared/tokens.js";
 import { FORMAT_LIST } from "../formats/index.js";
 import type { Usage } from "./policy.js";
 
@@ -28,8 +30,8 @@ export function reportedUsage(body: unknown): Usage | undefined {
 }
 
 /** Tokens of a text (cl100k-style); an approximation for other providers' tokenizers. */
-function tokens(text: string): number {
-  return text ? encode(text).length : 0;
+async function tokens(text: string): Promise<number> {
+  return text ? (await countTokens(text, "cl100k_base", { yieldEveryMs: 5 })).count : 0;
 }
 
 /** Every text a request sends: all messages (not only the last one checks see), system, prompt, input. */
@@ -50,13 +52,20 @@ function requestTexts(request: unknown): string[] {
 }
 
 /** Usage reported by the answer, else estimated from the request's and the answer's texts. */
-export function usageOf(requestType: RequestType, request: unknown, response: unknown, streamedText?: string): Usage | undefined {
+export async function usageOf(
+  requestType: RequestType,
+  request: unknown,
+  response: unknown,
+  streamedText?: string,
+): Promise<Usage | undefined> {
   const reported = reportedUsage(response);
   if (reported) return reported;
   if (request === undefined) return undefined;
-  const input = requestTexts(request).reduce((sum, text) => sum + tokens(text), 0);
+  let input = 0;
+  for (const text of requestTexts(request)) input += await tokens(text);
   let output = 0;
-  if (streamedText !== undefined) output = tokens(streamedText);
-  else if (response !== undefined && requestType !== "embed") output = tokens(locateText("output", requestType, response).text);
+  if (streamedText !== undefined) output = await tokens(streamedText);
+  else if (response !== undefined && requestType !== "embed")
+    output = await tokens(locateText("output", requestType, response).text);
   return { input_tokens: input, output_tokens: output, estimated: true };
 }

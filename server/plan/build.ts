@@ -12,7 +12,7 @@ import {
   GUARDRAIL_CONFIG_KEYS,
   type Side,
 } from "../../core/index.js";
-import { joinPath } from "../../core/internal.js";
+import { checkConfigKeys, joinPath } from "../../core/internal.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
 
@@ -120,8 +120,9 @@ function hasSideKeys(config: Record<string, unknown>, side: Side): boolean {
  * malformed gateway keys, unknown guardrails or checks, bad parameters.
  */
 export async function buildPlan(config: Record<string, unknown>, engine: Engine, scope: Scope): Promise<Plan> {
+  // Unknown keys first: a misspelt key is better named as such than as a schema mismatch.
+  const warnings: ConfigWarning[] = checkConfigKeys(config);
   validateGatewayConfig(config, "");
-  const warnings: ConfigWarning[] = [];
   let hasGuardrails = false;
 
   const build = async (node: GatewayConfig, path: string, parent: PlanNode | undefined): Promise<PlanNode> => {

@@ -31,6 +31,7 @@ export class PlanResolver {
     private readonly configs: ConfigSource,
     options: PlanCacheOptions = {},
     private readonly policy?: RequestPolicy,
+    private readonly logger?: { warn(details: object, message: string): void },
   ) {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
   }
@@ -60,6 +61,9 @@ export class PlanResolver {
     } catch (error) {
       throw labelled(error, label);
     }
+    // Keys the peer gateway knows and guardgate does not act on: said once per plan built.
+    if (plan.warnings.length)
+      this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
     // Plans are cached per workspace, and the management plane drops them when a plan changes.
     await this.policy?.gate(planGuardrails(plan.root), scope, label);
     return plan;

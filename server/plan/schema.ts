@@ -1,7 +1,7 @@
 /**
  * The gateway keys of a config (spec §2.3; docs/spec-notes.md, "The peer gateway"): provider selection, targets, strategy,
- * retry, cache, time-outs. Guardrail keys are validated by the engine's normalisation; keys
- * guardgate does not interpret are kept and ignored, so configs written for the peer gateway load.
+ * retry, cache, time-outs. Which keys exist at all is core/config/keys.ts's list (an unknown key is
+ * refused before this schema runs); guardrail keys are validated by the engine's normalisation.
  */
 import { compileValidator, type Validator } from "../schema.js";
 
@@ -18,20 +18,27 @@ export const GATEWAY_CONFIG_SCHEMA = {
     override_params: { type: "object" },
     retry: {
       type: "object",
-      properties: { attempts: { type: "integer", minimum: 0, maximum: 10 }, on_status_codes: statusCodes },
-      additionalProperties: false,
+      properties: {
+        attempts: { type: "integer", minimum: 0, maximum: 10 },
+        on_status_codes: statusCodes,
+        use_retry_after_header: { type: "boolean" },
+      },
     },
     cache: {
       type: "object",
       properties: { mode: { enum: ["simple"] }, max_age: { type: "integer", minimum: 1 } },
       required: ["mode"],
-      additionalProperties: false,
     },
     strategy: {
       type: "object",
-      properties: { mode: { enum: ["single", "fallback", "loadbalance"] }, on_status_codes: statusCodes },
+      properties: {
+        mode: { enum: ["single", "fallback", "loadbalance"] },
+        on_status_codes: statusCodes,
+        conditions: { type: "array" },
+        default: { type: "string" },
+        sticky: { type: "object" },
+      },
       required: ["mode"],
-      additionalProperties: false,
     },
     targets: { type: "array", minItems: 1, items: { $ref: "#" } },
     weight: { type: "number", minimum: 0 },

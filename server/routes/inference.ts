@@ -5,9 +5,9 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
-import { errorBody, GatewayError } from "../errors.js";
+import { describeError, errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../pipeline/endpoints.js";
-import type { Gateway } from "../pipeline/gateway.js";
+import type { Gateway, RequestFields } from "../pipeline/gateway.js";
 import {
   callerCredentials,
   HEADER,
@@ -16,6 +16,7 @@ import {
   parseMetadata,
   strictCompliance,
 } from "../pipeline/headers.js";
+import { assertRequestShape } from "../pipeline/request-shape.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
 
@@ -23,11 +24,42 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Requests whose log record the handler has begun, so the error hook does not write a second. */
+const logged = new WeakSet<FastifyRequest>();
+
 /** Registers the inference routes. */
-export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: PlanResolver): void {
+export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: PlanResolver, bodyLimit: number): void {
+  const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
     app.post(endpoint.route, (request, reply) => handle(endpoint, request, reply, gateway, plans));
   }
+  // A request refused before its handler ran (a body that is not JSON, too large, too deep) is
+  // still an answered request of a known caller: it gets its record too.
+  app.addHook("onError", async (request, _reply, error) => {
+    const endpoint = byRoute.get(request.routeOptions.url ?? "");
+    if (!endpoint || !request.identity || logged.has(request)) return;
+    logged.add(request);
+    const { status, code, message } = describeError(error, bodyLimit);
+    const fields = contextFields(endpoint, request, isObject(request.body) ? request.body : {}, new AbortController().signal);
+    void gateway.refused(fields, new GatewayError(status, code, message));
+  });
+}
+
+/** The request's fields before anything that can refuse it has been read. */
+function contextFields(endpoint: Endpoint, request: FastifyRequest, body: Record<string, unknown>, signal: AbortSignal): RequestFields {
+  return {
+    endpoint,
+    identity: identityOf(request),
+    body,
+    stream: body.stream === true,
+    strict: true,
+    metadata: {},
+    headers: request.headers,
+    headerProvider: {},
+    caller: {},
+    plan: EMPTY_PLAN,
+    signal,
+  };
 }
 
 async function handle(
@@ -37,32 +69,28 @@ async function handle(
   gateway: Gateway,
   plans: PlanResolver,
 ): Promise<FastifyReply> {
-  const identity = identityOf(request);
-  const body = request.body;
-  if (!isObject(body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
   const controller = new AbortController();
   reply.raw.on("close", () => {
     if (!reply.raw.writableFinished) controller.abort(new GatewayError(499, "client_closed", "the client closed the connection"));
   });
-  const fields = {
-    endpoint,
-    identity,
-    body,
-    stream: body.stream === true,
-    strict: strictCompliance(request.headers),
-    metadata: {},
-    headers: request.headers,
-    headerProvider: headerProviderSettings(request.headers),
-    caller: callerCredentials(request.headers),
-    plan: EMPTY_PLAN,
-    signal: controller.signal,
-  };
+  const body = isObject(request.body) ? request.body : {};
+  const fields = contextFields(endpoint, request, body, controller.signal);
+  // From here the gateway writes the record, refusals included.
+  logged.add(request);
   await gateway.handle(
     fields,
-    async () => ({
-      metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)),
-      plan: await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
-    }),
+    async () => {
+      if (!isObject(request.body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
+      // The shape first: guardrails must never judge a field that is not there.
+      assertRequestShape(endpoint.requestType, body);
+      fields.strict = strictCompliance(request.headers);
+      fields.headerProvider = headerProviderSettings(request.headers);
+      fields.caller = callerCredentials(request.headers);
+      return {
+        metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)),
+        plan: await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: fields.identity.workspaceId }),
+      };
+    },
     {
       closed: (error) => void reply.code(499).send(errorBody(endpoint.errorStyle, 499, error.code, error.message)),
       stream: (id, outcome, stream) => {

@@ -148,6 +148,12 @@ export class GatewaySources {
       const identity = await this.verifyAny(key);
       return identity?.workspaceId ? (identity as KeyIdentity) : undefined;
     },
+    whyRefused: async (key: string): Promise<string | undefined> => {
+      const identity = await this.verifyAny(key);
+      return identity && !identity.workspaceId
+        ? "this is an organization admin key: it manages the organization through the admin API and cannot call models or hooks; use a key of a workspace"
+        : undefined;
+    },
   };
 
   /** The gateway's ProviderSource: providers of the scope's workspace, by slug or virtual key. */

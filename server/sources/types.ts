@@ -24,6 +24,8 @@ export interface ApiKeyIdentity {
 export interface ApiKeySource {
   /** The identity of a valid key, or undefined. Implementations compare secrets in constant time. */
   verify(key: string): Promise<ApiKeyIdentity | undefined>;
+  /** Why a key `verify` refused cannot call models although it is a real key (an admin key), if so. */
+  whyRefused?(key: string): Promise<string | undefined>;
 }
 
 /** A provider defined by the operator (spec §2.6): a slug with its credentials. */

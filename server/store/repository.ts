@@ -211,5 +211,10 @@ export interface Store {
   readonly logs: LogRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
+  /**
+   * Runs `work` as one transaction: all of its writes are kept, or none. For work that nothing
+   * else writes beside (seeding the config file at start). A store without it cannot offer this.
+   */
+  atomically?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

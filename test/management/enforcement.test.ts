@@ -37,7 +37,7 @@ describe("rate limits and budgets on the request path", () => {
     expect(statuses.map((r) => r.status)).toEqual([200, 200, 429]);
     const refused = statuses[2]!;
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(refused.body.error).toMatchObject({ code: "rate_limit_exceeded", type: "invalid_request_error" });
+    expect(refused.body.error).toMatchObject({ code: "rate_limit_exceeded", type: "rate_limit_error" });
     expect(refused.body.error.message).toContain(
       `the rate limit of integration "mock" in workspace ${gw.keys.workspace_id} (2 requests per minute) is reached`,
     );

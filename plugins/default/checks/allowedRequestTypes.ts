@@ -41,6 +41,7 @@ function conflicts(allowed: string[], blocked: string[]): string[] {
  */
 export default defineCheck<Parameters>({
   id: "allowedRequestTypes",
+  readsText: false,
   name: "Allowed request types",
   description: "Checks that the request's type (chat, completion, embedding, messages, …) is allowed.",
   sides: ["input"],

@@ -114,6 +114,7 @@ export function createJwtCheck(dependencies: JwtDependencies = {}): CheckDefinit
 
   return defineCheck<Parameters>({
     id: "jwt",
+    readsText: false,
     name: "JWT",
     description: "Checks that the request carries a JSON Web Token that verifies against a JWKS.",
     sides: ["input"],

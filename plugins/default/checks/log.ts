@@ -27,6 +27,7 @@ const MAX_SINK_ANSWER = 64 * 1024;
 export function createLogCheck(dependencies: LogDependencies = {}): CheckDefinition<Parameters> {
   return defineCheck<Parameters>({
     id: "log",
+    readsText: false,
     name: "Log to a URL",
     description: "Posts the evaluation to a log sink and passes.",
     sides: ["input", "output"],

@@ -14,6 +14,7 @@ interface Parameters {
  */
 export default defineCheck<Parameters>({
   id: "modelRules",
+  readsText: false,
   name: "Model rules",
   description: "Checks the request's model against models allowed by rules on the request metadata.",
   sides: ["input"],

@@ -30,6 +30,7 @@ export function modelOrError(context: CheckContext, checkId: string): ModelRefer
  */
 export default defineCheck<Parameters>({
   id: "modelWhitelist",
+  readsText: false,
   name: "Model allow-list",
   description: "Checks that the request's model is one of the allowed models.",
   sides: ["input"],

@@ -68,6 +68,7 @@ function nonTextOf({ side, requestType, request, response }: CheckContext): NonT
  */
 export default defineCheck<Parameters>({
   id: "notNull",
+  readsText: false,
   name: "Not null",
   description: "Checks that the content is present and not blank (white space and invisible characters only).",
   sides: ["input", "output"],

@@ -11,6 +11,7 @@ interface Parameters {
  */
 export default defineCheck<Parameters>({
   id: "requiredMetadataKeys",
+  readsText: false,
   name: "Required metadata keys",
   description: "Checks that the request metadata has all, any or none of the given keys.",
   sides: ["input"],

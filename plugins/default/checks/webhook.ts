@@ -50,6 +50,7 @@ link-local addresses are refused unless the gateway's settings allow them (\`all
 export function createWebhookCheck(dependencies: WebhookDependencies = {}): CheckDefinition<Parameters> {
   return defineCheck<Parameters>({
     id: "webhook",
+    readsText: false,
     name: "Webhook",
     description: "Posts the evaluation to your HTTP endpoint, whose answer decides the verdict and may transform the body.",
     sides: ["input", "output"],

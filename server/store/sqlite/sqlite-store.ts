@@ -127,6 +127,18 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     logs: new SqliteLogs(db),
     meta: new SqliteMeta(db),
     changes: feed,
+    async atomically<T>(work: () => Promise<T>): Promise<T> {
+      // The repositories' own transactions nest inside as savepoints (better-sqlite3 does so).
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await work();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,105 @@
+/**
+ * The shape an inference body must have before any guardrail reads it: the field each route's
+ * checks evaluate (spec §4) present and of a type the engine can read. A body without it would
+ * have its guardrails judge an empty string and pass, so it is a 400 naming the field instead.
+ * Nesting is bounded too, so nothing downstream (serialising a log record) meets an absurd depth.
+ */
+import type { RequestType } from "../../core/index.js";
+import { GatewayError } from "../errors.js";
+
+/** Deepest nesting of objects and arrays a JSON body may have (a tool schema rarely passes 20). */
+export const MAX_BODY_DEPTH = 64;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function refuse(field: string, problem: string): never {
+  throw new GatewayError(400, "invalid_request", `${field}: ${problem}`);
+}
+
+/** The nesting depth of a parsed JSON value, counted without recursion; stops past `limit`. */
+export function jsonDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
+  let deepest = 0;
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length) {
+    const { value: node, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof node !== "object" || node === null) continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: level });
+    }
+  }
+  return deepest;
+}
+
+/** Refuses a body nested deeper than MAX_BODY_DEPTH. */
+export function assertDepth(body: unknown): void {
+  if (jsonDepth(body) > MAX_BODY_DEPTH) {
+    throw new GatewayError(400, "body_too_deep", `the body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`);
+  }
+}
+
+function assertContent(content: unknown, field: string, last: boolean): void {
+  if (typeof content === "string") return;
+  if (Array.isArray(content)) {
+    content.forEach((part, index) => {
+      if (!isObject(part) || typeof part.type !== "string") refuse(`${field}[${index}]`, "must be a content part {type, ...}");
+      if (part.type === "text" && typeof part.text !== "string") refuse(`${field}[${index}].text`, "must be a string");
+    });
+    return;
+  }
+  // An assistant turn that only calls tools has no content; the evaluated last message must have some.
+  if ((content === null || content === undefined) && !last) return;
+  refuse(
+    field,
+    last
+      ? "must be a string or an array of content parts (the last message is what guardrails read)"
+      : "must be a string, an array of content parts or null",
+  );
+}
+
+function assertMessages(body: Record<string, unknown>): void {
+  const messages = body.messages;
+  if (messages === undefined) refuse("messages", "is required");
+  if (!Array.isArray(messages) || messages.length === 0)
+    refuse("messages", "must be a non-empty array of messages {role, content}");
+  messages.forEach((message, index) => {
+    const field = `messages[${index}]`;
+    if (!isObject(message)) refuse(field, "must be an object {role, content}");
+    if (typeof message.role !== "string" || message.role === "") refuse(`${field}.role`, "must be a non-empty string");
+    assertContent(message.content, `${field}.content`, index === messages.length - 1);
+  });
+}
+
+function assertTexts(body: Record<string, unknown>, field: "prompt" | "input"): void {
+  const value = body[field];
+  if (value === undefined) refuse(field, "is required");
+  if (typeof value === "string") return;
+  if (!Array.isArray(value) || value.length === 0) refuse(field, "must be a string or a non-empty array");
+  // Token arrays (numbers) are valid for the upstream; guardrails read the string entries.
+  if (!value.every((entry) => typeof entry === "string" || typeof entry === "number" || Array.isArray(entry))) {
+    refuse(field, "must hold strings (or token arrays)");
+  }
+}
+
+/** Throws a 400 naming the field when a body does not have its route's shape. */
+export function assertRequestShape(requestType: RequestType, body: Record<string, unknown>): void {
+  if (body.model !== undefined && typeof body.model !== "string") refuse("model", "must be a string");
+  if (body.stream !== undefined && typeof body.stream !== "boolean") refuse("stream", "must be a boolean");
+  switch (requestType) {
+    case "chatComplete":
+      return assertMessages(body);
+    case "messages":
+      if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) {
+        refuse("system", "must be a string or an array of content blocks");
+      }
+      return assertMessages(body);
+    case "complete":
+      return assertTexts(body, "prompt");
+    case "embed":
+      return assertTexts(body, "input");
+  }
+}
