@@ -56,4 +56,6 @@ export const partners: readonly PartnerPlugin[] = [
  * The partner plugins' modules, for the engine's built-in list: each plugin's folder is named for
  * its id, and its index module's default export is the plugin.
  */
-export const partnerPluginModules: readonly string[] = partners.map((p) => new URL(`./${p.plugin.id}/index.js`, import.meta.url).href);
+export const partnerPluginModules: readonly string[] = partners.map(
+  (p) => new URL(`./${p.plugin.id}/index.js`, import.meta.url).href,
+);

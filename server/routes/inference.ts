@@ -46,7 +46,12 @@ export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: P
 }
 
 /** The request's fields before anything that can refuse it has been read. */
-function contextFields(endpoint: Endpoint, request: FastifyRequest, body: Record<string, unknown>, signal: AbortSignal): RequestFields {
+function contextFields(
+  endpoint: Endpoint,
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+): RequestFields {
   return {
     endpoint,
     identity: identityOf(request),
