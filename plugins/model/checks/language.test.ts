@@ -86,7 +86,7 @@ describe("model.language", () => {
     expect(() => prepareCheck(language, { allow: ["EN"] })).toThrow(/allow/);
   });
 
-  const questions = path.resolve(import.meta.dirname, "../../../shared/datasets/prompt-injection/xquad-questions-benign.jsonl");
+  const questions = path.resolve(import.meta.dirname, "../../../../shared/datasets/prompt-injection/xquad-questions-benign.jsonl");
   it.skipIf(!existsSync(questions))("detects the XQuAD questions of each language (needs ../shared/datasets)", async () => {
     const rows = readFileSync(questions, "utf8")
       .split("\n")
@@ -104,5 +104,5 @@ describe("model.language", () => {
     for (const [code, { right, all }] of byLanguage) expect(right / all, code).toBeGreaterThan(0.85);
   });
 });
-if (!existsSync(path.resolve(import.meta.dirname, "../../../shared/datasets")))
+if (!existsSync(path.resolve(import.meta.dirname, "../../../../shared/datasets")))
   console.warn("model.language: ../shared/datasets is missing; the XQuAD accuracy test is skipped");
