@@ -86,7 +86,10 @@ describe("model.language", () => {
     expect(() => prepareCheck(language, { allow: ["EN"] })).toThrow(/allow/);
   });
 
-  const questions = path.resolve(import.meta.dirname, "../../../../shared/datasets/prompt-injection/xquad-questions-benign.jsonl");
+  const questions = path.resolve(
+    import.meta.dirname,
+    "../../../../shared/datasets/prompt-injection/xquad-questions-benign.jsonl",
+  );
   it.skipIf(!existsSync(questions))("detects the XQuAD questions of each language (needs ../shared/datasets)", async () => {
     const rows = readFileSync(questions, "utf8")
       .split("\n")
