@@ -28,7 +28,7 @@ import {
   PgVersioned,
   PgWorkspaces,
 } from "./records.js";
-import { PG_TYPES, rows, run } from "./sql.js";
+import { atomically, PG_TYPES, rows, run } from "./sql.js";
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions {
@@ -233,6 +233,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     logs: new PgLogs(pool, partitions),
     meta: new PgMeta(pool),
     changes: feed,
+    atomically: (work) => atomically(pool, work),
     async close() {
       if (closed) return;
       closed = true;
