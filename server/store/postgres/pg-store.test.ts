@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -130,6 +131,41 @@ describe("a start over Postgres with a mistake in the config file", () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("instances starting together on an empty Postgres store", () => {
+  it("make one first organization and one set of first keys", async () => {
+    const url = await server.createDatabase();
+    const dirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), "guardgate-pg-first-")));
+    // A fleet shares its secret key, as its instances share the store.
+    const env = { GUARDGATE_SECRET_KEY: randomBytes(32).toString("hex") };
+    const started = await Promise.all(
+      dirs.map(async (dataDir) => {
+        const managed = await prepareManagedGateway({ dataDir, env, storeUrl: url, externalChangePollMs: 0 });
+        const app = await buildApp({ ...managed.appOptions, logger: false });
+        try {
+          return await managed.setup(app);
+        } finally {
+          await app.close();
+          await managed.abandon();
+        }
+      }),
+    );
+    try {
+      expect(started.filter((report) => report.initial).length).toBe(1);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query("SELECT id FROM organizations")).rows).toHaveLength(1);
+        expect((await client.query("SELECT id FROM workspaces")).rows).toHaveLength(1);
+        expect((await client.query("SELECT id FROM api_keys")).rows).toHaveLength(2);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -46,6 +46,8 @@ export interface PostgresStoreOptions {
 const CHANNEL = "guardgate_changes";
 const RECORDS_VERSION = "records_version";
 const HOUR_MS = 3_600_000;
+/** The advisory lock key of `exclusively` (any fixed number, the same for every instance). */
+const EXCLUSIVE_LOCK = 0x66697273;
 
 /** What one instance tells the others about a write. */
 interface Notice {
@@ -234,6 +236,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     meta: new PgMeta(pool),
     changes: feed,
     atomically: (work) => atomically(pool, work),
+    exclusively: (work) =>
+      atomically(pool, async () => {
+        // Held until the transaction ends; an instance waiting for it then reads what this one wrote.
+        await run(pool, "SELECT pg_advisory_xact_lock($1)", [EXCLUSIVE_LOCK]);
+        return work();
+      }),
     async close() {
       if (closed) return;
       closed = true;
