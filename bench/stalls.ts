@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   await mkdir(out, { recursive: true });
   await writeFile(path.join(out, "stalls.json"), `${JSON.stringify(report, null, 2)}\n`);
   const table = [
-    "| text (1 MB, streamed, counted) | slowest of runs (ms) | /health probes | slowest /health (ms) | longest event-loop delay (ms) |",
+    "| text (1 MB, streamed, counted) | stream and count, slowest run (ms) | /health probes | slowest /health (ms) | longest event-loop delay (ms) |",
     "| --- | ---: | ---: | ---: | ---: |",
     ...rows.map(
       (r) =>

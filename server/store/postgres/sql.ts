@@ -75,16 +75,23 @@ export async function atomically<T>(pool: pg.Pool, work: () => Promise<T>): Prom
   const client = await pool.connect();
   const span: Span = { pool, client, open: true, savepoints: 0 };
   try {
+    return await committed(client, () => spans.run(span, work));
+  } finally {
+    span.open = false;
+    client.release();
+  }
+}
+
+/** Runs `work` between BEGIN and COMMIT on a connection; rolls back when it throws. */
+async function committed<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  try {
     await client.query("BEGIN");
-    const result = await spans.run(span, work);
+    const result = await work();
     await client.query("COMMIT");
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;
-  } finally {
-    span.open = false;
-    client.release();
   }
 }
 
@@ -106,13 +113,7 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
   }
   const client = await pool.connect();
   try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
+    return await committed(client, () => work(client));
   } finally {
     client.release();
   }
