@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
-import { deniedBody, describeError, errorBody, GatewayError } from "../errors.js";
+import { deniedBody, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
@@ -133,7 +133,7 @@ function logError(
   ctx: RequestContext,
   json: JsonOutcome | undefined,
   stream: RelaySummary | undefined,
-  failure: GatewayError | undefined,
+  failure: Refusal | undefined,
 ): { code: string; message: string } | undefined {
   if (failure) return { code: failure.code, message: failure.message };
   if (json) return json.error;
@@ -171,8 +171,7 @@ export class Gateway {
       const prepared = await prepare();
       ctx = this.context({ ...fields, ...prepared });
     } catch (error) {
-      const { status, code, message } = describeError(error, 0);
-      const written = this.refused(fields, error instanceof GatewayError ? error : new GatewayError(status, code, message));
+      const written = this.refused(fields, error instanceof GatewayError ? error : describeError(error, 0));
       if (this.durableLogs) await written;
       throw error;
     }
@@ -202,7 +201,7 @@ export class Gateway {
   }
 
   /** Logs a request refused before any target was tried; resolves once the record is written. */
-  refused(fields: RequestFields, failure: GatewayError): Promise<void> {
+  refused(fields: RequestFields, failure: Refusal): Promise<void> {
     return this.finish(this.context(fields), undefined, undefined, failure);
   }
 
@@ -497,12 +496,7 @@ export class Gateway {
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  private finish(
-    ctx: RequestContext,
-    outcome: Outcome | undefined,
-    stream?: RelaySummary,
-    failure?: GatewayError,
-  ): Promise<void> {
+  private finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
     const job = this.#finish(ctx, outcome, stream, failure);
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
@@ -519,7 +513,7 @@ export class Gateway {
     while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
   }
 
-  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
     const ended = performance.now();
     try {
       const leaf = outcome?.leaf;
