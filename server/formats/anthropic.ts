@@ -7,7 +7,15 @@
 import { randomUUID } from "node:crypto";
 import type { HookResults } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
-import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type WireFormat } from "./format.js";
+import {
+  type AddedText,
+  eventObject,
+  type ErrorFields,
+  replacedEvent,
+  type MockAnswer,
+  type StreamText,
+  type WireFormat,
+} from "./format.js";
 
 /** Error types by status. */
 const ERROR_TYPES: Record<number, string> = {
@@ -36,21 +44,37 @@ function bearer(authorization: string | undefined): string | undefined {
 class MessageStreamText implements StreamText {
   readonly #blocks = new Map<number, string[]>();
 
-  add(event: SseEvent): void {
+  add(event: SseEvent): AddedText | undefined {
     const payload = eventObject(event.data);
-    if (!payload) return;
+    if (!payload) return undefined;
     const index = typeof payload.index === "number" ? payload.index : 0;
     if (payload.type === "content_block_start") {
       const block = payload.content_block as { type?: string; text?: unknown } | undefined;
-      if (block?.type === "text") this.#blocks.set(index, typeof block.text === "string" ? [block.text] : []);
-    } else if (payload.type === "content_block_delta") {
+      if (block?.type !== "text") return undefined;
+      // Blocks arrive one after another; a new one is joined to the text before it by a newline.
+      const lead = this.#blocks.size ? 1 : 0;
+      const text = typeof block.text === "string" ? block.text : "";
+      this.#blocks.set(index, text ? [text] : []);
+      return { text: `${lead ? "\n" : ""}${text}`, lead };
+    }
+    if (payload.type === "content_block_delta") {
       const delta = payload.delta as { type?: string; text?: unknown } | undefined;
-      if (delta?.type === "text_delta" && typeof delta.text === "string") {
+      if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
         const parts = this.#blocks.get(index) ?? [];
         parts.push(delta.text);
         this.#blocks.set(index, parts);
+        return { text: delta.text, lead: 0 };
       }
     }
+    return undefined;
+  }
+
+  rewrite(event: SseEvent, own: string): Buffer {
+    const payload = eventObject(event.data) as Record<string, unknown>;
+    if (payload.type === "content_block_start") {
+      return replacedEvent(event, { ...payload, content_block: { ...(payload.content_block as object), text: own } });
+    }
+    return replacedEvent(event, { ...payload, delta: { ...(payload.delta as object), text: own } });
   }
 
   #texts(): string[] {
@@ -95,6 +119,9 @@ export const anthropic: WireFormat = {
   }),
   hookEvent: (hookResults: Partial<HookResults>) =>
     Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  // The SDKs raise an `error` event (an APIError whose type is the body's error type).
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
+    namedEvent("error", { ...anthropic.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),
   streamText: () => new MessageStreamText(),
   usageFields: { input: "input_tokens", output: "output_tokens" },
 

@@ -21,9 +21,20 @@ export interface FormatEndpoint {
   requestType: RequestType;
 }
 
+/** What one event added to a streamed answer's text. */
+export interface AddedText {
+  /** The characters added to `text()`: a separator between parts, then the event's own text. */
+  text: string;
+  /** How many leading characters of `text` are the separator, not the event's own. */
+  lead: number;
+}
+
 /** Gathers the text of one streamed answer, event by event. */
 export interface StreamText {
-  add(event: SseEvent): void;
+  /** Takes an event in; says what it added to the text, if anything. */
+  add(event: SseEvent): AddedText | undefined;
+  /** The event, which added text, re-written to carry `own` as its text instead (a redaction). */
+  rewrite(event: SseEvent, own: string): Buffer;
   /** The text so far. */
   text(): string;
   /** A non-streamed response body carrying the text, for the output phase. */
@@ -77,6 +88,8 @@ export interface WireFormat {
   errorBody(fields: ErrorFields): Record<string, unknown>;
   /** The `hook_results` frame of a stream (spec §6). */
   hookEvent(hookResults: Partial<HookResults>): Buffer;
+  /** The event ending a stream that failed after it began, shaped so the format's SDKs raise it. */
+  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */
   streamText(requestType: RequestType): StreamText;
   /** Where the answer's `usage` object reports its token counts. */
@@ -85,6 +98,12 @@ export interface WireFormat {
   mockBody(answer: MockAnswer): Record<string, unknown>;
   /** The mock's streamed answer as server-sent events, one event per piece of the text. */
   mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer>;
+}
+
+/** An event's bytes with its `data:` replaced by `value`, its `event:` name kept. */
+export function replacedEvent(event: SseEvent, value: unknown): Buffer {
+  const name = event.event === undefined ? "" : `event: ${event.event}\n`;
+  return Buffer.from(`${name}data: ${JSON.stringify(value)}\n\n`);
 }
 
 /** The JSON object an event's data holds, if it holds one (`[DONE]` and broken JSON do not). */

@@ -7,7 +7,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
-import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type WireFormat } from "./format.js";
+import {
+  type AddedText,
+  eventObject,
+  type ErrorFields,
+  replacedEvent,
+  type MockAnswer,
+  type StreamText,
+  type WireFormat,
+} from "./format.js";
 
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
@@ -34,13 +42,25 @@ class CompletionStreamText implements StreamText {
   #parts: string[] = [];
   constructor(private readonly requestType: RequestType) {}
 
-  add(event: SseEvent): void {
+  add(event: SseEvent): AddedText | undefined {
     const chunk = eventObject(event.data);
-    if (!chunk) return;
+    if (!chunk) return undefined;
     const choice = firstChoice(chunk);
-    if (!choice) return;
+    if (!choice) return undefined;
     const piece = this.requestType === "complete" ? choice.text : (choice.delta as { content?: unknown } | undefined)?.content;
-    if (typeof piece === "string" && piece) this.#parts.push(piece);
+    if (typeof piece !== "string" || !piece) return undefined;
+    this.#parts.push(piece);
+    return { text: piece, lead: 0 };
+  }
+
+  rewrite(event: SseEvent, own: string): Buffer {
+    const chunk = eventObject(event.data) as Record<string, unknown>;
+    const choices = (chunk.choices as Array<Record<string, unknown>>).map((choice) => {
+      if ((choice.index ?? 0) !== 0) return choice;
+      if (this.requestType === "complete") return { ...choice, text: own };
+      return { ...choice, delta: { ...(choice.delta as Record<string, unknown>), content: own } };
+    });
+    return replacedEvent(event, { ...chunk, choices });
   }
 
   text(): string {
@@ -64,7 +84,12 @@ class CompletionStreamText implements StreamText {
 
 /** Embeddings carry no text. */
 class NoStreamText implements StreamText {
-  add(): void {}
+  add(): undefined {
+    return undefined;
+  }
+  rewrite(event: SseEvent): Buffer {
+    return event.raw;
+  }
   text(): string {
     return "";
   }
@@ -113,6 +138,9 @@ export const openai: WireFormat = {
     },
   }),
   hookEvent: (hookResults: Partial<HookResults>) => Buffer.from(`data: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  // The SDKs raise a data event that carries `error` (an APIError with its message and type).
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
+    dataEvent({ ...openai.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),
   streamText: (requestType) => (requestType === "embed" ? new NoStreamText() : new CompletionStreamText(requestType)),
   usageFields: { input: "prompt_tokens", output: "completion_tokens" },
 

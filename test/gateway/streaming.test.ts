@@ -40,7 +40,7 @@ function parseEvents(text: string): Event[] {
 
 const chatText = (events: Event[]) =>
   events
-    .filter((e) => e.data.startsWith("{") && !e.data.startsWith('{"hook_results"'))
+    .filter((e) => e.data.startsWith("{") && !e.data.startsWith('{"hook_results"') && !e.data.startsWith('{"error"'))
     .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? "")
     .join("");
 
@@ -146,10 +146,10 @@ describe("output guardrails on streams", () => {
     expect(record.hook_results.after_request_hooks).toEqual([]);
   });
 
-  it("an output deny is reported in the last event and recorded, the text having gone out", async () => {
+  it("in after mode, an output deny is reported in the last event and recorded, the text having gone out", async () => {
     upstream.defaultText = "leaking the secret now";
     const { response, events, id } = await stream(
-      { output_guardrails: [{ deny: true, regexMatch: { rule: "secret", not: true } }] },
+      { output_guardrails: [{ deny: true, stream_mode: "after", regexMatch: { rule: "secret", not: true } }] },
       "x",
       loose,
     );
@@ -181,6 +181,7 @@ describe("broken streams", () => {
     expect(response.status).toBe(200);
     expect(chatText(events)).toBe("one two three ");
     expect(events.some((e) => e.data === "[DONE]")).toBe(false);
+    expect(JSON.parse(events.at(-1)?.data ?? "{}").error.code).toBe("upstream_unreachable");
     const record = await gateway.logs.waitFor((r) => r.id === id);
     expect(record.error?.code).toBe("upstream_unreachable");
   });
@@ -189,6 +190,7 @@ describe("broken streams", () => {
     upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
     const { events, id } = await stream({ request_timeout: 300 }, "x");
     expect(chatText(events)).toBe("one two ");
+    expect(JSON.parse(events.at(-1)?.data ?? "{}").error.code).toBe("upstream_timeout");
     expect((await gateway.logs.waitFor((r) => r.id === id)).error?.code).toBe("upstream_timeout");
   });
 
