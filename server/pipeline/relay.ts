@@ -66,6 +66,9 @@ export class StreamRelay {
   readonly #splitter = new SseSplitter();
   readonly #text: StreamText;
   readonly #hold: TextHold | undefined;
+  /** Events of the last read not taken in yet, from `#next` on. */
+  #events: SseEvent[] = [];
+  #next = 0;
   /** Bytes ready to leave, in order. */
   #ready: Buffer[] = [];
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
@@ -105,7 +108,7 @@ export class StreamRelay {
     if (this.#mode === "after") return { kind: "open" };
     try {
       while (!this.#ready.length && !this.#stop && !this.#done) await this.#read();
-      if (this.#done && !this.#stop) await this.#finish();
+      if (this.#done && !this.#stop && !this.#ready.length) await this.#finish();
     } catch (error) {
       await this.#close();
       throw error;
@@ -136,7 +139,7 @@ export class StreamRelay {
           yield out;
         }
         if (this.#stop || this.#error !== undefined) break;
-        if (this.#done) {
+        if (this.#done && !this.#events.length) {
           if (this.#final) break;
           await this.#finish();
           continue;
@@ -167,17 +170,33 @@ export class StreamRelay {
     }
   }
 
-  /** Reads one upstream chunk; marks the stream done when the upstream ended. */
+  /**
+   * Takes the next upstream event in (reading a chunk when none is waiting), and checks the text
+   * when a window's worth arrived since the last check, so windows are checked one by one however
+   * the upstream's reads cut the stream. Without a hold a whole read passes at once. Marks the
+   * stream done when the upstream ended.
+   */
   async #read(): Promise<void> {
-    const next = await this.#iterator.next();
-    if (next.done) {
-      this.#done = true;
-      const rest = this.#splitter.flush();
-      if (rest) this.#take(rest);
-      return;
-    }
-    for (const event of this.#splitter.push(next.value)) this.#take(event);
     const hold = this.#hold;
+    if (!this.#events.length) {
+      const next = await this.#iterator.next();
+      if (next.done) {
+        this.#done = true;
+        const rest = this.#splitter.flush();
+        if (rest) this.#take(rest);
+        return;
+      }
+      const events = this.#splitter.push(next.value);
+      if (!hold) {
+        for (const event of events) this.#take(event);
+        return;
+      }
+      this.#events = events;
+      this.#next = 0;
+    }
+    const event = this.#events[this.#next++] as SseEvent;
+    if (this.#next === this.#events.length) this.#events = [];
+    this.#take(event);
     if (hold && hold.length - this.#checkedAt >= this.#window) await this.#check(false);
   }
 
