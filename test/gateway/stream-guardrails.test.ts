@@ -171,7 +171,9 @@ describe("buffer mode", () => {
 
   it("answers 446 before any byte when nothing falls back", async () => {
     upstream.enqueue({ kind: "answer", text: textWith("forbidden", 2900, 3000) });
-    const error = await readChat(openai({ output_guardrails: [{ ...FORBIDDEN, stream_mode: "buffer" }] })).catch((e: unknown) => e);
+    const error = await readChat(openai({ output_guardrails: [{ ...FORBIDDEN, stream_mode: "buffer" }] })).catch(
+      (e: unknown) => e,
+    );
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(446);
   });
 
@@ -191,7 +193,9 @@ describe("redaction on streams", () => {
       kind: "events",
       events: [chatChunk("Please write to ali"), chatChunk("ce@exam"), chatChunk("ple.com about it today."), "data: [DONE]\n\n"],
     });
-    const { text, error } = await readChat(openai({ output_guardrails: [{ pii: { categories: ["EMAIL_ADDRESS"], redact: true } }] }));
+    const { text, error } = await readChat(
+      openai({ output_guardrails: [{ pii: { categories: ["EMAIL_ADDRESS"], redact: true } }] }),
+    );
     expect(error).toBeUndefined();
     expect(text).toBe("Please write to [EMAIL_ADDRESS] about it today.");
   });
