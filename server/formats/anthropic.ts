@@ -40,16 +40,18 @@ function bearer(authorization: string | undefined): string | undefined {
   return match?.[1]?.trim();
 }
 
-/** Messages: text blocks by index, from their start and their deltas. */
+/** Messages: text blocks by index, from their start and their deltas; tool_use blocks for the body. */
 class MessageStreamText implements StreamText {
   readonly #blocks = new Map<number, string[]>();
+  readonly #tools = new Map<number, { id: unknown; name: unknown; json: string }>();
 
   add(event: SseEvent): AddedText | undefined {
     const payload = eventObject(event.data);
     if (!payload) return undefined;
     const index = typeof payload.index === "number" ? payload.index : 0;
     if (payload.type === "content_block_start") {
-      const block = payload.content_block as { type?: string; text?: unknown } | undefined;
+      const block = payload.content_block as { type?: string; text?: unknown; id?: unknown; name?: unknown } | undefined;
+      if (block?.type === "tool_use") this.#tools.set(index, { id: block.id, name: block.name, json: "" });
       if (block?.type !== "text") return undefined;
       // Blocks arrive one after another; a new one is joined to the text before it by a newline.
       const lead = this.#blocks.size ? 1 : 0;
@@ -58,7 +60,9 @@ class MessageStreamText implements StreamText {
       return { text: `${lead ? "\n" : ""}${text}`, lead };
     }
     if (payload.type === "content_block_delta") {
-      const delta = payload.delta as { type?: string; text?: unknown } | undefined;
+      const delta = payload.delta as { type?: string; text?: unknown; partial_json?: unknown } | undefined;
+      const tool = this.#tools.get(index);
+      if (tool && delta?.type === "input_json_delta" && typeof delta.partial_json === "string") tool.json += delta.partial_json;
       if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
         const parts = this.#blocks.get(index) ?? [];
         parts.push(delta.text);
@@ -87,11 +91,26 @@ class MessageStreamText implements StreamText {
   }
 
   body(): Record<string, unknown> {
-    return { type: "message", role: "assistant", content: this.#texts().map((text) => ({ type: "text", text })) };
+    const blocks: Array<[number, Record<string, unknown>]> = [...this.#blocks.entries()].map(([index, parts]) => [
+      index,
+      { type: "text", text: parts.join("") },
+    ]);
+    for (const [index, tool] of this.#tools)
+      blocks.push([index, { type: "tool_use", id: tool.id, name: tool.name, input: toolInput(tool.json) }]);
+    return { type: "message", role: "assistant", content: blocks.sort(([a], [b]) => a - b).map(([, block]) => block) };
   }
 
   isTerminal(event: SseEvent): boolean {
     return event.event === "message_stop";
+  }
+}
+
+/** A tool call's input from its streamed JSON; a broken or missing one reads as `{}`. */
+function toolInput(json: string): unknown {
+  try {
+    return json ? JSON.parse(json) : {};
+  } catch {
+    return {};
   }
 }
 

@@ -37,16 +37,38 @@ function isDone(event: SseEvent): boolean {
   return event.data.trim() === "[DONE]";
 }
 
-/** Chat and text completions: the first choice's deltas. */
+/** A tool call of a streamed chat answer, put together from its deltas. */
+interface ToolCall {
+  id?: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** Chat and text completions: the first choice's deltas, and its tool calls for the body. */
 class CompletionStreamText implements StreamText {
   #parts: string[] = [];
+  readonly #tools = new Map<number, ToolCall>();
   constructor(private readonly requestType: RequestType) {}
+
+  #addToolCalls(calls: unknown): void {
+    if (!Array.isArray(calls)) return;
+    for (const call of calls as Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>) {
+      const index = call?.index ?? 0;
+      const tool = this.#tools.get(index) ?? { type: "function", function: { name: "", arguments: "" } };
+      if (typeof call?.id === "string") tool.id = call.id;
+      if (typeof call?.function?.name === "string") tool.function.name += call.function.name;
+      if (typeof call?.function?.arguments === "string") tool.function.arguments += call.function.arguments;
+      this.#tools.set(index, tool);
+    }
+  }
 
   add(event: SseEvent): AddedText | undefined {
     const chunk = eventObject(event.data);
     if (!chunk) return undefined;
     const choice = firstChoice(chunk);
     if (!choice) return undefined;
+    if (this.requestType === "chatComplete")
+      this.#addToolCalls((choice.delta as { tool_calls?: unknown } | undefined)?.tool_calls);
     const piece = this.requestType === "complete" ? choice.text : (choice.delta as { content?: unknown } | undefined)?.content;
     if (typeof piece !== "string" || !piece) return undefined;
     this.#parts.push(piece);
@@ -73,7 +95,17 @@ class CompletionStreamText implements StreamText {
       ? { object: "text_completion", choices: [{ index: 0, text, finish_reason: "stop" }] }
       : {
           object: "chat.completion",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: text,
+                ...(this.#tools.size && { tool_calls: [...this.#tools.entries()].sort(([a], [b]) => a - b).map(([, t]) => t) }),
+              },
+              finish_reason: this.#tools.size ? "tool_calls" : "stop",
+            },
+          ],
         };
   }
 

@@ -155,6 +155,32 @@ describe("window mode (the default of a denying guardrail)", () => {
   });
 });
 
+describe("events besides text", () => {
+  it("keeps tool-call chunks in their place among held text, and the upstream's usage chunk", async () => {
+    const tool = (args: string) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: args } }] }, finish_reason: null }] })}\n\n`;
+    const usage = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } })}\n\n`;
+    upstream.enqueue({
+      kind: "events",
+      events: [chatChunk("Looking that up. "), tool('{"q":'), tool('"weather"}'), chatChunk("Done."), usage, "data: [DONE]\n\n"],
+    });
+    const stream = await openai({ output_guardrails: [FORBIDDEN] }).chat.completions.create({
+      model: "m",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "go" }],
+    });
+    const seen: string[] = [];
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      if (delta?.content) seen.push(`text:${delta.content}`);
+      if (delta?.tool_calls) seen.push(`args:${delta.tool_calls[0]?.function?.arguments}`);
+      if (chunk.usage) seen.push(`usage:${chunk.usage.total_tokens}`);
+    }
+    expect(seen).toEqual(["text:Looking that up. ", 'args:{"q":', 'args:"weather"}', "text:Done.", "usage:14"]);
+  });
+});
+
 describe("buffer mode", () => {
   it("answers 446 and falls back to a second target, as a non-streamed answer would", async () => {
     upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) }, { kind: "answer", text: "a clean answer" });
