@@ -94,10 +94,16 @@ async function streamsOnly(): Promise<void> {
     streamTable(rows),
     "",
   ].join("\n");
+  await writeResults("gateway-streams", report, markdown);
+}
+
+/** Writes a report as `bench/results/<name>.json` and `.md`, and prints the markdown. */
+async function writeResults(name: string, report: unknown, markdown: string): Promise<void> {
+  // Compiled to dist/bench: the results belong beside the sources, in bench/results.
   const out = path.join(here, "../../bench/results");
   await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, "gateway-streams.json"), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(out, "gateway-streams.md"), markdown);
+  await writeFile(path.join(out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(out, `${name}.md`), markdown);
   process.stdout.write(`\n${markdown}`);
 }
 
@@ -339,12 +345,7 @@ async function main(): Promise<void> {
     streamTable(streams),
     "",
   ].join("\n");
-  // Compiled to dist/bench: the results belong beside the sources, in bench/results.
-  const out = path.join(here, "../../bench/results");
-  await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, "gateway.json"), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(out, "gateway.md"), markdown);
-  process.stdout.write(`\n${markdown}`);
+  await writeResults("gateway", report, markdown);
 }
 
 (process.argv.includes("--fleet") ? runFleetBenchmark() : process.argv.includes("--streams") ? streamsOnly() : main())

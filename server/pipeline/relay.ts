@@ -75,7 +75,6 @@ export class StreamRelay {
   readonly #terminal: Buffer[] = [];
   #checkedAt = 0;
   #done = false;
-  #sent = false;
   #final = false;
   #output: Evaluation | undefined;
   #outputSkipped = false;
@@ -135,7 +134,6 @@ export class StreamRelay {
         if (this.#ready.length) {
           const out = this.#ready.length === 1 ? (this.#ready[0] as Buffer) : Buffer.concat(this.#ready);
           this.#ready = [];
-          this.#sent = true;
           yield out;
         }
         if (this.#stop || this.#error !== undefined) break;
