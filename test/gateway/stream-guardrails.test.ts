@@ -235,6 +235,61 @@ describe("redaction on streams", () => {
   });
 });
 
+describe("redaction on the other routes", () => {
+  it("redacts text-completion chunks on /v1/completions", async () => {
+    const piece = (text: string) =>
+      `data: ${JSON.stringify({ id: "cmpl", object: "text_completion", created: 1, model: "m", choices: [{ index: 0, text, finish_reason: null }] })}\n\n`;
+    upstream.enqueue({ kind: "events", events: [piece("Call +1 415 55"), piece("5 0132 now."), "data: [DONE]\n\n"] });
+    const stream = await openai({
+      output_guardrails: [{ pii: { categories: ["PHONE_NUMBER"], redact: true } }],
+    }).completions.create({
+      model: "m",
+      prompt: "go",
+      stream: true,
+    });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.text ?? "";
+    expect(text).toBe("Call [PHONE_NUMBER] now.");
+  });
+
+  it("redacts an Anthropic stream read through the SDK", async () => {
+    const delta = (text: string) =>
+      `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`;
+    const named = (name: string, value: Record<string, unknown>) =>
+      `event: ${name}\ndata: ${JSON.stringify({ type: name, ...value })}\n\n`;
+    upstream.enqueue({
+      kind: "events",
+      events: [
+        named("message_start", {
+          message: {
+            id: "msg",
+            type: "message",
+            role: "assistant",
+            model: "claude",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 0 },
+          },
+        }),
+        named("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+        delta("Mail carol@"),
+        delta("example"),
+        delta(".net for help."),
+        named("content_block_stop", { index: 0 }),
+        named("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 7 } }),
+        named("message_stop", {}),
+      ],
+    });
+    const message = await anthropic({ output_guardrails: [{ pii: { categories: ["EMAIL_ADDRESS"], redact: true } }] })
+      .messages.stream({ model: "claude", max_tokens: 100, messages: [{ role: "user", content: "go" }] })
+      .finalMessage();
+    expect(message.content).toHaveLength(1);
+    expect(message.content[0]).toMatchObject({ type: "text", text: "Mail [EMAIL_ADDRESS] for help." });
+    expect(message.usage.output_tokens).toBe(7);
+  });
+});
+
 describe("after mode", () => {
   it("streams the text freely and reports the deny, as before", async () => {
     upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
