@@ -17,6 +17,12 @@ import { type SseEvent, SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
 
+/**
+ * The most a held stream may hold, in bytes of upstream events. An answer is bounded by the
+ * request's max_tokens, but the gateway does not trust that: past this, the stream fails closed.
+ */
+export const MAX_HELD_BYTES = 32 * 1024 * 1024;
+
 /** Why a stream that had begun was stopped by the gateway. */
 export interface StreamStop {
   /** The denying guardrails, or empty when a redaction could not be honoured. */
@@ -204,8 +210,16 @@ export class StreamRelay {
       this.#terminal.push(event.raw);
       return;
     }
-    if (this.#hold) this.#hold.push(event);
-    else {
+    if (this.#hold) {
+      this.#hold.push(event);
+      if (this.#hold.heldBytes > MAX_HELD_BYTES) {
+        throw new GatewayError(
+          502,
+          "stream_too_large",
+          `the upstream's stream held for output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
+        );
+      }
+    } else {
       this.#text.add(event);
       this.#ready.push(event.raw);
     }

@@ -48,6 +48,8 @@ export class TextHold {
   #released = "";
   /** Where in the joined text the released text ends. */
   #releasedAt = 0;
+  /** Bytes of the events waiting. */
+  #heldBytes = 0;
 
   constructor(
     private readonly text: StreamText,
@@ -59,7 +61,13 @@ export class TextHold {
   push(event: SseEvent): void {
     const added = this.text.add(event);
     if (added) this.#joined += added.text;
+    this.#heldBytes += event.raw.length;
     this.#waiting.push(added ? { event, end: this.#joined.length, added } : { event, end: this.#joined.length });
+  }
+
+  /** Bytes of the events waiting to be released. */
+  get heldBytes(): number {
+    return this.#heldBytes;
   }
 
   /** Characters of text taken in. */
@@ -96,11 +104,13 @@ export class TextHold {
     let atT = fromT;
     let atX = fromX;
     let taken = 0;
+    let bytes = 0;
     for (const waiting of this.#waiting) {
       if (!waiting.added) {
         // An event without text keeps its place: it leaves once the text before it did.
         if (!final && (waiting.end > limit || atT < waiting.end)) break;
         out.push(waiting.event.raw);
+        bytes += waiting.event.raw.length;
         taken++;
         continue;
       }
@@ -125,9 +135,11 @@ export class TextHold {
       out.push(piece === waiting.added.text ? waiting.event.raw : this.text.rewrite(waiting.event, own(piece, waiting.added)));
       atT = endT;
       atX = endX;
+      bytes += waiting.event.raw.length;
       taken++;
     }
     this.#waiting = this.#waiting.slice(taken);
+    this.#heldBytes -= bytes;
     this.#released = checked.slice(0, atX);
     this.#releasedAt = atT;
     return out;
