@@ -101,6 +101,13 @@ describe("window mode (the default of a denying guardrail)", () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe("hooks_failed");
   });
 
+  it("answers the upstream's failure as JSON when it breaks off before any text was released", async () => {
+    upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
+    const error = await readChat(openai({ output_guardrails: [FORBIDDEN] })).catch((e: unknown) => e);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("upstream_unreachable");
+  });
+
   it("puts hook_results in the error event when strict compliance is off", async () => {
     upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {

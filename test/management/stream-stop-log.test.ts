@@ -67,4 +67,21 @@ describe("a stopped stream in the request log", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain("stream_mode");
   });
+
+  it("refuses a saved config with a bad stream_window, naming the path, and accepts a good one", async () => {
+    const refused = await gw.call("POST", `${base()}/configs`, {
+      key: gw.keys.admin_key,
+      body: { id: "bad-window", config: { targets: [{ provider: "@mock", stream_window: -5 }] } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain("targets[0].stream_window");
+    const saved = await gw.call("POST", `${base()}/configs`, {
+      key: gw.keys.admin_key,
+      body: {
+        id: "held",
+        config: { stream_mode: "buffer", stream_window: 100, output_guardrails: [{ wordCount: { minWords: 1 } }] },
+      },
+    });
+    expect(saved.status).toBe(201);
+  });
 });
