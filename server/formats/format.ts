@@ -4,8 +4,9 @@
  * and which come back, the error envelope, how a streamed answer's text is read and where the
  * stream ends, the `hook_results` stream frame, the usage fields, and the mock's answers. One
  * module per format implements it (openai.ts, anthropic.ts); index.ts lists them. A stream is
- * read only through `StreamText` and written to only through the format's frames, so work on
- * streamed answers (holding text back, ending a stream early) changes these modules and relay.
+ * read only through `StreamText` and written to only through the format's frames (its events
+ * re-written with redacted text, `hook_results`, the error event that ends a stream early), so the
+ * relay and the text hold know nothing of either format.
  */
 import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
