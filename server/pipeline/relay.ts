@@ -143,13 +143,11 @@ export class StreamRelay {
           yield out;
         }
         if (this.#stop || this.#error !== undefined) break;
-        if (this.#done && !this.#events.length) {
-          if (this.#final) break;
-          await this.#finish();
-          continue;
-        }
+        if (this.#done && !this.#events.length && this.#final) break;
         try {
-          await this.#read();
+          // The upstream ended: the last check; else the next event.
+          if (this.#done && !this.#events.length) await this.#finish();
+          else await this.#read();
         } catch (error) {
           this.#error = error;
         }
@@ -272,13 +270,13 @@ export class StreamRelay {
   }
 
   #brokenEvent(): Buffer {
-    const error = this.#error instanceof GatewayError ? this.#error : undefined;
-    const message = error?.message ?? `the upstream stream broke off: ${String((this.#error as Error)?.message ?? this.#error)}`;
-    return FORMATS[this.#options.format].streamError({
-      status: error?.status ?? 502,
-      code: error?.code ?? "upstream_stream_broken",
-      message,
-    });
+    const error = this.#error;
+    // A gateway error says what broke; anything else is not the client's to read.
+    const fields =
+      error instanceof GatewayError
+        ? { status: error.status, code: error.code, message: error.message }
+        : { status: 502, code: "stream_broken", message: "the stream broke off before its end" };
+    return FORMATS[this.#options.format].streamError(fields);
   }
 
   async #close(): Promise<void> {
