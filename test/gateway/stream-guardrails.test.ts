@@ -210,6 +210,18 @@ describe("buffer mode", () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(446);
   });
 
+  it("retries a 246 the output side caused, as for a JSON answer", async () => {
+    upstream.enqueue({ kind: "answer", text: "too short" }, { kind: "answer", text: "a longer answer of seven words" });
+    const config = {
+      retry: { attempts: 1, on_status_codes: [246] },
+      output_guardrails: [{ stream_mode: "buffer", wordCount: { minWords: 5 } }],
+    };
+    const { text, error } = await readChat(openai(config));
+    expect(error).toBeUndefined();
+    expect(text).toBe("a longer answer of seven words");
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it("starts the stream with a real 246 when a guardrail without deny fails", async () => {
     upstream.enqueue({ kind: "answer", text: "two words" });
     const response = await openai({ output_guardrails: [{ stream_mode: "buffer", wordCount: { minWords: 5 } }] })
