@@ -7,24 +7,10 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeUpstream } from "../support/fake-upstream.js";
-import { API_KEY, headerJson, startGateway, type TestGateway } from "../support/gateway.js";
+import { describe, expect, it } from "vitest";
+import { API_KEY, headerJson, useGatewayWithUpstream } from "../support/gateway.js";
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
-
-beforeAll(async () => {
-  upstream = await new FakeUpstream().start();
-  gateway = await startGateway();
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
-
-beforeEach(() => upstream.reset());
+const fixture = useGatewayWithUpstream();
 
 const FORBIDDEN = { id: "no-forbidden", deny: true, regexMatch: { rule: "forbidden", not: true } };
 
@@ -36,12 +22,12 @@ function textWith(word: string, at: number, length: number): string {
 
 function openai(config: Record<string, unknown>, headers: Record<string, string> = {}): OpenAI {
   return new OpenAI({
-    baseURL: `${gateway.url}/v1`,
+    baseURL: `${fixture.gateway.url}/v1`,
     apiKey: "sk-client",
     maxRetries: 0,
     defaultHeaders: {
       "x-gateway-api-key": API_KEY,
-      "x-gateway-config": headerJson({ provider: "openai", custom_host: upstream.baseUrl, ...config }),
+      "x-gateway-config": headerJson({ provider: "openai", custom_host: fixture.upstream.baseUrl, ...config }),
       ...headers,
     },
   });
@@ -49,12 +35,12 @@ function openai(config: Record<string, unknown>, headers: Record<string, string>
 
 function anthropic(config: Record<string, unknown>): Anthropic {
   return new Anthropic({
-    baseURL: gateway.url,
+    baseURL: fixture.gateway.url,
     apiKey: "sk-ant-client",
     maxRetries: 0,
     defaultHeaders: {
       "x-gateway-api-key": API_KEY,
-      "x-gateway-config": headerJson({ provider: "anthropic", custom_host: upstream.baseUrl, ...config }),
+      "x-gateway-config": headerJson({ provider: "anthropic", custom_host: fixture.upstream.baseUrl, ...config }),
     },
   });
 }
@@ -79,7 +65,7 @@ const chatChunk = (content: string) =>
 
 describe("window mode (the default of a denying guardrail)", () => {
   it("stops a stream before a forbidden word at character 1,500 of 3,000; the SDK raises an error naming the guardrail", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     const { text, error, id } = await readChat(openai({ output_guardrails: [FORBIDDEN] }));
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain("no-forbidden");
@@ -87,14 +73,14 @@ describe("window mode (the default of a denying guardrail)", () => {
     expect(text).not.toContain("forb");
     expect(text.length).toBeGreaterThan(1000);
     expect(text.length).toBeLessThan(1500);
-    const record = await gateway.logs.waitFor((r) => r.id === id);
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
     expect(record.stream_stop).toEqual({ guardrails: ["no-forbidden"], released_chars: text.length, mode: "window" });
     expect(record.error?.code).toBe("hooks_failed");
     expect(record.hook_results.after_request_hooks[0]).toMatchObject({ id: "no-forbidden", verdict: false, deny: true });
   });
 
   it("answers 446 before the stream starts when the forbidden word is in the first characters", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 3, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 3, 3000) });
     const error = await readChat(openai({ output_guardrails: [FORBIDDEN] })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(446);
@@ -102,21 +88,25 @@ describe("window mode (the default of a denying guardrail)", () => {
   });
 
   it("answers the upstream's failure as JSON when it breaks off before any text was released", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
+    fixture.upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
     const error = await readChat(openai({ output_guardrails: [FORBIDDEN] })).catch((e: unknown) => e);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("upstream_unreachable");
   });
 
   it("puts hook_results in the error event when strict compliance is off", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         "x-gateway-api-key": API_KEY,
         "x-gateway-strict-compliance": "false",
-        "x-gateway-config": headerJson({ provider: "openai", custom_host: upstream.baseUrl, output_guardrails: [FORBIDDEN] }),
+        "x-gateway-config": headerJson({
+          provider: "openai",
+          custom_host: fixture.upstream.baseUrl,
+          output_guardrails: [FORBIDDEN],
+        }),
       },
       body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "go" }] }),
     });
@@ -133,14 +123,14 @@ describe("window mode (the default of a denying guardrail)", () => {
 
   it("relays a clean stream whole, with [DONE], in the upstream's chunks", async () => {
     const clean = textWith("harmless", 1500, 3000);
-    upstream.enqueue({ kind: "answer", text: clean });
+    fixture.upstream.enqueue({ kind: "answer", text: clean });
     const { text, error } = await readChat(openai({ output_guardrails: [FORBIDDEN] }));
     expect(error).toBeUndefined();
     expect(text).toBe(clean);
   });
 
   it("stops an Anthropic stream, and the SDK raises an error naming the guardrail", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     let text = "";
     let error: unknown;
     try {
@@ -167,7 +157,7 @@ describe("events besides text", () => {
     const tool = (args: string) =>
       `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: args } }] }, finish_reason: null }] })}\n\n`;
     const usage = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } })}\n\n`;
-    upstream.enqueue({
+    fixture.upstream.enqueue({
       kind: "events",
       events: [chatChunk("Looking that up. "), tool('{"q":'), tool('"weather"}'), chatChunk("Done."), usage, "data: [DONE]\n\n"],
     });
@@ -190,7 +180,10 @@ describe("events besides text", () => {
 
 describe("buffer mode", () => {
   it("answers 446 and falls back to a second target, as a non-streamed answer would", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) }, { kind: "answer", text: "a clean answer" });
+    fixture.upstream.enqueue(
+      { kind: "answer", text: textWith("forbidden", 1500, 3000) },
+      { kind: "answer", text: "a clean answer" },
+    );
     const config = {
       strategy: { mode: "fallback", on_status_codes: [446] },
       output_guardrails: [{ ...FORBIDDEN, stream_mode: "buffer" }],
@@ -199,11 +192,11 @@ describe("buffer mode", () => {
     const { text, error } = await readChat(openai(config));
     expect(error).toBeUndefined();
     expect(text).toBe("a clean answer");
-    expect(upstream.requests.map((r) => r.body.model)).toEqual(["a", "b"]);
+    expect(fixture.upstream.requests.map((r) => r.body.model)).toEqual(["a", "b"]);
   });
 
   it("answers 446 before any byte when nothing falls back", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 2900, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 2900, 3000) });
     const error = await readChat(openai({ output_guardrails: [{ ...FORBIDDEN, stream_mode: "buffer" }] })).catch(
       (e: unknown) => e,
     );
@@ -211,7 +204,7 @@ describe("buffer mode", () => {
   });
 
   it("retries a 246 the output side caused, as for a JSON answer", async () => {
-    upstream.enqueue({ kind: "answer", text: "too short" }, { kind: "answer", text: "a longer answer of seven words" });
+    fixture.upstream.enqueue({ kind: "answer", text: "too short" }, { kind: "answer", text: "a longer answer of seven words" });
     const config = {
       retry: { attempts: 1, on_status_codes: [246] },
       output_guardrails: [{ stream_mode: "buffer", wordCount: { minWords: 5 } }],
@@ -219,11 +212,11 @@ describe("buffer mode", () => {
     const { text, error } = await readChat(openai(config));
     expect(error).toBeUndefined();
     expect(text).toBe("a longer answer of seven words");
-    expect(upstream.requests).toHaveLength(2);
+    expect(fixture.upstream.requests).toHaveLength(2);
   });
 
   it("starts the stream with a real 246 when a guardrail without deny fails", async () => {
-    upstream.enqueue({ kind: "answer", text: "two words" });
+    fixture.upstream.enqueue({ kind: "answer", text: "two words" });
     const response = await openai({ output_guardrails: [{ stream_mode: "buffer", wordCount: { minWords: 5 } }] })
       .chat.completions.create({ model: "m", stream: true, messages: [{ role: "user", content: "go" }] })
       .asResponse();
@@ -234,7 +227,7 @@ describe("buffer mode", () => {
 
 describe("redaction on streams", () => {
   it("redacts an e-mail address split across three chunks", async () => {
-    upstream.enqueue({
+    fixture.upstream.enqueue({
       kind: "events",
       events: [chatChunk("Please write to ali"), chatChunk("ce@exam"), chatChunk("ple.com about it today."), "data: [DONE]\n\n"],
     });
@@ -248,7 +241,7 @@ describe("redaction on streams", () => {
   it("redacts in window mode over a long stream, chunk boundaries kept elsewhere", async () => {
     const before = textWith("x", 400, 800);
     const after = textWith("y", 400, 800);
-    upstream.enqueue({ kind: "answer", text: `${before} bob@example.org ${after}` });
+    fixture.upstream.enqueue({ kind: "answer", text: `${before} bob@example.org ${after}` });
     const { text } = await readChat(openai({ output_guardrails: [{ pii: { categories: ["EMAIL_ADDRESS"], redact: true } }] }));
     expect(text).toBe(`${before} [EMAIL_ADDRESS] ${after}`);
   });
@@ -258,7 +251,7 @@ describe("redaction on the other routes", () => {
   it("redacts text-completion chunks on /v1/completions", async () => {
     const piece = (text: string) =>
       `data: ${JSON.stringify({ id: "cmpl", object: "text_completion", created: 1, model: "m", choices: [{ index: 0, text, finish_reason: null }] })}\n\n`;
-    upstream.enqueue({ kind: "events", events: [piece("Call +1 415 55"), piece("5 0132 now."), "data: [DONE]\n\n"] });
+    fixture.upstream.enqueue({ kind: "events", events: [piece("Call +1 415 55"), piece("5 0132 now."), "data: [DONE]\n\n"] });
     const stream = await openai({
       output_guardrails: [{ pii: { categories: ["PHONE_NUMBER"], redact: true } }],
     }).completions.create({
@@ -276,7 +269,7 @@ describe("redaction on the other routes", () => {
       `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`;
     const named = (name: string, value: Record<string, unknown>) =>
       `event: ${name}\ndata: ${JSON.stringify({ type: name, ...value })}\n\n`;
-    upstream.enqueue({
+    fixture.upstream.enqueue({
       kind: "events",
       events: [
         named("message_start", {
@@ -311,17 +304,17 @@ describe("redaction on the other routes", () => {
 
 describe("after mode", () => {
   it("streams the text freely and reports the deny, as before", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     const { text, error, id } = await readChat(openai({ output_guardrails: [{ ...FORBIDDEN, stream_mode: "after" }] }));
     expect(error).toBeUndefined();
     expect(text).toContain("forbidden");
-    const record = await gateway.logs.waitFor((r) => r.id === id);
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
     expect(record.stream_output_denied).toBe(true);
     expect(record.stream_stop).toBeUndefined();
   });
 
   it("a config-level stream_mode applies to guardrails that name none", async () => {
-    upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
+    fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     const { text, error } = await readChat(openai({ stream_mode: "after", output_guardrails: [FORBIDDEN] }));
     expect(error).toBeUndefined();
     expect(text).toContain("forbidden");
