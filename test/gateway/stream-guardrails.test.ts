@@ -94,6 +94,14 @@ describe("window mode (the default of a denying guardrail)", () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("upstream_unreachable");
   });
 
+  it("ends the stream with an error the SDK raises when the upstream breaks off after text went out", async () => {
+    fixture.upstream.enqueue({ kind: "stream-break", after: 300, ending: "reset", text: textWith("harmless", 1500, 3000) });
+    const { text, error } = await readChat(openai({ output_guardrails: [FORBIDDEN] }));
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("upstream_unreachable");
+    expect(text.length).toBeGreaterThan(0);
+  });
+
   it("puts hook_results in the error event when strict compliance is off", async () => {
     fixture.upstream.enqueue({ kind: "answer", text: textWith("forbidden", 1500, 3000) });
     const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
