@@ -33,7 +33,6 @@ import {
 import type { PhaseContext, Phases } from "./phases.js";
 import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, StreamRelay } from "./relay.js";
-import { STREAM_HOLD_CHARS } from "../plan/stream-mode.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { usageOf } from "./usage.js";
@@ -432,7 +431,6 @@ export class Gateway {
       leaf,
       format: ctx.endpoint.format,
       source,
-      tail: STREAM_HOLD_CHARS,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
     });
     const discard = () => {

@@ -58,8 +58,6 @@ export interface RelayOptions {
   source: AsyncIterable<Buffer>;
   /** Runs the synchronous output side on a body carrying the streamed text. */
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Characters held back after a passing window. */
-  tail: number;
 }
 
 /** Relays one upstream stream to one client. */
@@ -96,7 +94,7 @@ export class StreamRelay {
     this.#window = this.#mode === "buffer" ? Number.POSITIVE_INFINITY : node.stream.window;
     this.#iterator = options.source[Symbol.asyncIterator]();
     this.#text = formatOfRequestType(this.#requestType).streamText(this.#requestType);
-    if (this.#mode !== "after") this.#hold = new TextHold(this.#text, options.tail);
+    if (this.#mode !== "after") this.#hold = new TextHold(this.#text, node.stream.tail);
   }
 
   /** The mode this stream is held in. */

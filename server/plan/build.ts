@@ -85,7 +85,7 @@ export const EMPTY_PLAN: Plan = Object.freeze({
     input: EMPTY_LIST("input"),
     output: EMPTY_LIST("output"),
     weight: 1,
-    stream: { mode: "after", window: 0 },
+    stream: { mode: "after", window: 0, tail: 0 },
   },
   warnings: [],
   hasGuardrails: false,
@@ -159,7 +159,7 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
       input: list("input"),
       output,
       weight: node.weight ?? 1,
-      stream: streamHoldOf(output.sync, settings, (id) => engine.registry.get(id)?.definition.transforms === true),
+      stream: streamHoldOf(output.sync, settings, (id) => engine.registry.get(id)?.definition),
     };
     if (node.targets) {
       planNode.strategy = {

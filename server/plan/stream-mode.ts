@@ -17,23 +17,30 @@ export const DEFAULT_STREAM_WINDOW = 200;
 /**
  * Characters held back at the end of the checked text after each window passed, so a match that
  * can still grow (a forbidden phrase, an e-mail address arriving piece by piece) is never released
- * in part. It covers words, phrases, e-mail addresses, phone and card numbers; a single match
- * longer than this that straddles a window's end can have its start released.
+ * in part: the longest `streamHoldChars` of the stream's checks, 64 for a check that names none
+ * (words, phrases, phone and card numbers), never more than 256 (a check that needs longer
+ * matches whole, such as a private-key block, belongs in `buffer` mode).
  */
 export const STREAM_HOLD_CHARS = 64;
+export const MAX_STREAM_HOLD_CHARS = 256;
+
+/** What the hold needs to know of a check: whether it transforms, and how long a match it must see whole. */
+export type CheckStreamFacts = (checkId: string) => { transforms?: boolean; streamHoldChars?: number } | undefined;
 
 /** How one target's streams are held. */
 export interface StreamHold {
   mode: StreamMode;
   /** Characters per checked window (`window` mode). */
   window: number;
+  /** Characters held back after a passing window that was not the last. */
+  tail: number;
 }
 
 /** The mode a guardrail gets when neither it nor the config names one. */
-export function defaultStreamMode(guardrail: Guardrail, transforms: (checkId: string) => boolean): StreamMode {
+export function defaultStreamMode(guardrail: Guardrail, checks: CheckStreamFacts): StreamMode {
   // A deny must be able to stop the text, and a redaction must reach the text before it leaves.
   if (guardrail.deny) return "window";
-  if (guardrail.checks.some((check) => check.enabled && transforms(check.id))) return "window";
+  if (guardrail.checks.some((check) => check.enabled && checks(check.id)?.transforms === true)) return "window";
   // Everything else only reports: holding a window would cost the time to receive it (measured).
   return "after";
 }
@@ -42,12 +49,17 @@ export function defaultStreamMode(guardrail: Guardrail, transforms: (checkId: st
 export function streamHoldOf(
   sync: readonly Guardrail[],
   settings: { streamMode?: StreamMode; streamWindow?: number },
-  transforms: (checkId: string) => boolean,
+  checks: CheckStreamFacts,
 ): StreamHold {
   let mode: StreamMode = "after";
+  let tail = STREAM_HOLD_CHARS;
   for (const guardrail of sync) {
-    const own = guardrail.streamMode ?? settings.streamMode ?? defaultStreamMode(guardrail, transforms);
+    const own = guardrail.streamMode ?? settings.streamMode ?? defaultStreamMode(guardrail, checks);
     if (STREAM_MODES.indexOf(own) > STREAM_MODES.indexOf(mode)) mode = own;
+    for (const check of guardrail.checks) {
+      const needs = check.enabled ? checks(check.id)?.streamHoldChars : undefined;
+      if (needs !== undefined) tail = Math.max(tail, Math.min(needs, MAX_STREAM_HOLD_CHARS));
+    }
   }
-  return { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW };
+  return { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW, tail };
 }
