@@ -10,6 +10,7 @@
  */
 import type { Evaluation, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
 import { locateText } from "../../core/index.js";
+import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import type { StreamText } from "../formats/format.js";
 import { GatewayError } from "../errors.js";
@@ -22,6 +23,9 @@ import { ReleasedTextChanged, TextHold } from "./text-hold.js";
  * request's max_tokens, but the gateway does not trust that: past this, the stream fails closed.
  */
 export const MAX_HELD_BYTES = 32 * 1024 * 1024;
+
+/** The longest a stream keeps the thread between turns given to other requests. */
+const RELAY_SLICE_MS = 2;
 
 /** Why a stream that had begun was stopped by the gateway. */
 export interface StreamStop {
@@ -68,6 +72,9 @@ export class StreamRelay {
   readonly #window: number;
   readonly #iterator: AsyncIterator<Buffer>;
   readonly #splitter = new SseSplitter();
+  // A source that has its events at hand (the mock, a burst of buffered chunks) would otherwise be
+  // relayed to its end in one go: the socket takes the writes at once, so nothing waits for I/O.
+  readonly #share = new ThreadShare(RELAY_SLICE_MS);
   readonly #text: StreamText;
   readonly #hold: TextHold | undefined;
   /** Events of the last read not taken in yet, from `#next` on. */
@@ -188,12 +195,18 @@ export class StreamRelay {
       }
       const events = this.#splitter.push(next.value);
       if (!hold) {
-        for (const event of events) this.#take(event);
+        for (const event of events) {
+          const turn = this.#share.due();
+          if (turn) await turn;
+          this.#take(event);
+        }
         return;
       }
       this.#events = events;
       this.#next = 0;
     }
+    const turn = this.#share.due();
+    if (turn) await turn;
     const event = this.#events[this.#next++] as SseEvent;
     if (this.#next === this.#events.length) this.#events = [];
     this.#take(event);
