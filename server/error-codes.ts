@@ -65,6 +65,19 @@ export const GATEWAY_ERRORS = {
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
+  stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_broken: {
+    status: 502,
+    meaning: "the provider's stream broke off before its end (in the stream's error event and the log)",
+  },
+  hooks_failed: {
+    status: 446,
+    meaning: "an output guardrail stopped a stream after text went out (the stream's error event; a 446 answer has code null)",
+  },
+  stream_redaction_conflict: {
+    status: 446,
+    meaning: "a redaction would change streamed text already sent, so the stream stops instead",
+  },
   limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
   upstream_timeout: { status: 504, meaning: "the provider did not start answering, or fell silent, within request_timeout" },
 } as const satisfies Record<string, ErrorCodeInfo>;
