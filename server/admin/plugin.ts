@@ -16,6 +16,7 @@ import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
 import { providerRoutes } from "./routes/providers.js";
+import { policyRoutes } from "./routes/policies.js";
 import { recordRoutes } from "./routes/records.js";
 import { ADMIN_BODY_LIMIT } from "./routes/route.js";
 import { tenancyRoutes } from "./routes/tenancy.js";
@@ -78,6 +79,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);
         recordRoutes(scope, management);
+        policyRoutes(scope, management);
         logRoutes(scope, management);
       });
     },

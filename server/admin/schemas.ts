@@ -12,7 +12,7 @@ import {
   settingsSchema,
   workspaceSelectionSchema,
 } from "../management/schemas.js";
-import { PLANS, ROLES } from "../store/types.js";
+import { PLANS, POLICY_MODES, ROLES } from "../store/types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -159,6 +159,27 @@ export const configRecordSchema = record({
   name: str,
   config: anyObject,
   version: { type: "integer" },
+  created_at: time,
+  updated_at: time,
+});
+
+export const policyRecordSchema = record({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable(str),
+  name: str,
+  mode: { type: "string", enum: [...POLICY_MODES] },
+  scope: {
+    type: "object",
+    properties: {
+      workspaces: { type: "array", items: str },
+      api_keys: { type: "array", items: str },
+      models: { type: "array", items: str },
+    },
+    additionalProperties: false,
+  },
+  input_guardrails: { type: "array", items: anyObject, description: "Full definitions; inline credentials masked." },
+  output_guardrails: { type: "array", items: anyObject },
   created_at: time,
   updated_at: time,
 });

@@ -280,3 +280,61 @@ export const configSchema: Schema = {
   required: ["config"],
   additionalProperties: false,
 };
+
+const policyGuardrailsSchema: Schema = {
+  type: "array",
+  description:
+    'Saved guardrails by id (an organisation-wide policy writes "workspace_id/guardrail_id"), or guardrails written inline.',
+  items: { anyOf: [{ type: "string", minLength: 1 }, inlineGuardrailSchema()] },
+};
+
+/** The guardrail body without its record-only `version`. */
+function inlineGuardrailSchema(): Schema {
+  const { version: _version, ...properties } = guardrailSchema.properties as Record<string, unknown>;
+  return { ...guardrailSchema, properties };
+}
+
+const idList: Schema = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true };
+
+export const policyScopeSchema: Schema = {
+  type: "object",
+  description: "Which requests the policy applies to: every list given must match; an absent or empty list matches all.",
+  properties: {
+    workspaces: idList,
+    api_keys: idList,
+    models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
+  },
+  additionalProperties: false,
+};
+
+const policyMode: Schema = {
+  type: "string",
+  enum: ["enforce", "monitor"],
+  description: "`monitor`: the guardrails run asynchronously, never change the answer, and their verdicts are logged and counted.",
+};
+
+export const policyCreateSchema: Schema = {
+  type: "object",
+  properties: {
+    id: userId,
+    name,
+    workspace_id: nullable({ type: "string", description: "Set for a workspace's own policy; absent for an organisation-wide one." }),
+    mode: policyMode,
+    scope: policyScopeSchema,
+    input_guardrails: policyGuardrailsSchema,
+    output_guardrails: policyGuardrailsSchema,
+  },
+  additionalProperties: false,
+};
+
+export const policyUpdateSchema: Schema = {
+  type: "object",
+  properties: {
+    name,
+    mode: policyMode,
+    scope: policyScopeSchema,
+    input_guardrails: policyGuardrailsSchema,
+    output_guardrails: policyGuardrailsSchema,
+  },
+  additionalProperties: false,
+};
