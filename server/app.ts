@@ -36,6 +36,7 @@ import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pi
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
+import { PolicyAttacher } from "./policies/attach.js";
 import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
@@ -46,7 +47,14 @@ import { hookRoutes } from "./routes/hooks.js";
 import { assertDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
-import type { ApiKeySource, ConfigSource, GuardrailSource, PluginCredentialSource, ProviderSource } from "./sources/types.js";
+import type {
+  ApiKeySource,
+  ConfigSource,
+  GuardrailSource,
+  PluginCredentialSource,
+  PolicySource,
+  ProviderSource,
+} from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
 export { DEFAULT_WORKSPACE };
@@ -64,6 +72,8 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
+  /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
+  policies?: PolicySource;
   logSink?: RequestLogSink;
   /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
   policy?: RequestPolicy;
@@ -94,7 +104,7 @@ export interface GuardgateHandle {
   guardrails: GuardrailSource;
   configs: ConfigSource;
   logSink: RequestLogSink;
-  /** Drops cached plans; call after a config, guardrail or plugin changed. */
+  /** Drops cached plans and policy sets; call after a config, guardrail, policy or plugin changed. */
   invalidatePlans(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
@@ -277,6 +287,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
+  const attacher = options.policies && new PolicyAttacher(engine, options.policies);
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -311,7 +322,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     guardrails,
     configs,
     logSink,
-    invalidatePlans: () => plans.invalidate(),
+    invalidatePlans: () => {
+      plans.invalidate();
+      attacher?.invalidate();
+    },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
     loaded: {
@@ -349,8 +363,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
-    inferenceRoutes(scope, gateway, plans, bodyLimit);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver);
+    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver, attacher);
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

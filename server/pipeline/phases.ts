@@ -4,6 +4,7 @@
  * results for the log only). Both go through the engine, with lists prepared once per config.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
 import { withJudgeEndpoints } from "./judge-endpoints.js";
@@ -81,7 +82,7 @@ export class Phases {
       guardrails,
       await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails),
     );
-    return this.engine.evaluate({
+    const evaluation = await this.engine.evaluate({
       side,
       prepared: guardrails,
       requestType: context.requestType,
@@ -93,5 +94,8 @@ export class Phases {
       ...(context.provider !== undefined && { provider: context.provider }),
       ...(credentials && { credentials }),
     });
+    tagPolicyResults(guardrails, evaluation.results);
+    tagPolicyResults(guardrails, evaluation.asyncResults);
+    return evaluation;
   }
 }

@@ -29,6 +29,8 @@ import { phaseCredentials } from "../pipeline/plugin-credentials.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
+import { type PolicyAttacher, tagPolicyResults } from "../policies/attach.js";
+import { requestModel } from "../policies/scope.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity, GuardrailSource, PluginCredentialSource, Scope } from "../sources/types.js";
 
@@ -97,6 +99,10 @@ function requestTypeOf(value: string | undefined, where: string, body?: Record<s
   return type;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Only string metadata reaches checks (the peer may post other values). */
 function stringMetadata(value: unknown): Record<string, string> {
   if (!value || typeof value !== "object") return {};
@@ -113,6 +119,7 @@ export function hookRoutes(
   policy?: RequestPolicy,
   pluginCredentials?: PluginCredentialSource,
   providers?: ProviderResolver,
+  policies?: PolicyAttacher,
 ): void {
   const log = (
     route: string,
@@ -175,9 +182,21 @@ export function hookRoutes(
       throw new GatewayError(400, "invalid_request", "response: is required on the output side");
     }
     const requestType = requestTypeOf(body.request_type, "request_type", body.request);
-    const { guardrails: prepared, warnings } = body.guardrails
+    const { guardrails: listed, warnings } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
+    // The policies holding the caller's key (and the model the request names) run here too.
+    const prepared = policies
+      ? policies.merge(
+          body.side,
+          await policies.forRequest({
+            workspaceId: identity.workspaceId,
+            apiKeyId: identity.id,
+            model: requestModel(isObject(body.request) ? body.request.model : undefined, undefined),
+          }),
+          listed,
+        )
+      : listed;
     const credentials = await withJudgeEndpoints(
       providers,
       { workspaceId: identity.workspaceId },
@@ -194,6 +213,8 @@ export function hookRoutes(
       headers: checkHeaders(request.headers, false),
       ...(credentials && { credentials }),
     });
+    tagPolicyResults(prepared, evaluation.results);
+    tagPolicyResults(prepared, evaluation.asyncResults);
     const results = [...evaluation.results, ...evaluation.asyncResults];
     log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
     const answer: Record<string, unknown> = {
