@@ -248,7 +248,7 @@ const checkView = {
   additionalProperties: false,
 };
 
-const guardrailView = record({
+const guardrailViewFields = {
   id: str,
   side: { type: "string", enum: ["input", "output"] },
   verdict: { type: "boolean" },
@@ -262,7 +262,17 @@ const guardrailView = record({
   checks_errored: { type: "integer" },
   checks: { type: "array", items: checkView },
   feedback: nullable(anyObject),
-});
+};
+
+/** A guardrail in the log view; a policy's carries the policy too. */
+const guardrailView = {
+  ...record(guardrailViewFields),
+  properties: {
+    ...guardrailViewFields,
+    policy: { ...record({ id: str, name: str }), description: "The policy that added this guardrail." },
+    monitor: { type: "boolean", description: "Ran in monitor mode: logged and counted, never acted on." },
+  },
+};
 
 export const logViewSchema: Schema = {
   type: "object",
