@@ -68,7 +68,9 @@ export class Policies {
   }
 
   async #organization(actor: Actor, organizationId: string): Promise<Organization> {
-    const organization = seesOrganization(actor, organizationId) ? await this.ctx.store.organizations.get(organizationId) : undefined;
+    const organization = seesOrganization(actor, organizationId)
+      ? await this.ctx.store.organizations.get(organizationId)
+      : undefined;
     if (!organization) throw notFound(`organization "${organizationId}"`);
     return organization;
   }
@@ -97,7 +99,8 @@ export class Policies {
       }
     }
     for (const [index, pattern] of (scope.models ?? []).entries()) {
-      if (!/^[^\s]+$/.test(pattern)) throw invalid(`scope.models[${index}]: "${pattern}" is not a model pattern such as "@openai/gpt-4o*"`);
+      if (!/^[^\s]+$/.test(pattern))
+        throw invalid(`scope.models[${index}]: "${pattern}" is not a model pattern such as "@openai/gpt-4o*"`);
     }
     const kept: PolicyScope = {};
     if (scope.workspaces?.length) kept.workspaces = [...new Set(scope.workspaces)];
@@ -165,7 +168,8 @@ export class Policies {
       throw invalid(`${where}: a workspace's policy uses guardrails of its own workspace "${owner}"`);
     }
     const workspace = await this.ctx.store.workspaces.get(workspaceId);
-    const record = workspace?.organization_id === organizationId ? await this.ctx.store.guardrails.get(workspaceId, id) : undefined;
+    const record =
+      workspace?.organization_id === organizationId ? await this.ctx.store.guardrails.get(workspaceId, id) : undefined;
     if (!record) throw notFound(`${where}: guardrail "${id}" in workspace "${workspaceId}"`);
     return recordDefinition(record);
   }
@@ -198,7 +202,14 @@ export class Policies {
     if (owner !== null) await this.#assertWorkspace(actor, organizationId, owner, "workspace_id: ");
     const id = input.id ?? newId("pol");
     const input_guardrails = await this.#resolveSide(organization, owner, id, "input", input.input_guardrails ?? [], undefined);
-    const output_guardrails = await this.#resolveSide(organization, owner, id, "output", input.output_guardrails ?? [], undefined);
+    const output_guardrails = await this.#resolveSide(
+      organization,
+      owner,
+      id,
+      "output",
+      input.output_guardrails ?? [],
+      undefined,
+    );
     if (!input_guardrails.length && !output_guardrails.length) {
       throw invalid("a policy needs at least one guardrail in input_guardrails or output_guardrails");
     }
@@ -243,7 +254,8 @@ export class Policies {
     }
     const input = changes.input_guardrails ?? current.input_guardrails;
     const output = changes.output_guardrails ?? current.output_guardrails;
-    if (!input.length && !output.length) throw invalid("a policy needs at least one guardrail in input_guardrails or output_guardrails");
+    if (!input.length && !output.length)
+      throw invalid("a policy needs at least one guardrail in input_guardrails or output_guardrails");
     const updated = await this.ctx.store.policies.update(id, changes, this.ctx.now());
     if (!updated) throw notFound(`policy "${id}"`);
     return shown(updated);
