@@ -28,8 +28,11 @@ afterEach(async () => {
 const SHORT = { id: "short", deny: true, checks: [{ id: "default.wordCount", parameters: { maxWords: 3 } }] };
 const LONG_TEXT = "far too many words for this policy";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answer bodies field by field
+type Body = Record<string, any>;
+
 /** The body of the last refused answer: the SDK's error keeps only its `error` member, not hook_results. */
-let refusedBody: Record<string, any> | undefined;
+let refusedBody: Body | undefined;
 
 function client(key: string, config?: unknown): OpenAI {
   return new OpenAI({
@@ -38,7 +41,7 @@ function client(key: string, config?: unknown): OpenAI {
     maxRetries: 0,
     fetch: async (url: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(url, init);
-      if (!response.ok) refusedBody = (await response.clone().json()) as Record<string, any>;
+      if (!response.ok) refusedBody = (await response.clone().json()) as Body;
       return response;
     },
     defaultHeaders: {
@@ -53,11 +56,11 @@ async function ask(key: string, content: string, config?: unknown) {
     const { data, response } = await client(key, config)
       .chat.completions.create({ model: "@mock/m", messages: [{ role: "user", content }] })
       .withResponse();
-    return { status: response.status, body: data as unknown as Record<string, any> };
+    return { status: response.status, body: data as unknown as Body };
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
     expect(refusedBody?.error).toEqual(error.error);
-    return { status: error.status as number, body: refusedBody as Record<string, any> };
+    return { status: error.status as number, body: refusedBody as Body };
   }
 }
 
