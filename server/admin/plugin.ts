@@ -18,6 +18,7 @@ import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
 import { providerRoutes } from "./routes/providers.js";
 import { policyRoutes } from "./routes/policies.js";
 import { recordRoutes } from "./routes/records.js";
+import { replayRoutes } from "./routes/replays.js";
 import { ADMIN_BODY_LIMIT } from "./routes/route.js";
 import { tenancyRoutes } from "./routes/tenancy.js";
 import { adminValidatorCompiler } from "./validation.js";
@@ -80,6 +81,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         pluginIntegrationRoutes(scope, management);
         recordRoutes(scope, management);
         policyRoutes(scope, management);
+        replayRoutes(scope, management);
         logRoutes(scope, management);
       });
     },

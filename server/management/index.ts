@@ -14,6 +14,7 @@ import { Organizations } from "./organizations.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
 import { Policies } from "./policies.js";
 import { Providers } from "./providers.js";
+import { Replays } from "./replays.js";
 import { Workspaces } from "./workspaces.js";
 
 export type { Actor } from "./actor.js";
@@ -32,6 +33,7 @@ export class Management {
   readonly guardrails: Guardrails;
   readonly configs: Configs;
   readonly policies: Policies;
+  readonly replays: Replays;
   readonly logs: Logs;
 
   constructor(options: ManagementOptions) {
@@ -45,6 +47,7 @@ export class Management {
     this.guardrails = new Guardrails(this.context);
     this.configs = new Configs(this.context);
     this.policies = new Policies(this.context);
+    this.replays = new Replays(this.context);
     this.logs = new Logs(this.context);
   }
 

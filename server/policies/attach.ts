@@ -9,7 +9,14 @@
  * `invalidate` drops both when the store's change feed says a policy, workspace or plugin changed.
  */
 import { LRUCache } from "lru-cache";
-import { ConfigError, type Engine, type Guardrail, type GuardrailResult, type Side } from "../../core/index.js";
+import {
+  type CheckRegistry,
+  ConfigError,
+  type Engine,
+  type Guardrail,
+  type GuardrailResult,
+  type Side,
+} from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
@@ -148,7 +155,7 @@ export class PolicyAttacher {
     const set: PolicySet = { key: holding.map((p) => p.id).join(","), input: [], output: [] };
     for (const policy of holding) {
       for (const side of ["input", "output"] as const) {
-        for (const guardrail of this.prepare(policy, side)) {
+        for (const guardrail of preparePolicyGuardrails(this.engine.registry, policy, side)) {
           // Two policies adding the same guardrail: it runs once, as the first (oldest) has it.
           if (!set[side].some((g) => g.id === guardrail.id)) set[side].push(guardrail);
         }
@@ -156,27 +163,29 @@ export class PolicyAttacher {
     }
     return set;
   }
+}
 
-  /** A policy's guardrails of one side, prepared; a policy that no longer loads refuses the request. */
-  prepare(policy: PolicyRecord, side: Side): PolicyGuardrail[] {
-    const definitions = side === "input" ? policy.input_guardrails : policy.output_guardrails;
-    const tag: PolicyTag = { id: policy.id, name: policy.name, mode: policy.mode };
-    return definitions.map((definition, index) => {
-      const path = `${side}_guardrails[${index}]`;
-      let guardrail: Guardrail;
-      try {
-        guardrail = prepareGuardrail(definition, { side, inline: false, path, registry: this.engine.registry }).guardrail;
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        // Fail closed: a guardrail the organisation requires is never skipped.
-        throw new GatewayError(
-          503,
-          "policy_unavailable",
-          `policy "${policy.id}" cannot run: ${error.message}; an admin must fix the policy`,
-          { cause: error },
-        );
-      }
-      return { ...guardrail, ...(policy.mode === "monitor" && { async: true }), policy: tag };
-    });
-  }
+/** A policy's guardrails of one side, prepared and tagged; a policy that no longer loads refuses the request. */
+export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyRecord, side: Side): PolicyGuardrail[] {
+  const definitions = side === "input" ? policy.input_guardrails : policy.output_guardrails;
+  const tag: PolicyTag = { id: policy.id, name: policy.name, mode: policy.mode };
+  return definitions.map((definition, index) => {
+    const path = `${side}_guardrails[${index}]`;
+    let guardrail: Guardrail;
+    try {
+      guardrail = prepareGuardrail(definition, { side, inline: false, path, registry }).guardrail;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // Fail closed: a guardrail the organisation requires is never skipped.
+      throw new GatewayError(
+        503,
+        "policy_unavailable",
+        `policy "${policy.id}" cannot run: ${error.message}; an admin must fix the policy`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return { ...guardrail, ...(policy.mode === "monitor" && { async: true }), policy: tag };
+  });
 }
