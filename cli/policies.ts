@@ -1,0 +1,127 @@
+/**
+ * `guardgate policies apply FILE | list | delete ID`: policies in the store, as the operator. Apply
+ * creates or updates each policy of a JSON or YAML file by id, validated and gated by plan exactly
+ * as the admin API would.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import YAML from "yaml";
+import { OPERATOR } from "../server/management/actor.js";
+import type { PolicyInput } from "../server/management/policies.js";
+import type { Command } from "./main.js";
+import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
+
+const HELP = `usage: guardgate policies apply FILE | list | delete ID [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
+
+  apply FILE  JSON or YAML: one policy {id, name?, workspace_id?, mode?, scope?, input_guardrails?,
+              output_guardrails?}, a list of them, or {"policies": [...]}; each needs an id and is
+              created, or updated when it exists (docs/policies.md)
+  list        the organization's policies: id, owner, mode, scope, guardrails
+  delete ID   removes a policy; its guardrails stop applying from the next request
+  --organization  the organization (default: the first)
+  --plugin    a plugin the guardrails' checks come from (package name or path); may be repeated
+  --config    the gateway's config file, whose plugins to load
+  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+
+function policiesOf(value: unknown, file: string): PolicyInput[] {
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === "object" && Array.isArray((value as { policies?: unknown }).policies)
+      ? (value as { policies: unknown[] }).policies
+      : [value];
+  return list.map((item, index) => {
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw new UsageError(`${file}: policy ${index} is not an object`);
+    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: policy ${index} needs an id`);
+    return item as PolicyInput;
+  });
+}
+
+async function readPolicies(file: string): Promise<PolicyInput[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const yaml = /\.ya?ml$/i.test(file);
+  try {
+    return policiesOf(yaml ? YAML.parse(text) : JSON.parse(text), file);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file} is not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`);
+  }
+}
+
+const policies: Command = (argv) =>
+  runCommand("policies", async () => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        organization: { type: "string" },
+        plugin: { type: "string", multiple: true },
+        config: { type: "string" },
+        "data-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [action, argument] = positionals;
+    if (values.help || !action) {
+      process.stdout.write(`${HELP}\n`);
+      return values.help ? 0 : 2;
+    }
+    if (!["apply", "list", "delete"].includes(action))
+      throw new UsageError(`unknown action "${action}"; use apply, list or delete`);
+    if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
+    const list = action === "apply" ? await readPolicies(argument as string) : [];
+    const access = await openStoreAccess({
+      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+      ...(values.plugin && { plugins: values.plugin }),
+      ...(values.config && { config: values.config }),
+    });
+    try {
+      const organization = await organizationOf(access, values.organization);
+      const service = access.management.policies;
+      if (action === "list") {
+        for (const policy of await service.list(OPERATOR, organization.id)) {
+          const scope = Object.entries(policy.scope)
+            .map(([key, ids]) => `${key}=${(ids as string[]).join(",")}`)
+            .join(" ");
+          const guardrails = [...policy.input_guardrails, ...policy.output_guardrails].map((g) => g.id).join(",");
+          process.stdout.write(
+            `${policy.id}  ${policy.workspace_id ?? "organization"}  ${policy.mode}  ${scope || "all requests"}  ${guardrails}\n`,
+          );
+        }
+        return 0;
+      }
+      if (action === "delete") {
+        await service.delete(OPERATOR, argument as string);
+        process.stdout.write(`deleted policy ${argument}\n`);
+        return 0;
+      }
+      for (const input of list) {
+        const id = input.id as string;
+        const existing = await access.management.context.store.policies.get(id);
+        if (existing && existing.organization_id === organization.id) {
+          if ((input.workspace_id ?? null) !== existing.workspace_id) {
+            throw new UsageError(
+              `policy "${id}" belongs to ${existing.workspace_id ?? "the organization"}; its owner cannot change`,
+            );
+          }
+          const { id: _id, workspace_id: _owner, ...patch } = input;
+          await service.update(OPERATOR, id, patch);
+          process.stdout.write(`updated policy ${id}\n`);
+        } else {
+          await service.create(OPERATOR, organization.id, input);
+          process.stdout.write(`created policy ${id}\n`);
+        }
+      }
+      return 0;
+    } finally {
+      await access.close();
+    }
+  });
+
+export default policies;
