@@ -6,7 +6,7 @@
  * for its side and gated by the organisation's plan, as a saved guardrail is.
  */
 import type { GuardrailDefinition, Side } from "../../core/index.js";
-import { prepareGuardrail } from "../../core/internal.js";
+import { expandShorthand, prepareGuardrail } from "../../core/internal.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import type { Organization, Policy, PolicyMode, PolicyScope } from "../store/types.js";
@@ -132,9 +132,16 @@ export class Policies {
         const saved = await this.#savedGuardrail(organization.id, owner, entry, where);
         definition = { ...saved, async: saved.async ?? true };
       } else {
-        const id = entry.id ?? `${policyId}.${side}.${index}`;
+        if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+          throw invalid(`${where}: must be a saved guardrail's id or a guardrail object`);
+        }
+        // The shorthand of configs (`{"default.wordCount": {...}}`) is stored expanded.
+        const written = (
+          "checks" in entry ? entry : expandShorthand(entry as Record<string, unknown>, where).definition
+        ) as GuardrailDefinition;
+        const id = written.id ?? `${policyId}.${side}.${index}`;
         const before = current?.find((g) => g.id === id);
-        definition = { ...restoreInlineCredentials(entry, before, where), id, async: entry.async ?? false };
+        definition = { ...restoreInlineCredentials(written, before, where), id, async: written.async ?? false };
       }
       const id = definition.id as string;
       if (seen.has(id)) throw invalid(`${where}: guardrail "${id}" is listed twice on the ${side} side`, "duplicate_guardrail");

@@ -285,14 +285,16 @@ const policyGuardrailsSchema: Schema = {
   type: "array",
   description:
     'Saved guardrails by id (an organisation-wide policy writes "workspace_id/guardrail_id"), or guardrails written inline.',
-  items: { anyOf: [{ type: "string", minLength: 1 }, inlineGuardrailSchema()] },
+  items: {
+    anyOf: [
+      { type: "string", minLength: 1 },
+      {
+        type: "object",
+        description: "A guardrail as a config writes it inline (full or shorthand); validated by the check registry.",
+      },
+    ],
+  },
 };
-
-/** The guardrail body without its record-only `version`. */
-function inlineGuardrailSchema(): Schema {
-  const { version: _version, ...properties } = guardrailSchema.properties as Record<string, unknown>;
-  return { ...guardrailSchema, properties };
-}
 
 const idList: Schema = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true };
 
@@ -310,7 +312,8 @@ export const policyScopeSchema: Schema = {
 const policyMode: Schema = {
   type: "string",
   enum: ["enforce", "monitor"],
-  description: "`monitor`: the guardrails run asynchronously, never change the answer, and their verdicts are logged and counted.",
+  description:
+    "`monitor`: the guardrails run asynchronously, never change the answer, and their verdicts are logged and counted.",
 };
 
 export const policyCreateSchema: Schema = {
@@ -318,7 +321,10 @@ export const policyCreateSchema: Schema = {
   properties: {
     id: userId,
     name,
-    workspace_id: nullable({ type: "string", description: "Set for a workspace's own policy; absent for an organisation-wide one." }),
+    workspace_id: nullable({
+      type: "string",
+      description: "Set for a workspace's own policy; absent for an organisation-wide one.",
+    }),
     mode: policyMode,
     scope: policyScopeSchema,
     input_guardrails: policyGuardrailsSchema,
