@@ -213,7 +213,7 @@ function PolicyEditor({
     setFailure(undefined);
     const lists: Record<SideKey, unknown[]> = { input_guardrails: [], output_guardrails: [] };
     for (const key of SIDES) {
-      let written: unknown = [];
+      let written: unknown;
       try {
         written = inline[key].trim() ? JSON.parse(inline[key]) : [];
         if (!Array.isArray(written)) throw new Error("not an array");
