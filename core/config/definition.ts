@@ -19,6 +19,8 @@ export interface GuardrailDefinition {
   async?: boolean;
   deny?: boolean;
   sequential?: boolean;
+  /** `monitor`: run asynchronously, verdicts logged and counted, never acted on; `enforce` (default): as written. */
+  mode?: "enforce" | "monitor";
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
   on_fail?: { feedback?: FeedbackConfig };
@@ -128,6 +130,13 @@ export function prepareGuardrail(
     throw new ConfigError(path, `guardrail is for the ${def.side} side and cannot be used on the ${side} side`, "wrong_side");
   }
   const asyncFlag = optionalBoolean(def, "async", path);
+  if (def.mode !== undefined && def.mode !== "enforce" && def.mode !== "monitor") {
+    throw new ConfigError(joinPath(path, "mode"), 'must be "enforce" or "monitor"');
+  }
+  const monitor = def.mode === "monitor";
+  if (monitor && asyncFlag === false) {
+    throw new ConfigError(joinPath(path, "async"), 'must not be false with mode "monitor", which runs asynchronously');
+  }
   const deny = optionalBoolean(def, "deny", path) ?? false;
   const sequential = optionalBoolean(def, "sequential", path) ?? false;
   const checksPath = joinPath(path, "checks");
@@ -147,18 +156,20 @@ export function prepareGuardrail(
   const guardrail: Guardrail = {
     id: (def.id as string | undefined) ?? generatedGuardrailId(def),
     side,
-    async: asyncFlag ?? !inline,
+    async: monitor || (asyncFlag ?? !inline),
     deny,
     sequential,
     checks,
   };
   if (typeof def.name === "string") guardrail.name = def.name;
+  if (monitor) guardrail.monitor = true;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);
   if (onSuccess) guardrail.onSuccess = onSuccess;
   if (onFail) guardrail.onFail = onFail;
   const warnings: ConfigWarning[] = keyWarnings;
-  if (guardrail.deny && guardrail.async) {
+  // A monitored deny says what enforcing would do; only a plain asynchronous deny is a mistake.
+  if (guardrail.deny && guardrail.async && !monitor) {
     warnings.push({
       path,
       code: "deny_ignored_async",

@@ -251,6 +251,11 @@ export const guardrailSchema: Schema = {
     async: { type: "boolean" },
     deny: { type: "boolean" },
     sequential: { type: "boolean" },
+    mode: {
+      type: "string",
+      enum: ["enforce", "monitor"],
+      description: "`monitor`: runs asynchronously; its verdicts are logged and counted, never acted on.",
+    },
     checks: {
       type: "array",
       minItems: 1,

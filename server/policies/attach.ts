@@ -186,6 +186,6 @@ export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyR
         },
       );
     }
-    return { ...guardrail, ...(policy.mode === "monitor" && { async: true }), policy: tag };
+    return { ...guardrail, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
   });
 }

@@ -35,7 +35,11 @@ export interface ReplayOptions {
 
 /** Enforced copies: replay asks what the guardrails would have done, so none runs asynchronously. */
 function enforced(guardrails: Guardrail[]): Guardrail[] {
-  return guardrails.map((g) => (g.async ? { ...g, async: false } : g));
+  return guardrails.map((g) => {
+    if (!g.async && !g.monitor) return g;
+    const { monitor: _monitor, ...rest } = g;
+    return { ...rest, async: false };
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

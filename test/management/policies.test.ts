@@ -176,6 +176,20 @@ describe("policies on the request path", () => {
     );
   });
 
+  it("runs any guardrail in monitor mode: a client config's failing monitor guardrail is logged while the request answers 200", async () => {
+    const answered = await ask(gw.keys.api_key, LONG_TEXT, { input_guardrails: [{ ...SHORT, id: "watch", mode: "monitor" }] });
+    expect(answered.status).toBe(200);
+    await settleLogs();
+    const [latest] = (await gw.call("GET", "/admin/v1/logs", { key: admin })).body.data;
+    const view = await gw.call("GET", `/admin/v1/logs/${latest.id}`, { key: admin });
+    expect(view.body.hook_results.before_request_hooks).toEqual([
+      expect.objectContaining({ id: "watch", verdict: false, async: true, deny: true, monitor: true }),
+    ]);
+    const refused = await ask(gw.keys.api_key, "hi", { input_guardrails: [{ ...SHORT, mode: "monitor", async: false }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('must not be false with mode "monitor"');
+  });
+
   it("applies to streams, the Anthropic route and the hook backend", async () => {
     await savePolicy(admin, { id: "word-limit", input_guardrails: [SHORT] });
     const stream = client(gw.keys.api_key).chat.completions.create({
