@@ -3,12 +3,11 @@
  * creates or updates each policy of a JSON or YAML file by id, validated and gated by plan exactly
  * as the admin API would.
  */
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import YAML from "yaml";
 import { OPERATOR } from "../server/management/actor.js";
 import type { PolicyInput } from "../server/management/policies.js";
 import type { Command } from "./main.js";
+import { readRecordFile } from "./record-file.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
 
 const HELP = `usage: guardgate policies apply FILE | list | delete ID [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
@@ -22,36 +21,6 @@ const HELP = `usage: guardgate policies apply FILE | list | delete ID [--organiz
   --plugin    a plugin the guardrails' checks come from (package name or path); may be repeated
   --config    the gateway's config file, whose plugins to load
   --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
-
-function policiesOf(value: unknown, file: string): PolicyInput[] {
-  const list = Array.isArray(value)
-    ? value
-    : value && typeof value === "object" && Array.isArray((value as { policies?: unknown }).policies)
-      ? (value as { policies: unknown[] }).policies
-      : [value];
-  return list.map((item, index) => {
-    if (!item || typeof item !== "object" || Array.isArray(item))
-      throw new UsageError(`${file}: policy ${index} is not an object`);
-    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: policy ${index} needs an id`);
-    return item as PolicyInput;
-  });
-}
-
-async function readPolicies(file: string): Promise<PolicyInput[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  const yaml = /\.ya?ml$/i.test(file);
-  try {
-    return policiesOf(yaml ? YAML.parse(text) : JSON.parse(text), file);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${file} is not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`);
-  }
-}
 
 const policies: Command = (argv) =>
   runCommand("policies", async () => {
@@ -75,7 +44,8 @@ const policies: Command = (argv) =>
     if (!["apply", "list", "delete"].includes(action))
       throw new UsageError(`unknown action "${action}"; use apply, list or delete`);
     if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
-    const list = action === "apply" ? await readPolicies(argument as string) : [];
+    const list =
+      action === "apply" ? await readRecordFile<PolicyInput>(argument as string, { one: "policy", many: "policies" }) : [];
     const access = await openStoreAccess({
       ...(values["data-dir"] && { dataDir: values["data-dir"] }),
       ...(values.plugin && { plugins: values.plugin }),

@@ -40,6 +40,19 @@ async function seed(store: Store) {
   });
 }
 
+/** A second workspace of `org1`. */
+async function addWorkspace(store: Store, id: string) {
+  await store.workspaces.create({
+    id,
+    organization_id: "org1",
+    name: id.toUpperCase(),
+    settings: {},
+    rate_limit: null,
+    created_at: T,
+    updated_at: T,
+  });
+}
+
 /** Whether an event tells of another instance's change to workspace `ws1`. */
 function tellsOfWs1(event: ChangeEvent): boolean {
   return event.entity === "external" || (event.entity === "workspace" && event.id === "ws1");
@@ -255,15 +268,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     it("holds one plugin integration per plugin and scope, serving all workspaces or the listed ones", async () => {
       const { store } = await open();
       await seed(store);
-      await store.workspaces.create({
-        id: "ws2",
-        organization_id: "org1",
-        name: "W2",
-        settings: {},
-        rate_limit: null,
-        created_at: T,
-        updated_at: T,
-      });
+      await addWorkspace(store, "ws2");
       const events: ChangeEvent[] = [];
       store.changes.subscribe((event) => events.push(event));
       const record = (id: string, workspaceId: string | null, workspaces: "all" | string[]) => ({
@@ -302,15 +307,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     it("keeps policies of the organisation and of a workspace, and replay reports", async () => {
       const { store } = await open();
       await seed(store);
-      await store.workspaces.create({
-        id: "ws2",
-        organization_id: "org1",
-        name: "W2",
-        settings: {},
-        rate_limit: null,
-        created_at: T,
-        updated_at: T,
-      });
+      await addWorkspace(store, "ws2");
       const events: ChangeEvent[] = [];
       store.changes.subscribe((event) => events.push(event));
       const guardrail = { id: "g1", checks: [{ id: "default.wordCount", parameters: { maxWords: 5 } }], deny: true };

@@ -7,6 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { admin, ApiError, call, type List } from "../api";
+import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { go, href } from "../router";
 import { useSession } from "../session";
 import { Await, DeleteButton, ErrorBox, ms, PageHead, useLoad } from "../ui";
@@ -24,12 +25,6 @@ interface PolicyRecord {
   scope: { workspaces?: string[]; api_keys?: string[]; models?: string[] };
   input_guardrails: Definition[];
   output_guardrails: Definition[];
-}
-
-interface GuardrailRecord {
-  id: string;
-  name: string;
-  definition: { side?: "input" | "output" };
 }
 
 interface Report {
@@ -190,7 +185,7 @@ function PolicyEditor({
 }: {
   workspace: string;
   record: PolicyRecord | undefined;
-  guardrails: GuardrailRecord[];
+  guardrails: GuardrailChoice[];
 }) {
   const { me } = useSession();
   const [id, setId] = useState("");
@@ -325,24 +320,13 @@ function PolicyEditor({
                 <span class="name">{key}</span>
                 <span class="hint">Saved guardrails are copied into the policy when it is saved.</span>
               </label>
-              <div class="choices">
-                {guardrails
-                  .filter((g) => !g.definition.side || g.definition.side === (key === "input_guardrails" ? "input" : "output"))
-                  .map((g) => (
-                    <label class="inline" key={g.id}>
-                      <input
-                        type="checkbox"
-                        name={`${key}:${g.id}`}
-                        checked={picked[key].includes(g.id)}
-                        onChange={(e) => {
-                          const on = (e.target as HTMLInputElement).checked;
-                          setPicked({ ...picked, [key]: on ? [...picked[key], g.id] : picked[key].filter((x) => x !== g.id) });
-                        }}
-                      />{" "}
-                      {g.name} <code>{g.id}</code>
-                    </label>
-                  ))}
-              </div>
+              <GuardrailChoices
+                field={key}
+                side={key === "input_guardrails" ? "input" : "output"}
+                guardrails={guardrails}
+                chosen={picked[key]}
+                onChange={(ids) => setPicked({ ...picked, [key]: ids })}
+              />
               <textarea
                 name={`${key}:inline`}
                 class="json"
@@ -377,7 +361,7 @@ export function Policies({ id }: { id: string | undefined }) {
   const loaded = useLoad(async () => {
     if (id === undefined) return undefined;
     const [guardrails, record] = await Promise.all([
-      admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
+      admin<List<GuardrailChoice>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
       id === "new" ? Promise.resolve(undefined) : admin<PolicyRecord>(`/policies/${encodeURIComponent(id)}`),
     ]);
     return { guardrails: guardrails.data, record };
