@@ -364,7 +364,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver, attacher);
+    hookRoutes(scope, {
+      registry: engine.registry,
+      phases,
+      plans,
+      guardrails,
+      logSink,
+      ...(options.policy && { policy: options.policy }),
+      ...(attacher && { policies: attacher }),
+    });
   });
 
   app.addHook("preClose", async () => connections.closeIdle());
