@@ -1,12 +1,13 @@
 /**
  * The SQLite repositories of policies and saved replay reports: organisation records that a
- * workspace may own, each method one statement.
+ * workspace may own, over the table helper; each method one statement.
  */
 import type Database from "better-sqlite3";
 import type { LocalChangeFeed } from "../change-feed.js";
 import type { PolicyRepository, ReplayReportRepository } from "../repository.js";
 import type { Policy, ReplayReportRecord } from "../types.js";
 import { RowCodec } from "./codec.js";
+import { SqliteTable } from "./table.js";
 
 type Row = Record<string, unknown>;
 
@@ -32,45 +33,34 @@ const reports = new RowCodec<ReplayReportRecord>({
   created_at: "text",
 });
 
-/** `AND workspace_id …` for an owner filter: a workspace, organisation-wide (null), or any (undefined). */
-function ownerClause(workspaceId: string | null | undefined): { sql: string; params: unknown[] } {
-  if (workspaceId === undefined) return { sql: "", params: [] };
-  if (workspaceId === null) return { sql: " AND workspace_id IS NULL", params: [] };
-  return { sql: " AND workspace_id = ?", params: [workspaceId] };
-}
-
 export class SqlitePolicies implements PolicyRepository {
+  readonly #table: SqliteTable<Policy>;
+
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "policies", policies);
+  }
 
   async create(record: Policy): Promise<Policy | undefined> {
-    const inserted =
-      this.db.prepare(`${policies.insertSql("policies")} ON CONFLICT DO NOTHING`).run(policies.encode(record)).changes > 0;
-    if (!inserted) return undefined;
+    if (!this.#table.insert(record, { ignoreConflict: true })) return undefined;
     this.feed.emit({ entity: "policy", id: record.id, workspace_id: record.workspace_id });
     return record;
   }
 
   async get(id: string): Promise<Policy | undefined> {
-    const row = this.db.prepare("SELECT * FROM policies WHERE id = ?").get(id) as Row | undefined;
-    return row && policies.decode(row);
+    return this.#table.one({ id });
   }
 
   async list(filter: { organizationId: string; workspaceId?: string | null }): Promise<Policy[]> {
-    const owner = ownerClause(filter.workspaceId);
-    return (
-      this.db
-        .prepare(`SELECT * FROM policies WHERE organization_id = ?${owner.sql} ORDER BY created_at, id`)
-        .all(filter.organizationId, ...owner.params) as Row[]
-    ).map((row) => policies.decode(row));
+    return this.#table.many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId });
   }
 
   async listApplying(organizationId: string, workspaceId: string): Promise<Policy[]> {
     return (
-      this.db
-        .prepare(
+      this.#table
+        .statement(
           "SELECT * FROM policies WHERE organization_id = ? AND (workspace_id IS NULL OR workspace_id = ?) ORDER BY created_at, id",
         )
         .all(organizationId, workspaceId) as Row[]
@@ -78,9 +68,7 @@ export class SqlitePolicies implements PolicyRepository {
   }
 
   async update(id: string, patch: Partial<Policy>, updatedAt: string): Promise<Policy | undefined> {
-    const { sql, params } = policies.setClause({ ...patch, updated_at: updatedAt });
-    const changed = this.db.prepare(`UPDATE policies SET ${sql} WHERE id = @k_id`).run({ ...params, k_id: id }).changes > 0;
-    if (!changed) return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     const record = await this.get(id);
     this.feed.emit({ entity: "policy", id, workspace_id: record?.workspace_id ?? null });
     return record;
@@ -88,37 +76,33 @@ export class SqlitePolicies implements PolicyRepository {
 
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
-    const deleted = this.db.prepare("DELETE FROM policies WHERE id = ?").run(id).changes > 0;
-    if (deleted) this.feed.emit({ entity: "policy", id, workspace_id: record?.workspace_id ?? null });
-    return deleted;
+    if (!this.#table.delete({ id })) return false;
+    this.feed.emit({ entity: "policy", id, workspace_id: record?.workspace_id ?? null });
+    return true;
   }
 }
 
 /** Saved replay reports; nothing on the request path reads them, so they announce no change. */
 export class SqliteReplayReports implements ReplayReportRepository {
-  constructor(private readonly db: Database.Database) {}
+  readonly #table: SqliteTable<ReplayReportRecord>;
+
+  constructor(db: Database.Database) {
+    this.#table = new SqliteTable(db, "replay_reports", reports, "created_at DESC, id DESC");
+  }
 
   async create(record: ReplayReportRecord): Promise<ReplayReportRecord | undefined> {
-    const inserted =
-      this.db.prepare(`${reports.insertSql("replay_reports")} ON CONFLICT DO NOTHING`).run(reports.encode(record)).changes > 0;
-    return inserted ? record : undefined;
+    return this.#table.insert(record, { ignoreConflict: true }) ? record : undefined;
   }
 
   async get(id: string): Promise<ReplayReportRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM replay_reports WHERE id = ?").get(id) as Row | undefined;
-    return row && reports.decode(row);
+    return this.#table.one({ id });
   }
 
   async list(filter: { organizationId: string; workspaceId?: string | null }): Promise<ReplayReportRecord[]> {
-    const owner = ownerClause(filter.workspaceId);
-    return (
-      this.db
-        .prepare(`SELECT * FROM replay_reports WHERE organization_id = ?${owner.sql} ORDER BY created_at DESC, id DESC`)
-        .all(filter.organizationId, ...owner.params) as Row[]
-    ).map((row) => reports.decode(row));
+    return this.#table.many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId });
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.db.prepare("DELETE FROM replay_reports WHERE id = ?").run(id).changes > 0;
+    return this.#table.delete({ id }) > 0;
   }
 }
