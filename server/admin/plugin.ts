@@ -68,7 +68,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
             title: "guardgate admin API",
             version: options.version ?? "1",
             description:
-              "Organizations, workspaces, API keys, integrations, plugin integrations, providers, guardrails, configs and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
+              "Organizations, workspaces, API keys, integrations, plugin integrations, providers, guardrails, configs, policies, replays and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
           },
           components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-gateway-api-key" } } },
         },
