@@ -287,7 +287,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
-  const attacher = options.policies && new PolicyAttacher(engine, options.policies);
+  const requestPolicy = options.policy;
+  const attacher =
+    options.policies &&
+    new PolicyAttacher(engine, options.policies, {}, requestPolicy && ((g, scope, where) => requestPolicy.gate(g, scope, where)));
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,

@@ -19,6 +19,7 @@ import {
 } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
+import type { RequestPolicy } from "../pipeline/policy.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
 import { inScope, type ScopedRequest } from "./scope.js";
@@ -81,6 +82,8 @@ export class PolicyAttacher {
     private readonly engine: Engine,
     private readonly source: PolicySource,
     options: PolicyAttacherOptions = {},
+    /** Plan gating, as for a config's guardrails: a plan that no longer includes a check refuses the request. */
+    private readonly gate?: RequestPolicy["gate"],
   ) {
     this.#sets = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 60_000 });
   }
@@ -155,7 +158,9 @@ export class PolicyAttacher {
     const set: PolicySet = { key: holding.map((p) => p.id).join(","), input: [], output: [] };
     for (const policy of holding) {
       for (const side of ["input", "output"] as const) {
-        for (const guardrail of preparePolicyGuardrails(this.engine.registry, policy, side)) {
+        const prepared = preparePolicyGuardrails(this.engine.registry, policy, side);
+        await this.gate?.(prepared, { workspaceId: request.workspaceId }, `policy "${policy.id}"`);
+        for (const guardrail of prepared) {
           // Two policies adding the same guardrail: it runs once, as the first (oldest) has it.
           if (!set[side].some((g) => g.id === guardrail.id)) set[side].push(guardrail);
         }

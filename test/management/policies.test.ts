@@ -7,6 +7,7 @@
 import type { AddressInfo } from "node:net";
 import OpenAI, { APIError } from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OPERATOR } from "../../server/management/actor.js";
 import { chat, type ManagedTestGateway, startManaged } from "../support/managed.js";
 
 const TOKEN = "metrics-token-0123456789abcdef";
@@ -288,6 +289,16 @@ describe("who may manage policies", () => {
     expect(orgBare.body.error.message).toContain("workspace_id/guardrail_id");
     const empty = await savePolicy(admin, { input_guardrails: [] });
     expect(empty.status).toBe(400);
+  });
+
+  it("gates a policy's checks by the plan on the request path too: a plan that no longer includes one refuses", async () => {
+    const saved = await savePolicy(admin, { id: "pro-policy", input_guardrails: [{ id: "g", checks: [{ id: "pro.always" }] }] });
+    expect(saved.status).toBe(201);
+    expect((await ask(gw.keys.api_key, "hello")).status).toBe(200);
+    await gw.managed.management.organizations.update(OPERATOR, gw.keys.organization_id, { plan: "developer" });
+    const refused = await ask(gw.keys.api_key, "hello");
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('policy "pro-policy"');
   });
 
   it("copies a saved guardrail into the policy, named as workspace/id by an organisation-wide one", async () => {
