@@ -253,4 +253,26 @@ describe("guardgate replay", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--guardrail needs --workspace");
   }, 180_000);
+
+  it("draws a progress bar on a terminal", async () => {
+    // `script` (util-linux, in every Debian) gives the command a terminal of its own.
+    const command = [process.execPath, bin, "replay", "--policy", "screen", "--limit", "300", "--data-dir", dir]
+      .map((part) => `'${part}'`)
+      .join(" ");
+    const run = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn("script", ["-qec", command, "/dev/null"], {
+        env: { ...process.env, GUARDGATE_SECRET_KEY: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("\rreading logs: 300");
+    expect(run.out).toMatch(/\r\x1b\[2Kreplaying \[#{30}\] 300\/300 \(100%\)/);
+    expect(run.out).not.toContain("replayed 300/300");
+    expect(run.out).toContain('Replay of policy "screen" over 300 logged requests');
+  }, 60_000);
 });
