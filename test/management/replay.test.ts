@@ -271,7 +271,8 @@ describe("guardgate replay", () => {
     });
     expect(run.code).toBe(0);
     expect(run.out).toContain("\rreading logs: 300");
-    expect(run.out).toMatch(/\r\x1b\[2Kreplaying \[#{30}\] 300\/300 \(100%\)/);
+    // The line is cleared (ESC [2K) and drawn again in place.
+    expect(run.out).toContain(`\r\u001b[2Kreplaying [${"#".repeat(30)}] 300/300 (100%)`);
     expect(run.out).not.toContain("replayed 300/300");
     expect(run.out).toContain('Replay of policy "screen" over 300 logged requests');
   }, 60_000);
