@@ -232,6 +232,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const settings = file.settings ?? {};
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
 
+  // Policies live in the store, which a gateway run from the file alone does not have: never ignore them silently.
+  if (file.policies?.length && !options.policies) {
+    throw new ConfigError(
+      "policies",
+      "policies are kept in the store: run `guardgate serve --config FILE`, which seeds them from the file",
+    );
+  }
   const seeded = sourcesFromFile(file);
   const apiKeys = options.apiKeys ?? seeded.apiKeys;
   const providers = options.providers ?? seeded.providers;

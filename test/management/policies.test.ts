@@ -7,6 +7,7 @@
 import type { AddressInfo } from "node:net";
 import OpenAI, { APIError } from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.js";
 import { OPERATOR } from "../../server/management/actor.js";
 import { chat, type ManagedTestGateway, startManaged } from "../support/managed.js";
 
@@ -311,5 +312,13 @@ describe("who may manage policies", () => {
     expect(policy.status).toBe(201);
     expect(policy.body.input_guardrails[0]).toMatchObject({ id: "words", deny: true, async: false });
     expect((await ask(gw.keys.api_key, LONG_TEXT)).status).toBe(446);
+  });
+});
+
+describe("a gateway run from a file alone", () => {
+  it("refuses a file with policies rather than ignore them", async () => {
+    await expect(buildApp({ file: { policies: [{ id: "p", input_guardrails: [SHORT] }] }, logger: false })).rejects.toThrow(
+      "policies: policies are kept in the store",
+    );
   });
 });
