@@ -3,44 +3,43 @@
  * creates or updates each policy of a JSON or YAML file by id, validated and gated by plan exactly
  * as the admin API would.
  */
-import { parseArgs } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import type { PolicyInput } from "../server/management/policies.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { readRecordFile } from "./record-file.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
 
-const HELP = `usage: guardgate policies apply FILE | list | delete ID [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
-
-  apply FILE  JSON or YAML: one policy {id, name?, workspace_id?, mode?, scope?, input_guardrails?,
-              output_guardrails?}, a list of them, or {"policies": [...]}; each needs an id and is
-              created, or updated when it exists (docs/policies.md)
-  list        the organization's policies: id, owner, mode, scope, guardrails
-  delete ID   removes a policy; its guardrails stop applying from the next request
-  --organization  the organization (default: the first)
-  --plugin    a plugin the guardrails' checks come from (package name or path); may be repeated
-  --config    the gateway's config file, whose plugins to load
-  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: [
+    "policies apply FILE [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
+    "policies list [--organization ID] [--data-dir DIR]",
+    "policies delete ID [--data-dir DIR]",
+  ],
+  entries: {
+    "apply FILE":
+      'JSON or YAML: one policy {id, name?, workspace_id?, mode?, scope?, input_guardrails?,\noutput_guardrails?}, a list of them, or {"policies": [...]}; each needs an id and is\ncreated, or updated when it exists (docs/policies.md)',
+    list: "the organization's policies: id, owner, mode, scope, guardrails",
+    "delete ID": "removes a policy; its guardrails stop applying from the next request",
+  },
+  flags: {
+    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
+    },
+    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 const policies: Command = (argv) =>
   runCommand("policies", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        organization: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        config: { type: "string" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action, argument] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (!["apply", "list", "delete"].includes(action))
       throw new UsageError(`unknown action "${action}"; use apply, list or delete`);
     if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);

@@ -4,26 +4,48 @@
  * progress indicator while it runs (a line redrawn on a terminal, a line per tenth otherwise), then
  * the summary tables; `--save` keeps the report in the store, `--compare` sets it against a saved one.
  */
-import { parseArgs } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import { renderComparison, renderReport } from "../server/policies/replay-report.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
 
-const HELP = `usage: guardgate replay (--guardrail ID --workspace ID | --policy ID) [--from TIME] [--to TIME] [--save NAME] [--compare REPORT] [--limit N] [--json] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
-
-  --guardrail  a saved guardrail, replayed over the logs of its --workspace
-  --policy     a policy, replayed over the logs of the workspaces it reaches and in its scope
-  --workspace  the guardrail's workspace; for a policy, only this workspace's logs
-  --from, --to the logs' time range, ISO 8601 (from inclusive, to exclusive); all logs by default
-  --save       keep the report in the store under this name (its id is printed)
-  --compare    a saved report's id: what this run would do differently on the logs both read
-  --limit      read at most N logs, newest first (default 100000)
-  --json       print the report (and comparison) as JSON instead of tables
-  --data-dir   the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)
-
-Only requests whose bodies were kept (the log_bodies setting) can be replayed; the others are
-counted as skipped. The report format is in docs/policies.md.`;
+const ARGS = {
+  usage: [
+    "replay (--guardrail ID --workspace ID | --policy ID) [--from TIME] [--to TIME] [--save NAME] [--compare REPORT] [--limit N] [--json] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
+  ],
+  flags: {
+    guardrail: { type: "string", value: "ID", help: "a saved guardrail, replayed over the logs of its --workspace" },
+    policy: {
+      type: "string",
+      value: "ID",
+      help: "a policy, replayed over the logs of the workspaces it reaches and in its scope",
+    },
+    workspace: { type: "string", value: "ID", help: "the guardrail's workspace; for a policy, only this workspace's logs" },
+    from: { type: "string", value: "TIME", help: "the logs' time range, ISO 8601: from (inclusive)" },
+    to: { type: "string", value: "TIME", help: "to (exclusive); all logs by default" },
+    save: { type: "string", value: "NAME", help: "keep the report in the store under this name (its id is printed)" },
+    compare: {
+      type: "string",
+      value: "REPORT",
+      help: "a saved report's id: what this run would do differently on the logs both read",
+    },
+    limit: { type: "string", value: "N", help: "read at most N logs, newest first (default 100000)" },
+    json: { type: "boolean", help: "print the report (and comparison) as JSON instead of tables" },
+    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
+    },
+    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+  positionals: false,
+  footer:
+    "Only requests whose bodies were kept (the log_bodies setting) can be replayed; the others are\ncounted as skipped. The report format is in docs/policies.md.",
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 /** Writes progress to stderr: one redrawn line on a terminal, a line per tenth of the work otherwise. */
 function progressWriter(tty: boolean) {
@@ -62,30 +84,8 @@ function progressWriter(tty: boolean) {
 
 const replayCommand: Command = (argv) =>
   runCommand("replay", async () => {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        guardrail: { type: "string" },
-        policy: { type: "string" },
-        workspace: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        save: { type: "string" },
-        compare: { type: "string" },
-        limit: { type: "string" },
-        json: { type: "boolean" },
-        organization: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        config: { type: "string" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const { values, help } = parseCommand(ARGS, argv);
+    if (help) return printHelp(ARGS, true);
     if ((values.guardrail === undefined) === (values.policy === undefined)) {
       throw new UsageError("give exactly one of --guardrail ID and --policy ID");
     }
