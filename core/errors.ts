@@ -1,6 +1,8 @@
 /**
- * Typed errors with stable codes. A user-facing error says what was wrong and where.
+ * Typed errors with stable codes (listed in error-codes.ts). A user-facing error says what was
+ * wrong and where.
  */
+import type { CheckErrorCode, ConfigErrorCode, PluginErrorCode } from "./error-codes.js";
 
 /** Base class: every error guardgate raises on purpose carries a stable `code`. */
 export class GuardgateError extends Error {
@@ -19,7 +21,8 @@ export class GuardgateError extends Error {
  */
 export class ConfigError extends GuardgateError {
   readonly path: string;
-  constructor(path: string, problem: string, code = "config_invalid") {
+  declare readonly code: ConfigErrorCode;
+  constructor(path: string, problem: string, code: ConfigErrorCode = "config_invalid") {
     super(code, path ? `${path}: ${problem}` : problem);
     this.path = path;
   }
@@ -27,7 +30,8 @@ export class ConfigError extends GuardgateError {
 
 /** A plugin that cannot be loaded or registered. */
 export class PluginError extends GuardgateError {
-  constructor(message: string, code = "plugin_invalid", options?: { cause?: unknown }) {
+  declare readonly code: PluginErrorCode;
+  constructor(message: string, code: PluginErrorCode = "plugin_invalid", options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }
@@ -76,7 +80,7 @@ export class CredentialsError extends GuardgateError {
  * check of the phase overran its limit) or failed (crash, out of memory). The name is what results show.
  */
 export class CheckLostError extends GuardgateError {
-  constructor(checkId: string, reason: string, code = "check_lost") {
+  constructor(checkId: string, reason: string, code: CheckErrorCode = "check_lost") {
     super(code, `check ${checkId} did not report: ${reason}`);
     this.name = "WorkerError";
   }

@@ -29,6 +29,15 @@ export {
   NoTextError,
   PluginError,
 } from "./errors.js";
+export {
+  CHECK_ERRORS,
+  type CheckErrorCode,
+  CONFIG_ERRORS,
+  type ConfigErrorCode,
+  type CoreErrorInfo,
+  PLUGIN_ERRORS,
+  type PluginErrorCode,
+} from "./error-codes.js";
 export { type Executor, type ExecutorContext, InlineExecutor } from "./executor.js";
 export { displayUrl, OutboundError, type OutboundErrorCode } from "./net/errors.js";
 export { type ResolvedAddress, type Resolver, systemResolver } from "./net/lookup.js";
@@ -67,3 +76,4 @@ export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";
 export type * from "./types.js";
+export { STREAM_MODES } from "./types.js";

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type CheckInfo, createEngine, type PluginInfo } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
+import { writeErrorReference } from "./error-reference.js";
 import { writePartnerReference } from "./partner-reference.js";
 
 /** Where the reference lives, relative to the repository root. */
@@ -190,7 +191,7 @@ export async function writeCheckReference(root: string): Promise<string> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   // Run from dist/scripts: the repository root is two folders up.
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-  Promise.all([writeCheckReference(root), writePartnerReference(root)]).then(
+  Promise.all([writeCheckReference(root), writePartnerReference(root), writeErrorReference(root)]).then(
     (targets) => {
       for (const target of targets) process.stdout.write(`wrote ${path.relative(process.cwd(), target) || target}\n`);
     },

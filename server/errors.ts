@@ -4,16 +4,19 @@
  * (server/formats/). Every error a client can cause maps to
  * a 4xx with a message that says what was wrong and where; a 500 means a bug in guardgate.
  */
-import { ConfigError, GuardgateError, type HookResults } from "../core/index.js";
+import { ConfigError, type ConfigErrorCode, GuardgateError, type HookResults } from "../core/index.js";
+import type { GatewayErrorCode } from "./error-codes.js";
 import { FORMATS, type FormatName } from "./formats/index.js";
 
 /** Which envelope a route answers errors in. */
 export type ErrorStyle = FormatName;
 
-/** An error with the HTTP status it answers with. */
+/** An error with the HTTP status it answers with; its code is one of the table in error-codes.ts. */
 export class GatewayError extends GuardgateError {
   readonly status: number;
-  constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {
+  declare readonly code: GatewayErrorCode | ConfigErrorCode;
+  /** `code` is a gateway code, or the engine's code of a config it refuses. */
+  constructor(status: number, code: GatewayErrorCode | ConfigErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.status = status;
   }
@@ -64,8 +67,15 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
 };
 
+/** How a request was refused: what its answer and its log record say. */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
 /** Maps any error thrown while handling a request to a status, code and message. */
-export function describeError(error: unknown, bodyLimit: number): { status: number; code: string; message: string } {
+export function describeError(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
   const e = error as { code?: string; statusCode?: number; message?: string };

@@ -2,16 +2,11 @@
  * Errors of outbound calls. Each carries a stable `code`; messages name the method and the URL
  * without its query string (which may carry a token).
  */
+import type { CheckErrorCode } from "../error-codes.js";
 import { GuardgateError } from "../errors.js";
 
-/** Stable codes of outbound failures. */
-export type OutboundErrorCode =
-  | "outbound_url_invalid"
-  | "outbound_address_refused"
-  | "outbound_timeout"
-  | "outbound_aborted"
-  | "outbound_response_too_large"
-  | "outbound_network";
+/** Stable codes of outbound failures (their meanings are in core/error-codes.ts). */
+export type OutboundErrorCode = Extract<CheckErrorCode, `outbound_${string}`>;
 
 /** An outbound call that could not be made or did not complete. */
 export class OutboundError extends GuardgateError {

@@ -22,6 +22,7 @@ import os from "node:os";
 import type { ResourceLimits } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { CheckAbortedError, CheckLostError, CheckTimeoutError, GuardgateError, PluginError } from "../errors.js";
+import type { CheckErrorCode } from "../error-codes.js";
 import type { Executor, ExecutorContext } from "../executor.js";
 import { locateText } from "../content.js";
 import { regexEngine } from "../regex.js";
@@ -412,7 +413,7 @@ export class PoolExecutor implements Executor {
     return config.timeout ?? this.#registry.get(config.id)?.defaultTimeout ?? DEFAULT_TIMEOUTS.deterministic;
   }
 
-  #lost(config: CheckConfig, reason: string, started: number, code = "worker_failed"): LostCheck {
+  #lost(config: CheckConfig, reason: string, started: number, code: CheckErrorCode = "worker_failed"): LostCheck {
     return { error: asValue(new CheckLostError(config.id, reason, code)), execution_time: msSince(started) };
   }
 }

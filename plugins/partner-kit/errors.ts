@@ -3,28 +3,23 @@
  * carries a stable `code`, and becomes a check error: `fail_on_error` decides what it means for
  * the guardrail, and a vendor's failure is never read as a passing verdict.
  */
-import { GuardgateError } from "../../core/index.js";
+import { type CoreErrorInfo, GuardgateError } from "../../core/index.js";
 
-/** Stable codes of partner failures. */
-export type PartnerErrorCode =
-  /** The credentials lack a field the call needs, or hold one that cannot be used. */
-  | "partner_credentials_invalid"
-  /** HTTP 401: the service refused the credentials. */
-  | "partner_unauthorized"
-  /** HTTP 403: the credentials are valid but may not do this. */
-  | "partner_forbidden"
-  /** HTTP 429: the service is rate limiting; `retryAfter` says for how long when it said. */
-  | "partner_rate_limited"
-  /** HTTP 5xx: the service failed. */
-  | "partner_unavailable"
-  /** Any other status that is not a success (400, 404, 422, a redirect). */
-  | "partner_status"
-  /** No complete answer within the time limit. */
-  | "partner_timeout"
-  /** The call could not be made or completed (refused address, connection reset, oversized answer). */
-  | "partner_network"
-  /** The answer is not JSON, or lacks a field the verdict needs. */
-  | "partner_answer_invalid";
+/** Stable codes of partner failures, as a table (docs/errors.md is generated from it). */
+export const PARTNER_ERRORS = {
+  partner_credentials_invalid: { meaning: "the credentials lack a field the call needs, or hold one that cannot be used" },
+  partner_unauthorized: { meaning: "HTTP 401: the service refused the credentials" },
+  partner_forbidden: { meaning: "HTTP 403: the credentials are valid but may not do this" },
+  partner_rate_limited: { meaning: "HTTP 429: the service is rate limiting; `retryAfter` says for how long when it said" },
+  partner_unavailable: { meaning: "HTTP 5xx: the service failed" },
+  partner_status: { meaning: "any other status that is not a success (400, 404, 422, a redirect)" },
+  partner_timeout: { meaning: "no complete answer within the time limit" },
+  partner_network: { meaning: "the call could not be made or completed (refused address, connection reset, oversized answer)" },
+  partner_answer_invalid: { meaning: "the answer is not JSON, or lacks a field the verdict needs" },
+} as const satisfies Record<string, CoreErrorInfo>;
+
+/** A code of PartnerError. */
+export type PartnerErrorCode = keyof typeof PARTNER_ERRORS;
 
 /** A call to a partner service that did not yield a usable answer. */
 export class PartnerError extends GuardgateError {

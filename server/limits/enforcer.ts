@@ -5,6 +5,7 @@
  * retry: 429 with `retry-after` for rate limits, 402 once a budget is spent.
  */
 import { GuardgateError } from "../../core/index.js";
+import type { GatewayErrorCode } from "../error-codes.js";
 import type { SpendFilter } from "../store/log-types.js";
 import type { Budget, ModelPrice, RateLimit } from "../store/types.js";
 import type { Counters } from "./counters.js";
@@ -16,7 +17,8 @@ const MINUTE = 60_000;
 export class LimitError extends GuardgateError {
   readonly status: number;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  declare readonly code: GatewayErrorCode;
+  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
     super(code, message);
     this.status = status;
     this.headers = headers;

@@ -12,6 +12,7 @@ import { priceOf } from "./prices.js";
 import type { LogUsage } from "../logs/record.js";
 import type { Admission, AdmissionRequest, RequestPolicy } from "../pipeline/policy.js";
 import type { Scope } from "../sources/types.js";
+import { type GatewayErrorCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
 import type { ManagementContext } from "../management/context.js";
@@ -22,7 +23,7 @@ import { assertGuardrailsAllowed } from "../management/plans.js";
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
 export class PolicyError extends GatewayError {
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
     super(status, code, message);
     this.headers = headers;
   }
@@ -55,7 +56,9 @@ export class StorePolicy implements RequestPolicy {
     try {
       assertGuardrailsAllowed(context.organization, guardrails, this.#context.registry, where);
     } catch (error) {
-      if (error instanceof ManagementError) throw new PolicyError(error.status, error.code, error.message);
+      // Plan refusals keep their code on the request path (plan_forbids_check, guardrails_disabled).
+      const code = error instanceof ManagementError ? gatewayCode(error.code) : undefined;
+      if (code) throw new PolicyError((error as ManagementError).status, code, (error as ManagementError).message);
       throw error;
     }
   }

@@ -65,10 +65,10 @@ function at(path: string, label: string, error: unknown): unknown {
         ? `${path}${configError.path}`
         : `${path}.${configError.path}`
       : path;
-    return new StoreError(configError.code, `config file: ${where}: ${problem}`, { cause: error });
+    return new GuardgateError(configError.code, `config file: ${where}: ${problem}`, { cause: error });
   }
   if (error instanceof GuardgateError) {
-    return new StoreError(error.code, `config file: ${path} (${label}): ${error.message}`, { cause: error });
+    return new GuardgateError(error.code, `config file: ${path} (${label}): ${error.message}`, { cause: error });
   }
   return error;
 }

@@ -256,6 +256,11 @@ export const guardrailSchema: Schema = {
       enum: ["enforce", "monitor"],
       description: "`monitor`: runs asynchronously; its verdicts are logged and counted, never acted on.",
     },
+    stream_mode: {
+      type: "string",
+      enum: ["buffer", "window", "after"],
+      description: "How a streamed answer is held for this output guardrail.",
+    },
     checks: {
       type: "array",
       minItems: 1,

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
-import { deniedBody, describeError, errorBody, GatewayError } from "../errors.js";
+import { deniedBody, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
@@ -32,7 +32,7 @@ import {
 } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
 import type { Admission, RequestPolicy } from "./policy.js";
-import { type RelaySummary, relayStream } from "./relay.js";
+import { type RelaySummary, StreamRelay } from "./relay.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { usageOf } from "./usage.js";
@@ -133,10 +133,13 @@ function logError(
   ctx: RequestContext,
   json: JsonOutcome | undefined,
   stream: RelaySummary | undefined,
-  failure: GatewayError | undefined,
+  failure: Refusal | undefined,
 ): { code: string; message: string } | undefined {
   if (failure) return { code: failure.code, message: failure.message };
   if (json) return json.error;
+  if (stream?.stop?.guardrails.length) {
+    return { code: "hooks_failed", message: `stopped by output guardrail ${stream.stop.guardrails.join(", ")}` };
+  }
   if (stream?.error !== undefined) {
     const error = stream.error as { code?: string; message?: string };
     return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
@@ -171,8 +174,7 @@ export class Gateway {
       const prepared = await prepare();
       ctx = this.context({ ...fields, ...prepared });
     } catch (error) {
-      const { status, code, message } = describeError(error, 0);
-      const written = this.refused(fields, error instanceof GatewayError ? error : new GatewayError(status, code, message));
+      const written = this.refused(fields, error instanceof GatewayError ? error : describeError(error, 0));
       if (this.durableLogs) await written;
       throw error;
     }
@@ -202,7 +204,7 @@ export class Gateway {
   }
 
   /** Logs a request refused before any target was tried; resolves once the record is written. */
-  refused(fields: RequestFields, failure: GatewayError): Promise<void> {
+  refused(fields: RequestFields, failure: Refusal): Promise<void> {
     return this.finish(this.context(fields), undefined, undefined, failure);
   }
 
@@ -340,7 +342,7 @@ export class Gateway {
         const source = (async function* () {
           yield* mockStream(endpoint, leaf.request, mockResponse);
         })();
-        return this.#streamOutcome(leaf, {}, source, () => void source.return(undefined));
+        return this.#streamOutcome(ctx, leaf, {}, source);
       }
       return this.#answer(ctx, leaf, 200, mockBody(endpoint, leaf.request, mockResponse), {});
     }
@@ -371,7 +373,7 @@ export class Gateway {
     });
     const headers = passedBackHeaders(response.headers);
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
-      return this.#streamOutcome(leaf, headers, response.stream(), () => response.discard());
+      return this.#streamOutcome(ctx, leaf, headers, response.stream(), () => response.discard());
     }
     const text = scrub(await response.text(), provider.secret);
     let parsed: unknown;
@@ -413,10 +415,53 @@ export class Gateway {
     return outcome;
   }
 
-  #streamOutcome(leaf: Leaf, headers: Record<string, string>, source: AsyncIterable<Buffer>, discard: () => void): StreamOutcome {
-    // Input 246 starts the stream with 246 (spec §6); 446 never gets here.
-    const status = leaf.input?.status === 246 ? 246 : 200;
-    return { kind: "stream", status, headers, source, discard, leaf };
+  /**
+   * A stream's outcome. A held stream is read until its first bytes may leave, so an output deny
+   * before then is a 446 (retried and fallen back on like any answer) and an output 246 its status.
+   */
+  async #streamOutcome(
+    ctx: RequestContext,
+    leaf: Leaf,
+    headers: Record<string, string>,
+    source: AsyncIterable<Buffer>,
+    discardSource?: () => void,
+  ): Promise<Outcome> {
+    const relay = new StreamRelay({
+      leaf,
+      format: ctx.endpoint.format,
+      source,
+      evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+    });
+    const discard = () => {
+      void relay.discard();
+      discardSource?.();
+    };
+    let opening;
+    try {
+      opening = await relay.open();
+    } catch (error) {
+      discardSource?.();
+      throw error;
+    }
+    if (opening.kind === "denied") {
+      discardSource?.();
+      const hooks = hookResultsOf(leaf, opening.output) as NonNullable<ReturnType<typeof hookResultsOf>>;
+      return {
+        kind: "json",
+        status: 446,
+        body: deniedBody(ctx.endpoint.errorStyle, "output", hooks),
+        headers: {},
+        leaf,
+        hooks,
+        outputStatus: 446,
+        error: { code: "hooks_failed", message: "denied by output guardrails" },
+      };
+    }
+    // Input 246 starts the stream with 246 (spec §6), and so does an output 246 decided before the first byte.
+    const status = worst(leaf.input?.status ?? 200, opening.outputStatus ?? 200) === 246 ? 246 : 200;
+    const outcome: StreamOutcome = { kind: "stream", status, headers, relay, discard, leaf };
+    if (opening.outputStatus) outcome.outputStatus = opening.outputStatus;
+    return outcome;
   }
 
   /** Runs the output side on a 2xx body and builds the answer. */
@@ -479,13 +524,8 @@ export class Gateway {
 
   /** The relayed stream of a stream outcome; the log is written when it ends. */
   private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
-    const { leaf } = outcome;
-    return relayStream({
-      leaf,
-      format: ctx.endpoint.format,
+    return outcome.relay.relay({
       strict: ctx.strict,
-      source: outcome.source,
-      evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
       onEnd: (summary) => {
         const written = this.finish(ctx, outcome, summary);
         return this.deps.durableLogs ? written : undefined;
@@ -497,12 +537,7 @@ export class Gateway {
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  private finish(
-    ctx: RequestContext,
-    outcome: Outcome | undefined,
-    stream?: RelaySummary,
-    failure?: GatewayError,
-  ): Promise<void> {
+  private finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
     const job = this.#finish(ctx, outcome, stream, failure);
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
@@ -519,7 +554,7 @@ export class Gateway {
     while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
   }
 
-  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
+  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
     const ended = performance.now();
     try {
       const leaf = outcome?.leaf;
@@ -554,6 +589,7 @@ export class Gateway {
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
+      if (stream?.stop) record.stream_stop = stream.stop;
       const admission = leaf && this.#admissions.get(leaf);
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.

@@ -47,9 +47,8 @@ export function inferenceRoutes(
     const endpoint = byRoute.get(request.routeOptions.url ?? "");
     if (!endpoint || !request.identity || logged.has(request)) return;
     logged.add(request);
-    const { status, code, message } = describeError(error, bodyLimit);
     const fields = contextFields(endpoint, request, isObject(request.body) ? request.body : {}, new AbortController().signal);
-    void gateway.refused(fields, new GatewayError(status, code, message));
+    void gateway.refused(fields, describeError(error, bodyLimit));
   });
 }
 

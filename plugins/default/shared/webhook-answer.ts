@@ -6,10 +6,17 @@
  * edits content and cannot reroute the request.
  */
 import stringify from "safe-stable-stringify";
-import { GuardgateError, locateText, type RequestType, type Side } from "../../../core/index.js";
+import { type CoreErrorInfo, GuardgateError, locateText, type RequestType, type Side } from "../../../core/index.js";
 
-/** Stable codes of webhook answers that cannot be used. */
-export type WebhookErrorCode = "webhook_status" | "webhook_answer_invalid" | "webhook_transform_invalid";
+/** Stable codes of webhook answers that cannot be used (docs/errors.md is generated from this table). */
+export const WEBHOOK_ERRORS = {
+  webhook_status: { meaning: "the webhook answered with a status that is not 2xx, or redirected" },
+  webhook_answer_invalid: { meaning: "the answer is not a JSON object with a boolean verdict (and an object data, if any)" },
+  webhook_transform_invalid: { meaning: "transformedData does not keep the request type's shape, or changes model or stream" },
+} as const satisfies Record<string, CoreErrorInfo>;
+
+/** A code of WebhookError. */
+export type WebhookErrorCode = keyof typeof WEBHOOK_ERRORS;
 
 /** A webhook answer that cannot be used. */
 export class WebhookError extends GuardgateError {

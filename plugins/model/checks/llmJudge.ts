@@ -9,6 +9,7 @@ import { type JudgeAnswer, parseJudgeAnswer } from "../shared/judge-answer.js";
 import { judgedText, RUBRIC_NAMES, type RubricName, rubricPrompt } from "../shared/judge-rubrics.js";
 import { callJudge, type JudgeEndpoint } from "../shared/judge-wire.js";
 import { type CheckContext, defineCheck, GuardgateError, textExcerpt } from "../../../core/index.js";
+import type { ModelErrorCode } from "../shared/error-codes.js";
 
 interface Parameters {
   rubric: RubricName;
@@ -24,7 +25,7 @@ interface Parameters {
 /** The judge cannot be reached as configured. */
 export class JudgeConfigError extends GuardgateError {
   constructor(message: string) {
-    super("judge_unreachable", message);
+    super("judge_unreachable" satisfies ModelErrorCode, message);
   }
 }
 

@@ -1,4 +1,5 @@
 import { GuardgateError } from "../../../core/index.js";
+import type { ModelErrorCode } from "./error-codes.js";
 /**
  * The judge's answer, strictly: a JSON object with exactly `verdict` ("pass" or "fail"), `score`
  * (0–1) and `reason` (a string). Anything else is a malformed answer, an error and never a pass.
@@ -14,7 +15,7 @@ export interface JudgeAnswer {
 /** The judge answered, but not in the required form. */
 export class JudgeAnswerError extends GuardgateError {
   constructor(message: string) {
-    super("judge_answer_malformed", message);
+    super("judge_answer_malformed" satisfies ModelErrorCode, message);
   }
 }
 

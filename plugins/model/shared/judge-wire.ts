@@ -1,4 +1,5 @@
 import { type CheckSettings, displayUrl, GuardgateError, outboundRequest } from "../../../core/index.js";
+import type { ModelErrorCode } from "./error-codes.js";
 /**
  * How `model.llmJudge` talks to a provider: one non-streamed request in the OpenAI
  * (`/chat/completions`) or Anthropic (`/messages`) format, sent through core/net with only the
@@ -39,7 +40,7 @@ export interface JudgeReply {
 /** The provider answered, but not with a judgement to read: an error status or an unreadable body. */
 export class JudgeCallError extends GuardgateError {
   constructor(message: string) {
-    super("judge_call_failed", message);
+    super("judge_call_failed" satisfies ModelErrorCode, message);
   }
 }
 

@@ -6,11 +6,12 @@
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 import { GuardgateError } from "../../../core/index.js";
+import type { ModelErrorCode } from "./error-codes.js";
 
 /** A model folder that cannot be used: the message names the file and what was wrong. */
 export class ModelLoadError extends GuardgateError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super("model_invalid", message, options);
+    super("model_invalid" satisfies ModelErrorCode, message, options);
   }
 }
 

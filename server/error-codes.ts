@@ -1,0 +1,155 @@
+/**
+ * Every error code the server answers with or raises, one table per layer: the inference and hook
+ * routes (GatewayError), the admin API and the management rules (ManagementError), and the store
+ * (StoreError). Each error class takes its code from its table's keys, so a code cannot be used
+ * without being listed here; `npm run docs:checks` writes these tables to docs/errors.md.
+ */
+
+/** One code: the HTTP status it answers with, where it has one, and what it means. */
+export interface ErrorCodeInfo {
+  status?: number;
+  meaning: string;
+}
+
+/** Codes of the `/v1` routes: the error envelope's `code` (`error.code`) and the request log's `error_code`. */
+export const GATEWAY_ERRORS = {
+  invalid_request: {
+    status: 400,
+    meaning:
+      "the body lacks its route's shape, or a hook call gives neither or both of guardrails and config; the message names the field",
+  },
+  invalid_json: { status: 400, meaning: "the body is not valid JSON, or is empty" },
+  invalid_content_length: { status: 400, meaning: "the content-length header does not match the body" },
+  body_too_deep: { status: 400, meaning: "the body is nested deeper than 64 levels" },
+  config_malformed: { status: 400, meaning: "x-gateway-config is neither a saved config id nor a JSON object" },
+  invalid_header: {
+    status: 400,
+    meaning: "a gateway header has a value it does not accept (x-gateway-strict-compliance other than true/false, …)",
+  },
+  invalid_metadata: { status: 400, meaning: "x-gateway-metadata is not a JSON object of strings" },
+  invalid_model: { status: 400, meaning: "the body's model is not a string, or an @slug/model without a model" },
+  invalid_request_type: {
+    status: 400,
+    meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
+  },
+  invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
+  custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
+  custom_host_with_slug: {
+    status: 400,
+    meaning: "a custom host was combined with a provider slug, whose key goes to its own base URL only",
+  },
+  no_provider: { status: 400, meaning: "neither the model, the config nor a header names a provider" },
+  unknown_provider_name: { status: 400, meaning: "a provider name that is not in the catalog" },
+  provider_format_mismatch: {
+    status: 400,
+    meaning: "the provider does not speak the route's wire format (an Anthropic provider on /v1/chat/completions, …)",
+  },
+  model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
+  model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
+  missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
+  invalid_api_key: { status: 401, meaning: "the API key is not known" },
+  admin_key_not_for_models: {
+    status: 403,
+    meaning: "an organization admin key was used on a /v1 route; admin keys cannot call models",
+  },
+  plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
+  guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
+  unknown_config: { status: 404, meaning: "x-gateway-config names no saved config" },
+  unknown_provider: { status: 404, meaning: "an @slug names no provider of the workspace" },
+  body_too_large: { status: 413, meaning: "the body is larger than body_limit" },
+  unsupported_media_type: { status: 415, meaning: "the body is not sent as application/json" },
+  budget_exhausted: { status: 402, meaning: "a budget is spent (OpenAI type insufficient_quota)" },
+  rate_limit_exceeded: { status: 429, meaning: "a rate limit is reached; retry-after says when to try again" },
+  client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
+  internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
+  upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
+  upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
+  upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
+  stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_broken: {
+    status: 502,
+    meaning: "the provider's stream broke off before its end (in the stream's error event and the log)",
+  },
+  hooks_failed: {
+    status: 446,
+    meaning: "an output guardrail stopped a stream after text went out (the stream's error event; a 446 answer has code null)",
+  },
+  stream_redaction_conflict: {
+    status: 446,
+    meaning: "a redaction would change streamed text already sent, so the stream stops instead",
+  },
+  limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
+  policy_unavailable: {
+    status: 503,
+    meaning: "a policy holding the request has a guardrail that no longer loads (a plugin removed since); an admin must fix it",
+  },
+  upstream_timeout: { status: 504, meaning: "the provider did not start answering, or fell silent, within request_timeout" },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+/** Codes of the admin API (`/admin/v1`) and of the CLI commands over the store. */
+export const MANAGEMENT_ERRORS = {
+  invalid_request: { status: 400, meaning: "the body or query breaks the route's schema; the message names the field" },
+  invalid_cursor: { status: 400, meaning: "a log listing's cursor is not one the API gave" },
+  workspace_required: {
+    status: 400,
+    meaning: "an organization-wide key must name the workspace (x-gateway-workspace or ?workspace_id)",
+  },
+  limit_not_stricter: { status: 400, meaning: "a workspace's limit is looser than its integration's" },
+  model_not_allowed: { status: 400, meaning: "a provider's allowed models are not within its integration's" },
+  not_provisioned: { status: 400, meaning: "a provider names an integration not provisioned to its workspace" },
+  unknown_plugin: { status: 400, meaning: "plugin credentials name a plugin that is not loaded" },
+  unknown_provider: { status: 400, meaning: "an integration names a provider that is not in the catalog" },
+  duplicate_guardrail: { status: 400, meaning: "a policy lists the same guardrail twice on one side" },
+  redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
+  missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
+  invalid_api_key: { status: 401, meaning: "the API key is not known" },
+  forbidden: { status: 403, meaning: "the caller may not do this" },
+  role_forbidden: {
+    status: 403,
+    meaning: "the key's role does not allow this (members cannot manage, workspace admins only their workspace)",
+  },
+  operator_only: { status: 403, meaning: "only the operator (the CLI on the store) may do this" },
+  plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
+  guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
+  workspace_integrations_disabled: {
+    status: 403,
+    meaning: "the organization does not let workspaces hold their own integrations",
+  },
+  address_not_allowed: {
+    status: 403,
+    meaning: "an integration's base URL points at a private address the settings do not allow",
+  },
+  not_found: { status: 404, meaning: "the record does not exist, or the caller may not see it (the two are not told apart)" },
+  conflict: { status: 409, meaning: "a record with this id or slug exists" },
+  version_conflict: { status: 409, meaning: "the record changed since the version the caller read (If-Match)" },
+  guardrail_in_use: { status: 409, meaning: "a saved config still names the guardrail" },
+  breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+/** Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or answers 500). */
+export const STORE_ERRORS = {
+  store_open_failed: { meaning: "the store's file or server cannot be opened" },
+  store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
+  store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },
+  store_empty: { meaning: "a command needs an organization and the store has none yet (start guardgate serve once)" },
+  secret_key_invalid: { meaning: "GUARDGATE_SECRET_KEY is not 32 bytes in hex or base64" },
+  secret_key_mismatch: { meaning: "the secret key cannot open credentials sealed under another key" },
+  secret_key_unreadable: { meaning: "the secret key file cannot be read" },
+  secret_key_unwritable: { meaning: "the secret key file cannot be created" },
+  secret_unreadable: { meaning: "a sealed credential is corrupt" },
+  key_elsewhere: { meaning: "the config file declares an API key that belongs to another workspace in the store" },
+  workspace_elsewhere: { meaning: "the config file names a workspace of another organization" },
+  policy_elsewhere: { meaning: "the config file declares a policy whose id another owner (organization or workspace) holds" },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+/** A code of the `/v1` routes. */
+export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;
+/** A code of the admin API. */
+export type ManagementErrorCode = keyof typeof MANAGEMENT_ERRORS;
+/** A code of the store. */
+export type StoreErrorCode = keyof typeof STORE_ERRORS;
+
+/** The gateway code of the same name as `code`, when the table has one. */
+export function gatewayCode(code: string): GatewayErrorCode | undefined {
+  return Object.hasOwn(GATEWAY_ERRORS, code) ? (code as GatewayErrorCode) : undefined;
+}
