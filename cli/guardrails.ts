@@ -3,13 +3,12 @@
  * creating or updating each by id (a new version only when it changed), validated and gated by
  * plan exactly as the admin API would.
  */
-import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
-import YAML from "yaml";
 import { OPERATOR } from "../server/management/actor.js";
 import type { GuardrailInput } from "../server/management/guardrails.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
+import { readRecordFile } from "./record-file.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
 const ARGS = {
@@ -31,20 +30,6 @@ const ARGS = {
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
-function guardrailsOf(value: unknown, file: string): GuardrailInput[] {
-  const list = Array.isArray(value)
-    ? value
-    : value && typeof value === "object" && Array.isArray((value as { guardrails?: unknown }).guardrails)
-      ? (value as { guardrails: unknown[] }).guardrails
-      : [value];
-  return list.map((item, index) => {
-    if (!item || typeof item !== "object" || Array.isArray(item))
-      throw new UsageError(`${file}: guardrail ${index} is not an object`);
-    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: guardrail ${index} needs an id`);
-    return item as GuardrailInput;
-  });
-}
-
 const guardrails: Command = (argv) =>
   runCommand("guardrails", async () => {
     const { values, positionals, help } = parseCommand(ARGS, argv);
@@ -52,19 +37,7 @@ const guardrails: Command = (argv) =>
     if (help || !action) return printHelp(ARGS, help);
     if (action !== "apply") throw new UsageError(`unknown action "${action}"; use apply`);
     if (!file) throw new UsageError("apply needs a FILE");
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = /\.ya?ml$/i.test(file) ? YAML.parse(text) : JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(`${file} is not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`);
-    }
-    const list = guardrailsOf(parsed, file);
+    const list = await readRecordFile<GuardrailInput>(file, { one: "guardrail", many: "guardrails" });
     const access = await openStoreAccess({
       ...(values["data-dir"] && { dataDir: values["data-dir"] }),
       ...(values.plugin && { plugins: values.plugin }),

@@ -29,6 +29,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "save the guardrails of a file into the store (apply FILE)",
     load: async () => (await import("./guardrails.js")).default,
   },
+  policies: {
+    summary: "save the policies of a file into the store, list or delete them (apply FILE, list, delete ID)",
+    load: async () => (await import("./policies.js")).default,
+  },
+  replay: {
+    summary: "run a guardrail or policy over logged requests: what it would have passed, flagged, denied",
+    load: async () => (await import("./replay.js")).default,
+  },
   logs: {
     summary: "show the latest request logs of the store (tail [--follow])",
     load: async () => (await import("./logs.js")).default,

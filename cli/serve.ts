@@ -84,7 +84,7 @@ function storeLines(report: SetupReport, location: string): string[] {
     );
   }
   if (report.seeded) {
-    const parts = (["api_keys", "providers", "guardrails", "configs", "plugin_credentials"] as const).map((kind) => {
+    const parts = (["api_keys", "providers", "guardrails", "configs", "policies", "plugin_credentials"] as const).map((kind) => {
       const c = report.seeded![kind];
       return `${kind.replace("_", " ")}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
     });

@@ -24,7 +24,13 @@ export interface StoreAccess {
 }
 
 /** Opens the store of `dataDir` (or GUARDGATE_DATA_DIR, or ./.guardgate). */
-export async function openStoreAccess(options: { dataDir?: string; plugins?: string[]; config?: string }): Promise<StoreAccess> {
+export async function openStoreAccess(options: {
+  dataDir?: string;
+  plugins?: string[];
+  config?: string;
+  /** How checks run; the engine's default when absent (`pool` for work off the request path, such as replay). */
+  executor?: "pool";
+}): Promise<StoreAccess> {
   const plugins = [...(options.plugins ?? [])];
   let baseDir: string | undefined;
   if (options.config) {
@@ -32,7 +38,12 @@ export async function openStoreAccess(options: { dataDir?: string; plugins?: str
     plugins.push(...(loaded.file.plugins ?? []));
     baseDir = loaded.dir;
   }
-  const engine = await createEngine({ builtins: builtinPlugins, plugins, ...(baseDir && { baseDir }) });
+  const engine = await createEngine({
+    builtins: builtinPlugins,
+    plugins,
+    ...(baseDir && { baseDir }),
+    ...(options.executor && { executor: options.executor }),
+  });
   const opened = await openStore({
     ...(options.dataDir && { dataDir: options.dataDir }),
     // A command is short-lived: no need to watch for other processes' writes.

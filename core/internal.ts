@@ -3,7 +3,7 @@
  * plugin author or library user should not build on. It may change in any release; code outside
  * guardgate uses core/index.ts (the `guardgate` package) only.
  */
-export { GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
+export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
 export { checkConfigKeys, nearestKey } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";

@@ -323,7 +323,7 @@ function guardrailResult(
 ): GuardrailResult {
   const verdict = guardrailVerdict(checks);
   // Field order of spec §2.4.
-  return {
+  const result: GuardrailResult = {
     verdict,
     id: guardrail.id,
     transformed,
@@ -335,6 +335,8 @@ function guardrailResult(
     created_at,
     deny: guardrail.deny && !verdict,
   };
+  if (guardrail.monitor) result.monitor = true;
+  return result;
 }
 
 /** How a check that could not report failed, and how long it ran (ms) before it was given up. */

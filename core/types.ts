@@ -62,6 +62,8 @@ export interface GuardrailResult {
   type: "guardrail";
   created_at: string;
   deny: boolean;
+  /** Present (true) for a guardrail in monitor mode; beside the spec's fields, which it leaves as they are. */
+  monitor?: boolean;
 }
 
 /** `hook_results` of a response (spec §2.4). */
@@ -116,4 +118,6 @@ export interface Guardrail {
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;
+  /** `mode: "monitor"`: runs asynchronously, its verdicts logged and counted, never acted on. */
+  monitor?: boolean;
 }

@@ -36,6 +36,7 @@ import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pi
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
+import { PolicyAttacher } from "./policies/attach.js";
 import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
@@ -46,7 +47,14 @@ import { hookRoutes } from "./routes/hooks.js";
 import { assertDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
-import type { ApiKeySource, ConfigSource, GuardrailSource, PluginCredentialSource, ProviderSource } from "./sources/types.js";
+import type {
+  ApiKeySource,
+  ConfigSource,
+  GuardrailSource,
+  PluginCredentialSource,
+  PolicySource,
+  ProviderSource,
+} from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
 export { DEFAULT_WORKSPACE };
@@ -64,6 +72,8 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
+  /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
+  policies?: PolicySource;
   logSink?: RequestLogSink;
   /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
   policy?: RequestPolicy;
@@ -94,7 +104,7 @@ export interface GuardgateHandle {
   guardrails: GuardrailSource;
   configs: ConfigSource;
   logSink: RequestLogSink;
-  /** Drops cached plans; call after a config, guardrail or plugin changed. */
+  /** Drops cached plans and policy sets; call after a config, guardrail, policy or plugin changed. */
   invalidatePlans(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
@@ -222,6 +232,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const settings = file.settings ?? {};
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
 
+  // Policies live in the store, which a gateway run from the file alone does not have: never ignore them silently.
+  if (file.policies?.length && !options.policies) {
+    throw new ConfigError(
+      "policies",
+      "policies are kept in the store: run `guardgate serve --config FILE`, which seeds them from the file",
+    );
+  }
   const seeded = sourcesFromFile(file);
   const apiKeys = options.apiKeys ?? seeded.apiKeys;
   const providers = options.providers ?? seeded.providers;
@@ -277,6 +294,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
+  const requestPolicy = options.policy;
+  const attacher =
+    options.policies &&
+    new PolicyAttacher(engine, options.policies, {}, requestPolicy && ((g, scope, where) => requestPolicy.gate(g, scope, where)));
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -311,7 +332,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     guardrails,
     configs,
     logSink,
-    invalidatePlans: () => plans.invalidate(),
+    invalidatePlans: () => {
+      plans.invalidate();
+      attacher?.invalidate();
+    },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
     loaded: {
@@ -349,7 +373,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
-    inferenceRoutes(scope, gateway, plans, bodyLimit);
+    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,
@@ -357,6 +381,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       guardrails,
       logSink,
       ...(options.policy && { policy: options.policy }),
+      ...(attacher && { policies: attacher }),
     });
   });
 

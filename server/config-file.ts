@@ -98,6 +98,17 @@ export interface FileMetrics {
   token: string;
 }
 
+/** A policy of the file: the admin API's body, with `workspace` for a workspace's own. */
+export interface FilePolicy {
+  id: string;
+  name?: string;
+  workspace?: string;
+  mode?: "enforce" | "monitor";
+  scope?: { workspaces?: string[]; api_keys?: string[]; models?: string[] };
+  input_guardrails?: Array<string | Record<string, unknown>>;
+  output_guardrails?: Array<string | Record<string, unknown>>;
+}
+
 /** The file as loaded. */
 export interface GatewayFile {
   store?: FileStore;
@@ -107,6 +118,8 @@ export interface GatewayFile {
   providers?: FileProvider[];
   guardrails?: Array<Record<string, unknown> & { id: string; workspace?: string }>;
   configs?: FileConfig[];
+  /** Policies (docs/policies.md): organisation-wide, or a workspace's own when `workspace` is given. */
+  policies?: FilePolicy[];
   plugins?: string[];
   plugin_credentials?: FilePluginCredentials[];
   models?: Record<string, FileModel>;
@@ -182,6 +195,23 @@ const FILE_SCHEMA = {
         type: "object",
         properties: { id: { type: "string", pattern: "^[^{\\s]" }, config: { type: "object" }, workspace },
         required: ["id", "config"],
+        additionalProperties: false,
+      },
+    },
+    policies: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", minLength: 1 },
+          name: { type: "string", minLength: 1 },
+          workspace,
+          mode: { enum: ["enforce", "monitor"] },
+          scope: { type: "object" },
+          input_guardrails: { type: "array" },
+          output_guardrails: { type: "array" },
+        },
+        required: ["id"],
         additionalProperties: false,
       },
     },

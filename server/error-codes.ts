@@ -79,6 +79,10 @@ export const GATEWAY_ERRORS = {
     meaning: "a redaction would change streamed text already sent, so the stream stops instead",
   },
   limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
+  policy_unavailable: {
+    status: 503,
+    meaning: "a policy holding the request has a guardrail that no longer loads (a plugin removed since); an admin must fix it",
+  },
   upstream_timeout: { status: 504, meaning: "the provider did not start answering, or fell silent, within request_timeout" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
@@ -95,6 +99,7 @@ export const MANAGEMENT_ERRORS = {
   not_provisioned: { status: 400, meaning: "a provider names an integration not provisioned to its workspace" },
   unknown_plugin: { status: 400, meaning: "plugin credentials name a plugin that is not loaded" },
   unknown_provider: { status: 400, meaning: "an integration names a provider that is not in the catalog" },
+  duplicate_guardrail: { status: 400, meaning: "a policy lists the same guardrail twice on one side" },
   redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
@@ -134,6 +139,7 @@ export const STORE_ERRORS = {
   secret_unreadable: { meaning: "a sealed credential is corrupt" },
   key_elsewhere: { meaning: "the config file declares an API key that belongs to another workspace in the store" },
   workspace_elsewhere: { meaning: "the config file names a workspace of another organization" },
+  policy_elsewhere: { meaning: "the config file declares a policy whose id another owner (organization or workspace) holds" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** A code of the `/v1` routes. */

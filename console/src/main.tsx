@@ -11,6 +11,7 @@ import { Guardrails } from "./pages/guardrails";
 import { LogDetail } from "./pages/log-detail";
 import { Logs } from "./pages/logs";
 import { Models } from "./pages/models";
+import { Policies } from "./pages/policies";
 import { RESOURCES, ResourcePage } from "./pages/resources";
 import { href, useRoute } from "./router";
 import { atLeast, type Me, type Role, type Session, SessionContext } from "./session";
@@ -35,6 +36,7 @@ const PAGES: PageEntry[] = [
   { path: "analytics", title: "Analytics", role: "workspace_admin" },
   { path: "guardrails", title: "Guardrails", role: "workspace_admin", workspace: true },
   { path: "configs", title: "Configs", role: "workspace_admin", workspace: true },
+  { path: "policies", title: "Policies", role: "workspace_admin", workspace: true },
   ...RESOURCES.map((r) => ({ path: r.path, title: r.title, role: r.role, ...(r.workspace && { workspace: true }) })),
   { path: "models", title: "Models", role: "member", workspace: true },
 ];
@@ -94,6 +96,8 @@ function Page({ entry, parts }: { entry: PageEntry; parts: string[] }) {
       return <Guardrails id={parts[1]} />;
     case "configs":
       return <Configs id={parts[1]} />;
+    case "policies":
+      return <Policies id={parts[1]} />;
     case "models":
       return <Models />;
     default: {

@@ -19,6 +19,8 @@ export interface GuardrailDefinition {
   async?: boolean;
   deny?: boolean;
   sequential?: boolean;
+  /** `monitor`: run asynchronously, verdicts logged and counted, never acted on; `enforce` (default): as written. */
+  mode?: "enforce" | "monitor";
   stream_mode?: StreamMode;
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
@@ -129,6 +131,13 @@ export function prepareGuardrail(
     throw new ConfigError(path, `guardrail is for the ${def.side} side and cannot be used on the ${side} side`, "wrong_side");
   }
   const asyncFlag = optionalBoolean(def, "async", path);
+  if (def.mode !== undefined && def.mode !== "enforce" && def.mode !== "monitor") {
+    throw new ConfigError(joinPath(path, "mode"), 'must be "enforce" or "monitor"');
+  }
+  const monitor = def.mode === "monitor";
+  if (monitor && asyncFlag === false) {
+    throw new ConfigError(joinPath(path, "async"), 'must not be false with mode "monitor", which runs asynchronously');
+  }
   const deny = optionalBoolean(def, "deny", path) ?? false;
   const sequential = optionalBoolean(def, "sequential", path) ?? false;
   const streamMode = def.stream_mode;
@@ -152,12 +161,13 @@ export function prepareGuardrail(
   const guardrail: Guardrail = {
     id: (def.id as string | undefined) ?? generatedGuardrailId(def),
     side,
-    async: asyncFlag ?? !inline,
+    async: monitor || (asyncFlag ?? !inline),
     deny,
     sequential,
     checks,
   };
   if (typeof def.name === "string") guardrail.name = def.name;
+  if (monitor) guardrail.monitor = true;
   if (streamMode !== undefined) guardrail.streamMode = streamMode as StreamMode;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);
@@ -171,7 +181,8 @@ export function prepareGuardrail(
       message: `${joinPath(path, "stream_mode")}: stream_mode applies to output guardrails only; an input guardrail runs before the upstream is called`,
     });
   }
-  if (guardrail.deny && guardrail.async) {
+  // A monitored deny says what enforcing would do; only a plain asynchronous deny is a mistake.
+  if (guardrail.deny && guardrail.async && !monitor) {
     warnings.push({
       path,
       code: "deny_ignored_async",

@@ -148,6 +148,7 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     deny: ACTS,
     async: ACTS,
     sequential: ACTS,
+    mode: ACTS,
     stream_mode: ACTS,
     on_fail: ACTS,
     on_success: ACTS,

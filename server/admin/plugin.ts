@@ -16,7 +16,9 @@ import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
 import { providerRoutes } from "./routes/providers.js";
+import { policyRoutes } from "./routes/policies.js";
 import { recordRoutes } from "./routes/records.js";
+import { replayRoutes } from "./routes/replays.js";
 import { ADMIN_BODY_LIMIT } from "./routes/route.js";
 import { tenancyRoutes } from "./routes/tenancy.js";
 import { adminValidatorCompiler } from "./validation.js";
@@ -66,7 +68,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
             title: "guardgate admin API",
             version: options.version ?? "1",
             description:
-              "Organizations, workspaces, API keys, integrations, plugin integrations, providers, guardrails, configs and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
+              "Organizations, workspaces, API keys, integrations, plugin integrations, providers, guardrails, configs, policies, replays and request logs. Every route takes an API key in `x-gateway-api-key`; its role (org_admin, workspace_admin, member) and workspace decide what it may see and change.",
           },
           components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-gateway-api-key" } } },
         },
@@ -78,6 +80,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);
         recordRoutes(scope, management);
+        policyRoutes(scope, management);
+        replayRoutes(scope, management);
         logRoutes(scope, management);
       });
     },

@@ -12,7 +12,7 @@ import {
   settingsSchema,
   workspaceSelectionSchema,
 } from "../management/schemas.js";
-import { PLANS, ROLES } from "../store/types.js";
+import { PLANS, POLICY_MODES, ROLES } from "../store/types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -163,6 +163,27 @@ export const configRecordSchema = record({
   updated_at: time,
 });
 
+export const policyRecordSchema = record({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable(str),
+  name: str,
+  mode: { type: "string", enum: [...POLICY_MODES] },
+  scope: {
+    type: "object",
+    properties: {
+      workspaces: { type: "array", items: str },
+      api_keys: { type: "array", items: str },
+      models: { type: "array", items: str },
+    },
+    additionalProperties: false,
+  },
+  input_guardrails: { type: "array", items: anyObject, description: "Full definitions; inline credentials masked." },
+  output_guardrails: { type: "array", items: anyObject },
+  created_at: time,
+  updated_at: time,
+});
+
 /** A list answer. */
 export function listOf(item: Schema): Schema {
   return record({ data: { type: "array", items: item } });
@@ -227,7 +248,7 @@ const checkView = {
   additionalProperties: false,
 };
 
-const guardrailView = record({
+const guardrailViewFields = {
   id: str,
   side: { type: "string", enum: ["input", "output"] },
   verdict: { type: "boolean" },
@@ -241,7 +262,17 @@ const guardrailView = record({
   checks_errored: { type: "integer" },
   checks: { type: "array", items: checkView },
   feedback: nullable(anyObject),
-});
+};
+
+/** A guardrail in the log view; a policy's carries the policy too. */
+const guardrailView = {
+  ...record(guardrailViewFields),
+  properties: {
+    ...guardrailViewFields,
+    policy: { ...record({ id: str, name: str }), description: "The policy that added this guardrail." },
+    monitor: { type: "boolean", description: "Ran in monitor mode: logged and counted, never acted on." },
+  },
+};
 
 export const logViewSchema: Schema = {
   type: "object",

@@ -31,6 +31,10 @@ export interface GuardrailView {
   checks_errored: number;
   checks: CheckView[];
   feedback: Feedback | null;
+  /** The policy that added the guardrail, when one did. */
+  policy?: { id: string; name: string };
+  /** Set when a monitor policy ran it: the verdict was logged, never acted on. */
+  monitor?: boolean;
 }
 
 /** Counts over every guardrail of the request. */
@@ -73,7 +77,15 @@ function guardrailView(result: GuardrailResult, side: "input" | "output"): Guard
     checks_errored: checks.filter((c) => c.outcome === "errored").length,
     checks,
     feedback: result.feedback ?? null,
+    ...policyFields(result),
   };
+}
+
+/** The policy fields a policy guardrail's result carries (server/policies/attach.ts). */
+function policyFields(result: GuardrailResult): Pick<GuardrailView, "policy" | "monitor"> {
+  const tagged = result as GuardrailResult & { policy?: { id: string; name: string }; monitor?: boolean };
+  if (!tagged.policy) return {};
+  return { policy: { id: tagged.policy.id, name: tagged.policy.name }, ...(tagged.monitor === true && { monitor: true }) };
 }
 
 /** Every guardrail result of a record, input side first. */

@@ -10,6 +10,9 @@
  *   provider's workspace, or to every workspace (and future ones) when it names none; the
  *   workspace's provider takes the file's slug.
  * - `guardrails`, `configs`: by id in their workspace.
+ * - `policies`: by id; organisation-wide, or the workspace's own when the entry names one. A
+ *   policy found again is saved again (its guardrails may have changed) and counted as updated
+ *   only when something changed.
  * - `plugin_credentials`: a plugin integration each, the organization's (serving every workspace)
  *   or, when the entry names a workspace, that workspace's own; found again by plugin and scope.
  *
@@ -19,7 +22,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError, GuardgateError } from "../../core/index.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
-import type { FilePluginCredentials, FileProvider, GatewayFile } from "../config-file.js";
+import type { FilePluginCredentials, FilePolicy, FileProvider, GatewayFile } from "../config-file.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
@@ -27,6 +30,7 @@ import { OPERATOR } from "../management/actor.js";
 import type { Management } from "../management/index.js";
 import { openCredentials } from "../management/integrations.js";
 import { openPluginCredentials } from "../management/plugin-integrations.js";
+import type { PolicyPatch } from "../management/policies.js";
 
 /** Counts of one kind of record. */
 export interface SeedCounts {
@@ -42,6 +46,7 @@ export interface SeedReport {
   providers: SeedCounts;
   guardrails: SeedCounts;
   configs: SeedCounts;
+  policies: SeedCounts;
   plugin_credentials: SeedCounts;
 }
 
@@ -89,6 +94,7 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
     providers: counts(),
     guardrails: counts(),
     configs: counts(),
+    policies: counts(),
     plugin_credentials: counts(),
   };
   const workspaces = new Map<string, Workspace>();
@@ -190,6 +196,14 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
     }
   }
 
+  for (const [index, entry] of (file.policies ?? []).entries()) {
+    try {
+      await seedPolicy(management, organization, entry, workspaceOf, report.policies);
+    } catch (error) {
+      throw at(`policies[${index}]`, `"${entry.id}"`, error);
+    }
+  }
+
   for (const [index, entry] of (file.plugin_credentials ?? []).entries()) {
     try {
       await seedPluginCredentials(management, organization, entry, workspaceOf, report.plugin_credentials);
@@ -198,6 +212,38 @@ export async function seedFromFile(management: Management, file: GatewayFile): P
     }
   }
   return report;
+}
+
+/** Creates a file policy, or saves it again and counts whether that changed it. */
+async function seedPolicy(
+  management: Management,
+  organization: Organization,
+  entry: FilePolicy,
+  workspaceOf: (name: string | undefined) => Promise<Workspace>,
+  tally: SeedCounts,
+): Promise<void> {
+  const { workspace: name, id, scope, ...rest } = entry;
+  const owner = name === undefined ? null : (await workspaceOf(name)).id;
+  const fileScope = scope && {
+    ...scope,
+    ...(scope.workspaces && { workspaces: await Promise.all(scope.workspaces.map(async (w) => (await workspaceOf(w)).id)) }),
+  };
+  const body = { ...rest, ...(fileScope && { scope: fileScope }) } as PolicyPatch;
+  const existing = await management.context.store.policies.get(id);
+  if (!existing) {
+    await management.policies.create(OPERATOR, organization.id, { ...body, id, workspace_id: owner });
+    tally.created++;
+    return;
+  }
+  if (existing.organization_id !== organization.id || existing.workspace_id !== owner) {
+    throw new StoreError("policy_elsewhere", `policy "${id}" already exists for ${existing.workspace_id ?? "the organization"}`);
+  }
+  const updated = await management.policies.update(OPERATOR, id, body);
+  const same = (["name", "mode", "scope", "input_guardrails", "output_guardrails"] as const).every((key) =>
+    isDeepStrictEqual(updated[key], existing[key]),
+  );
+  if (same) tally.unchanged++;
+  else tally.updated++;
 }
 
 async function seedPluginCredentials(

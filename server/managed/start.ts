@@ -216,6 +216,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       guardrails: sources.guardrails,
       configs: sources.configs,
       pluginCredentials: sources.pluginCredentials,
+      policies: sources.policies,
       logSink: metrics ? new MetricsLogSink(sink, metrics) : sink,
       // With Redis, every instance shares one response cache.
       ...(redis && {

@@ -12,7 +12,9 @@ import { Logs } from "./logs.js";
 import { type CatalogModel, workspaceModels } from "./models.js";
 import { Organizations } from "./organizations.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
+import { Policies } from "./policies.js";
 import { Providers } from "./providers.js";
+import { Replays } from "./replays.js";
 import { Workspaces } from "./workspaces.js";
 
 export type { Actor } from "./actor.js";
@@ -30,6 +32,8 @@ export class Management {
   readonly providers: Providers;
   readonly guardrails: Guardrails;
   readonly configs: Configs;
+  readonly policies: Policies;
+  readonly replays: Replays;
   readonly logs: Logs;
 
   constructor(options: ManagementOptions) {
@@ -42,6 +46,8 @@ export class Management {
     this.providers = new Providers(this.context);
     this.guardrails = new Guardrails(this.context);
     this.configs = new Configs(this.context);
+    this.policies = new Policies(this.context);
+    this.replays = new Replays(this.context);
     this.logs = new Logs(this.context);
   }
 

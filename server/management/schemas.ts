@@ -251,6 +251,11 @@ export const guardrailSchema: Schema = {
     async: { type: "boolean" },
     deny: { type: "boolean" },
     sequential: { type: "boolean" },
+    mode: {
+      type: "string",
+      enum: ["enforce", "monitor"],
+      description: "`monitor`: runs asynchronously; its verdicts are logged and counted, never acted on.",
+    },
     stream_mode: {
       type: "string",
       enum: ["buffer", "window", "after"],
@@ -283,5 +288,69 @@ export const configSchema: Schema = {
     version: { type: "integer", minimum: 1, description: "On update: the version being replaced (optimistic concurrency)." },
   },
   required: ["config"],
+  additionalProperties: false,
+};
+
+const policyGuardrailsSchema: Schema = {
+  type: "array",
+  description:
+    'Saved guardrails by id (an organisation-wide policy writes "workspace_id/guardrail_id"), or guardrails written inline.',
+  items: {
+    anyOf: [
+      { type: "string", minLength: 1 },
+      {
+        type: "object",
+        description: "A guardrail as a config writes it inline (full or shorthand); validated by the check registry.",
+      },
+    ],
+  },
+};
+
+const idList: Schema = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true };
+
+export const policyScopeSchema: Schema = {
+  type: "object",
+  description: "Which requests the policy applies to: every list given must match; an absent or empty list matches all.",
+  properties: {
+    workspaces: idList,
+    api_keys: idList,
+    models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
+  },
+  additionalProperties: false,
+};
+
+const policyMode: Schema = {
+  type: "string",
+  enum: ["enforce", "monitor"],
+  description:
+    "`monitor`: the guardrails run asynchronously, never change the answer, and their verdicts are logged and counted.",
+};
+
+export const policyCreateSchema: Schema = {
+  type: "object",
+  properties: {
+    id: userId,
+    name,
+    workspace_id: nullable({
+      type: "string",
+      description: "Set for a workspace's own policy; absent for an organisation-wide one.",
+    }),
+    mode: policyMode,
+    scope: policyScopeSchema,
+    input_guardrails: policyGuardrailsSchema,
+    output_guardrails: policyGuardrailsSchema,
+  },
+  additionalProperties: false,
+};
+
+export const policyUpdateSchema: Schema = {
+  type: "object",
+  properties: {
+    name,
+    mode: policyMode,
+    scope: policyScopeSchema,
+    input_guardrails: policyGuardrailsSchema,
+    output_guardrails: policyGuardrailsSchema,
+  },
   additionalProperties: false,
 };

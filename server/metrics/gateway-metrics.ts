@@ -35,6 +35,7 @@ export class GatewayMetrics {
   readonly #guardrailLatency: Histogram<"guardrail" | "side">;
   readonly #checkLatency: Histogram<"check">;
   readonly #verdicts: Counter<"guardrail" | "side" | "verdict">;
+  readonly #monitorVerdicts: Counter<"policy" | "guardrail" | "side" | "verdict">;
   readonly #checkErrors: Counter<"check">;
   readonly #checkTimeouts: Counter<"check">;
   readonly #cache: Counter<"result">;
@@ -80,6 +81,12 @@ export class GatewayMetrics {
       name: "guardgate_guardrail_verdicts_total",
       help: "Guardrail verdicts, by guardrail id, side and verdict (pass or fail)",
       labelNames: ["guardrail", "side", "verdict"],
+      registers,
+    });
+    this.#monitorVerdicts = new Counter({
+      name: "guardgate_monitor_verdicts_total",
+      help: "Verdicts of guardrails run in monitor mode (logged, never acted on), by policy, guardrail id, side and verdict",
+      labelNames: ["policy", "guardrail", "side", "verdict"],
       registers,
     });
     this.#checkErrors = new Counter({
@@ -161,6 +168,15 @@ export class GatewayMetrics {
       for (const result of results ?? []) {
         this.#guardrailLatency.observe({ guardrail: result.id, side }, (Number(result.execution_time) || 0) / 1000);
         this.#verdicts.inc({ guardrail: result.id, side, verdict: result.verdict ? "pass" : "fail" });
+        const tagged = result as { monitor?: boolean; policy?: { id?: string } };
+        if (tagged.monitor === true) {
+          this.#monitorVerdicts.inc({
+            policy: tagged.policy?.id ?? "",
+            guardrail: result.id,
+            side,
+            verdict: result.verdict ? "pass" : "fail",
+          });
+        }
         for (const check of result.checks ?? []) {
           this.#checkLatency.observe({ check: check.id }, (Number(check.execution_time) || 0) / 1000);
           if (check.error === undefined) continue;

@@ -5,6 +5,7 @@
  * lists prepared once per config and the service's plugin and judge credentials.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
 import { withJudgeEndpoints } from "./judge-endpoints.js";
@@ -90,7 +91,7 @@ export class Phases {
       guardrails,
       await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails),
     );
-    return this.engine.evaluate({
+    const evaluation = await this.engine.evaluate({
       side,
       prepared: guardrails,
       requestType: context.requestType,
@@ -102,5 +103,8 @@ export class Phases {
       ...(context.provider !== undefined && { provider: context.provider }),
       ...(credentials && { credentials }),
     });
+    tagPolicyResults(guardrails, evaluation.results);
+    tagPolicyResults(guardrails, evaluation.asyncResults);
+    return evaluation;
   }
 }

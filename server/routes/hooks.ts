@@ -28,6 +28,8 @@ import { checkHeaders } from "../pipeline/headers.js";
 import type { Phases } from "../pipeline/phases.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
+import type { PolicyAttacher } from "../policies/attach.js";
+import { requestModel } from "../policies/scope.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
 
@@ -96,6 +98,10 @@ function requestTypeOf(value: string | undefined, where: string, body?: Record<s
   return type;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Only string metadata reaches checks (the peer may post other values). */
 function stringMetadata(value: unknown): Record<string, string> {
   if (!value || typeof value !== "object") return {};
@@ -111,11 +117,13 @@ export interface HookRouteDeps {
   guardrails: GuardrailSource;
   logSink: RequestLogSink;
   policy?: RequestPolicy;
+  /** Adds the guardrails of the policies holding the caller to `/v1/hooks/evaluate`. */
+  policies?: PolicyAttacher;
 }
 
 /** Registers the hook routes; each evaluation is written to the request log like an inference request. */
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
-  const { registry, phases, plans, guardrails, logSink, policy } = deps;
+  const { registry, phases, plans, guardrails, logSink, policy, policies } = deps;
   const log = (
     route: string,
     identity: ApiKeyIdentity,
@@ -170,9 +178,21 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", "response: is required on the output side");
     }
     const requestType = requestTypeOf(body.request_type, "request_type", body.request);
-    const { guardrails: prepared, warnings } = body.guardrails
+    const { guardrails: listed, warnings } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
+    // The policies holding the caller's key (and the model the request names) run here too.
+    const prepared = policies
+      ? policies.merge(
+          body.side,
+          await policies.forRequest({
+            workspaceId: identity.workspaceId,
+            apiKeyId: identity.id,
+            model: requestModel(isObject(body.request) ? body.request.model : undefined, undefined),
+          }),
+          listed,
+        )
+      : listed;
     const evaluation = await phases.whole(body.side, prepared, body.request, body.response, {
       requestType,
       metadata: body.metadata ?? {},

@@ -19,6 +19,8 @@ import {
 import { assertRequestShape } from "../pipeline/request-shape.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
+import type { PolicyAttacher } from "../policies/attach.js";
+import { requestModel } from "../policies/scope.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -28,10 +30,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const logged = new WeakSet<FastifyRequest>();
 
 /** Registers the inference routes. */
-export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: PlanResolver, bodyLimit: number): void {
+export function inferenceRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  plans: PlanResolver,
+  bodyLimit: number,
+  policies?: PolicyAttacher,
+): void {
   const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
-    app.post(endpoint.route, (request, reply) => handle(endpoint, request, reply, gateway, plans));
+    app.post(endpoint.route, (request, reply) => handle(endpoint, request, reply, gateway, plans, policies));
   }
   // A request refused before its handler ran (a body that is not JSON, too large, too deep) is
   // still an answered request of a known caller: it gets its record too.
@@ -72,6 +80,7 @@ async function handle(
   reply: FastifyReply,
   gateway: Gateway,
   plans: PlanResolver,
+  policies: PolicyAttacher | undefined,
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
@@ -90,9 +99,17 @@ async function handle(
       fields.strict = strictCompliance(request.headers);
       fields.headerProvider = headerProviderSettings(request.headers);
       fields.caller = callerCredentials(request.headers);
+      const identity = fields.identity;
+      const plan = await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId });
       return {
         metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)),
-        plan: await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: fields.identity.workspaceId }),
+        plan: policies
+          ? await policies.attach(plan, {
+              workspaceId: identity.workspaceId,
+              apiKeyId: identity.id,
+              model: requestModel(body.model, plan.root.settings.provider),
+            })
+          : plan,
       };
     },
     {

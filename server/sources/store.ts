@@ -13,6 +13,7 @@ import { hashApiKey, sameHash } from "../store/api-keys.js";
 import type { ChangeEvent } from "../store/repository.js";
 import type { ModelAllowList, ModelPrice, Organization, Role, Workspace, WorkspaceSettings } from "../store/types.js";
 import type { ManagementContext } from "../management/context.js";
+import type { PolicyRecord } from "./types.js";
 import { recordDefinition } from "../management/guardrails.js";
 import { openCredentials } from "../management/integrations.js";
 import { intersectModels } from "../management/limit-rules.js";
@@ -135,6 +136,8 @@ export class GatewaySources {
   readonly #guardrails: LookupCache<GuardrailDefinition>;
   readonly #configs: LookupCache<GatewayConfigRecord>;
   readonly #workspaces: LookupCache<WorkspaceContext>;
+  /** The policies that may apply to each workspace's requests. */
+  readonly #policies: LookupCache<PolicyRecord[]>;
   /** Opened plugin credentials by workspace: a request never decrypts in the steady state. */
   readonly #pluginCredentials: LookupCache<Record<string, Record<string, unknown>>>;
   readonly #unsubscribe: () => void;
@@ -202,6 +205,17 @@ export class GatewaySources {
       })) ?? {},
   };
 
+  /** The gateway's PolicySource: the organisation's policies and the workspace's own. */
+  readonly policies = {
+    forWorkspace: async (workspaceId: string): Promise<PolicyRecord[]> =>
+      (await this.#policies.get(workspaceId, async () => {
+        const context = await this.workspace(workspaceId);
+        if (!context) return undefined;
+        this.storeReads++;
+        return this.#ctx.store.policies.listApplying(context.organization.id, workspaceId);
+      })) ?? [],
+  };
+
   constructor(ctx: ManagementContext, options: GatewaySourcesOptions = {}) {
     this.#ctx = ctx;
     const settings = { max: options.max ?? 10_000, ttlMs: options.ttlMs ?? 300_000, missTtlMs: options.missTtlMs ?? 10_000 };
@@ -211,6 +225,7 @@ export class GatewaySources {
     this.#configs = new LookupCache(settings);
     this.#workspaces = new LookupCache(settings);
     this.#pluginCredentials = new LookupCache(settings);
+    this.#policies = new LookupCache(settings);
     this.#unsubscribe = ctx.store.changes.subscribe((event) => this.#invalidate(event));
   }
 
@@ -337,6 +352,10 @@ export class GatewaySources {
       case "provisioning":
         this.#providers.clear();
         break;
+      case "policy":
+        // An organisation's policy reaches every workspace; changes are rare.
+        this.#policies.clear();
+        break;
       case "plugin_integration":
         // An organization's may serve any of its workspaces; changes are rare.
         this.#pluginCredentials.clear();
@@ -349,6 +368,7 @@ export class GatewaySources {
         this.#keys.clear();
         this.#guardrails.clear();
         this.#configs.clear();
+        this.#policies.clear();
         break;
       case "external":
         this.#keys.clear();
@@ -357,6 +377,7 @@ export class GatewaySources {
         this.#guardrails.clear();
         this.#configs.clear();
         this.#workspaces.clear();
+        this.#policies.clear();
         break;
     }
     for (const listener of this.#listeners) listener(event);

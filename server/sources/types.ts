@@ -3,7 +3,7 @@
  * an interface with async methods; the in-memory implementations are seeded from the config file,
  * and a store can implement the same interfaces without the routes knowing.
  */
-import type { GuardrailSource } from "../../core/index.js";
+import type { GuardrailDefinition, GuardrailSource } from "../../core/index.js";
 
 export type { GuardrailSource };
 
@@ -72,4 +72,28 @@ export type PluginCredentialMap = Record<string, Record<string, unknown>>;
 export interface PluginCredentialSource {
   /** By plugin id; empty when no plugin integration serves the workspace. */
   forWorkspace(workspaceId: string): Promise<PluginCredentialMap>;
+}
+
+/** Which requests a policy applies to (docs/policies.md): every list given must match. */
+export interface PolicyScopeRule {
+  workspaces?: string[];
+  api_keys?: string[];
+  /** `@slug/model` patterns; `*` matches any run of characters. */
+  models?: string[];
+}
+
+/** A policy as the request path applies it. */
+export interface PolicyRecord {
+  id: string;
+  name: string;
+  mode: "enforce" | "monitor";
+  scope: PolicyScopeRule;
+  input_guardrails: GuardrailDefinition[];
+  output_guardrails: GuardrailDefinition[];
+}
+
+/** Looks up the policies that may apply to a workspace's requests. */
+export interface PolicySource {
+  /** The organisation's policies and the workspace's own, oldest first. */
+  forWorkspace(workspaceId: string): Promise<PolicyRecord[]>;
 }

@@ -18,8 +18,10 @@ import type {
   Organization,
   PluginIntegration,
   PluginIntegrationWithSecret,
+  Policy,
   Provider,
   Provisioning,
+  ReplayReportRecord,
   StoredConfig,
   Workspace,
 } from "./types.js";
@@ -36,7 +38,8 @@ export type ChangeEvent =
         | "plugin_integration"
         | "provider"
         | "guardrail"
-        | "config";
+        | "config"
+        | "policy";
       id: string;
       workspace_id?: string | null;
     }
@@ -175,6 +178,31 @@ export interface VersionedRepository<T extends { workspace_id: string; id: strin
   delete(workspaceId: string, id: string): Promise<boolean>;
 }
 
+export interface PolicyRepository {
+  /** Resolves to undefined when the id is taken. */
+  create(record: Policy): Promise<Policy | undefined>;
+  get(id: string): Promise<Policy | undefined>;
+  /** `workspaceId` narrows to one workspace's own policies; `null` to organisation-wide ones. */
+  list(filter: { organizationId: string; workspaceId?: string | null }): Promise<Policy[]>;
+  /** The policies that may apply to a workspace's requests: the organisation's and the workspace's own. */
+  listApplying(organizationId: string, workspaceId: string): Promise<Policy[]>;
+  update(
+    id: string,
+    patch: Patch<Policy, "name" | "mode" | "scope" | "input_guardrails" | "output_guardrails">,
+    updatedAt: string,
+  ): Promise<Policy | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface ReplayReportRepository {
+  /** Resolves to undefined when the id is taken. */
+  create(record: ReplayReportRecord): Promise<ReplayReportRecord | undefined>;
+  get(id: string): Promise<ReplayReportRecord | undefined>;
+  /** Newest first; `workspaceId` narrows as for policies. */
+  list(filter: { organizationId: string; workspaceId?: string | null }): Promise<ReplayReportRecord[]>;
+  delete(id: string): Promise<boolean>;
+}
+
 export interface LogRepository {
   /** Writes records in one unit; a batch is all written or none. */
   insert(entries: NewLogEntry[]): Promise<void>;
@@ -208,6 +236,8 @@ export interface Store {
   readonly providers: ProviderRepository;
   readonly guardrails: VersionedRepository<GuardrailRecord>;
   readonly configs: VersionedRepository<StoredConfig>;
+  readonly policies: PolicyRepository;
+  readonly replayReports: ReplayReportRepository;
   readonly logs: LogRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;

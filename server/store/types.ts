@@ -212,3 +212,49 @@ export interface StoredConfig {
   created_at: string;
   updated_at: string;
 }
+
+/** How a policy's guardrails act: `enforce` as written, `monitor` logged and counted only. */
+export type PolicyMode = "enforce" | "monitor";
+
+/** Every policy mode. */
+export const POLICY_MODES: readonly PolicyMode[] = ["enforce", "monitor"];
+
+/**
+ * Which requests a policy applies to. Every list given must match (a request's workspace, its API
+ * key, its `@slug/model`); an absent or empty list matches every request.
+ */
+export interface PolicyScope {
+  workspaces?: string[];
+  api_keys?: string[];
+  /** `@slug/model` patterns; `*` matches any run of characters. */
+  models?: string[];
+}
+
+/**
+ * A policy: guardrails added to every request in its scope, which the client cannot remove. An
+ * organisation-wide policy has no workspace; a workspace's own applies inside that workspace only.
+ */
+export interface Policy {
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  name: string;
+  mode: PolicyMode;
+  scope: PolicyScope;
+  /** Full definitions: saved guardrails named by id are copied in when the policy is saved. */
+  input_guardrails: GuardrailDefinition[];
+  output_guardrails: GuardrailDefinition[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A saved replay report (docs/policies.md, "Replay reports"). */
+export interface ReplayReportRecord {
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  name: string;
+  /** The report as `replay` made it. */
+  report: Record<string, unknown>;
+  created_at: string;
+}

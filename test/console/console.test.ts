@@ -193,6 +193,7 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
         "Analytics",
         "Guardrails",
         "Configs",
+        "Policies",
         "Providers",
         "Plugin credentials",
         "API keys",
@@ -303,6 +304,32 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     await expect.poll(() => page.url()).toContain("#/configs/short-config");
     expect(await send("one two three four five", "short-config")).toBe(446);
     expect(await send("one two", "short-config")).toBe(200);
+  });
+
+  it("saves a workspace policy from a saved guardrail, which then denies a request with no config, and replays it", async () => {
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/policies/new`);
+    await page.locator("input[name='input_guardrails:short-form']").waitFor();
+    await page.fill("input[name=id]", "ws-short");
+    await page.fill("input[name=name]", "Short prompts everywhere");
+    await page.check("input[name='input_guardrails:short-form']");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.url()).toContain("#/policies/ws-short");
+    expect(await send("one two three four five")).toBe(446);
+    expect(await send("one two")).toBe(200);
+
+    await page.goto(`${url}/console/#/policies`);
+    const row = page.locator("tr[data-policy-id='ws-short']");
+    await row.waitFor();
+    expect(await row.locator("[data-mode]").textContent()).toBe("enforce");
+    await page.goto(`${url}/console/#/policies/ws-short`);
+    await page.click(".replay button");
+    const result = page.locator(".replay-result");
+    await result.waitFor();
+    expect(Number(await result.getAttribute("data-denied"))).toBeGreaterThan(0);
+    expect(await result.locator("tr[data-check='default.wordCount']").count()).toBe(1);
+    await api("DELETE", "/admin/v1/policies/ws-short");
+    expect(await send("one two three four five")).toBe(200);
   });
 
   it("renders a hostile guardrail name and logged body as text", async () => {

@@ -89,4 +89,45 @@ describe("seeding the store from the config file", () => {
       'config file: guardrails[0].checks[0].id: unknown check "default.nope"',
     );
   });
+
+  it("seeds policies, organisation-wide and a workspace's own, applies them, and leaves them unchanged on a second start", async () => {
+    const dir = tempDir();
+    const file = {
+      api_keys: [{ key: "gk-policy-key-0123456789", workspace: "team-b" }],
+      guardrails: [
+        {
+          id: "brief",
+          workspace: "team-b",
+          async: false,
+          deny: true,
+          checks: [{ id: "default.wordCount", parameters: { maxWords: 3 } }],
+        },
+      ],
+      policies: [
+        { id: "team-brief", workspace: "team-b", input_guardrails: ["brief"] },
+        {
+          id: "watch",
+          mode: "monitor" as const,
+          scope: { workspaces: ["team-b"], models: ["@mock/*"] },
+          output_guardrails: [{ id: "short-answers", "default.characterCount": { maxCharacters: 5 } }],
+        },
+      ],
+    };
+    const first = await startManaged({ dir, file });
+    expect(first.report.seeded).toMatchObject({ policies: { created: 2 } });
+    const denied = await first.call("POST", "/v1/chat/completions", {
+      key: "gk-policy-key-0123456789",
+      body: chat("@mock/m", "far too many words here"),
+    });
+    expect(denied.status).toBe(446);
+    expect(denied.body.hook_results.before_request_hooks[0]).toMatchObject({ id: "brief", policy: { id: "team-brief" } });
+    await first.close();
+
+    const second = await startManaged({ dir, file });
+    expect(second.report.seeded).toMatchObject({ policies: { created: 0, updated: 0, unchanged: 2 } });
+    await second.close();
+
+    const broken = { policies: [{ id: "bad", input_guardrails: [{ id: "x", checks: [{ id: "default.nope" }] }] }] };
+    await expect(startManaged({ dir, file: broken })).rejects.toThrow(/config file: policies\[0\]/);
+  });
 });

@@ -40,6 +40,19 @@ async function seed(store: Store) {
   });
 }
 
+/** A second workspace of `org1`. */
+async function addWorkspace(store: Store, id: string) {
+  await store.workspaces.create({
+    id,
+    organization_id: "org1",
+    name: id.toUpperCase(),
+    settings: {},
+    rate_limit: null,
+    created_at: T,
+    updated_at: T,
+  });
+}
+
 /** Whether an event tells of another instance's change to workspace `ws1`. */
 function tellsOfWs1(event: ChangeEvent): boolean {
   return event.entity === "external" || (event.entity === "workspace" && event.id === "ws1");
@@ -287,15 +300,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     it("holds one plugin integration per plugin and scope, serving all workspaces or the listed ones", async () => {
       const { store } = await open();
       await seed(store);
-      await store.workspaces.create({
-        id: "ws2",
-        organization_id: "org1",
-        name: "W2",
-        settings: {},
-        rate_limit: null,
-        created_at: T,
-        updated_at: T,
-      });
+      await addWorkspace(store, "ws2");
       const events: ChangeEvent[] = [];
       store.changes.subscribe((event) => events.push(event));
       const record = (id: string, workspaceId: string | null, workspaces: "all" | string[]) => ({
@@ -329,6 +334,70 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await store.pluginIntegrations.get("pin3")).toBeUndefined();
       expect(await store.pluginIntegrations.delete("pin1")).toBe(true);
       expect(await store.pluginIntegrations.list({ organizationId: "org1" })).toEqual([]);
+    });
+
+    it("keeps policies of the organisation and of a workspace, and replay reports", async () => {
+      const { store } = await open();
+      await seed(store);
+      await addWorkspace(store, "ws2");
+      const events: ChangeEvent[] = [];
+      store.changes.subscribe((event) => events.push(event));
+      const guardrail = { id: "g1", checks: [{ id: "default.wordCount", parameters: { maxWords: 5 } }], deny: true };
+      const policy = (id: string, workspaceId: string | null, created: string) => ({
+        id,
+        organization_id: "org1",
+        workspace_id: workspaceId,
+        name: `Policy ${id}`,
+        mode: "enforce" as const,
+        scope: { models: ["@openai/*"] },
+        input_guardrails: [guardrail],
+        output_guardrails: [],
+        created_at: created,
+        updated_at: created,
+      });
+      expect(await store.policies.create(policy("p1", null, T))).toMatchObject({ id: "p1" });
+      expect(await store.policies.create(policy("p1", "ws1", T))).toBeUndefined();
+      await store.policies.create(policy("p2", "ws1", "2025-01-02T00:00:00.000Z"));
+      await store.policies.create(policy("p3", "ws2", "2025-01-03T00:00:00.000Z"));
+      expect(events).toContainEqual({ entity: "policy", id: "p2", workspace_id: "ws1" });
+      expect(await store.policies.get("p1")).toEqual(policy("p1", null, T));
+      expect((await store.policies.listApplying("org1", "ws1")).map((p) => p.id)).toEqual(["p1", "p2"]);
+      expect((await store.policies.list({ organizationId: "org1", workspaceId: null })).map((p) => p.id)).toEqual(["p1"]);
+      expect((await store.policies.list({ organizationId: "org1", workspaceId: "ws2" })).map((p) => p.id)).toEqual(["p3"]);
+      expect((await store.policies.list({ organizationId: "org1" })).length).toBe(3);
+
+      const updated = await store.policies.update(
+        "p2",
+        { mode: "monitor", scope: { api_keys: ["k1"] } },
+        "2025-02-01T00:00:00.000Z",
+      );
+      expect(updated).toMatchObject({ mode: "monitor", scope: { api_keys: ["k1"] }, input_guardrails: [guardrail] });
+      expect(updated?.updated_at).toBe("2025-02-01T00:00:00.000Z");
+      expect(await store.policies.update("missing", { name: "x" }, T)).toBeUndefined();
+      await store.workspaces.delete("ws2");
+      expect(await store.policies.get("p3")).toBeUndefined();
+      expect(await store.policies.delete("p2")).toBe(true);
+      expect(await store.policies.delete("p2")).toBe(false);
+      expect(events.filter((e) => e.entity === "policy").length).toBe(5);
+
+      const report = (id: string, created: string) => ({
+        id,
+        organization_id: "org1",
+        workspace_id: "ws1",
+        name: `r-${id}`,
+        report: { format: "guardgate.replay/1", totals: { requests: 2 } },
+        created_at: created,
+      });
+      await store.replayReports.create(report("r1", T));
+      await store.replayReports.create(report("r2", "2025-01-02T00:00:00.000Z"));
+      expect(await store.replayReports.create(report("r1", T))).toBeUndefined();
+      expect(await store.replayReports.get("r1")).toEqual(report("r1", T));
+      expect((await store.replayReports.list({ organizationId: "org1", workspaceId: "ws1" })).map((r) => r.id)).toEqual([
+        "r2",
+        "r1",
+      ]);
+      expect(await store.replayReports.delete("r1")).toBe(true);
+      expect((await store.replayReports.list({ organizationId: "org1" })).map((r) => r.id)).toEqual(["r2"]);
     });
   });
 

@@ -5,6 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { admin, ApiError, call, type List } from "../api";
+import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { go, href } from "../router";
 import { useSession } from "../session";
 import { Await, DeleteButton, ErrorBox, PageHead, useLoad } from "../ui";
@@ -14,12 +15,6 @@ interface ConfigRecord {
   name: string;
   version: number;
   config: Record<string, unknown>;
-}
-
-interface GuardrailRecord {
-  id: string;
-  name: string;
-  definition: { side?: "input" | "output" };
 }
 
 const ATTACH = ["input_guardrails", "output_guardrails"] as const;
@@ -87,7 +82,7 @@ function ConfigEditor({
 }: {
   workspace: string;
   record: ConfigRecord | undefined;
-  guardrails: GuardrailRecord[];
+  guardrails: GuardrailChoice[];
 }) {
   const base = `/admin/v1/workspaces/${encodeURIComponent(workspace)}/configs`;
   const initial = record?.config ?? {};
@@ -164,27 +159,13 @@ function ConfigEditor({
               <label>
                 <span class="name">{key}</span>
               </label>
-              <div class="choices">
-                {guardrails
-                  .filter((g) => !g.definition.side || g.definition.side === (key === "input_guardrails" ? "input" : "output"))
-                  .map((g) => (
-                    <label class="inline" key={g.id}>
-                      <input
-                        type="checkbox"
-                        name={`${key}:${g.id}`}
-                        checked={attached[key].includes(g.id)}
-                        onChange={(e) => {
-                          const on = (e.target as HTMLInputElement).checked;
-                          setAttached({
-                            ...attached,
-                            [key]: on ? [...attached[key], g.id] : attached[key].filter((x) => x !== g.id),
-                          });
-                        }}
-                      />{" "}
-                      {g.name} <code>{g.id}</code>
-                    </label>
-                  ))}
-              </div>
+              <GuardrailChoices
+                field={key}
+                side={key === "input_guardrails" ? "input" : "output"}
+                guardrails={guardrails}
+                chosen={attached[key]}
+                onChange={(ids) => setAttached({ ...attached, [key]: ids })}
+              />
             </div>
           ))}
           <div class="field">
@@ -224,7 +205,7 @@ export function Configs({ id }: { id: string | undefined }) {
   const loaded = useLoad(async () => {
     if (id === undefined) return undefined;
     const [guardrails, record] = await Promise.all([
-      admin<List<GuardrailRecord>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
+      admin<List<GuardrailChoice>>(`/workspaces/${encodeURIComponent(workspace)}/guardrails`),
       id === "new"
         ? Promise.resolve(undefined)
         : admin<ConfigRecord>(`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(id)}`),

@@ -214,6 +214,35 @@ CREATE INDEX request_logs_integration_spend ON request_logs(integration_id, work
 CREATE INDEX request_logs_hooks ON request_logs USING gin (hooks jsonb_path_ops);
 `,
   },
+  {
+    version: 2,
+    name: "policies and replay reports",
+    sql: `
+CREATE TABLE policies (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  mode text NOT NULL CHECK (mode IN ('enforce', 'monitor')),
+  scope jsonb NOT NULL,
+  input_guardrails jsonb NOT NULL,
+  output_guardrails jsonb NOT NULL,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX policies_owner ON policies(organization_id, workspace_id);
+
+CREATE TABLE replay_reports (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  report jsonb NOT NULL,
+  created_at text NOT NULL
+);
+CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

@@ -18,6 +18,7 @@ import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { PgLogs } from "./logs.js";
 import { migratePostgres } from "./migrations.js";
 import { LogPartitions } from "./partitions.js";
+import { PgPolicies, PgReplayReports } from "./policies.js";
 import {
   PgApiKeys,
   PgIntegrations,
@@ -232,6 +233,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     providers: new PgProviders(pool, announce),
     guardrails: new PgVersioned<GuardrailRecord>(pool, announce, "guardrails"),
     configs: new PgVersioned<StoredConfig>(pool, announce, "configs"),
+    policies: new PgPolicies(pool, announce),
+    replayReports: new PgReplayReports(pool),
     logs: new PgLogs(pool, partitions),
     meta: new PgMeta(pool),
     changes: feed,

@@ -220,6 +220,35 @@ CREATE TABLE plugin_integration_workspaces (
 CREATE INDEX plugin_integration_workspaces_workspace ON plugin_integration_workspaces(workspace_id);
 `,
   },
+  {
+    version: 3,
+    name: "policies and replay reports",
+    sql: `
+CREATE TABLE policies (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('enforce', 'monitor')),
+  scope TEXT NOT NULL,
+  input_guardrails TEXT NOT NULL,
+  output_guardrails TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX policies_owner ON policies(organization_id, workspace_id);
+
+CREATE TABLE replay_reports (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  report TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */

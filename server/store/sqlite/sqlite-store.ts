@@ -18,6 +18,7 @@ import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
+import { SqlitePolicies, SqliteReplayReports } from "./policies.js";
 import {
   SqliteApiKeys,
   SqliteIntegrations,
@@ -136,6 +137,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     providers: new SqliteProviders(db, feed),
     guardrails: new SqliteVersioned<GuardrailRecord>(db, feed, "guardrails"),
     configs: new SqliteVersioned<StoredConfig>(db, feed, "configs"),
+    policies: new SqlitePolicies(db, feed),
+    replayReports: new SqliteReplayReports(db),
     logs: new SqliteLogs(db),
     meta: new SqliteMeta(db),
     changes: feed,

@@ -1,0 +1,96 @@
+/**
+ * `guardgate policies apply FILE | list | delete ID`: policies in the store, as the operator. Apply
+ * creates or updates each policy of a JSON or YAML file by id, validated and gated by plan exactly
+ * as the admin API would.
+ */
+import { OPERATOR } from "../server/management/actor.js";
+import type { PolicyInput } from "../server/management/policies.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import type { Command } from "./main.js";
+import { readRecordFile } from "./record-file.js";
+import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
+
+const ARGS = {
+  usage: [
+    "policies apply FILE [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
+    "policies list [--organization ID] [--data-dir DIR]",
+    "policies delete ID [--data-dir DIR]",
+  ],
+  entries: {
+    "apply FILE":
+      'JSON or YAML: one policy {id, name?, workspace_id?, mode?, scope?, input_guardrails?,\noutput_guardrails?}, a list of them, or {"policies": [...]}; each needs an id and is\ncreated, or updated when it exists (docs/policies.md)',
+    list: "the organization's policies: id, owner, mode, scope, guardrails",
+    "delete ID": "removes a policy; its guardrails stop applying from the next request",
+  },
+  flags: {
+    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
+    },
+    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
+
+const policies: Command = (argv) =>
+  runCommand("policies", async () => {
+    const { values, positionals, help } = parseCommand(ARGS, argv);
+    const [action, argument] = positionals;
+    if (help || !action) return printHelp(ARGS, help);
+    if (!["apply", "list", "delete"].includes(action))
+      throw new UsageError(`unknown action "${action}"; use apply, list or delete`);
+    if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
+    const list =
+      action === "apply" ? await readRecordFile<PolicyInput>(argument as string, { one: "policy", many: "policies" }) : [];
+    const access = await openStoreAccess({
+      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+      ...(values.plugin && { plugins: values.plugin }),
+      ...(values.config && { config: values.config }),
+    });
+    try {
+      const organization = await organizationOf(access, values.organization);
+      const service = access.management.policies;
+      if (action === "list") {
+        for (const policy of await service.list(OPERATOR, organization.id)) {
+          const scope = Object.entries(policy.scope)
+            .map(([key, ids]) => `${key}=${(ids as string[]).join(",")}`)
+            .join(" ");
+          const guardrails = [...policy.input_guardrails, ...policy.output_guardrails].map((g) => g.id).join(",");
+          process.stdout.write(
+            `${policy.id}  ${policy.workspace_id ?? "organization"}  ${policy.mode}  ${scope || "all requests"}  ${guardrails}\n`,
+          );
+        }
+        return 0;
+      }
+      if (action === "delete") {
+        await service.delete(OPERATOR, argument as string);
+        process.stdout.write(`deleted policy ${argument}\n`);
+        return 0;
+      }
+      for (const input of list) {
+        const id = input.id as string;
+        const existing = await access.management.context.store.policies.get(id);
+        if (existing && existing.organization_id === organization.id) {
+          if ((input.workspace_id ?? null) !== existing.workspace_id) {
+            throw new UsageError(
+              `policy "${id}" belongs to ${existing.workspace_id ?? "the organization"}; its owner cannot change`,
+            );
+          }
+          const { id: _id, workspace_id: _owner, ...patch } = input;
+          await service.update(OPERATOR, id, patch);
+          process.stdout.write(`updated policy ${id}\n`);
+        } else {
+          await service.create(OPERATOR, organization.id, input);
+          process.stdout.write(`created policy ${id}\n`);
+        }
+      }
+      return 0;
+    } finally {
+      await access.close();
+    }
+  });
+
+export default policies;

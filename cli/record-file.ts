@@ -1,0 +1,32 @@
+/**
+ * Reads the records an `apply` command saves: a JSON or YAML file holding one record, a list of
+ * them, or an object with the list under the kind's plural name; each must be an object with an id.
+ */
+import { readFile } from "node:fs/promises";
+import YAML from "yaml";
+import { UsageError } from "./store-access.js";
+
+/** The records of `file`; a file that cannot be read or parsed, or a record without an id, is a usage error. */
+export async function readRecordFile<T>(file: string, kind: { one: string; many: string }): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const yaml = /\.ya?ml$/i.test(file);
+  let parsed: unknown;
+  try {
+    parsed = yaml ? YAML.parse(text) : JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`);
+  }
+  const listed = (parsed as Record<string, unknown> | null)?.[kind.many];
+  const list: unknown[] = Array.isArray(parsed) ? parsed : Array.isArray(listed) ? listed : [parsed];
+  return list.map((item, index) => {
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw new UsageError(`${file}: ${kind.one} ${index} is not an object`);
+    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: ${kind.one} ${index} needs an id`);
+    return item as T;
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * Policies on the request path: the guardrails of every policy whose scope holds a request, added to
+ * the plan its config made. They come before the config's own on each side; a config guardrail
+ * with the id of a policy guardrail is dropped (it runs once, as the policy has it, and the client
+ * cannot weaken or remove it). A monitor policy's guardrails run asynchronously: logged and
+ * counted, never changing the answer. Each result a policy guardrail yields names its policy.
+ *
+ * The prepared set is cached per (workspace, key, model), and the plan with it per (plan, set);
+ * `invalidate` drops both when the store's change feed says a policy, workspace or plugin changed.
+ */
+import { LRUCache } from "lru-cache";
+import {
+  type CheckRegistry,
+  ConfigError,
+  type Engine,
+  type Guardrail,
+  type GuardrailResult,
+  type Side,
+} from "../../core/index.js";
+import { prepareGuardrail } from "../../core/internal.js";
+import { GatewayError } from "../errors.js";
+import type { RequestPolicy } from "../pipeline/policy.js";
+import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
+import type { PolicyRecord, PolicySource } from "../sources/types.js";
+import { inScope, type ScopedRequest } from "./scope.js";
+
+/** What a policy guardrail's result carries beside the spec's fields (extra fields keep §2.4 valid). */
+export interface PolicyTag {
+  id: string;
+  name: string;
+  mode: "enforce" | "monitor";
+}
+
+/** A prepared guardrail that a policy added. */
+export type PolicyGuardrail = Guardrail & { policy: PolicyTag };
+
+/** The prepared guardrails of the policies holding one request. */
+export interface PolicySet {
+  /** The policies' ids, joined: part of the key of every list the set changed. */
+  key: string;
+  input: PolicyGuardrail[];
+  output: PolicyGuardrail[];
+}
+
+const EMPTY_SET: PolicySet = Object.freeze({ key: "", input: [], output: [] }) as PolicySet;
+
+/** Whether a guardrail came from a policy. */
+export function isPolicyGuardrail(guardrail: Guardrail): guardrail is PolicyGuardrail {
+  return (guardrail as Partial<PolicyGuardrail>).policy !== undefined;
+}
+
+/**
+ * Names the policy on each result a policy guardrail yielded, and marks monitor verdicts, in place.
+ * Cheap when no guardrail came from a policy.
+ */
+export function tagPolicyResults(guardrails: readonly Guardrail[], results: GuardrailResult[]): void {
+  let tags: Map<string, PolicyTag> | undefined;
+  for (const guardrail of guardrails) {
+    if (isPolicyGuardrail(guardrail)) (tags ??= new Map()).set(guardrail.id, guardrail.policy);
+  }
+  if (!tags) return;
+  for (const result of results) {
+    const tag = tags.get(result.id);
+    if (tag) Object.assign(result, { policy: { id: tag.id, name: tag.name }, ...(tag.mode === "monitor" && { monitor: true }) });
+  }
+}
+
+/** Cache options. */
+export interface PolicyAttacherOptions {
+  /** Sets kept; default 10 000. */
+  max?: number;
+  /** Lifetime of a set, ms; default 60 s (the change feed drops them sooner). */
+  ttlMs?: number;
+}
+
+/** Adds policy guardrails to plans. */
+export class PolicyAttacher {
+  readonly #sets: LRUCache<string, Promise<PolicySet>>;
+  #plans = new WeakMap<Plan, WeakMap<PolicySet, Plan>>();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly source: PolicySource,
+    options: PolicyAttacherOptions = {},
+    /** Plan gating, as for a config's guardrails: a plan that no longer includes a check refuses the request. */
+    private readonly gate?: RequestPolicy["gate"],
+  ) {
+    this.#sets = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 60_000 });
+  }
+
+  /** The plan with the guardrails of every policy holding the request. */
+  async attach(plan: Plan, request: ScopedRequest): Promise<Plan> {
+    const set = await this.forRequest(request);
+    return set.input.length || set.output.length ? this.apply(plan, set) : plan;
+  }
+
+  /** The prepared policy guardrails of a request, cached per (workspace, key, model). */
+  forRequest(request: ScopedRequest): Promise<PolicySet> {
+    const key = `${request.workspaceId}\0${request.apiKeyId}\0${request.model ?? ""}`;
+    const held = this.#sets.get(key);
+    if (held) return held;
+    const set = this.#load(request).catch((error: unknown) => {
+      this.#sets.delete(key);
+      throw error;
+    });
+    this.#sets.set(key, set);
+    return set;
+  }
+
+  /** The policy guardrails of one side for a list of the caller's own, without the duplicates. */
+  merge(side: Side, set: PolicySet, own: readonly Guardrail[]): Guardrail[] {
+    const added = set[side];
+    if (!added.length) return [...own];
+    const ids = new Set(added.map((g) => g.id));
+    return [...added, ...own.filter((g) => !ids.has(g.id))];
+  }
+
+  /** A plan with a set's guardrails in every node; the same plan and set give the same object. */
+  apply(plan: Plan, set: PolicySet): Plan {
+    let bySet = this.#plans.get(plan);
+    const held = bySet?.get(set);
+    if (held) return held;
+    const lists = new Map<GuardrailList, GuardrailList>();
+    const list = (side: Side, own: GuardrailList): GuardrailList => {
+      let merged = lists.get(own);
+      if (!merged) {
+        const all = this.merge(side, set, [...own.sync, ...own.async]);
+        merged = { key: `${own.key}+${set.key}`, sync: all.filter((g) => !g.async), async: all.filter((g) => g.async) };
+        lists.set(own, merged);
+      }
+      return merged;
+    };
+    const node = (n: PlanNode): PlanNode => ({
+      ...n,
+      input: list("input", n.input),
+      output: list("output", n.output),
+      ...(n.targets && { targets: n.targets.map(node) }),
+    });
+    const hasSync = [...set.input, ...set.output].some((g) => !g.async);
+    const applied: Plan = { ...plan, root: node(plan.root), hasGuardrails: plan.hasGuardrails || hasSync };
+    if (!bySet) {
+      bySet = new WeakMap();
+      this.#plans.set(plan, bySet);
+    }
+    bySet.set(set, applied);
+    return applied;
+  }
+
+  /** Drops every cached set and plan: call when a policy, workspace, organisation or plugin changes. */
+  invalidate(): void {
+    this.#sets.clear();
+    this.#plans = new WeakMap();
+  }
+
+  async #load(request: ScopedRequest): Promise<PolicySet> {
+    const holding = (await this.source.forWorkspace(request.workspaceId)).filter((policy) => inScope(policy.scope, request));
+    if (!holding.length) return EMPTY_SET;
+    const set: PolicySet = { key: holding.map((p) => p.id).join(","), input: [], output: [] };
+    for (const policy of holding) {
+      for (const side of ["input", "output"] as const) {
+        const prepared = preparePolicyGuardrails(this.engine.registry, policy, side);
+        await this.gate?.(prepared, { workspaceId: request.workspaceId }, `policy "${policy.id}"`);
+        for (const guardrail of prepared) {
+          // Two policies adding the same guardrail: it runs once, as the first (oldest) has it.
+          if (!set[side].some((g) => g.id === guardrail.id)) set[side].push(guardrail);
+        }
+      }
+    }
+    return set;
+  }
+}
+
+/** A policy's guardrails of one side, prepared and tagged; a policy that no longer loads refuses the request. */
+export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyRecord, side: Side): PolicyGuardrail[] {
+  const definitions = side === "input" ? policy.input_guardrails : policy.output_guardrails;
+  const tag: PolicyTag = { id: policy.id, name: policy.name, mode: policy.mode };
+  return definitions.map((definition, index) => {
+    const path = `${side}_guardrails[${index}]`;
+    let guardrail: Guardrail;
+    try {
+      guardrail = prepareGuardrail(definition, { side, inline: false, path, registry }).guardrail;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // Fail closed: a guardrail the organisation requires is never skipped.
+      throw new GatewayError(
+        503,
+        "policy_unavailable",
+        `policy "${policy.id}" cannot run: ${error.message}; an admin must fix the policy`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return { ...guardrail, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
+  });
+}
