@@ -13,10 +13,9 @@ import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-f
 import {
   DATASETS,
   GIBBERISH_DIR,
-  jsonlFiles,
-  MULTILINGUAL,
   partOf,
   PROMPT_INJECTION_DIR,
+  promptInjectionFiles,
   readRows,
 } from "../scripts/models/dataset.js";
 import { trainGibberish } from "../scripts/models/gibberish-training.js";
@@ -47,7 +46,7 @@ describe.skipIf(!present)("training", () => {
     "gives the same prompt-injection weights twice from the same rows (a deterministic tenth of them)",
     { timeout: 120_000 },
     () => {
-      const rows = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL]
+      const rows = promptInjectionFiles()
         .flatMap((f) => readRows(f).rows)
         .filter((r, i) => i % 10 === 0 && partOf(r.text) === "train");
       const recipe = { ...RECIPES.logistic, epochs: 2 };
@@ -72,7 +71,7 @@ describe.skipIf(!present)("training", () => {
 
   it("records in the shipped prompt-injection weights the files here, with their row counts and hashes", () => {
     const training = readWeights(PROMPT_INJECTION_WEIGHTS).header.training as { files: unknown[]; trainer: string };
-    const files = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL].map((f) => readRows(f).record);
+    const files = promptInjectionFiles().map((f) => readRows(f).record);
     expect(training.files).toEqual(files);
     expect(training.trainer).toMatch(/^prompt-injection-trainer\//);
   });

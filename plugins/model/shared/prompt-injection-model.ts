@@ -9,16 +9,21 @@ import { extractFeatures, FeatureVector, type FeatureSpec, visitFeatures } from 
 import { findPayloads } from "./payloads.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
-/** Folded code units per window, and the step between windows (half a window: overlap). */
-export const WINDOW = 768;
-export const STRIDE = 384;
+/** How long texts are cut: folded code units per window, and the step from one window to the next. */
+export interface WindowSpec {
+  size: number;
+  stride: number;
+}
 
-/** Where the windows of a folded text of `length` units start: every STRIDE, the last one flush with the end. */
-export function windowStarts(length: number): number[] {
-  if (length <= WINDOW) return [0];
+/** The windows of models whose weights file names none. */
+export const DEFAULT_WINDOW: WindowSpec = { size: 768, stride: 384 };
+
+/** Where the windows of a folded text of `length` units start: every stride, the last one flush with the end. */
+export function windowStarts(length: number, window: WindowSpec = DEFAULT_WINDOW): number[] {
+  if (length <= window.size) return [0];
   const starts: number[] = [];
-  for (let start = 0; start + WINDOW < length; start += STRIDE) starts.push(start);
-  starts.push(length - WINDOW);
+  for (let start = 0; start + window.size < length; start += window.stride) starts.push(start);
+  starts.push(length - window.size);
   return starts;
 }
 
@@ -28,6 +33,8 @@ export const PROMPT_INJECTION_WEIGHTS = new URL("../weights/prompt-injection.ggm
 /** A loaded classifier: its scoring function over a feature vector. */
 export interface Classifier {
   spec: FeatureSpec;
+  /** How texts longer than one window are cut (the model was trained on the same windows). */
+  window: WindowSpec;
   /** The default threshold chosen on the validation split. */
   threshold: number;
   header: Weights["header"];
@@ -43,6 +50,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 export function classifierFrom(weights: Weights): Classifier {
   const header = weights.header;
   const spec = header.features as FeatureSpec;
+  const window = (header.window as WindowSpec | undefined) ?? DEFAULT_WINDOW;
   const threshold = header.threshold as number;
   if (header.architecture === "mlp") {
     const hidden = header.hidden as number;
@@ -64,6 +72,7 @@ export function classifierFrom(weights: Weights): Classifier {
     };
     return {
       spec,
+      window,
       threshold,
       header,
       score: (vector) => sigmoid(forward(vector)),
@@ -87,6 +96,7 @@ export function classifierFrom(weights: Weights): Classifier {
   };
   return {
     spec,
+    window,
     threshold,
     header,
     score: (vector) => sigmoid(logit(vector)),
@@ -136,8 +146,9 @@ export class InjectionScorer {
   /** Scores every window of a folded buffer; returns the best window and its score. */
   private bestWindow(buffer: FoldBuffer): { score: number; start: number; end: number; windows: number } {
     let best = { score: -1, start: 0, end: 0, windows: 0 };
-    for (const start of windowStarts(buffer.length)) {
-      const end = Math.min(buffer.length, start + WINDOW);
+    const window = this.classifier.window;
+    for (const start of windowStarts(buffer.length, window)) {
+      const end = Math.min(buffer.length, start + window.size);
       const score = this.scoreSpan(buffer, start, end);
       best.windows++;
       if (score > best.score) best = { ...best, score, start, end };
