@@ -62,10 +62,13 @@ console.log(
   `| held-out source | rows | attacks | threshold | precision | recall | F1 | false-positive rate |\n|---|---:|---:|---:|---:|---:|---:|---:|`,
 );
 const results = [];
+/** Each held-out source's labels and scores, for the sweep over fixed thresholds below. */
+const scored: Array<{ labels: number[]; scores: number[] }> = [];
 for (let s = 0; s < files.length; s++) {
   const heldOut = bySource[s] ?? [];
   const { model, threshold } = fit([...bySource.filter((_, i) => i !== s).flat(), ...written]);
   const scores = scoreRows(model.scorer, heldOut);
+  scored.push({ labels: heldOut.map((r) => r.label), scores });
   const m = metrics(
     heldOut.map((r) => r.label),
     scores.map((x) => x >= threshold),
@@ -82,6 +85,20 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 const meanRecall = mean(results.filter((r) => r.attacks > 0).map((r) => r.recall));
 const meanFalsePositiveRate = mean(results.flatMap((r) => (r.falsePositiveRate === null ? [] : [r.falsePositiveRate])));
 console.log(`\nMean over held-out sources: recall ${pct(meanRecall)}%, false-positive rate ${pct(meanFalsePositiveRate)}%`);
+// The same held-out scores at fixed thresholds: what a default threshold would give on new sources.
+const sweep = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8].map((threshold) => {
+  const perSource = scored.map(({ labels, scores }) =>
+    metrics(
+      labels,
+      scores.map((x) => x >= threshold),
+    ),
+  );
+  const recalls = perSource.filter((m) => m.tp + m.fn > 0).map((m) => m.recall);
+  const rates = perSource.filter((m) => m.fp + m.tn > 0).map((m) => m.fp / (m.fp + m.tn));
+  return { threshold, meanRecall: mean(recalls), meanFalsePositiveRate: mean(rates) };
+});
+console.log(`\n| fixed threshold | mean recall | mean false-positive rate |\n|---:|---:|---:|`);
+for (const row of sweep) console.log(`| ${row.threshold} | ${pct(row.meanRecall)} | ${pct(row.meanFalsePositiveRate)} |`);
 mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
 writeFileSync(
   path.join(ROOT, "bench", "results", `models-loso-${args.name ?? architecture}.json`),
@@ -91,6 +108,7 @@ writeFileSync(
       validation: { threshold: full.threshold, ...full.validation, f1AtHalf: full.validationAtHalf.f1 },
       meanRecall,
       meanFalsePositiveRate,
+      sweep,
       results,
     },
     null,

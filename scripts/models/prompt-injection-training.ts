@@ -23,6 +23,8 @@ export interface Recipe extends TrainOptions {
    * style decides what an attack or a benign text looks like.
    */
   weighting: "file" | "source";
+  /** Under "file" weighting: how much a row written for this project counts against a dataset row. */
+  writtenWeight: number;
   /** How long texts are cut, in training as at run time. */
   window: WindowSpec;
 }
@@ -31,6 +33,7 @@ export interface Recipe extends TrainOptions {
 export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
   logistic: {
     weighting: "file",
+    writtenWeight: 3,
     window: { size: 768, stride: 384 },
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
@@ -41,6 +44,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
   },
   mlp: {
     weighting: "file",
+    writtenWeight: 3,
     window: { size: 768, stride: 384 },
     architecture: "mlp",
     spec: { bits: 17, maxCharGram: 5, wordBigrams: true },
@@ -56,19 +60,19 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
  * How much a row counts: the augmented, template-filled source half; the rows written in other
  * languages three times, since they are few against thousands of English rows.
  */
-function sourceWeight(row: Row): number {
+function sourceWeight(row: Row, writtenWeight: number): number {
   if (row.file === "promptshield.jsonl") return 0.5;
-  return row.source.startsWith("generated:") ? 3 : 1;
+  return row.source.startsWith("generated:guardgate/") ? writtenWeight : 1;
 }
 
 /** Each row's weight under a weighting; the weights average 1 over the rows. */
-function rowWeights(rows: readonly Row[], weighting: Recipe["weighting"]): number[] {
+function rowWeights(rows: readonly Row[], { weighting, writtenWeight }: Pick<Recipe, "weighting" | "writtenWeight">): number[] {
   if (weighting === "file") {
     const positives = rows.filter((r) => r.label === 1).length;
     const negatives = rows.length - positives;
     return rows.map(
       (row) =>
-        sourceWeight(row) *
+        sourceWeight(row, writtenWeight) *
         (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives))),
     );
   }
@@ -81,8 +85,11 @@ function rowWeights(rows: readonly Row[], weighting: Recipe["weighting"]): numbe
 }
 
 /** Rows as weighted training examples, each long text split into the windows it is scored in. */
-export function examplesOf(rows: readonly Row[], recipe: Pick<Recipe, "spec" | "weighting" | "window">): Example[] {
-  const weights = rowWeights(rows, recipe.weighting);
+export function examplesOf(
+  rows: readonly Row[],
+  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window">,
+): Example[] {
+  const weights = rowWeights(rows, recipe);
   const buffer = new FoldBuffer();
   const vector = new FeatureVector(recipe.spec);
   const examples: Example[] = [];
