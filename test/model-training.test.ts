@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GIBBERISH_WEIGHTS } from "../plugins/model/shared/gibberish-model.js";
-import { PROMPT_INJECTION_WEIGHTS } from "../plugins/model/shared/prompt-injection-model.js";
+import { PROMPT_INJECTION_WEIGHTS, windowStarts } from "../plugins/model/shared/prompt-injection-model.js";
 import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-file.js";
 import {
   DATASETS,
@@ -18,7 +18,7 @@ import {
   promptInjectionFiles,
   readRows,
 } from "../scripts/models/dataset.js";
-import { trainGibberish } from "../scripts/models/gibberish-training.js";
+import { corpusWeights, trainGibberish } from "../scripts/models/gibberish-training.js";
 import { RECIPES, trainModel } from "../scripts/models/prompt-injection-training.js";
 
 const present = existsSync(PROMPT_INJECTION_DIR) && existsSync(GIBBERISH_DIR);
@@ -38,6 +38,35 @@ describe("weights files", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("training recipes", () => {
+  const row = (category: string, text: string) => ({ text, label: 0 as const, source: "s", category, file: "f" });
+
+  it("weights each corpus language up to English's mass, by the balance exponent", () => {
+    const corpus = [
+      row("corpus_en_book", "a".repeat(800)),
+      row("corpus_en_wiki", "b".repeat(800)),
+      row("corpus_tr_wikipedia_xquad", "c".repeat(100)),
+      row("unlabelled", "d".repeat(10)),
+    ];
+    expect(corpusWeights(corpus, 1)).toEqual([1, 1, 16, 1]);
+    expect(corpusWeights(corpus, 0.5)).toEqual([1, 1, 4, 1]);
+    expect(corpusWeights(corpus, 0)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("cuts long texts into the windows the weights file names, the last flush with the end", () => {
+    expect(windowStarts(500, { size: 768, stride: 384 })).toEqual([0]);
+    expect(windowStarts(2000, { size: 768, stride: 384 })).toEqual([0, 384, 768, 1152, 1232]);
+    expect(windowStarts(2000, { size: 768, stride: 576 })).toEqual([0, 576, 1152, 1232]);
+  });
+
+  it("records the windows in the shipped prompt-injection weights", () => {
+    expect(readWeights(PROMPT_INJECTION_WEIGHTS).header.window).toMatchObject({
+      size: expect.any(Number),
+      stride: expect.any(Number),
+    });
   });
 });
 

@@ -158,8 +158,10 @@ export function corpusWeights(corpus: readonly Row[], balance: number): number[]
   for (const row of corpus) chars.set(corpusLanguage(row), (chars.get(corpusLanguage(row)) ?? 0) + row.text.length);
   const english = chars.get("en") ?? 0;
   return corpus.map((row) => {
-    const own = chars.get(corpusLanguage(row)) ?? 0;
-    return english > 0 && own > 0 && balance > 0 ? Math.max(1, english / own) ** balance : 1;
+    const language = corpusLanguage(row);
+    const own = chars.get(language) ?? 0;
+    // Rows that name no language count once.
+    return language !== "" && english > 0 && own > 0 && balance > 0 ? Math.max(1, english / own) ** balance : 1;
   });
 }
 
