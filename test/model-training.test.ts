@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GIBBERISH_WEIGHTS } from "../plugins/model/shared/gibberish-model.js";
-import { PROMPT_INJECTION_WEIGHTS, windowStarts } from "../plugins/model/shared/prompt-injection-model.js";
+import { lines, PROMPT_INJECTION_WEIGHTS, windowStarts } from "../plugins/model/shared/prompt-injection-model.js";
 import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-file.js";
 import {
   DATASETS,
@@ -60,6 +60,14 @@ describe("training recipes", () => {
     expect(windowStarts(500, { size: 768, stride: 384 })).toEqual([0]);
     expect(windowStarts(2000, { size: 768, stride: 384 })).toEqual([0, 384, 768, 1152, 1232]);
     expect(windowStarts(2000, { size: 768, stride: 576 })).toEqual([0, 576, 1152, 1232]);
+  });
+
+  it("scores on their own the lines of a long text that are neither tiny nor longer than a window", () => {
+    const text = `short\n${"a".repeat(30)}\n\n  ${"b".repeat(900)}\n${"c".repeat(768)}`;
+    expect(lines(text, 768)).toEqual([
+      { start: 6, end: 36 },
+      { start: 941, end: 1709 },
+    ]);
   });
 
   it("records the windows in the shipped prompt-injection weights", () => {

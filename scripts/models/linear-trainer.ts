@@ -160,13 +160,20 @@ export function train(examples: readonly Example[], options: TrainOptions): Trai
 }
 
 /** A classifier straight from trained tensors (as it will be once written and read back). */
-export function classifierOf(trained: Trained, spec: FeatureSpec, window: WindowSpec, threshold = 0.5): Classifier {
+export function classifierOf(
+  trained: Trained,
+  spec: FeatureSpec,
+  window: WindowSpec,
+  lines: boolean,
+  threshold = 0.5,
+): Classifier {
   const tensors = new Map(trained.tensors.map((t) => [t.name, quantised(t)]));
   const header = {
     model: "prompt-injection",
     tensors: [],
     features: spec,
     window,
+    lines,
     threshold,
     ...trained.header,
   } as WeightsHeader;

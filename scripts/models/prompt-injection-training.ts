@@ -10,7 +10,7 @@ import { type FileRecord, metrics, type Row } from "./dataset.js";
 import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
-export const TRAINER_VERSION = "prompt-injection-trainer/3";
+export const TRAINER_VERSION = "prompt-injection-trainer/4";
 
 /** Minimum precision the default threshold must reach on the validation split. */
 export const TARGET_PRECISION = 0.97;
@@ -27,6 +27,8 @@ export interface Recipe extends TrainOptions {
   writtenWeight: number;
   /** How long texts are cut, in training as at run time. */
   window: WindowSpec;
+  /** Score the lines of long texts on their own too (see `lines` in prompt-injection-model.ts). */
+  lines: boolean;
 }
 
 /** The features and trainer settings of each architecture compared. */
@@ -35,6 +37,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     weighting: "file",
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
+    lines: true,
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -46,6 +49,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     weighting: "file",
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
+    lines: false,
     architecture: "mlp",
     spec: { bits: 17, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -136,7 +140,7 @@ export interface TrainedModel {
 export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
   const trained = train(examplesOf(rows, recipe), recipe);
   return {
-    scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window)),
+    scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window, recipe.lines)),
     write: (threshold, training) =>
       encodeWeights(
         {
@@ -145,11 +149,15 @@ export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
           features: recipe.spec,
           threshold,
           window: recipe.window,
+          lines: recipe.lines,
           training: {
             trainer: TRAINER_VERSION,
             seed: recipe.seed,
             epochs: recipe.epochs,
             weighting: recipe.weighting,
+            writtenWeight: recipe.writtenWeight,
+            learningRate: recipe.learningRate,
+            l2: recipe.l2,
             ...training,
           },
         },

@@ -77,7 +77,7 @@ export default defineCheck<Parameters>({
   notes: [
     "Runs locally from a weights file shipped in the package: logistic regression over hashed character 1–5-grams and word 1–2-grams of the folded text (NFKC, case, accents, invisible characters, look-alike letters in mixed-script words, leetspeak, spaced-out letters). Texts longer than 768 folded characters are scored in overlapping windows and the highest score wins, so the cost is linear in the length; base64 and hex runs that decode to readable text are scored too.",
     "",
-    "Trained on public injection and jailbreak sets plus attacks written in 16 languages; the default threshold (0.74) was chosen on a validation split for precision ≥ 0.97. On the held-out test split: precision 0.978, recall 0.816, F1 0.890. On sources it never saw, recall and false alarms are much worse (role-play system prompts are the common false alarm), and most non-English attacks pass: see docs/models.md for the figures and tune `threshold` on your own traffic.",
+    'Trained on public injection and jailbreak sets plus attacks in 16 languages and benign look-alikes (role-play requests, "do not reveal" system prompts) written for it; the default threshold (0.76) was chosen on a validation split for precision ≥ 0.97. On the held-out test split: precision 0.981, recall 0.832, F1 0.900. On sources it never saw, recall and false alarms are much worse (role-play system prompts are the common false alarm), and most non-English attacks pass: see docs/models.md for the figures and tune `threshold` on your own traffic.',
   ].join("\n"),
   run({ text }, { threshold, decodePayloads, signals }) {
     const scorer = promptInjectionScorer();
