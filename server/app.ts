@@ -350,7 +350,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans, bodyLimit);
-    hookRoutes(scope, engine, plans, guardrails, logSink, options.policy, pluginCredentials, providerResolver);
+    hookRoutes(scope, {
+      registry: engine.registry,
+      phases,
+      plans,
+      guardrails,
+      logSink,
+      ...(options.policy && { policy: options.policy }),
+    });
   });
 
   app.addHook("preClose", async () => connections.closeIdle());

@@ -9,7 +9,8 @@ import type { Guardrail } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "./enforcer.js";
 import { priceOf } from "./prices.js";
-import type { Admission, AdmissionRequest, RequestPolicy, Usage } from "../pipeline/policy.js";
+import type { LogUsage } from "../logs/record.js";
+import type { Admission, AdmissionRequest, RequestPolicy } from "../pipeline/policy.js";
 import type { Scope } from "../sources/types.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
@@ -92,7 +93,7 @@ export class StorePolicy implements RequestPolicy {
     }
     const ids = record ? { provider_id: record.providerId, integration_id: record.integrationId } : {};
     return {
-      settle: async (usage: Usage | undefined) => {
+      settle: async (usage: LogUsage | undefined) => {
         const cost = await this.#enforcer.settle(admission, usage);
         return { ...ids, ...(usage && { usage }), ...(cost !== null && { cost }) };
       },

@@ -1,60 +1,9 @@
 /**
- * Request logs: one record per request, written when the response is finished and every
- * asynchronous guardrail has reported. The sink is an interface; the in-memory ring here keeps the
- * most recent records, and a store can implement the same interface.
+ * Request logs: one record per request (record.ts), written when the response is finished and
+ * every asynchronous guardrail has reported. The sink is an interface; the in-memory ring here
+ * keeps the most recent records, and the store sink (store-sink.ts) implements the same one.
  */
-import type { GuardrailResult } from "../../core/index.js";
-
-/** One upstream call (or cache lookup, or mock answer) made for a request. */
-export interface AttemptRecord {
-  /** Config path of the target, `""` for the root. */
-  target: string;
-  provider?: string;
-  model?: string;
-  status: number;
-  latency_ms: number;
-  cache_status?: "HIT" | "MISS";
-  error?: { code: string; message: string };
-  /**
-   * The synchronous guardrail results of this attempt (spec §1 rule 8: every result is recorded):
-   * the input side where it ran, and this attempt's output side. The record's own `hook_results`
-   * stay those of the final attempt.
-   */
-  hook_results?: { before_request_hooks: GuardrailResult[]; after_request_hooks: GuardrailResult[] };
-}
-
-/** What the log keeps about one request. Never holds credentials. */
-export interface RequestLogRecord {
-  id: string;
-  created_at: string;
-  workspace_id: string;
-  api_key_id: string;
-  route: string;
-  request_type: string;
-  stream: boolean;
-  status: number;
-  latency_ms: number;
-  config_id?: string;
-  provider?: string;
-  model?: string;
-  cache_status?: "HIT" | "MISS";
-  attempts: AttemptRecord[];
-  /** Every guardrail result of the final attempt, synchronous and asynchronous. */
-  hook_results: { before_request_hooks: GuardrailResult[]; after_request_hooks: GuardrailResult[] };
-  /**
-   * True when a synchronous output guardrail denied a streamed response: the text was already
-   * sent, so the deny is reported (and recorded here) but could not be enforced.
-   */
-  stream_output_denied?: boolean;
-  /** True when streamed output guardrails were skipped because the stream carried no text. */
-  stream_output_skipped?: boolean;
-  error?: { code: string; message: string };
-  /** Bodies, only when the gateway is set to log them; capped (body-cap.ts). */
-  request?: unknown;
-  response?: unknown;
-  /** Why a logged body is cut or left out, by body, when one is. */
-  body_notes?: { request?: string; response?: string };
-}
+import type { RequestLogRecord } from "./record.js";
 
 /** Receives finished request records. */
 export interface RequestLogSink {

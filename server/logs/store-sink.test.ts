@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { OPERATOR } from "../management/actor.js";
 import { GatewaySources } from "../sources/store.js";
+import { requestId } from "./log-id.js";
+import type { RequestLogRecord } from "./record.js";
 import { StoreLogSink } from "./store-sink.js";
 
 const SECRET = "sk-planted-provider-secret-42";
@@ -29,7 +31,10 @@ async function setup(logBodies: boolean) {
   return { t, integration };
 }
 
-const record = (workspaceId: string, extra: Record<string, unknown> = {}) => ({
+const record = (workspaceId: string, extra: Partial<RequestLogRecord> = {}): RequestLogRecord => ({
+  id: requestId(),
+  created_at: new Date().toISOString(),
+  stream: false,
   workspace_id: workspaceId,
   api_key_id: "key_1",
   route: "/v1/chat/completions",
@@ -43,7 +48,7 @@ const record = (workspaceId: string, extra: Record<string, unknown> = {}) => ({
     { target: "targets[1]", status: 200, latency_ms: 5, model: "gpt-4o" },
   ],
   hook_results: { before_request_hooks: [], after_request_hooks: [] },
-  usage: { prompt_tokens: 7, completion_tokens: 3 },
+  usage: { input_tokens: 7, output_tokens: 3 },
   cost: 0.001,
   request: { messages: [{ role: "user", content: `my key is ${SECRET}` }], api_key: "client-supplied-key-123" },
   response: { choices: [] },

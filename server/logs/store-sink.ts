@@ -1,52 +1,15 @@
 /**
- * The request-log sink over the store: turns the gateway's record into a log entry (organization,
+ * The request-log sink over the store: turns a request's record (record.ts) into a log entry (organization,
  * provider and integration ids, upstream latency, retries, target, tokens, cost), removes bodies
  * unless the workspace keeps them and credentials always, and hands it to the batch writer.
  */
 import type { GatewaySources } from "../sources/store.js";
-import { newTimeOrderedId } from "../store/ids.js";
 import type { NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
 import { redactedJson } from "./redact.js";
+import type { LogUsage, RequestLogRecord } from "./record.js";
 import type { RequestLogSink } from "./sink.js";
-
-/** One upstream attempt as the gateway records it. */
-export interface AttemptLike {
-  target?: string;
-  provider?: string;
-  model?: string;
-  status?: number;
-  latency_ms?: number;
-}
-
-/**
- * The record the gateway writes (its RequestLogRecord), with the fields the management plane adds
- * when it knows them: usage, cost and the provider ids.
- */
-export interface GatewayLogRecord {
-  id?: string;
-  created_at?: string;
-  workspace_id: string;
-  api_key_id?: string;
-  route: string;
-  request_type?: string;
-  status: number;
-  latency_ms: number;
-  config_id?: string;
-  provider?: string;
-  model?: string;
-  cache_status?: string;
-  attempts?: AttemptLike[];
-  hook_results?: unknown;
-  error?: { code?: string; message?: string };
-  request?: unknown;
-  response?: unknown;
-  usage?: { input_tokens?: number; output_tokens?: number; prompt_tokens?: number; completion_tokens?: number };
-  cost?: number | null;
-  provider_id?: string;
-  integration_id?: string;
-}
 
 /** Options of the sink. */
 export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<NewLogEntry>, "write"> {
@@ -60,9 +23,8 @@ export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<NewLogEntry
   insert?: (batch: NewLogEntry[]) => Promise<void>;
 }
 
-function tokens(usage: GatewayLogRecord["usage"], side: "input" | "output"): number | null {
-  if (!usage) return null;
-  const value = side === "input" ? (usage.input_tokens ?? usage.prompt_tokens) : (usage.output_tokens ?? usage.completion_tokens);
+function tokens(usage: LogUsage | undefined, side: "input" | "output"): number | null {
+  const value = side === "input" ? usage?.input_tokens : usage?.output_tokens;
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
@@ -128,7 +90,7 @@ export class StoreLogSink implements RequestLogSink {
   }
 
   /** Accepts one record; resolves once it is queued (waiting while the queue is full). */
-  write(record: GatewayLogRecord, options?: { committed?: boolean }): Promise<void> {
+  write(record: RequestLogRecord, options?: { committed?: boolean }): Promise<void> {
     const job = this.#prepare(record).then((entry) =>
       options?.committed ? this.#writer.writeCommitted(entry) : this.#writer.write(entry),
     );
@@ -148,7 +110,7 @@ export class StoreLogSink implements RequestLogSink {
     await this.#writer.stop();
   }
 
-  async #prepare(record: GatewayLogRecord): Promise<NewLogEntry> {
+  async #prepare(record: RequestLogRecord): Promise<NewLogEntry> {
     const context = await this.#sources.workspace(record.workspace_id);
     // The gateway names a provider by `@slug` (or by kind, which finds no record).
     const slug = record.provider?.startsWith("@") ? record.provider.slice(1) : record.provider;
@@ -160,24 +122,21 @@ export class StoreLogSink implements RequestLogSink {
       if (request !== undefined) kept.request = request;
       if (response !== undefined) kept.response = response;
     }
-    const attempts = Array.isArray(record.attempts) ? record.attempts : [];
+    const attempts = record.attempts;
     const last = attempts.at(-1);
-    const createdAt = record.created_at ?? new Date().toISOString();
-    const id = record.id ?? newTimeOrderedId("log", Date.parse(createdAt));
-    kept.id = id;
-    kept.created_at = createdAt;
+    const { id, created_at: createdAt } = record;
     const secrets = [provider?.apiKey, ...Object.values(provider?.headers ?? {}), ...this.#extraSecrets()];
     return {
       id,
       created_at: createdAt,
       organization_id: context?.organization.id ?? null,
       workspace_id: record.workspace_id,
-      api_key_id: record.api_key_id ?? null,
+      api_key_id: record.api_key_id,
       route: record.route,
-      request_type: record.request_type ?? null,
+      request_type: record.request_type,
       status: record.status,
       latency_ms: record.latency_ms,
-      upstream_latency_ms: attempts.length ? attempts.reduce((sum, a) => sum + (a.latency_ms ?? 0), 0) : null,
+      upstream_latency_ms: attempts.length ? attempts.reduce((sum, a) => sum + a.latency_ms, 0) : null,
       provider: record.provider ?? null,
       provider_id: record.provider_id ?? provider?.providerId ?? null,
       integration_id: record.integration_id ?? provider?.integrationId ?? null,

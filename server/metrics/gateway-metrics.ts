@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AutoExecutor, type Executor, PoolExecutor, type PoolStats } from "../../core/index.js";
-import type { RequestLogRecord } from "../logs/sink.js";
+import type { RequestLogRecord } from "../logs/record.js";
 
 /** Buckets in seconds: from a fast deterministic check to a slow model answer. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

@@ -1,5 +1,6 @@
 /** A request log sink that counts each record in the gateway's metrics before handing it on. */
-import type { RequestLogRecord, RequestLogSink } from "../logs/sink.js";
+import type { RequestLogRecord } from "../logs/record.js";
+import type { RequestLogSink } from "../logs/sink.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
 
 /** Counts every record, then writes it with `inner`; a record `inner` refuses is counted as dropped. */

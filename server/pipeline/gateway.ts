@@ -9,9 +9,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
 import { deniedBody, describeError, errorBody, GatewayError } from "../errors.js";
-import { DEFAULT_LOG_BODY_MAX_BYTES, keptBody } from "../logs/body-cap.js";
+import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
-import type { AttemptRecord, RequestLogRecord, RequestLogSink } from "../logs/sink.js";
+import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
+import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
@@ -465,20 +466,6 @@ export class Gateway {
   }
 
   /** Puts the bodies on the record, capped; a body that cannot be kept leaves a note, never a lost record. */
-  #keepBodies(record: RequestLogRecord, request: unknown, response: unknown): void {
-    const max = this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES;
-    const notes: NonNullable<RequestLogRecord["body_notes"]> = {};
-    const kept = keptBody(request, max);
-    if (kept.body !== undefined) record.request = kept.body;
-    if (kept.note) notes.request = kept.note;
-    if (response !== undefined) {
-      const out = keptBody(response, max);
-      if (out.body !== undefined) record.response = out.body;
-      if (out.note) notes.response = out.note;
-    }
-    if (notes.request || notes.response) record.body_notes = notes;
-  }
-
   #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
     const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
     if (leaf) attempt.provider = providerLabel(leaf.provider);
@@ -533,7 +520,7 @@ export class Gateway {
   }
 
   async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: GatewayError): Promise<void> {
-    const latency = Number((performance.now() - ctx.started).toFixed(3));
+    const ended = performance.now();
     try {
       const leaf = outcome?.leaf;
       const json = outcome?.kind === "json" ? outcome : undefined;
@@ -546,19 +533,19 @@ export class Gateway {
         leaf && response && leaf.node.output.async.length
           ? await this.deps.phases.async("output", leaf.node.output.async, leaf.request, response, leaf.phase)
           : [];
-      const record: RequestLogRecord = {
+      const record = requestRecord({
         id: ctx.id,
-        created_at: new Date(Date.now() - latency).toISOString(),
-        workspace_id: ctx.identity.workspaceId,
-        api_key_id: ctx.identity.id,
+        started: ctx.started,
+        ended,
+        workspaceId: ctx.identity.workspaceId,
+        apiKeyId: ctx.identity.id,
         route: ctx.endpoint.route,
-        request_type: ctx.stream ? `stream-${ctx.endpoint.requestType}` : ctx.endpoint.requestType,
+        requestType: ctx.endpoint.requestType,
         stream: ctx.stream,
         status: outcome?.status ?? failure?.status ?? 0,
-        latency_ms: latency,
         attempts: ctx.attempts,
-        hook_results: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
-      };
+        hookResults: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
+      });
       if (ctx.plan.configId) record.config_id = ctx.plan.configId;
       if (leaf) record.provider = providerLabel(leaf.provider);
       if (leaf?.phase.model) record.model = leaf.phase.model;
@@ -578,7 +565,8 @@ export class Gateway {
       // A stream's output side ran after its attempt was recorded.
       const lastAttempt = ctx.attempts.at(-1);
       if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
-      if (this.deps.logBodies) this.#keepBodies(record, leaf?.request ?? ctx.body, response);
+      if (this.deps.logBodies)
+        keepBodies(record, leaf?.request ?? ctx.body, response, this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES);
       await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
     } catch (error) {
       this.deps.logger.error({ err: error, requestId: ctx.id }, "writing the request log failed");

@@ -1,7 +1,8 @@
 /**
- * The two ways a side's guardrails run: synchronously (awaited; the verdict can change the
- * answer) and asynchronously (started beside the upstream call, never awaited by the answer,
- * results for the log only). Both go through the engine, with lists prepared once per config.
+ * The ways a side's guardrails run: synchronously (awaited; the verdict can change the answer),
+ * asynchronously (started beside the upstream call, never awaited by the answer, results for the
+ * log only), and whole (both kinds awaited, for the hook routes). All go through the engine, with
+ * lists prepared once per config and the service's plugin and judge credentials.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import type { ProviderResolver } from "../providers/resolve.js";
@@ -65,6 +66,14 @@ export class Phases {
           return [];
         },
       );
+  }
+
+  /**
+   * Evaluates every guardrail of a list, synchronous and asynchronous, and waits for all: the hook
+   * backend's phase, where there is no upstream call for asynchronous guardrails to run beside.
+   */
+  whole(side: Side, guardrails: Guardrail[], request: unknown, response: unknown, context: PhaseContext): Promise<Evaluation> {
+    return this.#evaluate(side, guardrails, request, response, context);
   }
 
   /** One phase through the engine, with the credentials the service holds for its plugins and its judges. */

@@ -4,20 +4,14 @@
  * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed.
  */
 import type { Guardrail, RequestType } from "../../core/index.js";
+import type { LogUsage, SettledFields } from "../logs/record.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
-
-/** Token usage of one answer; `estimated` when counted by the gateway rather than reported upstream. */
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  estimated?: boolean;
-}
 
 /** An admitted target: settled once the answer's usage is known. */
 export interface Admission {
   /** Counts usage and cost; resolves to the fields the request log adds (usage, cost, provider ids). */
-  settle(usage: Usage | undefined): Promise<Record<string, unknown>>;
+  settle(usage: LogUsage | undefined): Promise<SettledFields>;
 }
 
 /** What one target's admission is about. */

@@ -8,14 +8,14 @@
 import { locateText, type RequestType } from "../../core/index.js";
 import { countTokens } from "../../plugins/default/shared/tokens.js";
 import { FORMAT_LIST } from "../formats/index.js";
-import type { Usage } from "./policy.js";
+import type { LogUsage } from "../logs/record.js";
 
 function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** The usage an answer body reports, if any. */
-export function reportedUsage(body: unknown): Usage | undefined {
+export function reportedUsage(body: unknown): LogUsage | undefined {
   const usage = (body as { usage?: Record<string, unknown> } | undefined)?.usage;
   if (!usage || typeof usage !== "object") return undefined;
   // Any format's fields are read, whichever format the answer came in: the first that holds a count wins.
@@ -57,7 +57,7 @@ export async function usageOf(
   request: unknown,
   response: unknown,
   streamedText?: string,
-): Promise<Usage | undefined> {
+): Promise<LogUsage | undefined> {
   const reported = reportedUsage(response);
   if (reported) return reported;
   if (request === undefined) return undefined;

@@ -11,8 +11,8 @@
 import type { FastifyInstance } from "fastify";
 import {
   baseRequestType,
+  type CheckRegistry,
   type ConfigWarning,
-  type Engine,
   type Guardrail,
   type GuardrailResult,
   type RequestType,
@@ -22,15 +22,14 @@ import { joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { requestId } from "../logs/log-id.js";
+import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
-import { withJudgeEndpoints } from "../pipeline/judge-endpoints.js";
-import { phaseCredentials } from "../pipeline/plugin-credentials.js";
-import type { ProviderResolver } from "../providers/resolve.js";
+import type { Phases } from "../pipeline/phases.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { ApiKeyIdentity, GuardrailSource, PluginCredentialSource, Scope } from "../sources/types.js";
+import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
 
@@ -103,17 +102,20 @@ function stringMetadata(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
+/** What the hook routes run on: the gateway's own phases, guardrail sources, plans and log. */
+export interface HookRouteDeps {
+  /** The registry that inline guardrails' checks are looked up in. */
+  registry: CheckRegistry;
+  phases: Phases;
+  plans: PlanResolver;
+  guardrails: GuardrailSource;
+  logSink: RequestLogSink;
+  policy?: RequestPolicy;
+}
+
 /** Registers the hook routes; each evaluation is written to the request log like an inference request. */
-export function hookRoutes(
-  app: FastifyInstance,
-  engine: Engine,
-  plans: PlanResolver,
-  guardrails: GuardrailSource,
-  logSink: RequestLogSink,
-  policy?: RequestPolicy,
-  pluginCredentials?: PluginCredentialSource,
-  providers?: ProviderResolver,
-): void {
+export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
+  const { registry, phases, plans, guardrails, logSink, policy } = deps;
   const log = (
     route: string,
     identity: ApiKeyIdentity,
@@ -123,31 +125,24 @@ export function hookRoutes(
     results: GuardrailResult[],
     started: number,
   ) => {
-    const latency = Number((performance.now() - started).toFixed(3));
-    logSink
-      .write({
-        id: requestId(),
-        created_at: new Date(Date.now() - latency).toISOString(),
-        workspace_id: identity.workspaceId,
-        api_key_id: identity.id,
-        route,
-        request_type: requestType,
-        stream: false,
-        status,
-        latency_ms: latency,
-        attempts: [],
-        hook_results: {
-          before_request_hooks: side === "input" ? results : [],
-          after_request_hooks: side === "output" ? results : [],
-        },
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
+    const record = requestRecord({
+      id: requestId(),
+      started,
+      workspaceId: identity.workspaceId,
+      apiKeyId: identity.id,
+      route,
+      requestType,
+      stream: false,
+      status,
+      hookResults: sideResults(side, results),
+    });
+    logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
   };
 
   const prepareList = async (list: unknown[], side: Side, path: string, scope: Scope) => {
     const prepared = await Promise.all(
       list.map((element, index) =>
-        prepareListElement(element, side, joinPath(path, index), { registry: engine.registry, source: guardrails, scope }),
+        prepareListElement(element, side, joinPath(path, index), { registry, source: guardrails, scope }),
       ),
     );
     const listed = prepared.map((p) => p.guardrail);
@@ -178,31 +173,18 @@ export function hookRoutes(
     const { guardrails: prepared, warnings } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
-    const credentials = await withJudgeEndpoints(
-      providers,
-      { workspaceId: identity.workspaceId },
-      prepared,
-      await phaseCredentials(pluginCredentials, identity.workspaceId, prepared),
-    );
-    const evaluation = await engine.evaluate({
-      side: body.side,
-      prepared,
+    const evaluation = await phases.whole(body.side, prepared, body.request, body.response, {
       requestType,
-      request: body.request,
-      ...(body.side === "output" && { response: body.response }),
       metadata: body.metadata ?? {},
       headers: checkHeaders(request.headers, false),
-      ...(credentials && { credentials }),
+      workspaceId: identity.workspaceId,
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
     log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
-      hook_results: {
-        before_request_hooks: body.side === "input" ? results : [],
-        after_request_hooks: body.side === "output" ? results : [],
-      },
+      hook_results: sideResults(body.side, results),
     };
     if (evaluation.transformed)
       answer[body.side === "input" ? "request" : "response"] = evaluation[body.side === "input" ? "request" : "response"];
@@ -240,21 +222,12 @@ export function hookRoutes(
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
     const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
-    const credentials = await withJudgeEndpoints(
-      providers,
-      { workspaceId: identity.workspaceId },
-      prepared,
-      await phaseCredentials(pluginCredentials, identity.workspaceId, prepared),
-    );
-    const evaluation = await engine.evaluate({
-      side,
-      prepared,
+    const evaluation = await phases.whole(side, prepared, requestJson, body.response?.json, {
       requestType,
-      request: requestJson,
-      ...(side === "output" && { response: body.response?.json }),
       metadata: stringMetadata(body.metadata),
+      headers: {},
       ...(body.provider !== undefined && { provider: body.provider }),
-      ...(credentials && { credentials }),
+      workspaceId: identity.workspaceId,
     });
     log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
@@ -263,10 +236,7 @@ export function hookRoutes(
       data: {
         status: evaluation.status,
         explanation: failed.length ? `guardrails failed: ${failed.join(", ")}` : "all guardrails passed",
-        hook_results: {
-          before_request_hooks: side === "input" ? evaluation.results : [],
-          after_request_hooks: side === "output" ? evaluation.results : [],
-        },
+        hook_results: sideResults(side, evaluation.results),
       },
     };
     if (evaluation.transformed) {

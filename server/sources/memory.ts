@@ -103,28 +103,48 @@ class ScopedMap<T> {
   }
 }
 
-/** Providers by slug. */
-export class InMemoryProviderSource implements ProviderSource {
-  readonly #map = new ScopedMap<ProviderRecord>((r) => r.workspaceId);
+/**
+ * A source of records held in a ScopedMap by a key of theirs: what the provider, config and
+ * guardrail sources share. Subclasses add the lookup their interface names.
+ */
+abstract class ScopedRecords<T extends { workspaceId?: string }> {
+  readonly #map = new ScopedMap<T>((r) => r.workspaceId);
 
-  constructor(records: Iterable<ProviderRecord> = []) {
+  constructor(
+    private readonly keyOf: (record: T) => string,
+    records: Iterable<T>,
+  ) {
     for (const record of records) this.set(record);
   }
 
-  set(record: ProviderRecord): void {
-    this.#map.set(record.slug, record);
+  /** Adds or replaces a record (a workspace's own and a shared one of the same key live side by side). */
+  set(record: T): void {
+    this.#map.set(this.keyOf(record), record);
   }
 
-  delete(slug: string, workspaceId?: string): boolean {
-    return this.#map.delete(slug, workspaceId);
+  /** Removes the record of a key owned by a workspace (or the shared one). */
+  delete(key: string, workspaceId?: string): boolean {
+    return this.#map.delete(key, workspaceId);
   }
 
   get size(): number {
     return this.#map.size;
   }
 
+  /** The record a scope sees for a key: its workspace's own first, else a shared one. */
+  protected find(key: string, scope?: Scope): T | undefined {
+    return this.#map.get(key, scope);
+  }
+}
+
+/** Providers by slug. */
+export class InMemoryProviderSource extends ScopedRecords<ProviderRecord> implements ProviderSource {
+  constructor(records: Iterable<ProviderRecord> = []) {
+    super((record) => record.slug, records);
+  }
+
   async get(slug: string, scope?: Scope): Promise<ProviderRecord | undefined> {
-    return this.#map.get(slug, scope);
+    return this.find(slug, scope);
   }
 }
 
@@ -158,27 +178,13 @@ export class InMemoryPluginCredentialSource implements PluginCredentialSource {
 }
 
 /** Saved configs by id. */
-export class InMemoryConfigSource implements ConfigSource {
-  readonly #map = new ScopedMap<ConfigRecord>((r) => r.workspaceId);
-
+export class InMemoryConfigSource extends ScopedRecords<ConfigRecord> implements ConfigSource {
   constructor(records: Iterable<ConfigRecord> = []) {
-    for (const record of records) this.set(record);
-  }
-
-  set(record: ConfigRecord): void {
-    this.#map.set(record.id, record);
-  }
-
-  delete(id: string, workspaceId?: string): boolean {
-    return this.#map.delete(id, workspaceId);
-  }
-
-  get size(): number {
-    return this.#map.size;
+    super((record) => record.id, records);
   }
 
   async get(id: string, scope?: Scope): Promise<ConfigRecord | undefined> {
-    return this.#map.get(id, scope);
+    return this.find(id, scope);
   }
 }
 
@@ -186,28 +192,19 @@ export class InMemoryConfigSource implements ConfigSource {
 export type ScopedGuardrail = GuardrailDefinition & { workspaceId?: string };
 
 /** Guardrail records by id, scoped like the other sources (core's GuardrailSource interface). */
-export class InMemoryScopedGuardrailSource implements GuardrailSource {
-  readonly #map = new ScopedMap<ScopedGuardrail>((r) => r.workspaceId);
-
+export class InMemoryScopedGuardrailSource extends ScopedRecords<ScopedGuardrail> implements GuardrailSource {
   constructor(records: Iterable<ScopedGuardrail> = []) {
-    for (const record of records) this.set(record);
+    // `set` refuses a record without a string id before the key is read.
+    super((record) => record.id as string, records);
   }
 
-  set(record: ScopedGuardrail): void {
+  override set(record: ScopedGuardrail): void {
     if (typeof record.id !== "string" || record.id === "") throw new TypeError("a guardrail record needs a string id");
-    this.#map.set(record.id, record);
-  }
-
-  delete(id: string, workspaceId?: string): boolean {
-    return this.#map.delete(id, workspaceId);
-  }
-
-  get size(): number {
-    return this.#map.size;
+    super.set(record);
   }
 
   async get(id: string, scope?: Scope): Promise<GuardrailDefinition | undefined> {
-    const record = this.#map.get(id, scope);
+    const record = this.find(id, scope);
     if (!record) return undefined;
     const { workspaceId: _owner, ...definition } = record;
     return definition;

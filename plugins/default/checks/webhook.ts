@@ -27,7 +27,7 @@ and not the check's own credentials.
 **Signature.** When the check has a secret (\`credentials: {"secret": "..."}\` in its parameters,
 which the engine hands to the check and never echoes), every call carries
 \`x-guardgate-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">\`. Verify it over the
-raw body and reject old timestamps to refuse replays (README, "Webhook checks"). Without a secret
+raw body and reject old timestamps to refuse replays (docs/webhooks.md, "Verifying the signature"). Without a secret
 the call is unsigned and \`data.signed\` is false.
 
 **The answer.** \`{"verdict": true|false, "data"?: {...}, "transformedData"?: {"request": {"json":

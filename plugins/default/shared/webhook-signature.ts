@@ -1,7 +1,7 @@
 /**
  * The signature of webhook calls: `x-guardgate-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<body>">`. Signing the timestamp with the body lets a receiver check both origin and
- * freshness, so a captured call cannot be replayed later. README "Webhook checks" shows how to
+ * freshness, so a captured call cannot be replayed later. docs/webhooks.md, "Verifying the signature", shows how to
  * verify it.
  */
 import { createHmac } from "node:crypto";

@@ -1,6 +1,7 @@
 /**
- * The SQLite repositories of the management model. better-sqlite3 is synchronous; the methods are
- * async to honour the repository interface, and each one is a single statement or a transaction.
+ * The SQLite repositories of the management model, each over one or two `SqliteTable`s (table.ts).
+ * better-sqlite3 is synchronous; the methods are async to honour the repository interface, and
+ * each one is a single statement or a transaction. Every write is announced on the change feed.
  */
 import type Database from "better-sqlite3";
 import type { LocalChangeFeed } from "../change-feed.js";
@@ -29,6 +30,7 @@ import type {
   Workspace,
 } from "../types.js";
 import { RowCodec } from "./codec.js";
+import { SqliteTable } from "./table.js";
 
 type Row = Record<string, unknown>;
 
@@ -140,6 +142,20 @@ const configs = new RowCodec<StoredConfig>({
   updated_at: "text",
 });
 
+/** Request-log rows as far as deleting an owner's logs goes. */
+type LogOwner = { organization_id: string; workspace_id: string };
+const LOG_OWNERS = new RowCodec<LogOwner>({
+  organization_id: "text",
+  workspace_id: "text",
+});
+
+/** Which workspaces a plugin integration serves, when not all. */
+type PluginMember = { plugin_integration_id: string; workspace_id: string };
+const PLUGIN_MEMBERS = new RowCodec<PluginMember>({
+  plugin_integration_id: "text",
+  workspace_id: "text",
+});
+
 function withoutSecret(record: IntegrationWithSecret): Integration {
   const { credentials_sealed: _sealed, ...integration } = record;
   return integration;
@@ -155,53 +171,42 @@ function withoutHash(record: ApiKeyWithHash): ApiKey {
   return key;
 }
 
-/** Runs `UPDATE table SET … WHERE where` for a patch; resolves to whether a row changed. */
-function applyPatch<T extends object>(
-  db: Database.Database,
-  codec: RowCodec<T>,
-  table: string,
-  where: { sql: string; params: Row },
-  patch: Row,
-  updatedAt: string,
-): boolean {
-  const { sql, params } = codec.setClause({ ...patch, updated_at: updatedAt });
-  return db.prepare(`UPDATE ${table} SET ${sql} WHERE ${where.sql}`).run({ ...params, ...where.params }).changes > 0;
-}
-
 export class SqliteOrganizations implements OrganizationRepository {
+  readonly #table: SqliteTable<Organization>;
+  readonly #logs: SqliteTable<LogOwner>;
+
   constructor(
     private readonly db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "organizations", organizations);
+    this.#logs = new SqliteTable(db, "request_logs", LOG_OWNERS);
+  }
 
   async create(record: Organization): Promise<Organization> {
-    this.db.prepare(organizations.insertSql("organizations")).run(organizations.encode(record));
+    this.#table.insert(record);
     this.feed.emit({ entity: "organization", id: record.id });
     return record;
   }
 
   async get(id: string): Promise<Organization | undefined> {
-    const row = this.db.prepare("SELECT * FROM organizations WHERE id = ?").get(id) as Row | undefined;
-    return row && organizations.decode(row);
+    return this.#table.one({ id });
   }
 
   async list(): Promise<Organization[]> {
-    return (this.db.prepare("SELECT * FROM organizations ORDER BY created_at, id").all() as Row[]).map((r) =>
-      organizations.decode(r),
-    );
+    return this.#table.many({});
   }
 
   async update(id: string, patch: Partial<Organization>, updatedAt: string): Promise<Organization | undefined> {
-    if (!applyPatch(this.db, organizations, "organizations", { sql: "id = @id", params: { id } }, patch, updatedAt))
-      return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     this.feed.emit({ entity: "organization", id });
     return this.get(id);
   }
 
   async delete(id: string): Promise<boolean> {
     const deleted = this.db.transaction(() => {
-      this.db.prepare("DELETE FROM request_logs WHERE organization_id = ?").run(id);
-      return this.db.prepare("DELETE FROM organizations WHERE id = ?").run(id).changes > 0;
+      this.#logs.delete({ organization_id: id });
+      return this.#table.delete({ id }) > 0;
     })();
     if (deleted) this.feed.emit({ entity: "organization", id });
     return deleted;
@@ -209,82 +214,82 @@ export class SqliteOrganizations implements OrganizationRepository {
 }
 
 export class SqliteWorkspaces implements WorkspaceRepository {
+  readonly #table: SqliteTable<Workspace>;
+  readonly #logs: SqliteTable<LogOwner>;
+
   constructor(
     private readonly db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "workspaces", workspaces);
+    this.#logs = new SqliteTable(db, "request_logs", LOG_OWNERS);
+  }
 
   async create(record: Workspace): Promise<Workspace> {
-    this.db.prepare(workspaces.insertSql("workspaces")).run(workspaces.encode(record));
+    this.#table.insert(record);
     this.feed.emit({ entity: "workspace", id: record.id, workspace_id: record.id });
     return record;
   }
 
   async get(id: string): Promise<Workspace | undefined> {
-    const row = this.db.prepare("SELECT * FROM workspaces WHERE id = ?").get(id) as Row | undefined;
-    return row && workspaces.decode(row);
+    return this.#table.one({ id });
   }
 
   async list(organizationId: string): Promise<Workspace[]> {
-    return (
-      this.db.prepare("SELECT * FROM workspaces WHERE organization_id = ? ORDER BY created_at, id").all(organizationId) as Row[]
-    ).map((r) => workspaces.decode(r));
+    return this.#table.many({ organization_id: organizationId });
   }
 
   async update(id: string, patch: Partial<Workspace>, updatedAt: string): Promise<Workspace | undefined> {
-    if (!applyPatch(this.db, workspaces, "workspaces", { sql: "id = @id", params: { id } }, patch, updatedAt)) return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     this.feed.emit({ entity: "workspace", id, workspace_id: id });
     return this.get(id);
   }
 
   async delete(id: string): Promise<boolean> {
     const deleted = this.db.transaction(() => {
-      this.db.prepare("DELETE FROM request_logs WHERE workspace_id = ?").run(id);
-      return this.db.prepare("DELETE FROM workspaces WHERE id = ?").run(id).changes > 0;
+      this.#logs.delete({ workspace_id: id });
+      return this.#table.delete({ id }) > 0;
     })();
     if (deleted) this.feed.emit({ entity: "workspace", id, workspace_id: id });
     return deleted;
   }
 
   async count(): Promise<number> {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM workspaces").get() as { n: number }).n;
+    return this.#table.count();
   }
 }
 
 export class SqliteApiKeys implements ApiKeyRepository {
+  readonly #table: SqliteTable<ApiKeyWithHash>;
+
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "api_keys", apiKeys);
+  }
 
   async create(record: ApiKeyWithHash): Promise<ApiKey> {
-    this.db.prepare(apiKeys.insertSql("api_keys")).run(apiKeys.encode(record));
+    this.#table.insert(record);
     this.feed.emit({ entity: "api_key", id: record.id, workspace_id: record.workspace_id });
     return withoutHash(record);
   }
 
   async get(id: string): Promise<ApiKey | undefined> {
-    const row = this.db.prepare("SELECT * FROM api_keys WHERE id = ?").get(id) as Row | undefined;
-    return row && withoutHash(apiKeys.decode(row));
+    const record = this.#table.one({ id });
+    return record && withoutHash(record);
   }
 
   async findByHash(hash: string): Promise<ApiKeyWithHash | undefined> {
-    const row = this.db.prepare("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
-    return row && apiKeys.decode(row);
+    return this.#table.one({ hash });
   }
 
   async list(filter: { organizationId: string; workspaceId?: string }): Promise<ApiKey[]> {
-    const rows =
-      filter.workspaceId === undefined
-        ? this.db.prepare("SELECT * FROM api_keys WHERE organization_id = ? ORDER BY created_at, id").all(filter.organizationId)
-        : this.db
-            .prepare("SELECT * FROM api_keys WHERE organization_id = ? AND workspace_id = ? ORDER BY created_at, id")
-            .all(filter.organizationId, filter.workspaceId);
-    return (rows as Row[]).map((r) => withoutHash(apiKeys.decode(r)));
+    return this.#table.many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId }).map(withoutHash);
   }
 
   async update(id: string, patch: Partial<ApiKey>, updatedAt: string): Promise<ApiKey | undefined> {
-    if (!applyPatch(this.db, apiKeys, "api_keys", { sql: "id = @id", params: { id } }, patch, updatedAt)) return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     const key = await this.get(id);
     this.feed.emit({ entity: "api_key", id, workspace_id: key?.workspace_id ?? null });
     return key;
@@ -292,20 +297,24 @@ export class SqliteApiKeys implements ApiKeyRepository {
 
   async delete(id: string): Promise<boolean> {
     const key = await this.get(id);
-    const deleted = this.db.prepare("DELETE FROM api_keys WHERE id = ?").run(id).changes > 0;
+    const deleted = this.#table.delete({ id }) > 0;
     if (deleted) this.feed.emit({ entity: "api_key", id, workspace_id: key?.workspace_id ?? null });
     return deleted;
   }
 }
 
 export class SqliteIntegrations implements IntegrationRepository {
+  readonly #table: SqliteTable<IntegrationWithSecret>;
+
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "integrations", integrations);
+  }
 
   async create(record: IntegrationWithSecret): Promise<Integration> {
-    this.db.prepare(integrations.insertSql("integrations")).run(integrations.encode(record));
+    this.#table.insert(record);
     this.feed.emit({ entity: "integration", id: record.id, workspace_id: record.workspace_id });
     return withoutSecret(record);
   }
@@ -316,96 +325,68 @@ export class SqliteIntegrations implements IntegrationRepository {
   }
 
   async getWithSecret(id: string): Promise<IntegrationWithSecret | undefined> {
-    const row = this.db.prepare("SELECT * FROM integrations WHERE id = ?").get(id) as Row | undefined;
-    return row && integrations.decode(row);
+    return this.#table.one({ id });
   }
 
   async findBySlug(organizationId: string, slug: string): Promise<Integration | undefined> {
-    const row = this.db.prepare("SELECT * FROM integrations WHERE organization_id = ? AND slug = ?").get(organizationId, slug) as
-      Row | undefined;
-    return row && withoutSecret(integrations.decode(row));
+    const record = this.#table.one({ organization_id: organizationId, slug });
+    return record && withoutSecret(record);
   }
 
   async list(filter: { organizationId: string; workspaceId?: string | null }): Promise<Integration[]> {
-    let rows: unknown[];
-    if (filter.workspaceId === undefined) {
-      rows = this.db
-        .prepare("SELECT * FROM integrations WHERE organization_id = ? ORDER BY created_at, id")
-        .all(filter.organizationId);
-    } else if (filter.workspaceId === null) {
-      rows = this.db
-        .prepare("SELECT * FROM integrations WHERE organization_id = ? AND workspace_id IS NULL ORDER BY created_at, id")
-        .all(filter.organizationId);
-    } else {
-      rows = this.db
-        .prepare("SELECT * FROM integrations WHERE organization_id = ? AND workspace_id = ? ORDER BY created_at, id")
-        .all(filter.organizationId, filter.workspaceId);
-    }
-    return (rows as Row[]).map((r) => withoutSecret(integrations.decode(r)));
+    return this.#table.many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId }).map(withoutSecret);
   }
 
   async update(id: string, patch: Partial<IntegrationWithSecret>, updatedAt: string): Promise<Integration | undefined> {
-    if (!applyPatch(this.db, integrations, "integrations", { sql: "id = @id", params: { id } }, patch, updatedAt))
-      return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     const record = await this.get(id);
     this.feed.emit({ entity: "integration", id, workspace_id: record?.workspace_id ?? null });
     return record;
   }
 
   async delete(id: string): Promise<boolean> {
-    const deleted = this.db.prepare("DELETE FROM integrations WHERE id = ?").run(id).changes > 0;
+    const deleted = this.#table.delete({ id }) > 0;
     if (deleted) this.feed.emit({ entity: "integration", id });
     return deleted;
   }
 }
 
 export class SqliteProvisioning implements ProvisioningRepository {
+  readonly #table: SqliteTable<Provisioning>;
+  readonly #providers: SqliteTable<Provider>;
+
   constructor(
     private readonly db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "provisioning", provisionings, "created_at");
+    this.#providers = new SqliteTable(db, "providers", providers);
+  }
 
   async put(record: Provisioning): Promise<Provisioning> {
-    const row = provisionings.encode(record);
-    this.db
-      .prepare(
+    this.#table
+      .statement(
         `${provisionings.insertSql("provisioning")} ON CONFLICT (integration_id, workspace_id)
          DO UPDATE SET budget = excluded.budget, rate_limit = excluded.rate_limit, updated_at = excluded.updated_at`,
       )
-      .run(row);
+      .run(provisionings.encode(record));
     this.feed.emit({ entity: "provisioning", id: record.integration_id, workspace_id: record.workspace_id });
     return (await this.get(record.integration_id, record.workspace_id))!;
   }
 
   async get(integrationId: string, workspaceId: string): Promise<Provisioning | undefined> {
-    const row = this.db
-      .prepare("SELECT * FROM provisioning WHERE integration_id = ? AND workspace_id = ?")
-      .get(integrationId, workspaceId) as Row | undefined;
-    return row && provisionings.decode(row);
+    return this.#table.one({ integration_id: integrationId, workspace_id: workspaceId });
   }
 
   async list(filter: { integrationId?: string; workspaceId?: string }): Promise<Provisioning[]> {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.integrationId !== undefined) {
-      where.push("integration_id = ?");
-      params.push(filter.integrationId);
-    }
-    if (filter.workspaceId !== undefined) {
-      where.push("workspace_id = ?");
-      params.push(filter.workspaceId);
-    }
-    const sql = `SELECT * FROM provisioning ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at`;
-    return (this.db.prepare(sql).all(...params) as Row[]).map((r) => provisionings.decode(r));
+    return this.#table.many({ integration_id: filter.integrationId, workspace_id: filter.workspaceId });
   }
 
   async delete(integrationId: string, workspaceId: string): Promise<boolean> {
+    const where = { integration_id: integrationId, workspace_id: workspaceId };
     const deleted = this.db.transaction(() => {
-      this.db.prepare("DELETE FROM providers WHERE integration_id = ? AND workspace_id = ?").run(integrationId, workspaceId);
-      return (
-        this.db.prepare("DELETE FROM provisioning WHERE integration_id = ? AND workspace_id = ?").run(integrationId, workspaceId)
-          .changes > 0
-      );
+      this.#providers.delete(where);
+      return this.#table.delete(where) > 0;
     })();
     if (deleted) this.feed.emit({ entity: "provisioning", id: integrationId, workspace_id: workspaceId });
     return deleted;
@@ -413,38 +394,35 @@ export class SqliteProvisioning implements ProvisioningRepository {
 }
 
 export class SqlitePluginIntegrations implements PluginIntegrationRepository {
+  readonly #table: SqliteTable<PluginIntegrationRow>;
+  readonly #members: SqliteTable<PluginMember>;
+
   constructor(
     private readonly db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "plugin_integrations", pluginIntegrations, "plugin, created_at, id");
+    this.#members = new SqliteTable(db, "plugin_integration_workspaces", PLUGIN_MEMBERS, "workspace_id");
+  }
 
-  #decode(row: Row): PluginIntegrationWithSecret {
-    const { all_workspaces, ...record } = pluginIntegrations.decode(row);
+  #withWorkspaces(row: PluginIntegrationRow): PluginIntegrationWithSecret {
+    const { all_workspaces, ...record } = row;
     const workspaces = all_workspaces
       ? ("all" as const)
-      : (this.db
-          .prepare("SELECT workspace_id FROM plugin_integration_workspaces WHERE plugin_integration_id = ? ORDER BY workspace_id")
-          .pluck()
-          .all(record.id) as string[]);
+      : this.#members.many({ plugin_integration_id: record.id }).map((member) => member.workspace_id);
     return { ...record, workspaces };
   }
 
   #writeWorkspaces(id: string, workspaces: PluginIntegration["workspaces"]): void {
-    this.db.prepare("DELETE FROM plugin_integration_workspaces WHERE plugin_integration_id = ?").run(id);
+    this.#members.delete({ plugin_integration_id: id });
     if (workspaces === "all") return;
-    const insert = this.db.prepare(
-      "INSERT INTO plugin_integration_workspaces (plugin_integration_id, workspace_id) VALUES (?, ?)",
-    );
-    for (const workspaceId of workspaces) insert.run(id, workspaceId);
+    for (const workspaceId of workspaces) this.#members.insert({ plugin_integration_id: id, workspace_id: workspaceId });
   }
 
   async create(record: PluginIntegrationWithSecret): Promise<PluginIntegration | undefined> {
     const { workspaces, ...columns } = record;
     const created = this.db.transaction(() => {
-      const inserted =
-        this.db
-          .prepare(`${pluginIntegrations.insertSql("plugin_integrations")} ON CONFLICT DO NOTHING`)
-          .run(pluginIntegrations.encode({ ...columns, all_workspaces: workspaces === "all" })).changes > 0;
+      const inserted = this.#table.insert({ ...columns, all_workspaces: workspaces === "all" }, { ignoreConflict: true });
       if (inserted) this.#writeWorkspaces(record.id, workspaces);
       return inserted;
     })();
@@ -459,42 +437,30 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
   }
 
   async getWithSecret(id: string): Promise<PluginIntegrationWithSecret | undefined> {
-    const row = this.db.prepare("SELECT * FROM plugin_integrations WHERE id = ?").get(id) as Row | undefined;
-    return row && this.#decode(row);
+    const row = this.#table.one({ id });
+    return row && this.#withWorkspaces(row);
   }
 
   async find(organizationId: string, workspaceId: string | null, plugin: string): Promise<PluginIntegration | undefined> {
-    const row = this.db
-      .prepare("SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? AND plugin = ?")
-      .get(organizationId, workspaceId ?? "", plugin) as Row | undefined;
-    return row && withoutSealed(this.#decode(row));
+    const row = this.#table.one({ organization_id: organizationId, workspace_id: workspaceId, plugin });
+    return row && withoutSealed(this.#withWorkspaces(row));
   }
 
   async list(filter: { organizationId: string; workspaceId?: string | null }): Promise<PluginIntegration[]> {
-    let rows: unknown[];
-    if (filter.workspaceId === undefined) {
-      rows = this.db
-        .prepare("SELECT * FROM plugin_integrations WHERE organization_id = ? ORDER BY plugin, created_at, id")
-        .all(filter.organizationId);
-    } else {
-      rows = this.db
-        .prepare(
-          "SELECT * FROM plugin_integrations WHERE organization_id = ? AND COALESCE(workspace_id, '') = ? ORDER BY plugin, created_at, id",
-        )
-        .all(filter.organizationId, filter.workspaceId ?? "");
-    }
-    return (rows as Row[]).map((r) => withoutSealed(this.#decode(r)));
+    return this.#table
+      .many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId })
+      .map((row) => withoutSealed(this.#withWorkspaces(row)));
   }
 
   async listServing(organizationId: string, workspaceId: string): Promise<PluginIntegrationWithSecret[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.#table
+      .statement(
         `SELECT p.* FROM plugin_integrations p WHERE p.organization_id = ? AND (p.all_workspaces = 1 OR EXISTS (
            SELECT 1 FROM plugin_integration_workspaces w WHERE w.plugin_integration_id = p.id AND w.workspace_id = ?))
          ORDER BY p.plugin, p.id`,
       )
       .all(organizationId, workspaceId) as Row[];
-    return rows.map((r) => this.#decode(r));
+    return rows.map((row) => this.#withWorkspaces(pluginIntegrations.decode(row)));
   }
 
   async update(
@@ -505,8 +471,7 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
     const { workspaces, ...columns } = patch;
     const changed = this.db.transaction(() => {
       const row: Row = { ...columns, ...(workspaces !== undefined && { all_workspaces: workspaces === "all" }) };
-      if (!applyPatch(this.db, pluginIntegrations, "plugin_integrations", { sql: "id = @id", params: { id } }, row, updatedAt))
-        return false;
+      if (!this.#table.update({ id }, row, updatedAt)) return false;
       if (workspaces !== undefined) this.#writeWorkspaces(id, workspaces);
       return true;
     })();
@@ -518,52 +483,42 @@ export class SqlitePluginIntegrations implements PluginIntegrationRepository {
 
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
-    const deleted = this.db.prepare("DELETE FROM plugin_integrations WHERE id = ?").run(id).changes > 0;
+    const deleted = this.#table.delete({ id }) > 0;
     if (deleted) this.feed.emit({ entity: "plugin_integration", id, workspace_id: record?.workspace_id ?? null });
     return deleted;
   }
 }
 
 export class SqliteProviders implements ProviderRepository {
+  readonly #table: SqliteTable<Provider>;
+
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly feed: LocalChangeFeed,
-  ) {}
+  ) {
+    this.#table = new SqliteTable(db, "providers", providers, "created_at, slug");
+  }
 
   async create(record: Provider): Promise<Provider> {
-    this.db.prepare(providers.insertSql("providers")).run(providers.encode(record));
+    this.#table.insert(record);
     this.feed.emit({ entity: "provider", id: record.id, workspace_id: record.workspace_id });
     return record;
   }
 
   async get(id: string): Promise<Provider | undefined> {
-    const row = this.db.prepare("SELECT * FROM providers WHERE id = ?").get(id) as Row | undefined;
-    return row && providers.decode(row);
+    return this.#table.one({ id });
   }
 
   async findBySlug(workspaceId: string, slug: string): Promise<Provider | undefined> {
-    const row = this.db.prepare("SELECT * FROM providers WHERE workspace_id = ? AND slug = ?").get(workspaceId, slug) as
-      Row | undefined;
-    return row && providers.decode(row);
+    return this.#table.one({ workspace_id: workspaceId, slug });
   }
 
   async list(filter: { workspaceId?: string; integrationId?: string }): Promise<Provider[]> {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.workspaceId !== undefined) {
-      where.push("workspace_id = ?");
-      params.push(filter.workspaceId);
-    }
-    if (filter.integrationId !== undefined) {
-      where.push("integration_id = ?");
-      params.push(filter.integrationId);
-    }
-    const sql = `SELECT * FROM providers ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at, slug`;
-    return (this.db.prepare(sql).all(...params) as Row[]).map((r) => providers.decode(r));
+    return this.#table.many({ workspace_id: filter.workspaceId, integration_id: filter.integrationId });
   }
 
   async update(id: string, patch: Partial<Provider>, updatedAt: string): Promise<Provider | undefined> {
-    if (!applyPatch(this.db, providers, "providers", { sql: "id = @id", params: { id } }, patch, updatedAt)) return undefined;
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
     const record = await this.get(id);
     this.feed.emit({ entity: "provider", id, workspace_id: record?.workspace_id ?? null });
     return record;
@@ -571,7 +526,7 @@ export class SqliteProviders implements ProviderRepository {
 
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
-    const deleted = this.db.prepare("DELETE FROM providers WHERE id = ?").run(id).changes > 0;
+    const deleted = this.#table.delete({ id }) > 0;
     if (deleted) this.feed.emit({ entity: "provider", id, workspace_id: record?.workspace_id ?? null });
     return deleted;
   }
@@ -582,36 +537,30 @@ export class SqliteVersioned<
   T extends { workspace_id: string; id: string; version: number; created_at: string },
 > implements VersionedRepository<T> {
   readonly #codec: RowCodec<T>;
+  readonly #table: SqliteTable<T>;
+  readonly #entity: "guardrail" | "config";
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly feed: LocalChangeFeed,
-    private readonly table: "guardrails" | "configs",
+    private readonly name: "guardrails" | "configs",
   ) {
-    this.#codec = (table === "guardrails" ? guardrails : configs) as unknown as RowCodec<T>;
-  }
-
-  #entity(): "guardrail" | "config" {
-    return this.table === "guardrails" ? "guardrail" : "config";
+    this.#codec = (name === "guardrails" ? guardrails : configs) as unknown as RowCodec<T>;
+    this.#table = new SqliteTable(db, name, this.#codec);
+    this.#entity = name === "guardrails" ? "guardrail" : "config";
   }
 
   async get(workspaceId: string, id: string): Promise<T | undefined> {
-    const row = this.db.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? AND id = ?`).get(workspaceId, id) as
-      Row | undefined;
-    return row && this.#codec.decode(row);
+    return this.#table.one({ workspace_id: workspaceId, id });
   }
 
   async list(workspaceId: string): Promise<T[]> {
-    return (
-      this.db.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? ORDER BY created_at, id`).all(workspaceId) as Row[]
-    ).map((r) => this.#codec.decode(r));
+    return this.#table.many({ workspace_id: workspaceId });
   }
 
   async insert(record: T): Promise<T | undefined> {
-    const inserted =
-      this.db.prepare(`${this.#codec.insertSql(this.table)} ON CONFLICT DO NOTHING`).run(this.#codec.encode(record)).changes > 0;
-    if (!inserted) return undefined;
-    this.feed.emit({ entity: this.#entity(), id: record.id, workspace_id: record.workspace_id });
+    if (!this.#table.insert(record, { ignoreConflict: true })) return undefined;
+    this.feed.emit({ entity: this.#entity, id: record.id, workspace_id: record.workspace_id });
     return record;
   }
 
@@ -621,9 +570,9 @@ export class SqliteVersioned<
     const { sql, params } = this.#codec.setClause(fields);
     const versionGuard = expectedVersion === undefined ? "" : " AND version = @expected_version";
     const changed =
-      this.db
-        .prepare(
-          `UPDATE ${this.table} SET ${sql}, version = version + 1 WHERE workspace_id = @k_workspace AND id = @k_id${versionGuard}`,
+      this.#table
+        .statement(
+          `UPDATE ${this.name} SET ${sql}, version = version + 1 WHERE workspace_id = @k_workspace AND id = @k_id${versionGuard}`,
         )
         .run({
           ...params,
@@ -632,14 +581,13 @@ export class SqliteVersioned<
           ...(expectedVersion !== undefined && { expected_version: expectedVersion }),
         }).changes > 0;
     if (!changed) return undefined;
-    this.feed.emit({ entity: this.#entity(), id: id as string, workspace_id: workspace_id as string });
+    this.feed.emit({ entity: this.#entity, id: id as string, workspace_id: workspace_id as string });
     return this.get(workspace_id as string, id as string);
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const deleted =
-      this.db.prepare(`DELETE FROM ${this.table} WHERE workspace_id = ? AND id = ?`).run(workspaceId, id).changes > 0;
-    if (deleted) this.feed.emit({ entity: this.#entity(), id, workspace_id: workspaceId });
+    const deleted = this.#table.delete({ workspace_id: workspaceId, id }) > 0;
+    if (deleted) this.feed.emit({ entity: this.#entity, id, workspace_id: workspaceId });
     return deleted;
   }
 }
