@@ -4,23 +4,43 @@
  * exits 0 when every synchronous guardrail passed, 1 when one failed, 2 on bad input.
  */
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { bodyForText, createEngine, GuardgateError, type RequestType, type Side } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]... [--allow-loopback]
-
-  --guardrail FILE     JSON file holding one guardrail ({id, checks, ...}) or a config
-                       (input_guardrails, output_guardrails, before_request_hooks, ...)
-  --side SIDE          input (default; the guardrail's own side when it has one) or output
-  --request-type TYPE  chatComplete (default), complete, embed or messages
-  --text TEXT          evaluate this text instead of a request/response body read from stdin
-  --plugin SPEC        load another plugin (package name or path); may be repeated
-  --allow-loopback     let checks that call out reach 127.0.0.1 and ::1 (a webhook or an LLM
-                       judge served on this machine); refused by default
-
-Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.`;
+const ARGS = {
+  usage: [
+    "check --guardrail FILE [--side input|output] [--request-type TYPE] [--text TEXT] [--plugin SPEC]... [--allow-loopback]",
+  ],
+  flags: {
+    guardrail: {
+      type: "string",
+      value: "FILE",
+      help: "JSON file holding one guardrail ({id, checks, ...}) or a config\n(input_guardrails, output_guardrails, before_request_hooks, ...)",
+    },
+    side: { type: "string", value: "SIDE", help: "input (default; the guardrail's own side when it has one) or output" },
+    "request-type": {
+      type: "string",
+      default: "chatComplete",
+      value: "TYPE",
+      help: "chatComplete (default), complete, embed or messages",
+    },
+    text: { type: "string", value: "TEXT", help: "evaluate this text instead of a request/response body read from stdin" },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "load another plugin (package name or path); may be repeated",
+    },
+    "allow-loopback": {
+      type: "boolean",
+      help: "let checks that call out reach 127.0.0.1 and ::1 (a webhook or an LLM\njudge served on this machine); refused by default",
+    },
+  },
+  positionals: false,
+  footer: "Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.",
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 class UsageError extends Error {}
 
@@ -45,23 +65,8 @@ function parseJson(text: string, what: string): unknown {
 const check: Command = async (argv) => {
   let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        guardrail: { type: "string" },
-        side: { type: "string" },
-        "request-type": { type: "string", default: "chatComplete" },
-        text: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        "allow-loopback": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const { values, help } = parseCommand(ARGS, argv);
+    if (help) return printHelp(ARGS, true);
     if (!values.guardrail) throw new UsageError("--guardrail FILE is required");
     let fileText: string;
     try {

@@ -3,27 +3,43 @@
  * the operator. Values come from stdin (a JSON object) or from environment variables, never from
  * the command line, where other users of the machine could read them; they are never printed.
  */
-import { parseArgs } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import type { PluginCredentials } from "../server/management/plugin-integrations.js";
 import type { PluginIntegration, WorkspaceSelection } from "../server/store/types.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
-const HELP = `usage: guardgate credentials set PLUGIN_ID [--env KEY=VAR]... [--workspace ID | --workspaces all|ID,ID] [--plugin SPEC]... [--config FILE] [--organization ID] [--data-dir DIR]
-       guardgate credentials list [--organization ID] [--data-dir DIR]
-       guardgate credentials remove PLUGIN_ID [--workspace ID] [--organization ID] [--data-dir DIR]
-
-  set          hold credentials for a plugin's checks (created, or replaced whole). The values are a
-               JSON object on stdin, or --env KEY=VAR pairs taking each KEY from environment variable
-               VAR. They are checked against the plugin's credentials schema, so the plugin must be
-               loaded: built in, --plugin, or a plugin of the --config file
-  --workspace  a workspace's own credentials, which win over the organization's there
-  --workspaces for the organization's: the workspaces served (default all, present and future)
-  list         plugin integrations: plugin, scope, workspaces served and the names of the keys held
-               (never their values)
-  remove       the plugin's checks get no credentials from the service from the next request
-  --data-dir   the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: [
+    "credentials set PLUGIN_ID [--env KEY=VAR]... [--workspace ID | --workspaces all|ID,ID] [--plugin SPEC]... [--config FILE] [--organization ID] [--data-dir DIR]",
+    "credentials list [--organization ID] [--data-dir DIR]",
+    "credentials remove PLUGIN_ID [--workspace ID] [--organization ID] [--data-dir DIR]",
+  ],
+  entries: {
+    set: "hold credentials for a plugin's checks (created, or replaced whole). The values are a\nJSON object on stdin, or --env KEY=VAR pairs taking each KEY from environment variable\nVAR. They are checked against the plugin's credentials schema, so the plugin must be\nloaded: built in, --plugin, or a plugin of the --config file",
+    list: "plugin integrations: plugin, scope, workspaces served and the names of the keys held\n(never their values)",
+    remove: "the plugin's checks get no credentials from the service from the next request",
+  },
+  flags: {
+    env: {
+      type: "string",
+      multiple: true,
+      value: "KEY=VAR",
+      help: "take credential KEY from environment variable VAR; may be repeated",
+    },
+    workspace: { type: "string", value: "ID", help: "a workspace's own credentials, which win over the organization's there" },
+    workspaces: {
+      type: "string",
+      value: "all|ID,ID",
+      help: "for the organization's: the workspaces served (default all, present and future)",
+    },
+    organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
+    plugin: { type: "string", multiple: true, value: "SPEC", help: "load this plugin (package name or path); may be repeated" },
+    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError("no credentials: pipe a JSON object on stdin or give --env KEY=VAR");
@@ -75,26 +91,9 @@ function line(record: PluginIntegration): string {
 
 const credentials: Command = (argv) =>
   runCommand("credentials", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        env: { type: "string", multiple: true },
-        workspace: { type: "string" },
-        workspaces: { type: "string" },
-        organization: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        config: { type: "string" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action, pluginId] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (!["set", "list", "remove"].includes(action)) throw new UsageError(`unknown action "${action}"; use set, list or remove`);
     if (action !== "list" && !pluginId) throw new UsageError(`${action} needs a PLUGIN_ID (see \`guardgate plugins list\`)`);
     if (values.workspace !== undefined && values.workspaces !== undefined) {

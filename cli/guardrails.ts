@@ -4,21 +4,32 @@
  * plan exactly as the admin API would.
  */
 import { readFile } from "node:fs/promises";
-import { isDeepStrictEqual, parseArgs } from "node:util";
+import { isDeepStrictEqual } from "node:util";
 import YAML from "yaml";
 import { OPERATOR } from "../server/management/actor.js";
 import type { GuardrailInput } from "../server/management/guardrails.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
-const HELP = `usage: guardgate guardrails apply FILE [--workspace ID] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]
-
-  FILE        JSON or YAML: one guardrail {id, name?, checks, side?, deny?, async?, ...}, a list of
-              them, or {"guardrails": [...]}. Each needs an id; it is created, or updated when it changed
-  --workspace the workspace (default: the organization's first)
-  --plugin    a plugin the guardrails' checks come from (package name or path); may be repeated
-  --config    the gateway's config file, whose plugins to load
-  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: ["guardrails apply FILE [--workspace ID] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]"],
+  entries: {
+    FILE: 'JSON or YAML: one guardrail {id, name?, checks, side?, deny?, async?, ...}, a list of\nthem, or {"guardrails": [...]}. Each needs an id; it is created, or updated when it changed',
+  },
+  flags: {
+    workspace: { type: "string", value: "ID", help: "the workspace (default: the organization's first)" },
+    organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
+    },
+    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 function guardrailsOf(value: unknown, file: string): GuardrailInput[] {
   const list = Array.isArray(value)
@@ -36,24 +47,9 @@ function guardrailsOf(value: unknown, file: string): GuardrailInput[] {
 
 const guardrails: Command = (argv) =>
   runCommand("guardrails", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        workspace: { type: "string" },
-        organization: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        config: { type: "string" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action, file] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (action !== "apply") throw new UsageError(`unknown action "${action}"; use apply`);
     if (!file) throw new UsageError("apply needs a FILE");
     let text: string;

@@ -1,44 +1,39 @@
 /**
  * `guardgate keys`: API keys in the store, as the operator. `create` prints the new key once.
  */
-import { parseArgs } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import { ROLES, type Role } from "../server/store/types.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
-const HELP = `usage: guardgate keys create --name NAME [--role member|workspace_admin|org_admin] [--workspace ID] [--organization ID] [--json] [--data-dir DIR]
-       guardgate keys list [--workspace ID] [--organization ID] [--data-dir DIR]
-       guardgate keys revoke KEY_ID [--data-dir DIR]
-
-  create      a new key; the key is printed once (with --json, as {"key", "api_key"}). Member and
-              workspace_admin keys belong to a workspace (default: the organization's first);
-              org_admin keys belong to the organization
-  list        key records (never the keys)
-  revoke      the key stops working at once, also in a running gateway
-  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: [
+    "keys create --name NAME [--role member|workspace_admin|org_admin] [--workspace ID] [--organization ID] [--json] [--data-dir DIR]",
+    "keys list [--workspace ID] [--organization ID] [--data-dir DIR]",
+    "keys revoke KEY_ID [--data-dir DIR]",
+  ],
+  entries: {
+    create:
+      'a new key; the key is printed once (with --json, as {"key", "api_key"}). Member and\nworkspace_admin keys belong to a workspace (default: the organization\'s first);\norg_admin keys belong to the organization',
+    list: "key records (never the keys)",
+    revoke: "the key stops working at once, also in a running gateway",
+  },
+  flags: {
+    name: { type: "string", value: "NAME", help: "the new key's name" },
+    role: { type: "string", value: "ROLE", default: "member", help: "member (default), workspace_admin or org_admin" },
+    workspace: { type: "string", value: "ID", help: "the key's workspace; with list, only that workspace's keys" },
+    organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
+    json: { type: "boolean", default: false, help: "print the created key as JSON" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 const keys: Command = (argv) =>
   runCommand("keys", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        name: { type: "string" },
-        role: { type: "string", default: "member" },
-        workspace: { type: "string" },
-        organization: { type: "string" },
-        json: { type: "boolean", default: false },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action, ...rest] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (!["create", "list", "revoke"].includes(action))
       throw new UsageError(`unknown action "${action}"; use create, list or revoke`);
     const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });

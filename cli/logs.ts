@@ -2,21 +2,42 @@
  * `guardgate logs tail`: the latest request logs of the store, one line each (or JSON lines), and
  * with --follow the new ones as the gateway writes them.
  */
-import { parseArgs } from "node:util";
 import type { LogSummary } from "../server/logs/view.js";
 import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
-const HELP = `usage: guardgate logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]
-                          [--verdict pass|fail] [--model M] [--json] [--interval 1000] [--data-dir DIR]
-
-  -n N         how many of the latest records to show first (default 20)
-  --follow     keep printing new records as they are written (Ctrl-C stops)
-  --json       one JSON object per line instead of a summary line
-  --interval   how often --follow looks for new records, in ms (default 1000)
-  --data-dir   the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: [
+    "logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]\n                          [--verdict pass|fail] [--model M] [--json] [--interval 1000] [--data-dir DIR]",
+  ],
+  flags: {
+    n: {
+      type: "string",
+      short: "n",
+      default: "20",
+      value: "N",
+      help: "how many of the latest records to show first (default 20)",
+    },
+    follow: { type: "boolean", short: "f", default: false, help: "keep printing new records as they are written (Ctrl-C stops)" },
+    workspace: { type: "string", value: "ID", help: "only this workspace's records" },
+    status: { type: "string", value: "CODES", help: "only these statuses, comma-separated (446,246)" },
+    guardrail: { type: "string", value: "ID", help: "only records where this guardrail ran" },
+    check: { type: "string", value: "ID", help: "only records where this check ran" },
+    verdict: { type: "string", value: "pass|fail", help: "only records whose guardrails passed, or failed" },
+    model: { type: "string", value: "M", help: "only requests for this model" },
+    json: { type: "boolean", default: false, help: "one JSON object per line instead of a summary line" },
+    interval: {
+      type: "string",
+      default: "1000",
+      value: "MS",
+      help: "how often --follow looks for new records, in ms (default 1000)",
+    },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 function line(entry: LogSummary): string {
   const g = entry.guardrails;
@@ -38,30 +59,9 @@ function line(entry: LogSummary): string {
 
 const logs: Command = (argv) =>
   runCommand("logs", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        n: { type: "string", short: "n", default: "20" },
-        follow: { type: "boolean", short: "f", default: false },
-        workspace: { type: "string" },
-        status: { type: "string" },
-        guardrail: { type: "string" },
-        check: { type: "string" },
-        verdict: { type: "string" },
-        model: { type: "string" },
-        json: { type: "boolean", default: false },
-        interval: { type: "string", default: "1000" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (action !== "tail") throw new UsageError(`unknown action "${action}"; use tail`);
     const count = Number(values.n);
     if (!Number.isInteger(count) || count < 0 || count > 500) throw new UsageError("-n must be an integer from 0 to 500");

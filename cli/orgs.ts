@@ -2,20 +2,31 @@
  * `guardgate orgs`: the operator's side of organizations — the plan and the guardrails feature
  * flag (spec §5), which no API key may change, and new tenants with their first admin key.
  */
-import { parseArgs } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import { PLANS, type PlanName } from "../server/store/types.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
-const HELP = `usage: guardgate orgs list [--data-dir DIR]
-       guardgate orgs create --name NAME [--plan developer|production|enterprise] [--guardrails on|off] [--data-dir DIR]
-       guardgate orgs set ORG_ID [--plan PLAN] [--guardrails on|off] [--workspace-integrations on|off] [--data-dir DIR]
-
-  list        organizations with their plan and flags
-  create      an organization with a first workspace and an org_admin key, printed once
-  set         change the plan, the guardrails flag or whether workspaces may create their own integrations
-  --data-dir  the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)`;
+const ARGS = {
+  usage: [
+    "orgs list [--data-dir DIR]",
+    "orgs create --name NAME [--plan developer|production|enterprise] [--guardrails on|off] [--data-dir DIR]",
+    "orgs set ORG_ID [--plan PLAN] [--guardrails on|off] [--workspace-integrations on|off] [--data-dir DIR]",
+  ],
+  entries: {
+    list: "organizations with their plan and flags",
+    create: "an organization with a first workspace and an org_admin key, printed once",
+    set: "change the plan, the guardrails flag or whether workspaces may create their own integrations",
+  },
+  flags: {
+    name: { type: "string", value: "NAME", help: "the new organization's name" },
+    plan: { type: "string", value: "PLAN", help: "developer, production or enterprise" },
+    guardrails: { type: "string", value: "on|off", help: "whether the organization's guardrails run" },
+    "workspace-integrations": { type: "string", value: "on|off", help: "whether workspaces may create their own integrations" },
+    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 function flag(value: string | undefined, name: string): boolean | undefined {
   if (value === undefined) return undefined;
@@ -32,24 +43,9 @@ function plan(value: string | undefined): PlanName | undefined {
 
 const orgs: Command = (argv) =>
   runCommand("orgs", async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        name: { type: "string" },
-        plan: { type: "string" },
-        guardrails: { type: "string" },
-        "workspace-integrations": { type: "string" },
-        "data-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals, help } = parseCommand(ARGS, argv);
     const [action, id] = positionals;
-    if (values.help || !action) {
-      process.stdout.write(`${HELP}\n`);
-      return values.help ? 0 : 2;
-    }
+    if (help || !action) return printHelp(ARGS, help);
     if (!["list", "create", "set"].includes(action)) throw new UsageError(`unknown action "${action}"; use list, create or set`);
     const chosenPlan = plan(values.plan);
     const guardrails = flag(values.guardrails, "--guardrails");

@@ -3,39 +3,30 @@
  * that passes its own tests out of the box (see plugin-scaffold.ts).
  */
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { GuardgateError } from "../core/index.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { scaffoldPlugin } from "./plugin-scaffold.js";
 
-const HELP = `usage: guardgate plugin new NAME [--dir DIR] [--id ID] [--guardgate SPEC]
-
-Writes a plugin package NAME (an npm package name) into ./NAME's last segment, or DIR:
-package.json, tsconfig.json, src/ with an example check, test/ (node:test with
-guardgate/testing), bench/latency.ts and a README.
-
-  --dir DIR         folder to write (must be empty or absent)
-  --id ID           plugin id (check ids are ID.<check>); derived from NAME by default
-  --guardgate SPEC  version spec of the guardgate dependency; by default file:<this installation>,
-                    which installs offline`;
+const ARGS = {
+  usage: ["plugin new NAME [--dir DIR] [--id ID] [--guardgate SPEC]"],
+  about:
+    "Writes a plugin package NAME (an npm package name) into ./NAME's last segment, or DIR:\npackage.json, tsconfig.json, src/ with an example check, test/ (node:test with\nguardgate/testing), bench/latency.ts and a README.",
+  flags: {
+    dir: { type: "string", value: "DIR", help: "folder to write (must be empty or absent)" },
+    id: { type: "string", value: "ID", help: "plugin id (check ids are ID.<check>); derived from NAME by default" },
+    guardgate: {
+      type: "string",
+      value: "SPEC",
+      help: "version spec of the guardgate dependency; by default file:<this installation>,\nwhich installs offline",
+    },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 const plugin: Command = async (argv) => {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        dir: { type: "string" },
-        id: { type: "string" },
-        guardgate: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const { values, positionals, help } = parseCommand(ARGS, argv);
+    if (help) return printHelp(ARGS, true);
     const [action, name, ...extra] = positionals;
     if (action !== "new")
       throw new GuardgateError("usage", action ? `unknown action "${action}"; use: plugin new NAME` : "use: plugin new NAME");

@@ -4,20 +4,33 @@
  * each of its checks with its sides, kind, time limit and parameters. A plugin that fails to load
  * is reported as the gateway would at start.
  */
-import { parseArgs } from "node:util";
 import { type CheckInfo, createEngine, GuardgateError, type JsonSchema, type PluginInfo } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate plugins list [--config FILE] [--plugin SPEC]... [--json]
-
-  --config FILE  load the plugins of this gateway config file, resolved from its folder, as
-                 guardgate serve --config FILE does
-  --plugin SPEC  also load this plugin (package name resolved from the current folder, or a path
-                 to a module file or package folder); may be repeated
-  --json         print {plugins: [{id, name, description, class, apiVersion, source,
-                 checks: [{id, sides, kind, parameters (JSON Schema), ...}]}]}`;
+const ARGS = {
+  usage: ["plugins list [--config FILE] [--plugin SPEC]... [--json]"],
+  flags: {
+    config: {
+      type: "string",
+      value: "FILE",
+      help: "load the plugins of this gateway config file, resolved from its folder, as\nguardgate serve --config FILE does",
+    },
+    plugin: {
+      type: "string",
+      multiple: true,
+      value: "SPEC",
+      help: "also load this plugin (package name resolved from the current folder, or a path\nto a module file or package folder); may be repeated",
+    },
+    json: {
+      type: "boolean",
+      default: false,
+      help: "print {plugins: [{id, name, description, class, apiVersion, source,\nchecks: [{id, sides, kind, parameters (JSON Schema), ...}]}]}",
+    },
+  },
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 /** A short type of a parameter's schema: `string`, `integer[]`, `"any" | "all"`. */
 export function schemaType(schema: unknown): string {
@@ -71,21 +84,8 @@ export function renderPlugins(plugins: PluginInfo[], checks: CheckInfo[]): strin
 
 const pluginsList: Command = async (argv) => {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const { values, positionals, help } = parseCommand(ARGS, argv);
+    if (help) return printHelp(ARGS, true);
     const [action, ...extra] = positionals;
     if (action !== "list")
       throw new GuardgateError("usage", action ? `unknown action "${action}"; use: plugins list` : "use: plugins list");

@@ -4,28 +4,59 @@
  * and what was loaded; SIGTERM or SIGINT stops accepting, lets in-flight requests finish (bounded),
  * writes every request log, then exits.
  */
-import { parseArgs } from "node:util";
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 
-const HELP = `usage: guardgate serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000]
-
-  --port N            port to listen on (default 8787; 0 picks a free one)
-  --host HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  --config FILE       JSON or YAML file with api_keys, providers, guardrails, configs, plugins, settings;
-                      seeds the store at every start (records are created or updated by id and slug)
-  --data-dir DIR      the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR
-                      or ./.guardgate)
-  --store URL         postgres://user:password@host:port/db: records and request logs in Postgres, shared
-                      by every instance given it (else the config file's store.url, else
-                      GUARDGATE_STORE_URL, else the SQLite file in the data folder)
-  --redis URL         redis://host:port: rate limits and budgets counted in Redis, shared by every instance
-                      given it (else the config file's redis.url, else GUARDGATE_REDIS_URL)
-  --executor KIND     how guardrail checks run: auto (default: each phase inline or in the worker pool,
-                      by measured cost), pool (always in worker threads) or inline
-  --log-level LEVEL   fatal, error, warn, info (default), debug or trace
-  --grace-period MS   how long in-flight requests may finish after SIGTERM (default 10000)`;
+const ARGS = {
+  usage: [
+    "serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000]",
+  ],
+  flags: {
+    port: { type: "string", default: "8787", value: "N", help: "port to listen on (default 8787; 0 picks a free one)" },
+    host: {
+      type: "string",
+      default: "127.0.0.1",
+      value: "HOST",
+      help: "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)",
+    },
+    config: {
+      type: "string",
+      value: "FILE",
+      help: "JSON or YAML file with api_keys, providers, guardrails, configs, plugins, settings;\nseeds the store at every start (records are created or updated by id and slug)",
+    },
+    "data-dir": {
+      type: "string",
+      value: "DIR",
+      help: "the data folder: database, secret key, initial keys (default GUARDGATE_DATA_DIR\nor ./.guardgate)",
+    },
+    store: {
+      type: "string",
+      value: "URL",
+      help: "postgres://user:password@host:port/db: records and request logs in Postgres, shared\nby every instance given it (else the config file's store.url, else\nGUARDGATE_STORE_URL, else the SQLite file in the data folder)",
+    },
+    redis: {
+      type: "string",
+      value: "URL",
+      help: "redis://host:port: rate limits and budgets counted in Redis, shared by every instance\ngiven it (else the config file's redis.url, else GUARDGATE_REDIS_URL)",
+    },
+    executor: {
+      type: "string",
+      default: "auto",
+      value: "KIND",
+      help: "how guardrail checks run: auto (default: each phase inline or in the worker pool,\nby measured cost), pool (always in worker threads) or inline",
+    },
+    "log-level": { type: "string", default: "info", value: "LEVEL", help: "fatal, error, warn, info (default), debug or trace" },
+    "grace-period": {
+      type: "string",
+      default: "10000",
+      value: "MS",
+      help: "how long in-flight requests may finish after SIGTERM (default 10000)",
+    },
+  },
+  positionals: false,
+} as const satisfies CommandArgs<Record<string, Flag>>;
 
 class UsageError extends Error {}
 
@@ -67,26 +98,8 @@ const serve: Command = async (argv) => {
   let server: RunningManagedServer;
   let gracePeriodMs: number;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: "string", default: "8787" },
-        host: { type: "string", default: "127.0.0.1" },
-        config: { type: "string" },
-        "data-dir": { type: "string" },
-        store: { type: "string" },
-        redis: { type: "string" },
-        executor: { type: "string", default: "auto" },
-        "log-level": { type: "string", default: "info" },
-        "grace-period": { type: "string", default: "10000" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const { values, help } = parseCommand(ARGS, argv);
+    if (help) return printHelp(ARGS, true);
     const levels = ["fatal", "error", "warn", "info", "debug", "trace"];
     if (!levels.includes(values["log-level"])) throw new UsageError(`--log-level must be one of ${levels.join(", ")}`);
     gracePeriodMs = integer(values["grace-period"], "--grace-period", 0, 3_600_000);

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { type AppOptions, buildApp } from "./app.js";
 import { loadGatewayFile } from "./config-file.js";
+import { loadUsageEstimation } from "./pipeline/usage.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -45,6 +46,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.close();
     throw error;
   }
+  // Loaded before the first request rather than in the middle of one (usage.ts).
+  await loadUsageEstimation();
   const address = await app.listen({ port: options.port, host: options.host });
   let stopping: Promise<void> | undefined;
   return {

@@ -240,7 +240,10 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         built.log.warn({ err: error }, `Redis is unreachable: limits fail ${file.redis?.on_error ?? "open"} until it is back`);
       };
       sources.onInvalidate(() => built.guardgate.invalidatePlans());
-      const initial = await bootstrap(management, dataDir);
+      // Instances starting together on an empty shared store: one makes the first organization.
+      const initial = await (store.exclusively
+        ? store.exclusively(() => bootstrap(management, dataDir))
+        : bootstrap(management, dataDir));
       let seeded: SeedReport | undefined;
       try {
         // All of the file or none of it: a mistake in its last record leaves no earlier one behind.

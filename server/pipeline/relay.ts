@@ -9,9 +9,13 @@
  * (bounded unchecked text) will hook in.
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
+import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import { SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
+
+/** The longest a stream keeps the thread between turns given to other requests. */
+const RELAY_SLICE_MS = 2;
 
 /** How a relayed stream ended, for the log. */
 export interface RelaySummary {
@@ -42,6 +46,9 @@ export async function* relayStream(options: {
   const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
   const accumulated = formatOfRequestType(leaf.phase.requestType).streamText(leaf.phase.requestType);
   const splitter = new SseSplitter();
+  // A source that has its events at hand (the mock, a burst of buffered chunks) would otherwise be
+  // relayed to its end in one go: the socket takes the writes at once, so nothing waits for I/O.
+  const share = new ThreadShare(RELAY_SLICE_MS);
   const held: Buffer[] = [];
   let error: unknown;
   let output: Evaluation | undefined;
@@ -58,6 +65,8 @@ export async function* relayStream(options: {
       for await (const chunk of options.source) {
         const out: Buffer[] = [];
         for (const event of splitter.push(chunk)) {
+          const turn = share.due();
+          if (turn) await turn;
           // Once the terminal event arrived, whatever follows waits with it.
           if (held.length || accumulated.isTerminal(event)) {
             held.push(event.raw);

@@ -6,7 +6,7 @@
  * holder can send a long run of one character, and the other requests must not wait for it.
  */
 import { locateText, type RequestType } from "../../core/index.js";
-import { countTokens } from "../../plugins/default/shared/tokens.js";
+import { countTokens, loadEncoding } from "../../plugins/default/shared/tokens.js";
 import { FORMAT_LIST } from "../formats/index.js";
 import type { LogUsage } from "../logs/record.js";
 
@@ -29,9 +29,17 @@ export function reportedUsage(body: unknown): LogUsage | undefined {
   return input === undefined ? undefined : { input_tokens: input, output_tokens: output };
 }
 
-/** Tokens of a text (cl100k-style); an approximation for other providers' tokenizers. */
+/** The encoding estimates are counted in (cl100k-style); an approximation for other providers' tokenizers. */
+const ESTIMATE_ENCODING = "cl100k_base";
+
+/** Loads the estimating tokenizer, so the first estimate does not hold other requests while it compiles. */
+export function loadUsageEstimation(): Promise<void> {
+  return loadEncoding(ESTIMATE_ENCODING);
+}
+
+/** Tokens of a text, in slices of about 2 ms so that other requests get their turns between them. */
 async function tokens(text: string): Promise<number> {
-  return text ? (await countTokens(text, "cl100k_base", { yieldEveryMs: 5 })).count : 0;
+  return text ? (await countTokens(text, ESTIMATE_ENCODING, { yieldEveryMs: 2 })).count : 0;
 }
 
 /** Every text a request sends: all messages (not only the last one checks see), system, prompt, input. */

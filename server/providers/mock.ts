@@ -40,9 +40,16 @@ export function mockBody(endpoint: Endpoint, body: Record<string, unknown>, mock
   return FORMATS[endpoint.format].mockBody(answerOf(endpoint, body, mockText(endpoint, body, mockResponse)));
 }
 
-/** The streamed answer as server-sent events in the endpoint's format, a few words per event. */
+/**
+ * The streamed answer as server-sent events in the endpoint's format, a word per event; a word
+ * longer than 256 characters is sent in 256-character pieces, as a model's tokens would come, so that
+ * no single event of a long run holds the thread while it is encoded and relayed.
+ */
 export function* mockStream(endpoint: Endpoint, body: Record<string, unknown>, mockResponse: unknown): Generator<Buffer> {
   const text = mockText(endpoint, body, mockResponse);
-  const pieces = text.match(/\s*\S+\s*/g) ?? [];
+  // Leading space is cut off first: `\s*\S…` tried at each of a megabyte of spaces is quadratic.
+  const lead = /^\s*/u.exec(text)?.[0] ?? "";
+  const pieces = text.slice(lead.length).match(/\S{1,256}\s*/gu) ?? [];
+  if (lead && pieces.length) pieces[0] = lead + pieces[0];
   yield* FORMATS[endpoint.format].mockStream(answerOf(endpoint, body, text), pieces);
 }

@@ -216,5 +216,11 @@ export interface Store {
    * else writes beside (seeding the config file at start). A store without it cannot offer this.
    */
   atomically?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` as one transaction that the store's instances run one at a time, each seeing what
+   * the one before committed: for work two instances starting together must not both do (making
+   * the first organization). A store without it has one instance only.
+   */
+  exclusively?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -117,6 +117,57 @@ describe("bodies without the text guardrails read", () => {
     expect(check.verdict).toBe(false);
   });
 
+  it.each([
+    [
+      "an OpenAI answer with only tool calls",
+      "/v1/chat/completions",
+      chat("@mock/m", "hello there"),
+      {
+        id: "chatcmpl-tools",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "call_1", type: "function", function: { name: "greet", arguments: '{"word":"hello"}' } }],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
+    ],
+    [
+      "an Anthropic message with only tool use",
+      "/v1/messages",
+      { model: "@mock/m", max_tokens: 5, messages: [{ role: "user", content: "hello there" }] },
+      {
+        id: "msg_tools",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [{ type: "tool_use", id: "toolu_1", name: "greet", input: { word: "hello" } }],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 5 },
+      },
+    ],
+  ])("an output guardrail on %s says it had no text to read", async (_name, route, body, mockResponse) => {
+    const answer = await gw.call("POST", route, {
+      key,
+      body: { ...body, mock_response: mockResponse },
+      headers: configHeader({ output_guardrails: [{ checks: denyHello.checks }] }),
+    });
+    expect(answer.status).toBe(200);
+    const check = answer.body.hook_results.after_request_hooks[0].checks[0];
+    expect(check.error).toMatchObject({ name: "NoTextError" });
+    expect(check.error.message).toContain("only tool calls");
+    expect(check.verdict).toBe(false);
+  });
+
   it("a body nested past the limit is a 400 at intake, logged", async () => {
     const nested = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
     const body = JSON.stringify(chat("@mock/m")).replace(/}$/, `,"extra":${nested}}`);

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { chat, startManaged } from "../support/managed.js";
@@ -16,12 +16,18 @@ afterAll(() => {
 });
 
 /**
- * The bound the gateway aims for is 50 ms. The machine running the tests is shared (a load average
- * of 17 on 2 cores while this was written, where the slowest /health answer measured 117–630 ms),
- * so the assertion allows a second: counting a megabyte of one character on the event loop held
- * every request for minutes before the count was linear and yielding (100 KB alone took 7 s).
+ * The bound the gateway promises: no /health answer waits more than 50 ms while another request's
+ * megabyte is relayed and counted. Counting a megabyte of one character on the event loop held
+ * every request for minutes before the count was linear; the relay and the count now give the
+ * event loop a turn every 2 ms (core/thread-share.ts), and `npm run bench:stalls` measures it.
+ *
+ * The bound holds where the process has a core to run on. With more runnable work than cores (the
+ * whole suite on 2 cores), a probe's answer waits for a core as well, whatever the gateway does: a
+ * CPU profile of such a 40–56 ms answer shows the gateway running for 4–6 ms of it. There the bound
+ * asserted is a second, which still fails by far if counting holds the thread (100 KB took 7 s).
  */
-const HEALTH_BOUND_MS = 1_000;
+const HEALTH_BOUND_MS = 50;
+const OVERLOADED_BOUND_MS = 1_000;
 
 describe("a long run of one character", () => {
   it("is counted while /health keeps answering", async () => {
@@ -29,26 +35,41 @@ describe("a long run of one character", () => {
     try {
       await gw.app.listen({ port: 0, host: "127.0.0.1" });
       const base = `http://127.0.0.1:${(gw.app.server.address() as AddressInfo).port}`;
-      const text = "a".repeat(1 << 20);
+      const health = async (): Promise<{ took: number; at: number }> => {
+        const started = performance.now();
+        const answer = await fetch(`${base}/health`);
+        await answer.text();
+        expect(answer.status).toBe(200);
+        return { took: performance.now() - started, at: performance.now() };
+      };
+      const stream = (text: string) =>
+        fetch(`${base}/v1/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-gateway-api-key": gw.keys.api_key },
+          body: JSON.stringify(chat("@mock/m", "hi", { stream: true, mock_response: text })),
+        });
+      // The first answers set up the connection, compile the routes and load the tokenizer (which
+      // `guardgate serve` loads before it listens): they measure the start, not a request.
+      for (let i = 0; i < 3; i++) await health();
+      await (await stream("warm up")).text();
+      await gw.app.guardgate.drainLogs();
       let streaming = true;
-      const latencies: number[] = [];
+      const probes: { took: number; at: number }[] = [];
       const probe = (async () => {
         while (streaming) {
-          const started = performance.now();
-          const health = await fetch(`${base}/health`);
-          await health.text();
-          latencies.push(performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          probes.push(await health());
+          await new Promise((resolve) => setTimeout(resolve, 2));
         }
       })();
-      const response = await fetch(`${base}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-gateway-api-key": gw.keys.api_key },
-        body: JSON.stringify(chat("@mock/m", "hi", { stream: true, mock_response: text })),
-      });
+      const sent = performance.now();
+      const response = await stream("a".repeat(1 << 20));
       expect(response.status).toBe(200);
-      const streamed = await response.text();
-      expect(streamed.length).toBeGreaterThan(1 << 20);
+      // Read as it comes, as a client would: decoding the whole body at once would hold this
+      // process, which is also the gateway's, and be measured as the gateway's stall.
+      let bytes = 0;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+      const received = performance.now();
+      expect(bytes).toBeGreaterThan(1 << 20);
       const id = response.headers.get("x-gateway-request-id") as string;
       // The record (and with it the token count) is written after the stream ends.
       await gw.managed.sink.flush();
@@ -58,9 +79,12 @@ describe("a long run of one character", () => {
       await probe;
       const view = await gw.call("GET", `/admin/v1/logs/${id}`, { key: gw.keys.admin_key });
       expect(view.status).toBe(200);
-      expect(view.body.output_tokens).toBeGreaterThan(1000);
-      expect(latencies.length).toBeGreaterThan(0);
-      expect(Math.max(...latencies)).toBeLessThan(HEALTH_BOUND_MS);
+      expect(view.body.output_tokens).toBe(131_072);
+      // /health was answered while the megabyte was still on its way, not only after it.
+      expect(probes.filter((p) => p.at > sent && p.at < received).length).toBeGreaterThan(0);
+      const worst = Math.max(...probes.map((p) => p.took));
+      const overloaded = (loadavg()[0] ?? 0) > cpus().length;
+      expect(worst).toBeLessThan(overloaded ? OVERLOADED_BOUND_MS : HEALTH_BOUND_MS);
     } finally {
       await gw.close();
     }
@@ -95,4 +119,22 @@ describe("a config file with a mistake", () => {
       await gw.close();
     }
   });
+});
+
+describe("a megabyte of spaces from the mock", () => {
+  it("is streamed in linear time", async () => {
+    // Cutting the mock's text into words with `\s*\S+\s*` tried the pattern at each space in turn:
+    // 100,000 spaces took 23 s, a megabyte hours.
+    const gw = await startManaged();
+    try {
+      const answer = await gw.call("POST", "/v1/chat/completions", {
+        key: gw.keys.api_key,
+        body: chat("@mock/m", "hi", { stream: true, mock_response: " ".repeat(1 << 20) }),
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    } finally {
+      await gw.close();
+    }
+  }, 20_000);
 });

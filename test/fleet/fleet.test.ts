@@ -2,11 +2,13 @@
  * A fleet as operators run it: one Postgres, one Redis and three `guardgate serve` processes (the
  * built command) sharing them, with traffic sent round-robin by the official OpenAI client.
  */
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import OpenAI, { APIError } from "openai";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { type PostgresServer, startPostgres } from "../support/postgres-server.js";
@@ -104,6 +106,36 @@ afterAll(async () => {
   await redis?.stop();
   await postgres?.stop();
   await upstream?.close();
+});
+
+describe("two gateways starting together on an empty Postgres store", () => {
+  it("make one first organization, and only one of them prints first keys", async () => {
+    const emptyStore = await postgres.createDatabase();
+    const dirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), "guardgate-fleet-first-")));
+    const children: ChildProcess[] = [];
+    try {
+      const started = await Promise.all(
+        dirs.map((dir) =>
+          spawnServe(["--data-dir", dir, "--store", emptyStore], {
+            env: { ...cleanEnv(), GUARDGATE_SECRET_KEY: secretKey },
+            onSpawn: (child) => children.push(child),
+          }),
+        ),
+      );
+      expect(started.filter((instance) => instance.output().includes("first start")).length).toBe(1);
+      const db = new pg.Client({ connectionString: emptyStore });
+      await db.connect();
+      try {
+        expect((await db.query("SELECT id FROM organizations")).rows).toHaveLength(1);
+        expect((await db.query("SELECT id FROM api_keys")).rows).toHaveLength(2);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("a fleet of three gateways over one Postgres and one Redis", () => {

@@ -167,6 +167,38 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await store.provisioning.list({ workspaceId: "ws1" })).toEqual([]);
     });
 
+    it("keeps all of an atomic unit's writes, across repositories, or none of them", async () => {
+      const { store, openAnother } = await open();
+      expect(store.atomically).toBeDefined();
+      const atomically = store.atomically?.bind(store) as NonNullable<Store["atomically"]>;
+      const guardrail = (id: string) => ({
+        workspace_id: "ws1",
+        id,
+        name: id,
+        definition: { checks: [{ id: "default.wordCount" }] },
+        version: 1,
+        created_at: T,
+        updated_at: T,
+      });
+      await expect(
+        atomically(async () => {
+          await seed(store);
+          await store.guardrails.insert(guardrail("kept-not"));
+          throw new Error("the last record is wrong");
+        }),
+      ).rejects.toThrow("the last record is wrong");
+      const other = await openAnother();
+      expect(await other.organizations.get("org1")).toBeUndefined();
+      expect(await store.workspaces.get("ws1")).toBeUndefined();
+      const result = await atomically(async () => {
+        await seed(store);
+        return store.guardrails.insert(guardrail("kept"));
+      });
+      expect(result?.id).toBe("kept");
+      expect(await other.organizations.get("org1")).toBeDefined();
+      expect((await other.guardrails.list("ws1")).map((g) => g.id)).toEqual(["kept"]);
+    });
+
     it("versions guardrails, with optimistic concurrency", async () => {
       const { store } = await open();
       await seed(store);

@@ -68,3 +68,31 @@ describe("default.tokenCount", () => {
     expect(() => prepareParameters(tokenCount, { encoding: "p50k_base" })).toThrow();
   });
 });
+
+describe("counting on a server's thread", () => {
+  it("gives the event loop turns while it counts a megabyte of one letter, and counts it whole", async () => {
+    const text = "a".repeat(1 << 20);
+    let turnsSeen = 0;
+    let counting = true;
+    const watch = (): void => {
+      if (!counting) return;
+      turnsSeen++;
+      setImmediate(watch);
+    };
+    setImmediate(watch);
+    const shared = await countTokens(text, "cl100k_base", { yieldEveryMs: 1 });
+    counting = false;
+    const alone = await countTokens(text, "cl100k_base");
+    expect(shared.count).toBe(alone.count);
+    expect(shared.count).toBe(131_072);
+    expect(shared.turns).toBeGreaterThan(1);
+    expect(turnsSeen).toBeGreaterThanOrEqual(shared.turns);
+    expect(alone.turns).toBe(0);
+  });
+
+  it("counts across its windows as it counts a whole text", async () => {
+    // Pre-tokens that straddle the 8 KB windows the split pattern runs over are matched again whole.
+    const text = "It's a long text, isn't it?\n\n  With   spaces\tand tabs, 12345 numbers, “quotes” and 中文。\n".repeat(2000);
+    expect((await countTokens(text, "cl100k_base", { yieldEveryMs: 1 })).count).toBe(reference(text));
+  });
+});

@@ -1,8 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { logEntry } from "../../../test/support/log-entry.js";
 import { type PostgresServer, startPostgres } from "../../../test/support/postgres-server.js";
 import { describeStoreContract } from "../../../test/support/store-contract.js";
+import { buildApp } from "../../app.js";
+import { prepareManagedGateway } from "../../managed/start.js";
 import type { Store } from "../repository.js";
 import { PG_MIGRATIONS } from "./migrations.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./pg-store.js";
@@ -86,6 +92,81 @@ describe("Postgres store", () => {
     // A later write to the dropped day makes its partition again.
     await kept.logs.insert([logEntry("late", old)]);
     expect(await kept.logs.get("late")).toBeDefined();
+  });
+});
+
+describe("a start over Postgres with a mistake in the config file", () => {
+  it("stops and leaves none of the file in the store", async () => {
+    const url = await server.createDatabase();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "guardgate-pg-seed-"));
+    try {
+      const good = { id: "no-hello", checks: [{ id: "default.contains", parameters: { words: ["hello"], operator: "none" } }] };
+      const managed = await prepareManagedGateway({
+        dataDir,
+        env: {},
+        storeUrl: url,
+        externalChangePollMs: 0,
+        file: {
+          api_keys: [{ key: "gk-seeded-key-0123456789" }],
+          guardrails: [good],
+          configs: [{ id: "broken", config: { input_guardrails: ["no-hello"], overide_params: {} } }],
+        },
+      });
+      const app = await buildApp({ ...managed.appOptions, logger: false });
+      try {
+        await expect(managed.setup(app)).rejects.toThrow("overide_params: unknown key; did you mean override_params?");
+      } finally {
+        await app.close();
+        await managed.abandon();
+      }
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query("SELECT id FROM guardrails")).rows).toEqual([]);
+        expect((await client.query("SELECT id FROM configs")).rows).toEqual([]);
+        // The first start's own key pair is there; the file's key is not.
+        expect((await client.query("SELECT id FROM api_keys")).rows).toHaveLength(2);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("instances starting together on an empty Postgres store", () => {
+  it("make one first organization and one set of first keys", async () => {
+    const url = await server.createDatabase();
+    const dirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), "guardgate-pg-first-")));
+    // A fleet shares its secret key, as its instances share the store.
+    const env = { GUARDGATE_SECRET_KEY: randomBytes(32).toString("hex") };
+    const started = await Promise.all(
+      dirs.map(async (dataDir) => {
+        const managed = await prepareManagedGateway({ dataDir, env, storeUrl: url, externalChangePollMs: 0 });
+        const app = await buildApp({ ...managed.appOptions, logger: false });
+        try {
+          return await managed.setup(app);
+        } finally {
+          await app.close();
+          await managed.abandon();
+        }
+      }),
+    );
+    try {
+      expect(started.filter((report) => report.initial).length).toBe(1);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query("SELECT id FROM organizations")).rows).toHaveLength(1);
+        expect((await client.query("SELECT id FROM workspaces")).rows).toHaveLength(1);
+        expect((await client.query("SELECT id FROM api_keys")).rows).toHaveLength(2);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

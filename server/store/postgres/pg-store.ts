@@ -28,7 +28,7 @@ import {
   PgVersioned,
   PgWorkspaces,
 } from "./records.js";
-import { PG_TYPES, rows, run } from "./sql.js";
+import { atomically, PG_TYPES, rows, run } from "./sql.js";
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions {
@@ -46,6 +46,8 @@ export interface PostgresStoreOptions {
 const CHANNEL = "guardgate_changes";
 const RECORDS_VERSION = "records_version";
 const HOUR_MS = 3_600_000;
+/** The advisory lock key of `exclusively` (any fixed number, the same for every instance). */
+const EXCLUSIVE_LOCK = 0x66697273;
 
 /** What one instance tells the others about a write. */
 interface Notice {
@@ -233,6 +235,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     logs: new PgLogs(pool, partitions),
     meta: new PgMeta(pool),
     changes: feed,
+    atomically: (work) => atomically(pool, work),
+    exclusively: (work) =>
+      atomically(pool, async () => {
+        // Held until the transaction ends; an instance waiting for it then reads what this one wrote.
+        await run(pool, "SELECT pg_advisory_xact_lock($1)", [EXCLUSIVE_LOCK]);
+        return work();
+      }),
     async close() {
       if (closed) return;
       closed = true;

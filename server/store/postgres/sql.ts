@@ -3,6 +3,7 @@
  * each pooled connection parses it once), timestamps come back as ISO 8601 strings like the rest of
  * the store's data, counts as numbers, and transactions hold one pooled connection.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
 
@@ -37,29 +38,82 @@ function statementName(text: string): string {
   return name;
 }
 
+/** A transaction that spans several repositories' calls (`atomically`): its pool and connection. */
+interface Span {
+  pool: pg.Pool;
+  client: pg.PoolClient;
+  /** False once committed or rolled back: work it started late (a timer) goes back to the pool. */
+  open: boolean;
+  savepoints: number;
+}
+
+const spans = new AsyncLocalStorage<Span>();
+
+/** The open span of the calling work on this pool, if any. */
+function spanOf(db: Queryable): Span | undefined {
+  const span = spans.getStore();
+  return span?.open && span.pool === db ? span : undefined;
+}
+
 /** Runs a prepared statement; resolves to its rows. */
 export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
-  const result = await db.query({ name: statementName(text), text, values });
+  const result = await (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values });
   return result.rows as T[];
 }
 
 /** Runs a prepared statement; resolves to the number of rows it touched. */
 export async function run(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  const result = await db.query({ name: statementName(text), text, values });
+  const result = await (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values });
   return result.rowCount ?? 0;
 }
 
-/** Runs `work` in one transaction on one pooled connection; rolls back when it throws. */
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` as one transaction on one pooled connection: every statement it runs on this pool,
+ * through any repository, is part of it; all are kept or none.
+ */
+export async function atomically<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  const span: Span = { pool, client, open: true, savepoints: 0 };
+  try {
+    return await committed(client, () => spans.run(span, work));
+  } finally {
+    span.open = false;
+    client.release();
+  }
+}
+
+/** Runs `work` between BEGIN and COMMIT on a connection; rolls back when it throws. */
+async function committed<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   try {
     await client.query("BEGIN");
-    const result = await work(client);
+    const result = await work();
     await client.query("COMMIT");
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;
+  }
+}
+
+/** Runs `work` in one transaction on one pooled connection; rolls back when it throws. */
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const span = spanOf(pool);
+  // Inside `atomically`: a savepoint on its connection, so a failed step undoes itself only.
+  if (span) {
+    const name = `gg_step_${++span.savepoints}`;
+    await span.client.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(span.client);
+      await span.client.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await span.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+      throw error;
+    }
+  }
+  const client = await pool.connect();
+  try {
+    return await committed(client, () => work(client));
   } finally {
     client.release();
   }

@@ -111,6 +111,18 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
         }, pollMs)
       : undefined;
   poll?.unref();
+  const atomically = async <T>(work: () => Promise<T>): Promise<T> => {
+    // The repositories' own transactions nest inside as savepoints (better-sqlite3 does so).
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = await work();
+      db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+  };
   let closed = false;
   return {
     kind: "sqlite",
@@ -127,18 +139,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     logs: new SqliteLogs(db),
     meta: new SqliteMeta(db),
     changes: feed,
-    async atomically<T>(work: () => Promise<T>): Promise<T> {
-      // The repositories' own transactions nest inside as savepoints (better-sqlite3 does so).
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        const result = await work();
-        db.exec("COMMIT");
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec("ROLLBACK");
-        throw error;
-      }
-    },
+    atomically,
+    // BEGIN IMMEDIATE takes the file's write lock: another process waits for it, then reads what was committed.
+    exclusively: atomically,
     async close() {
       if (closed) return;
       closed = true;

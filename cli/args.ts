@@ -1,0 +1,103 @@
+/**
+ * The subcommands' arguments: a command declares its flags once, as data (type, value name, what
+ * it does). `parseArgs` (node:util) parses them strictly, so an unknown flag is an error naming it,
+ * and `--help` is rendered from the same declaration, so the help lists every flag the command
+ * takes and no other.
+ */
+import { parseArgs } from "node:util";
+
+/** One flag of a command. */
+export interface Flag {
+  type: "string" | "boolean";
+  short?: string;
+  multiple?: boolean;
+  default?: string | boolean;
+  /** The value's name in the help (FILE, N, ID); string flags only. */
+  value?: string;
+  /** What the flag does; each line after the first is indented under it. */
+  help: string;
+}
+
+/** A command's arguments and its help. */
+export interface CommandArgs<O extends Record<string, Flag>> {
+  /** The usage lines after `guardgate `, e.g. `keys list [--workspace ID]`. */
+  usage: string[];
+  /** A paragraph between the usage and the list. */
+  about?: string;
+  /** Actions and arguments, described before the flags (name, then what it is). */
+  entries?: Record<string, string>;
+  flags: O;
+  /** False for a command that takes no arguments besides its flags: one given is an error. */
+  positionals?: boolean;
+  /** A paragraph after the list (exit status, …). */
+  footer?: string;
+}
+
+const HELP_FLAG = { type: "boolean", short: "h" } as const;
+
+/** What `parseArgs` is given for a command. */
+interface ParseConfig<O extends Record<string, Flag>> {
+  args: string[];
+  options: O & { help: typeof HELP_FLAG };
+  allowPositionals: boolean;
+  strict: true;
+}
+
+/** The values and positionals of a command, typed by its flags. */
+export type Parsed<O extends Record<string, Flag>> = ReturnType<typeof parseArgs<ParseConfig<O>>>;
+
+/** The widest first column the help aligns to; a longer name puts its text on the next line. */
+const COLUMN = 22;
+
+/** A command's `--help`. */
+export function helpOf<O extends Record<string, Flag>>(args: CommandArgs<O>): string {
+  const rows: [string, string][] = [...Object.entries(args.entries ?? {})];
+  for (const [name, flag] of Object.entries(args.flags)) {
+    const value = flag.type === "string" && flag.value ? ` ${flag.value}` : "";
+    // A one-letter flag is shown in its short form only (-n N).
+    const names = name === flag.short ? `-${name}` : `${flag.short ? `-${flag.short}, ` : ""}--${name}`;
+    const label = `${names}${value}`;
+    rows.push([label, flag.help]);
+  }
+  rows.push(["-h, --help", "this help"]);
+  const width = Math.min(COLUMN, Math.max(...rows.map(([label]) => label.length)) + 2);
+  const indent = " ".repeat(width + 2);
+  const list = rows.flatMap(([label, text]) => {
+    const [first = "", ...rest] = text.split("\n");
+    const head = label.length + 2 > width ? [`  ${label}`, `${indent}${first}`] : [`  ${label.padEnd(width)}${first}`];
+    return [...head, ...rest.map((line) => `${indent}${line}`)];
+  });
+  const [firstUsage, ...moreUsage] = args.usage;
+  return [
+    `usage: guardgate ${firstUsage}`,
+    ...moreUsage.map((line) => `       guardgate ${line}`),
+    ...(args.about ? ["", args.about] : []),
+    "",
+    ...list,
+    ...(args.footer ? ["", args.footer] : []),
+  ].join("\n");
+}
+
+/**
+ * Parses a command's arguments strictly (an unknown flag throws a `parseArgs` error naming it);
+ * `help` is true when --help or -h was given.
+ */
+export function parseCommand<const O extends Record<string, Flag>>(
+  args: CommandArgs<O>,
+  argv: string[],
+): Parsed<O> & { help: boolean } {
+  const config: ParseConfig<O> = {
+    args: argv,
+    options: { ...args.flags, help: HELP_FLAG } as O & { help: typeof HELP_FLAG },
+    allowPositionals: args.positionals ?? true,
+    strict: true,
+  };
+  const { values, positionals } = parseArgs(config);
+  return { values, positionals, help: (values as { help?: boolean }).help === true };
+}
+
+/** Writes a command's help to stdout; resolves to the exit code (0 when asked for, 2 when the arguments were missing). */
+export function printHelp<O extends Record<string, Flag>>(args: CommandArgs<O>, asked: boolean): number {
+  process.stdout.write(`${helpOf(args)}\n`);
+  return asked ? 0 : 2;
+}
