@@ -4,10 +4,13 @@
  * minimal fastify + undici passthrough proxy with no features), guardgate as `guardgate serve`
  * runs it (the store, its SQLite request log and request policy, info-level logging, the serve
  * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
- * executor, warn-level logging), and one instance of a fleet over Postgres and Redis. Each sends
+ * executor, warn-level logging), and one instance of a fleet over Postgres and Redis; for the
+ * streaming rows, an upstream that streams a long answer at a steady token rate. Each sends
  * `{port}` to its parent once it listens.
  */
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +20,7 @@ import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/managed/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
+import { sampleText } from "./sample-text.js";
 
 /** The benchmark's API key. */
 export const BENCH_KEY = "gk-bench-0123456789abcdef";
@@ -43,6 +47,67 @@ export const STANDARD_PACK = {
   ],
 };
 
+/** Tokens of the streamed answer, and how the stream upstream paces them. */
+export const STREAM_TOKENS = 2000;
+const TOKENS_PER_TICK = 4;
+const TICK_MS = 2;
+
+/** The stream modes and windows the streaming rows measure, each a saved config with the pack's output guardrail. */
+export const STREAM_CONFIGS: Record<string, Record<string, unknown>> = Object.fromEntries(
+  [
+    ["after", undefined],
+    ["window", undefined],
+    ["buffer", undefined],
+    ["window", 50],
+    ["window", 100],
+    ["window", 400],
+    ["window", 800],
+  ].map(([mode, window]) => [
+    `stream-${mode}${window ? `-${window}` : ""}`,
+    {
+      provider: "@upstream",
+      stream_mode: mode,
+      ...(window && { stream_window: window }),
+      output_guardrails: STANDARD_PACK.output_guardrails,
+    },
+  ]),
+);
+
+/**
+ * An OpenAI-style upstream whose streamed chat answer is STREAM_TOKENS words, TOKENS_PER_TICK
+ * of them every TICK_MS (about 2,000 tokens a second, faster than a model, so a run stays short).
+ */
+async function streamUpstream(): Promise<number> {
+  const words = sampleText(STREAM_TOKENS * 8)
+    .split(/(?<= )/)
+    .slice(0, STREAM_TOKENS);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(chunk({ role: "assistant", content: "" }, null));
+      let next = 0;
+      const tick = () => {
+        if (res.destroyed) return;
+        let out = "";
+        for (let i = 0; i < TOKENS_PER_TICK && next < words.length; i++) out += chunk({ content: words[next++] }, null);
+        if (next < words.length) {
+          res.write(out);
+          setTimeout(tick, TICK_MS);
+          return;
+        }
+        res.end(`${out}${chunk({}, "stop")}data: [DONE]\n\n`);
+      };
+      tick();
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return (server.address() as AddressInfo).port;
+}
+
 async function upstream(): Promise<number> {
   const fake = await new FakeUpstream({ record: false }).start();
   return Number(new URL(fake.origin).port);
@@ -58,9 +123,10 @@ async function floor(upstreamPort: number): Promise<number> {
       headers: { "content-type": "application/json", authorization: String(request.headers.authorization ?? "") },
       body: JSON.stringify(request.body),
     });
-    const text = await response.body.text();
     reply.code(response.statusCode).type(String(response.headers["content-type"] ?? "application/json"));
-    return text;
+    // A stream passes through as it arrives.
+    if ((request.body as { stream?: unknown }).stream === true) return reply.send(response.body);
+    return response.body.text();
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return (app.server.address() as AddressInfo).port;
@@ -73,6 +139,7 @@ function benchFile(upstreamPort: number): GatewayFile {
     configs: [
       { id: "none", config: { provider: "@upstream" } },
       { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
+      ...Object.entries(STREAM_CONFIGS).map(([id, config]) => ({ id, config })),
     ],
   };
 }
@@ -124,13 +191,15 @@ const [role, arg, executor, redisUrl] = process.argv.slice(2);
 const start =
   role === "upstream"
     ? upstream()
-    : role === "floor"
-      ? floor(Number(arg))
-      : role === "serve"
-        ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
-        : role === "fleet-serve"
-          ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: redisUrl! })
-          : app(Number(arg));
+    : role === "stream-upstream"
+      ? streamUpstream()
+      : role === "floor"
+        ? floor(Number(arg))
+        : role === "serve"
+          ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
+          : role === "fleet-serve"
+            ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: redisUrl! })
+            : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),
   (error: unknown) => {

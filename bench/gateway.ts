@@ -9,6 +9,8 @@
  * latency minus the direct upstream call's; each server's CPU time per request is read from the
  * process itself. Writes bench/results/gateway.json and .md.
  *
+ * The streaming rows (streams.ts) follow: time to first token and total time of a 2,000-token
+ * stream per stream mode. With `--streams`, only those are measured (bench/results/gateway-streams.*).
  * With `--fleet`, measures 1, 2 and 3 instances over Postgres and Redis instead (fleet.ts).
  *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
@@ -22,6 +24,7 @@ import autocannon from "autocannon";
 import { Pool } from "undici";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
+import { measureStreams, type StreamBenchDeps, streamTable } from "./streams.js";
 
 const here = import.meta.dirname;
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -58,6 +61,50 @@ function spawnServer(role: string, args: string[] = []): Promise<number> {
     child.once("message", (message) => resolve((message as { port: number }).port));
     child.once("exit", (code) => reject(new Error(`${role} exited with ${code}`)));
   });
+}
+
+/** What the streaming rows use of this benchmark's process handling. */
+const streamDeps: StreamBenchDeps = {
+  spawnServer: async (role, args) => {
+    const port = spawnServer(role, args);
+    const process = children.at(-1) as ChildProcess;
+    return { port: await port, process };
+  },
+  cpuOf,
+};
+
+function machine() {
+  return {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model ?? "",
+    node: process.version,
+    loadavg_1m: round(os.loadavg()[0] ?? 0),
+  };
+}
+
+/** `--streams`: the streaming rows alone. */
+async function streamsOnly(): Promise<void> {
+  const rows = await measureStreams(streamDeps);
+  const report = { date: new Date().toISOString(), machine: machine(), streams: rows };
+  const markdown = [
+    "# Gateway benchmark: streams",
+    "",
+    `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m} at the end.`,
+    "",
+    streamTable(rows),
+    "",
+  ].join("\n");
+  await writeResults("gateway-streams", report, markdown);
+}
+
+/** Writes a report as `bench/results/<name>.json` and `.md`, and prints the markdown. */
+async function writeResults(name: string, report: unknown, markdown: string): Promise<void> {
+  // Compiled to dist/bench: the results belong beside the sources, in bench/results.
+  const out = path.join(here, "../../bench/results");
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(out, `${name}.md`), markdown);
+  process.stdout.write(`\n${markdown}`);
 }
 
 // A support-chat turn of about 1 KB; the upstream echoes it, so the answer is about as long.
@@ -246,9 +293,10 @@ async function main(): Promise<void> {
     };
   });
   const pack = rows.find((r) => r.target === "guardgate, standard pack");
+  const streams = await measureStreams(streamDeps);
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "", node: process.version },
+    machine: machine(),
     settings: {
       seconds,
       connections,
@@ -264,6 +312,7 @@ async function main(): Promise<void> {
       cpu_us_per_request: round(direct.cpuMicrosPerRequest, 0),
     },
     rows,
+    streams,
     targets: {
       added_p50_vs_floor_max: 1.5,
       throughput_vs_floor_min: 0.6,
@@ -293,16 +342,13 @@ async function main(): Promise<void> {
     "",
     `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
     "",
+    streamTable(streams),
+    "",
   ].join("\n");
-  // Compiled to dist/bench: the results belong beside the sources, in bench/results.
-  const out = path.join(here, "../../bench/results");
-  await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, "gateway.json"), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(out, "gateway.md"), markdown);
-  process.stdout.write(`\n${markdown}`);
+  await writeResults("gateway", report, markdown);
 }
 
-(process.argv.includes("--fleet") ? runFleetBenchmark() : main())
+(process.argv.includes("--fleet") ? runFleetBenchmark() : process.argv.includes("--streams") ? streamsOnly() : main())
   .catch((error: unknown) => {
     process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
     process.exitCode = 1;

@@ -67,3 +67,4 @@ export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";
 export type * from "./types.js";
+export { STREAM_MODES } from "./types.js";

@@ -117,6 +117,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   /** True when the check may return a transform; such checks compose in check order. */
   transforms?: boolean;
   /**
+   * On streams: the longest match the check must see whole, in characters. The gateway holds that
+   * many characters back at the end of a checked window (64 when absent, at most 256), so a match
+   * still arriving is never released in part (docs/streaming.md).
+   */
+  streamHoldChars?: number;
+  /**
    * Long-form documentation (Markdown) for the generated reference: how the check decides, its
    * limits, measured precision and recall.
    */

@@ -94,6 +94,15 @@ export interface CheckConfig {
   timeout?: number;
 }
 
+/**
+ * How an output guardrail holds a streamed answer: `buffer` holds all of it until checked,
+ * `window` releases text once the window holding it passed, `after` checks once the text is out.
+ */
+export type StreamMode = "buffer" | "window" | "after";
+
+/** The stream modes, loosest first. */
+export const STREAM_MODES: readonly StreamMode[] = ["after", "window", "buffer"];
+
 /** A guardrail after normalisation: every default decided, every check validated. */
 export interface Guardrail {
   id: string;
@@ -102,6 +111,8 @@ export interface Guardrail {
   async: boolean;
   deny: boolean;
   sequential: boolean;
+  /** The stream mode the guardrail asks for; absent leaves it to the config and the gateway's defaults. */
+  streamMode?: StreamMode;
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;

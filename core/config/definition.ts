@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import stringify from "safe-stable-stringify";
 import { ConfigError } from "../errors.js";
 import type { CheckRegistry, RawCheck } from "../registry.js";
-import type { CheckConfig, FeedbackConfig, Guardrail, Side } from "../types.js";
+import { type CheckConfig, type FeedbackConfig, type Guardrail, type Side, STREAM_MODES, type StreamMode } from "../types.js";
 import { checkKeys, nearestKey, SHORTHAND_GUARDRAIL_KEYS } from "./keys.js";
 import { joinPath } from "./path.js";
 
@@ -19,6 +19,7 @@ export interface GuardrailDefinition {
   async?: boolean;
   deny?: boolean;
   sequential?: boolean;
+  stream_mode?: StreamMode;
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
   on_fail?: { feedback?: FeedbackConfig };
@@ -130,6 +131,10 @@ export function prepareGuardrail(
   const asyncFlag = optionalBoolean(def, "async", path);
   const deny = optionalBoolean(def, "deny", path) ?? false;
   const sequential = optionalBoolean(def, "sequential", path) ?? false;
+  const streamMode = def.stream_mode;
+  if (streamMode !== undefined && !STREAM_MODES.includes(streamMode as StreamMode)) {
+    throw new ConfigError(joinPath(path, "stream_mode"), `must be one of ${STREAM_MODES.map((m) => `"${m}"`).join(", ")}`);
+  }
   const checksPath = joinPath(path, "checks");
   if (!Array.isArray(def.checks) || def.checks.length === 0) {
     throw new ConfigError(checkPaths ? path : checksPath, "a guardrail needs at least one check");
@@ -153,11 +158,19 @@ export function prepareGuardrail(
     checks,
   };
   if (typeof def.name === "string") guardrail.name = def.name;
+  if (streamMode !== undefined) guardrail.streamMode = streamMode as StreamMode;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);
   if (onSuccess) guardrail.onSuccess = onSuccess;
   if (onFail) guardrail.onFail = onFail;
   const warnings: ConfigWarning[] = keyWarnings;
+  if (streamMode !== undefined && side === "input") {
+    warnings.push({
+      path: joinPath(path, "stream_mode"),
+      code: "stream_mode_input",
+      message: `${joinPath(path, "stream_mode")}: stream_mode applies to output guardrails only; an input guardrail runs before the upstream is called`,
+    });
+  }
   if (guardrail.deny && guardrail.async) {
     warnings.push({
       path,

@@ -260,6 +260,17 @@ export const logViewSchema: Schema = {
       properties: { request: { type: "string" }, response: { type: "string" } },
       additionalProperties: false,
     },
+    stream_stop: {
+      type: "object",
+      description:
+        "A stream the gateway stopped after it began: the denying guardrails, and the characters of text the client had received",
+      properties: {
+        guardrails: { type: "array", items: { type: "string" } },
+        released_chars: { type: "integer" },
+        mode: { type: "string", enum: ["buffer", "window", "after"] },
+      },
+      additionalProperties: false,
+    },
   },
   required: [...Object.keys(logColumns), "guardrail_results", "hook_results", "attempts", "error"],
   additionalProperties: false,

@@ -7,7 +7,15 @@
 import { randomUUID } from "node:crypto";
 import type { HookResults } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
-import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type WireFormat } from "./format.js";
+import {
+  type AddedText,
+  eventObject,
+  type ErrorFields,
+  replacedEvent,
+  type MockAnswer,
+  type StreamText,
+  type WireFormat,
+} from "./format.js";
 
 /** Error types by status. */
 const ERROR_TYPES: Record<number, string> = {
@@ -32,25 +40,45 @@ function bearer(authorization: string | undefined): string | undefined {
   return match?.[1]?.trim();
 }
 
-/** Messages: text blocks by index, from their start and their deltas. */
+/** Messages: text blocks by index, from their start and their deltas; tool_use blocks for the body. */
 class MessageStreamText implements StreamText {
   readonly #blocks = new Map<number, string[]>();
+  readonly #tools = new Map<number, { id: unknown; name: unknown; json: string }>();
 
-  add(event: SseEvent): void {
+  add(event: SseEvent): AddedText | undefined {
     const payload = eventObject(event.data);
-    if (!payload) return;
+    if (!payload) return undefined;
     const index = typeof payload.index === "number" ? payload.index : 0;
     if (payload.type === "content_block_start") {
-      const block = payload.content_block as { type?: string; text?: unknown } | undefined;
-      if (block?.type === "text") this.#blocks.set(index, typeof block.text === "string" ? [block.text] : []);
-    } else if (payload.type === "content_block_delta") {
-      const delta = payload.delta as { type?: string; text?: unknown } | undefined;
-      if (delta?.type === "text_delta" && typeof delta.text === "string") {
+      const block = payload.content_block as { type?: string; text?: unknown; id?: unknown; name?: unknown } | undefined;
+      if (block?.type === "tool_use") this.#tools.set(index, { id: block.id, name: block.name, json: "" });
+      if (block?.type !== "text") return undefined;
+      // Blocks arrive one after another; a new one is joined to the text before it by a newline.
+      const lead = this.#blocks.size ? 1 : 0;
+      const text = typeof block.text === "string" ? block.text : "";
+      this.#blocks.set(index, text ? [text] : []);
+      return { text: `${lead ? "\n" : ""}${text}`, lead };
+    }
+    if (payload.type === "content_block_delta") {
+      const delta = payload.delta as { type?: string; text?: unknown; partial_json?: unknown } | undefined;
+      const tool = this.#tools.get(index);
+      if (tool && delta?.type === "input_json_delta" && typeof delta.partial_json === "string") tool.json += delta.partial_json;
+      if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
         const parts = this.#blocks.get(index) ?? [];
         parts.push(delta.text);
         this.#blocks.set(index, parts);
+        return { text: delta.text, lead: 0 };
       }
     }
+    return undefined;
+  }
+
+  rewrite(event: SseEvent, own: string): Buffer {
+    const payload = eventObject(event.data) as Record<string, unknown>;
+    if (payload.type === "content_block_start") {
+      return replacedEvent(event, { ...payload, content_block: { ...(payload.content_block as object), text: own } });
+    }
+    return replacedEvent(event, { ...payload, delta: { ...(payload.delta as object), text: own } });
   }
 
   #texts(): string[] {
@@ -63,11 +91,26 @@ class MessageStreamText implements StreamText {
   }
 
   body(): Record<string, unknown> {
-    return { type: "message", role: "assistant", content: this.#texts().map((text) => ({ type: "text", text })) };
+    const blocks: Array<[number, Record<string, unknown>]> = [...this.#blocks.entries()].map(([index, parts]) => [
+      index,
+      { type: "text", text: parts.join("") },
+    ]);
+    for (const [index, tool] of this.#tools)
+      blocks.push([index, { type: "tool_use", id: tool.id, name: tool.name, input: toolInput(tool.json) }]);
+    return { type: "message", role: "assistant", content: blocks.sort(([a], [b]) => a - b).map(([, block]) => block) };
   }
 
   isTerminal(event: SseEvent): boolean {
     return event.event === "message_stop";
+  }
+}
+
+/** A tool call's input from its streamed JSON; a broken or missing one reads as `{}`. */
+function toolInput(json: string): unknown {
+  try {
+    return json ? JSON.parse(json) : {};
+  } catch {
+    return {};
   }
 }
 
@@ -95,6 +138,9 @@ export const anthropic: WireFormat = {
   }),
   hookEvent: (hookResults: Partial<HookResults>) =>
     Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  // The SDKs raise an `error` event (an APIError whose type is the body's error type).
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
+    namedEvent("error", { ...anthropic.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),
   streamText: () => new MessageStreamText(),
   usageFields: { input: "input_tokens", output: "output_tokens" },
 

@@ -4,8 +4,9 @@
  * and which come back, the error envelope, how a streamed answer's text is read and where the
  * stream ends, the `hook_results` stream frame, the usage fields, and the mock's answers. One
  * module per format implements it (openai.ts, anthropic.ts); index.ts lists them. A stream is
- * read only through `StreamText` and written to only through the format's frames, so work on
- * streamed answers (holding text back, ending a stream early) changes these modules and relay.
+ * read only through `StreamText` and written to only through the format's frames (its events
+ * re-written with redacted text, `hook_results`, the error event that ends a stream early), so the
+ * relay and the text hold know nothing of either format.
  */
 import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
@@ -21,9 +22,20 @@ export interface FormatEndpoint {
   requestType: RequestType;
 }
 
+/** What one event added to a streamed answer's text. */
+export interface AddedText {
+  /** The characters added to `text()`: a separator between parts, then the event's own text. */
+  text: string;
+  /** How many leading characters of `text` are the separator, not the event's own. */
+  lead: number;
+}
+
 /** Gathers the text of one streamed answer, event by event. */
 export interface StreamText {
-  add(event: SseEvent): void;
+  /** Takes an event in; says what it added to the text, if anything. */
+  add(event: SseEvent): AddedText | undefined;
+  /** The event, which added text, re-written to carry `own` as its text instead (a redaction). */
+  rewrite(event: SseEvent, own: string): Buffer;
   /** The text so far. */
   text(): string;
   /** A non-streamed response body carrying the text, for the output phase. */
@@ -77,6 +89,8 @@ export interface WireFormat {
   errorBody(fields: ErrorFields): Record<string, unknown>;
   /** The `hook_results` frame of a stream (spec §6). */
   hookEvent(hookResults: Partial<HookResults>): Buffer;
+  /** The event ending a stream that failed after it began, shaped so the format's SDKs raise it. */
+  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */
   streamText(requestType: RequestType): StreamText;
   /** Where the answer's `usage` object reports its token counts. */
@@ -85,6 +99,12 @@ export interface WireFormat {
   mockBody(answer: MockAnswer): Record<string, unknown>;
   /** The mock's streamed answer as server-sent events, one event per piece of the text. */
   mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer>;
+}
+
+/** An event's bytes with its `data:` replaced by `value`, its `event:` name kept. */
+export function replacedEvent(event: SseEvent, value: unknown): Buffer {
+  const name = event.event === undefined ? "" : `event: ${event.event}\n`;
+  return Buffer.from(`${name}data: ${JSON.stringify(value)}\n\n`);
 }
 
 /** The JSON object an event's data holds, if it holds one (`[DONE]` and broken JSON do not). */

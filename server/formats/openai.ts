@@ -7,7 +7,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "../upstream/sse.js";
-import { eventObject, type ErrorFields, type MockAnswer, type StreamText, type WireFormat } from "./format.js";
+import {
+  type AddedText,
+  eventObject,
+  type ErrorFields,
+  replacedEvent,
+  type MockAnswer,
+  type StreamText,
+  type WireFormat,
+} from "./format.js";
 
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
@@ -29,18 +37,52 @@ function isDone(event: SseEvent): boolean {
   return event.data.trim() === "[DONE]";
 }
 
-/** Chat and text completions: the first choice's deltas. */
+/** A tool call of a streamed chat answer, put together from its deltas. */
+interface ToolCall {
+  id?: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** Chat and text completions: the first choice's deltas, and its tool calls for the body. */
 class CompletionStreamText implements StreamText {
   #parts: string[] = [];
+  readonly #tools = new Map<number, ToolCall>();
   constructor(private readonly requestType: RequestType) {}
 
-  add(event: SseEvent): void {
+  #addToolCalls(calls: unknown): void {
+    if (!Array.isArray(calls)) return;
+    for (const call of calls as Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>) {
+      const index = call?.index ?? 0;
+      const tool = this.#tools.get(index) ?? { type: "function", function: { name: "", arguments: "" } };
+      if (typeof call?.id === "string") tool.id = call.id;
+      if (typeof call?.function?.name === "string") tool.function.name += call.function.name;
+      if (typeof call?.function?.arguments === "string") tool.function.arguments += call.function.arguments;
+      this.#tools.set(index, tool);
+    }
+  }
+
+  add(event: SseEvent): AddedText | undefined {
     const chunk = eventObject(event.data);
-    if (!chunk) return;
+    if (!chunk) return undefined;
     const choice = firstChoice(chunk);
-    if (!choice) return;
+    if (!choice) return undefined;
+    if (this.requestType === "chatComplete")
+      this.#addToolCalls((choice.delta as { tool_calls?: unknown } | undefined)?.tool_calls);
     const piece = this.requestType === "complete" ? choice.text : (choice.delta as { content?: unknown } | undefined)?.content;
-    if (typeof piece === "string" && piece) this.#parts.push(piece);
+    if (typeof piece !== "string" || !piece) return undefined;
+    this.#parts.push(piece);
+    return { text: piece, lead: 0 };
+  }
+
+  rewrite(event: SseEvent, own: string): Buffer {
+    const chunk = eventObject(event.data) as Record<string, unknown>;
+    const choices = (chunk.choices as Array<Record<string, unknown>>).map((choice) => {
+      if ((choice.index ?? 0) !== 0) return choice;
+      if (this.requestType === "complete") return { ...choice, text: own };
+      return { ...choice, delta: { ...(choice.delta as Record<string, unknown>), content: own } };
+    });
+    return replacedEvent(event, { ...chunk, choices });
   }
 
   text(): string {
@@ -53,7 +95,17 @@ class CompletionStreamText implements StreamText {
       ? { object: "text_completion", choices: [{ index: 0, text, finish_reason: "stop" }] }
       : {
           object: "chat.completion",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: text,
+                ...(this.#tools.size && { tool_calls: [...this.#tools.entries()].sort(([a], [b]) => a - b).map(([, t]) => t) }),
+              },
+              finish_reason: this.#tools.size ? "tool_calls" : "stop",
+            },
+          ],
         };
   }
 
@@ -64,7 +116,12 @@ class CompletionStreamText implements StreamText {
 
 /** Embeddings carry no text. */
 class NoStreamText implements StreamText {
-  add(): void {}
+  add(): undefined {
+    return undefined;
+  }
+  rewrite(event: SseEvent): Buffer {
+    return event.raw;
+  }
   text(): string {
     return "";
   }
@@ -113,6 +170,9 @@ export const openai: WireFormat = {
     },
   }),
   hookEvent: (hookResults: Partial<HookResults>) => Buffer.from(`data: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  // The SDKs raise a data event that carries `error` (an APIError with its message and type).
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
+    dataEvent({ ...openai.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),
   streamText: (requestType) => (requestType === "embed" ? new NoStreamText() : new CompletionStreamText(requestType)),
   usageFields: { input: "prompt_tokens", output: "completion_tokens" },
 

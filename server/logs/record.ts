@@ -64,12 +64,14 @@ export interface RequestLogRecord extends SettledFields {
   /** Every guardrail result of the final attempt, synchronous and asynchronous. */
   hook_results: HookResultsRecord;
   /**
-   * True when a synchronous output guardrail denied a streamed response: the text was already
-   * sent, so the deny is reported (and recorded here) but could not be enforced.
+   * True when a synchronous output guardrail denied a streamed response. In `after` mode the text
+   * was already sent, so the deny is reported (and recorded here) but not enforced.
    */
   stream_output_denied?: boolean;
   /** True when streamed output guardrails were skipped because the stream carried no text. */
   stream_output_skipped?: boolean;
+  /** A stream the gateway stopped after it began: by which guardrails, after how much text (docs/streaming.md). */
+  stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
   error?: { code: string; message: string };
   /** Bodies, only when the gateway is set to log them; capped (body-cap.ts). */
   request?: unknown;

@@ -112,6 +112,7 @@ export function logView(entry: LogEntry): LogSummary & {
   request?: unknown;
   response?: unknown;
   body_notes?: unknown;
+  stream_stop?: unknown;
 } {
   const views = guardrailViews(entry.record);
   const { record, ...columns } = entry;
@@ -125,5 +126,7 @@ export function logView(entry: LogEntry): LogSummary & {
     ...("request" in record && { request: record.request }),
     ...("response" in record && { response: record.response }),
     ...("body_notes" in record && { body_notes: record.body_notes }),
+    // A stream the gateway stopped after it began: which guardrails, after how many characters.
+    ...("stream_stop" in record && { stream_stop: record.stream_stop }),
   };
 }

@@ -251,6 +251,11 @@ export const guardrailSchema: Schema = {
     async: { type: "boolean" },
     deny: { type: "boolean" },
     sequential: { type: "boolean" },
+    stream_mode: {
+      type: "string",
+      enum: ["buffer", "window", "after"],
+      description: "How a streamed answer is held for this output guardrail.",
+    },
     checks: {
       type: "array",
       minItems: 1,

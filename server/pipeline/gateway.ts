@@ -32,7 +32,7 @@ import {
 } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
 import type { Admission, RequestPolicy } from "./policy.js";
-import { type RelaySummary, relayStream } from "./relay.js";
+import { type RelaySummary, StreamRelay } from "./relay.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { usageOf } from "./usage.js";
@@ -137,6 +137,9 @@ function logError(
 ): { code: string; message: string } | undefined {
   if (failure) return { code: failure.code, message: failure.message };
   if (json) return json.error;
+  if (stream?.stop?.guardrails.length) {
+    return { code: "hooks_failed", message: `stopped by output guardrail ${stream.stop.guardrails.join(", ")}` };
+  }
   if (stream?.error !== undefined) {
     const error = stream.error as { code?: string; message?: string };
     return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
@@ -340,7 +343,7 @@ export class Gateway {
         const source = (async function* () {
           yield* mockStream(endpoint, leaf.request, mockResponse);
         })();
-        return this.#streamOutcome(leaf, {}, source, () => void source.return(undefined));
+        return this.#streamOutcome(ctx, leaf, {}, source);
       }
       return this.#answer(ctx, leaf, 200, mockBody(endpoint, leaf.request, mockResponse), {});
     }
@@ -371,7 +374,7 @@ export class Gateway {
     });
     const headers = passedBackHeaders(response.headers);
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
-      return this.#streamOutcome(leaf, headers, response.stream(), () => response.discard());
+      return this.#streamOutcome(ctx, leaf, headers, response.stream(), () => response.discard());
     }
     const text = scrub(await response.text(), provider.secret);
     let parsed: unknown;
@@ -413,10 +416,53 @@ export class Gateway {
     return outcome;
   }
 
-  #streamOutcome(leaf: Leaf, headers: Record<string, string>, source: AsyncIterable<Buffer>, discard: () => void): StreamOutcome {
-    // Input 246 starts the stream with 246 (spec §6); 446 never gets here.
-    const status = leaf.input?.status === 246 ? 246 : 200;
-    return { kind: "stream", status, headers, source, discard, leaf };
+  /**
+   * A stream's outcome. A held stream is read until its first bytes may leave, so an output deny
+   * before then is a 446 (retried and fallen back on like any answer) and an output 246 its status.
+   */
+  async #streamOutcome(
+    ctx: RequestContext,
+    leaf: Leaf,
+    headers: Record<string, string>,
+    source: AsyncIterable<Buffer>,
+    discardSource?: () => void,
+  ): Promise<Outcome> {
+    const relay = new StreamRelay({
+      leaf,
+      format: ctx.endpoint.format,
+      source,
+      evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+    });
+    const discard = () => {
+      void relay.discard();
+      discardSource?.();
+    };
+    let opening;
+    try {
+      opening = await relay.open();
+    } catch (error) {
+      discardSource?.();
+      throw error;
+    }
+    if (opening.kind === "denied") {
+      discardSource?.();
+      const hooks = hookResultsOf(leaf, opening.output) as NonNullable<ReturnType<typeof hookResultsOf>>;
+      return {
+        kind: "json",
+        status: 446,
+        body: deniedBody(ctx.endpoint.errorStyle, "output", hooks),
+        headers: {},
+        leaf,
+        hooks,
+        outputStatus: 446,
+        error: { code: "hooks_failed", message: "denied by output guardrails" },
+      };
+    }
+    // Input 246 starts the stream with 246 (spec §6), and so does an output 246 decided before the first byte.
+    const status = worst(leaf.input?.status ?? 200, opening.outputStatus ?? 200) === 246 ? 246 : 200;
+    const outcome: StreamOutcome = { kind: "stream", status, headers, relay, discard, leaf };
+    if (opening.outputStatus) outcome.outputStatus = opening.outputStatus;
+    return outcome;
   }
 
   /** Runs the output side on a 2xx body and builds the answer. */
@@ -479,13 +525,8 @@ export class Gateway {
 
   /** The relayed stream of a stream outcome; the log is written when it ends. */
   private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
-    const { leaf } = outcome;
-    return relayStream({
-      leaf,
-      format: ctx.endpoint.format,
+    return outcome.relay.relay({
       strict: ctx.strict,
-      source: outcome.source,
-      evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
       onEnd: (summary) => {
         const written = this.finish(ctx, outcome, summary);
         return this.deps.durableLogs ? written : undefined;
@@ -554,6 +595,7 @@ export class Gateway {
       if (error) record.error = error;
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
+      if (stream?.stop) record.stream_stop = stream.stop;
       const admission = leaf && this.#admissions.get(leaf);
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.

@@ -6,6 +6,7 @@ import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "./phases.js";
+import type { StreamRelay } from "./relay.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {
@@ -44,9 +45,11 @@ export interface StreamOutcome {
   kind: "stream";
   status: number;
   headers: Record<string, string>;
-  source: AsyncIterable<Buffer>;
+  relay: StreamRelay;
   discard(): void;
   leaf: Leaf;
+  /** The output side's status when a held stream's first check decided it before the first byte. */
+  outputStatus?: 200 | 246 | 446;
 }
 
 export type Outcome = JsonOutcome | StreamOutcome;
@@ -69,11 +72,11 @@ export function appendHookResults(text: string, body: Record<string, unknown>, h
 
 /**
  * The status retry looks at. Retry repeats the upstream call and the output side, never the input
- * side, so a 246 that only the input side caused (always the case on a stream) cannot improve.
+ * side, so a 246 that only the input side caused cannot improve.
  */
 export function retryStatus(outcome: Outcome): number {
   if (outcome.status !== 246) return outcome.status;
-  return outcome.kind === "json" && outcome.outputStatus === 246 ? 246 : 200;
+  return outcome.outputStatus === 246 ? 246 : 200;
 }
 
 /** Frees what an outcome holds when it is not the one answered. */

@@ -1,21 +1,40 @@
 /**
- * The streamed answer: upstream events passed through as they complete, with nothing added to
- * their timing, and — when strict compliance is off — a first `hook_results` event with the input
- * side and a last one, before `[DONE]` / `message_stop`, with the output side evaluated on the
- * streamed text (spec §6). Output guardrails never run on an empty text.
- *
- * A deny on the output side cannot take back text already sent: the last event reports it and
- * the log records it. Terminal events are held back here, which is where holding text back
- * (bounded unchecked text) will hook in.
+ * The streamed answer (docs/streaming.md). In `after` mode upstream events pass through as they
+ * complete, with nothing added to their timing, and the output side runs on the whole text at the
+ * end. In `window` mode text waits in a TextHold until a check of the accumulated text passed
+ * (every `window` characters, and at the end); in `buffer` mode it waits for the one check at the
+ * end. A deny before any byte left becomes a 446 answer (`open`); after, it ends the stream at once
+ * with the format's error event, as does an upstream that breaks off. When strict compliance is
+ * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
+ * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
-import type { Evaluation, HookResults } from "../../core/index.js";
+import type { Evaluation, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
+import { locateText } from "../../core/index.js";
 import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
-import { SseSplitter } from "../upstream/sse.js";
+import type { StreamText } from "../formats/format.js";
+import { GatewayError } from "../errors.js";
+import { type SseEvent, SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
+import { ReleasedTextChanged, TextHold } from "./text-hold.js";
+
+/**
+ * The most a held stream may hold, in bytes of upstream events. An answer is bounded by the
+ * request's max_tokens, but the gateway does not trust that: past this, the stream fails closed.
+ */
+export const MAX_HELD_BYTES = 32 * 1024 * 1024;
 
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
+
+/** Why a stream that had begun was stopped by the gateway. */
+export interface StreamStop {
+  /** The denying guardrails, or empty when a redaction could not be honoured. */
+  guardrails: string[];
+  /** Characters of text the client had received. */
+  released_chars: number;
+  mode: StreamMode;
+}
 
 /** How a relayed stream ended, for the log. */
 export interface RelaySummary {
@@ -25,79 +44,258 @@ export interface RelaySummary {
   output?: Evaluation;
   outputSkipped: boolean;
   error?: unknown;
+  stop?: StreamStop;
 }
+
+/** What a held stream's first check decided, before any byte was sent. */
+export type Opening = { kind: "denied"; output: Evaluation } | { kind: "open"; outputStatus?: GuardrailStatus };
 
 /** The `hook_results` event in the endpoint's format. */
 export function hookEvent(format: FormatName, hookResults: Partial<HookResults>): Buffer {
   return FORMATS[format].hookEvent(hookResults);
 }
 
-/** Relays one stream; `evaluateOutput` runs the synchronous output side on the streamed body. */
-export async function* relayStream(options: {
+/** Options of a relay. */
+export interface RelayOptions {
   leaf: Leaf;
   format: FormatName;
-  strict: boolean;
   source: AsyncIterable<Buffer>;
+  /** Runs the synchronous output side on a body carrying the streamed text. */
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Told when the stream ends; the stream's own end waits for what it returns (a durable log). */
-  onEnd: (summary: RelaySummary) => void | Promise<void>;
-}): AsyncGenerator<Buffer> {
-  const { leaf, format } = options;
-  const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
-  const accumulated = formatOfRequestType(leaf.phase.requestType).streamText(leaf.phase.requestType);
-  const splitter = new SseSplitter();
+}
+
+/** Relays one upstream stream to one client. */
+export class StreamRelay {
+  readonly #options: RelayOptions;
+  readonly #requestType: RequestType;
+  readonly #mode: StreamMode;
+  readonly #window: number;
+  readonly #iterator: AsyncIterator<Buffer>;
+  readonly #splitter = new SseSplitter();
   // A source that has its events at hand (the mock, a burst of buffered chunks) would otherwise be
   // relayed to its end in one go: the socket takes the writes at once, so nothing waits for I/O.
-  const share = new ThreadShare(RELAY_SLICE_MS);
-  const held: Buffer[] = [];
-  let error: unknown;
-  let output: Evaluation | undefined;
-  let outputSkipped = false;
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    return options.onEnd({ text: accumulated.text(), body: accumulated.body(), ...(output && { output }), outputSkipped, error });
-  };
-  try {
-    if (reportHooks) yield hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] });
+  readonly #share = new ThreadShare(RELAY_SLICE_MS);
+  readonly #text: StreamText;
+  readonly #hold: TextHold | undefined;
+  /** Events of the last read not taken in yet, from `#next` on. */
+  #events: SseEvent[] = [];
+  #next = 0;
+  /** Bytes ready to leave, in order. */
+  #ready: Buffer[] = [];
+  /** The terminal event and whatever followed it: sent last, once the output side ran. */
+  readonly #terminal: Buffer[] = [];
+  #checkedAt = 0;
+  #done = false;
+  #final = false;
+  #output: Evaluation | undefined;
+  #outputSkipped = false;
+  #error: unknown;
+  #stop: StreamStop | undefined;
+
+  constructor(options: RelayOptions) {
+    this.#options = options;
+    const { node, phase } = options.leaf;
+    this.#requestType = phase.requestType;
+    // Without synchronous output guardrails there is nothing to hold text for.
+    this.#mode = node.output.sync.length ? node.stream.mode : "after";
+    this.#window = this.#mode === "buffer" ? Number.POSITIVE_INFINITY : node.stream.window;
+    this.#iterator = options.source[Symbol.asyncIterator]();
+    this.#text = formatOfRequestType(this.#requestType).streamText(this.#requestType);
+    if (this.#mode !== "after") this.#hold = new TextHold(this.#text, node.stream.tail);
+  }
+
+  /** The mode this stream is held in. */
+  get mode(): StreamMode {
+    return this.#mode;
+  }
+
+  /**
+   * For a held stream: reads until the first bytes may leave, so the status can still follow the
+   * output side. A deny with nothing released is `denied`; an upstream failure with nothing
+   * released is thrown (the attempt failed like any other).
+   */
+  async open(): Promise<Opening> {
+    if (this.#mode === "after") return { kind: "open" };
     try {
-      for await (const chunk of options.source) {
-        const out: Buffer[] = [];
-        for (const event of splitter.push(chunk)) {
-          const turn = share.due();
+      while (!this.#ready.length && !this.#stop && !this.#done) await this.#read();
+      if (this.#done && !this.#stop && !this.#ready.length) await this.#finish();
+    } catch (error) {
+      await this.#close();
+      throw error;
+    }
+    if (this.#stop && this.#output?.status === 446 && this.#hold?.releasedChars === 0) {
+      await this.#close();
+      return { kind: "denied", output: this.#output };
+    }
+    return this.#output ? { kind: "open", outputStatus: this.#output.status } : { kind: "open" };
+  }
+
+  /** Frees the upstream without relaying it. */
+  discard(): Promise<void> {
+    return this.#close();
+  }
+
+  /** The bytes to send; `onEnd` is told how the stream ended, and the stream's end waits for it. */
+  async *relay(options: { strict: boolean; onEnd: (summary: RelaySummary) => void | Promise<void> }): AsyncGenerator<Buffer> {
+    const { leaf, format } = this.#options;
+    const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
+    try {
+      if (reportHooks) yield hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] });
+      for (;;) {
+        if (this.#ready.length) {
+          const out = this.#ready.length === 1 ? (this.#ready[0] as Buffer) : Buffer.concat(this.#ready);
+          this.#ready = [];
+          yield out;
+        }
+        if (this.#stop || this.#error !== undefined) break;
+        if (this.#done && !this.#events.length && this.#final) break;
+        try {
+          // The upstream ended: the last check; else the next event.
+          if (this.#done && !this.#events.length) await this.#finish();
+          else await this.#read();
+        } catch (error) {
+          this.#error = error;
+        }
+      }
+      if (this.#stop) yield this.#stopEvent(reportHooks);
+      else if (this.#error !== undefined) yield this.#brokenEvent();
+      else {
+        if (reportHooks && this.#output) yield hookEvent(format, { after_request_hooks: this.#output.results });
+        for (const event of this.#terminal) yield event;
+      }
+    } finally {
+      if (!this.#done) await this.#close();
+      const summary: RelaySummary = {
+        text: this.#text.text(),
+        body: this.#text.body(),
+        outputSkipped: this.#outputSkipped,
+        ...(this.#output && { output: this.#output }),
+        ...(this.#error !== undefined && { error: this.#error }),
+        ...(this.#stop && { stop: this.#stop }),
+      };
+      await options.onEnd(summary);
+    }
+  }
+
+  /**
+   * Takes the next upstream event in (reading a chunk when none is waiting), and checks the text
+   * when a window's worth arrived since the last check, so windows are checked one by one however
+   * the upstream's reads cut the stream. Without a hold a whole read passes at once. Marks the
+   * stream done when the upstream ended.
+   */
+  async #read(): Promise<void> {
+    const hold = this.#hold;
+    if (!this.#events.length) {
+      const next = await this.#iterator.next();
+      if (next.done) {
+        this.#done = true;
+        const rest = this.#splitter.flush();
+        if (rest) this.#take(rest);
+        return;
+      }
+      const events = this.#splitter.push(next.value);
+      if (!hold) {
+        for (const event of events) {
+          const turn = this.#share.due();
           if (turn) await turn;
-          // Once the terminal event arrived, whatever follows waits with it.
-          if (held.length || accumulated.isTerminal(event)) {
-            held.push(event.raw);
-            continue;
-          }
-          accumulated.add(event);
-          out.push(event.raw);
+          this.#take(event);
         }
-        if (out.length) yield out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
+        return;
       }
-      const rest = splitter.flush();
-      if (rest) {
-        if (held.length || accumulated.isTerminal(rest)) held.push(rest.raw);
-        else {
-          accumulated.add(rest);
-          yield rest.raw;
-        }
+      this.#events = events;
+      this.#next = 0;
+    }
+    const turn = this.#share.due();
+    if (turn) await turn;
+    const event = this.#events[this.#next++] as SseEvent;
+    if (this.#next === this.#events.length) this.#events = [];
+    this.#take(event);
+    if (hold && hold.length - this.#checkedAt >= this.#window) await this.#check(false);
+  }
+
+  #take(event: SseEvent): void {
+    // Once the terminal event arrived, whatever follows waits with it.
+    if (this.#terminal.length || this.#text.isTerminal(event)) {
+      this.#terminal.push(event.raw);
+      return;
+    }
+    if (this.#hold) {
+      this.#hold.push(event);
+      if (this.#hold.heldBytes > MAX_HELD_BYTES) {
+        throw new GatewayError(
+          502,
+          "stream_too_large",
+          `the upstream's stream held for output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
+        );
       }
-    } catch (caught) {
-      error = caught;
+    } else {
+      this.#text.add(event);
+      this.#ready.push(event.raw);
     }
-    if (leaf.node.output.sync.length) {
-      if (accumulated.text() === "") outputSkipped = true;
-      else output = await options.evaluateOutput(accumulated.body());
+  }
+
+  /** The upstream ended: the last check, on all of the text, and everything held released. */
+  async #finish(): Promise<void> {
+    this.#final = true;
+    const hold = this.#hold;
+    if (!this.#options.leaf.node.output.sync.length) return;
+    if (this.#text.text() === "") {
+      this.#outputSkipped = true;
+      if (hold) this.#ready.push(...hold.release("", true));
+      return;
     }
-    // A broken upstream stream ends here: nothing more is sent, the log has the rest.
-    if (error === undefined) {
-      if (reportHooks && output) yield hookEvent(format, { after_request_hooks: output.results });
-      for (const event of held) yield event;
+    if (hold) await this.#check(true);
+    else this.#output = await this.#options.evaluateOutput(this.#text.body());
+  }
+
+  /** Checks the text so far and releases what passed. */
+  async #check(final: boolean): Promise<void> {
+    const hold = this.#hold as TextHold;
+    this.#checkedAt = hold.length;
+    const output = await this.#options.evaluateOutput(this.#text.body());
+    if (!output) return;
+    this.#output = output;
+    if (output.status === 446) {
+      const guardrails = output.results.filter((r) => r.deny && !r.verdict).map((r) => r.id);
+      this.#stop = { guardrails, released_chars: hold.releasedChars, mode: this.#mode };
+      return;
     }
-  } finally {
-    await end();
+    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : hold.joined();
+    try {
+      this.#ready.push(...hold.release(checked, final));
+    } catch (error) {
+      if (!(error instanceof ReleasedTextChanged)) throw error;
+      this.#error = error;
+      this.#stop = { guardrails: [], released_chars: hold.releasedChars, mode: this.#mode };
+    }
+  }
+
+  #stopEvent(reportHooks: boolean): Buffer {
+    const stop = this.#stop as StreamStop;
+    const hooks = reportHooks && this.#output ? { after_request_hooks: this.#output.results } : undefined;
+    const message = stop.guardrails.length
+      ? `the streamed answer was stopped by output guardrail ${stop.guardrails.join(", ")} after ${stop.released_chars} characters`
+      : `${(this.#error as Error).message} after ${stop.released_chars} characters`;
+    const code = stop.guardrails.length ? "hooks_failed" : "stream_redaction_conflict";
+    return FORMATS[this.#options.format].streamError({ status: 446, code, message, type: "hooks_failed" }, hooks);
+  }
+
+  #brokenEvent(): Buffer {
+    const error = this.#error;
+    // A gateway error says what broke; anything else is not the client's to read.
+    const fields =
+      error instanceof GatewayError
+        ? { status: error.status, code: error.code, message: error.message }
+        : { status: 502, code: "stream_broken", message: "the stream broke off before its end" };
+    return FORMATS[this.#options.format].streamError(fields);
+  }
+
+  async #close(): Promise<void> {
+    this.#done = true;
+    try {
+      await this.#iterator.return?.();
+    } catch {
+      // The upstream is being abandoned; how its connection ends is not this stream's concern.
+    }
   }
 }

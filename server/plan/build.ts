@@ -11,10 +11,12 @@ import {
   type Guardrail,
   GUARDRAIL_CONFIG_KEYS,
   type Side,
+  type StreamMode,
 } from "../../core/index.js";
 import { checkConfigKeys, joinPath } from "../../core/internal.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
+import { type StreamHold, streamHoldOf } from "./stream-mode.js";
 
 /** The guardrails of one side of a target, split by how they run. */
 export interface GuardrailList {
@@ -38,6 +40,10 @@ export interface TargetSettings {
   cache?: { maxAgeSeconds?: number };
   requestTimeoutMs?: number;
   mockResponse?: string | Record<string, unknown>;
+  /** The stream mode of output guardrails that name none. */
+  streamMode?: StreamMode;
+  /** Characters per checked window of a `window`-mode stream. */
+  streamWindow?: number;
 }
 
 /** How a node with targets picks among them. */
@@ -54,6 +60,8 @@ export interface PlanNode {
   input: GuardrailList;
   output: GuardrailList;
   weight: number;
+  /** How this target's streamed answers are held for its synchronous output guardrails. */
+  stream: StreamHold;
   strategy?: Strategy;
   targets?: PlanNode[];
 }
@@ -71,7 +79,14 @@ const EMPTY_LIST = (key: string): GuardrailList => ({ key, sync: [], async: [] }
 
 /** The plan of a request with no config: one root target, no guardrails. */
 export const EMPTY_PLAN: Plan = Object.freeze({
-  root: { path: "", settings: { overrideParams: {} }, input: EMPTY_LIST("input"), output: EMPTY_LIST("output"), weight: 1 },
+  root: {
+    path: "",
+    settings: { overrideParams: {} },
+    input: EMPTY_LIST("input"),
+    output: EMPTY_LIST("output"),
+    weight: 1,
+    stream: { mode: "after", window: 0, tail: 0 },
+  },
   warnings: [],
   hasGuardrails: false,
 }) as Plan;
@@ -108,6 +123,8 @@ function ownSettings(config: GatewayConfig, parent: TargetSettings | undefined):
     settings.cache = config.cache.max_age !== undefined ? { maxAgeSeconds: config.cache.max_age } : {};
   if (config.request_timeout !== undefined) settings.requestTimeoutMs = config.request_timeout;
   if (config.mock_response !== undefined) settings.mockResponse = config.mock_response;
+  if (config.stream_mode !== undefined) settings.streamMode = config.stream_mode;
+  if (config.stream_window !== undefined) settings.streamWindow = config.stream_window;
   return settings;
 }
 
@@ -134,12 +151,15 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
       if (built.sync.length) hasGuardrails = true;
       return built;
     };
+    const settings = ownSettings(node, parent?.settings);
+    const output = list("output");
     const planNode: PlanNode = {
       path,
-      settings: ownSettings(node, parent?.settings),
+      settings,
       input: list("input"),
-      output: list("output"),
+      output,
       weight: node.weight ?? 1,
+      stream: streamHoldOf(output.sync, settings, (id) => engine.registry.get(id)?.definition),
     };
     if (node.targets) {
       planNode.strategy = {

@@ -1,8 +1,9 @@
 /**
  * The gateway keys of a config (spec §2.3; docs/spec-notes.md, "The peer gateway"): provider selection, targets, strategy,
- * retry, cache, time-outs. Which keys exist at all is core/config/keys.ts's list (an unknown key is
+ * retry, cache, time-outs, how streams are held. Which keys exist at all is core/config/keys.ts's list (an unknown key is
  * refused before this schema runs); guardrail keys are validated by the engine's normalisation.
  */
+import type { StreamMode } from "../../core/index.js";
 import { compileValidator, type Validator } from "../schema.js";
 
 const statusCodes = { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } };
@@ -44,6 +45,8 @@ export const GATEWAY_CONFIG_SCHEMA = {
     weight: { type: "number", minimum: 0 },
     request_timeout: { type: "integer", minimum: 1 },
     mock_response: { type: ["string", "object"] },
+    stream_mode: { enum: ["buffer", "window", "after"] },
+    stream_window: { type: "integer", minimum: 1, maximum: 1_000_000 },
   },
 };
 
@@ -61,6 +64,8 @@ export interface GatewayConfig {
   weight?: number;
   request_timeout?: number;
   mock_response?: string | Record<string, unknown>;
+  stream_mode?: StreamMode;
+  stream_window?: number;
   [key: string]: unknown;
 }
 

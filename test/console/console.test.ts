@@ -327,6 +327,31 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(policyErrors).toEqual([]);
   });
 
+  it("says which guardrail stopped a stream, and after how many characters", async () => {
+    upstream.enqueue({ kind: "answer", text: `${"lorem ipsum dolor sit amet ".repeat(40)}forbidden and more words after it` });
+    const config = JSON.stringify({
+      output_guardrails: [{ id: "no-forbidden", deny: true, regexMatch: { rule: "forbidden", not: true } }],
+    });
+    const { data: stream, response } = await client(config)
+      .chat.completions.create({ model: "@up/gpt-test", stream: true, messages: [{ role: "user", content: "go" }] })
+      .withResponse();
+    let received = "";
+    await expect(
+      (async () => {
+        for await (const chunk of stream) received += chunk.choices[0]?.delta.content ?? "";
+      })(),
+    ).rejects.toThrow(/no-forbidden/);
+    const id = response.headers.get("x-gateway-request-id") as string;
+    await expect.poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status).toBe(200);
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs/${id}`);
+    const stop = page.locator("[data-field=stream-stop]");
+    await stop.waitFor();
+    expect(await stop.textContent()).toBe(
+      `Stream stopped by no-forbidden after ${received.length} characters had been sent (window mode).`,
+    );
+  });
+
   it("fits a phone's width: the pages fold into a menu and tables scroll in their frame", async () => {
     const page = await signedIn("workspace_admin", { width: 390, height: 844 });
     await page.goto(`${url}/console/#/logs`);

@@ -94,7 +94,7 @@ describe("guardrails through the Anthropic SDK", () => {
     const config = {
       ...viaFake(),
       input_guardrails: [{ wordCount: { minWords: 1 } }],
-      output_guardrails: [{ deny: true, regexMatch: { rule: "forbidden", not: true } }],
+      output_guardrails: [{ deny: true, stream_mode: "after", regexMatch: { rule: "forbidden", not: true } }],
     };
     upstream.defaultText = "this is forbidden text";
     const response = await fetch(`${gateway.url}/v1/messages`, {
@@ -123,7 +123,7 @@ describe("guardrails through the Anthropic SDK", () => {
     expect(names.at(-2)).toBe("hook_results");
     const first = events[0]?.data.hook_results as HookResults;
     expect(first.before_request_hooks[0]).toMatchObject({ verdict: true });
-    // The output deny cannot retract streamed text: the last hook event reports it.
+    // In after mode the output deny cannot retract streamed text: the last hook event reports it.
     const last = events.at(-2)?.data.hook_results as HookResults;
     expect(last.after_request_hooks[0]).toMatchObject({ verdict: false, deny: true });
     const record = await gateway.logs.waitFor((r) => r.id === response.headers.get("x-gateway-request-id"));

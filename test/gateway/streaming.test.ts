@@ -3,24 +3,11 @@
  * events, statuses decided before the first byte, output guardrails on the streamed text only,
  * and upstream streams that break, stall, or are abandoned by the client.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeUpstream, streamEvents } from "../support/fake-upstream.js";
-import { gatewayHeaders, startGateway, type TestGateway } from "../support/gateway.js";
+import { describe, expect, it } from "vitest";
+import { streamEvents } from "../support/fake-upstream.js";
+import { gatewayHeaders, useGatewayWithUpstream } from "../support/gateway.js";
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
-
-beforeAll(async () => {
-  upstream = await new FakeUpstream().start();
-  gateway = await startGateway();
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
-
-beforeEach(() => upstream.reset());
+const fixture = useGatewayWithUpstream();
 
 interface Event {
   event?: string;
@@ -40,7 +27,7 @@ function parseEvents(text: string): Event[] {
 
 const chatText = (events: Event[]) =>
   events
-    .filter((e) => e.data.startsWith("{") && !e.data.startsWith('{"hook_results"'))
+    .filter((e) => e.data.startsWith("{") && !e.data.startsWith('{"hook_results"') && !e.data.startsWith('{"error"'))
     .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? "")
     .join("");
 
@@ -50,11 +37,11 @@ async function stream(
   extra: Record<string, string> = {},
   route = "/v1/chat/completions",
 ) {
-  const response = await fetch(`${gateway.url}${route}`, {
+  const response = await fetch(`${fixture.gateway.url}${route}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      ...gatewayHeaders({ provider: "openai", custom_host: upstream.baseUrl, ...config }, extra),
+      ...gatewayHeaders({ provider: "openai", custom_host: fixture.upstream.baseUrl, ...config }, extra),
     },
     body: JSON.stringify(
       route === "/v1/completions"
@@ -71,7 +58,7 @@ const loose = { "x-gateway-strict-compliance": "false" };
 describe("stream passthrough", () => {
   it("relays an upstream stream split into 1-byte reads, multi-byte characters intact", async () => {
     const text = "naïve café — 日本語のテキスト 🎉🎉 done";
-    upstream.enqueue({ kind: "answer", text, chunkBytes: 1 });
+    fixture.upstream.enqueue({ kind: "answer", text, chunkBytes: 1 });
     const config = { output_guardrails: [{ regexMatch: { rule: "日本語" } }] };
     const { response, events } = await stream(config, "go", loose);
     expect(response.status).toBe(200);
@@ -114,18 +101,18 @@ describe("statuses on streams", () => {
     expect(response.status).toBe(446);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(JSON.parse(text).error.type).toBe("hooks_failed");
-    expect(upstream.requests).toHaveLength(0);
+    expect(fixture.upstream.requests).toHaveLength(0);
   });
 
   it("returns an upstream error status as JSON, and falls back on it", async () => {
-    upstream.enqueue({ kind: "json", status: 503, body: { error: { message: "down" } } });
+    fixture.upstream.enqueue({ kind: "json", status: 503, body: { error: { message: "down" } } });
     const { response, events } = await stream(
       { strategy: { mode: "fallback" }, targets: [{ override_params: { model: "a" } }, { override_params: { model: "b" } }] },
       "fall back",
     );
     expect(response.status).toBe(200);
     expect(chatText(events)).toBe("echo: fall back");
-    expect(upstream.requests.map((r) => r.body.model)).toEqual(["a", "b"]);
+    expect(fixture.upstream.requests.map((r) => r.body.model)).toEqual(["a", "b"]);
   });
 });
 
@@ -133,7 +120,7 @@ describe("output guardrails on streams", () => {
   it("never evaluate an empty text: a stream of tool calls only skips them, and the log says so", async () => {
     const toolChunk = (args: string) =>
       `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] } }] })}\n\n`;
-    upstream.enqueue({ kind: "events", events: [toolChunk('{"a"'), toolChunk(":1}"), "data: [DONE]\n\n"] });
+    fixture.upstream.enqueue({ kind: "events", events: [toolChunk('{"a"'), toolChunk(":1}"), "data: [DONE]\n\n"] });
     const { events, id } = await stream(
       { output_guardrails: [{ deny: true, wordCount: { minWords: 1 } }] },
       "call a tool",
@@ -141,15 +128,15 @@ describe("output guardrails on streams", () => {
     );
     expect(events.filter((e) => e.data.includes('"after_request_hooks"'))).toHaveLength(0);
     expect(events.at(-1)?.data).toBe("[DONE]");
-    const record = await gateway.logs.waitFor((r) => r.id === id);
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
     expect(record.stream_output_skipped).toBe(true);
     expect(record.hook_results.after_request_hooks).toEqual([]);
   });
 
-  it("an output deny is reported in the last event and recorded, the text having gone out", async () => {
-    upstream.defaultText = "leaking the secret now";
+  it("in after mode, an output deny is reported in the last event and recorded, the text having gone out", async () => {
+    fixture.upstream.defaultText = "leaking the secret now";
     const { response, events, id } = await stream(
-      { output_guardrails: [{ deny: true, regexMatch: { rule: "secret", not: true } }] },
+      { output_guardrails: [{ deny: true, stream_mode: "after", regexMatch: { rule: "secret", not: true } }] },
       "x",
       loose,
     );
@@ -159,7 +146,7 @@ describe("output guardrails on streams", () => {
       verdict: false,
       deny: true,
     });
-    expect((await gateway.logs.waitFor((r) => r.id === id)).stream_output_denied).toBe(true);
+    expect((await fixture.gateway.logs.waitFor((r) => r.id === id)).stream_output_denied).toBe(true);
   });
 
   it("asynchronous output guardrails run on the streamed text and report to the log only", async () => {
@@ -169,50 +156,55 @@ describe("output guardrails on streams", () => {
       loose,
     );
     expect(events.some((e) => e.data.includes("hook_results"))).toBe(false);
-    const record = await gateway.logs.waitFor((r) => r.id === id);
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
     expect(record.hook_results.after_request_hooks[0]).toMatchObject({ async: true, verdict: false });
   });
 });
 
 describe("broken streams", () => {
   it("ends the relayed stream when the upstream resets mid-way, and logs the failure", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
+    fixture.upstream.enqueue({ kind: "stream-break", after: 3, ending: "reset" });
     const { response, events, id } = await stream({ output_guardrails: [{ wordCount: { minWords: 1 } }] }, "x", loose);
     expect(response.status).toBe(200);
     expect(chatText(events)).toBe("one two three ");
     expect(events.some((e) => e.data === "[DONE]")).toBe(false);
-    const record = await gateway.logs.waitFor((r) => r.id === id);
+    expect(JSON.parse(events.at(-1)?.data ?? "{}").error.code).toBe("upstream_unreachable");
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
     expect(record.error?.code).toBe("upstream_unreachable");
   });
 
   it("ends the relayed stream when the upstream stalls past request_timeout", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
+    fixture.upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
     const { events, id } = await stream({ request_timeout: 300 }, "x");
     expect(chatText(events)).toBe("one two ");
-    expect((await gateway.logs.waitFor((r) => r.id === id)).error?.code).toBe("upstream_timeout");
+    expect(JSON.parse(events.at(-1)?.data ?? "{}").error.code).toBe("upstream_timeout");
+    expect((await fixture.gateway.logs.waitFor((r) => r.id === id)).error?.code).toBe("upstream_timeout");
   });
 
   it("hangs up on the upstream when the client goes away mid-stream", async () => {
-    upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
+    fixture.upstream.enqueue({ kind: "stream-break", after: 2, ending: "stall" });
     const controller = new AbortController();
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
       method: "POST",
       signal: controller.signal,
-      headers: { "content-type": "application/json", ...gatewayHeaders({ provider: "openai", custom_host: upstream.baseUrl }) },
+      headers: {
+        "content-type": "application/json",
+        ...gatewayHeaders({ provider: "openai", custom_host: fixture.upstream.baseUrl }),
+      },
       body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }),
     });
     const reader = response.body?.getReader();
     await reader?.read();
     controller.abort();
     const deadline = Date.now() + 5000;
-    while (upstream.abandoned === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(upstream.abandoned).toBeGreaterThanOrEqual(1);
+    while (fixture.upstream.abandoned === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fixture.upstream.abandoned).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe("the mock provider", () => {
   it("streams mock_response in the endpoint's format", async () => {
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    const response = await fetch(`${fixture.gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...gatewayHeaders(undefined, loose) },
       body: JSON.stringify({

@@ -23,8 +23,8 @@ export type Behaviour =
   | { kind: "stall" }
   /** Declares a body longer than it sends, then closes. */
   | { kind: "truncate" }
-  /** Streams a few events, then stalls (or resets). */
-  | { kind: "stream-break"; after: number; ending: "stall" | "reset" }
+  /** Streams a few events (of `text`, by default eight words), then stalls (or resets). */
+  | { kind: "stream-break"; after: number; ending: "stall" | "reset"; text?: string }
   /** Streams these raw SSE events as given. */
   | { kind: "events"; events: string[] };
 
@@ -243,7 +243,7 @@ export class FakeUpstream {
         return;
       case "stream-break": {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        const events = streamEvents(path, body, "one two three four five six seven eight");
+        const events = streamEvents(path, body, behaviour.text ?? "one two three four five six seven eight");
         for (const event of events.slice(0, behaviour.after)) res.write(event);
         if (behaviour.ending === "reset") setTimeout(() => req.socket.destroy(), 20);
         return;

@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { type AppOptions, buildApp } from "../../server/app.js";
 import { InMemoryRequestLogSink } from "../../server/logs/sink.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { FakeUpstream } from "./fake-upstream.js";
 import testPlugin from "./redact-plugin.js";
 
 /** The gateway key every test gateway accepts. */
@@ -46,4 +48,28 @@ export function gatewayHeaders(config?: unknown, extra: Record<string, string> =
   const headers: Record<string, string> = { "x-gateway-api-key": API_KEY, ...extra };
   if (config !== undefined) headers["x-gateway-config"] = typeof config === "string" ? config : headerJson(config);
   return headers;
+}
+
+/** A test file's gateway and fake upstream, set in its `beforeAll`. */
+export interface GatewayWithUpstream {
+  upstream: FakeUpstream;
+  gateway: TestGateway;
+}
+
+/**
+ * Registers the hooks of a test file that talks to one gateway and one fake upstream: both started
+ * before the tests and closed after them, the upstream reset before each test.
+ */
+export function useGatewayWithUpstream(options: AppOptions = {}): GatewayWithUpstream {
+  const fixture = {} as GatewayWithUpstream;
+  beforeAll(async () => {
+    fixture.upstream = await new FakeUpstream().start();
+    fixture.gateway = await startGateway(options);
+  });
+  afterAll(async () => {
+    await fixture.gateway.close();
+    await fixture.upstream.close();
+  });
+  beforeEach(() => fixture.upstream.reset());
+  return fixture;
 }

@@ -53,6 +53,8 @@ interface LogView extends LogSummary {
   error: Record<string, unknown> | null;
   request?: unknown;
   response?: unknown;
+  /** A stream the gateway stopped after it began. */
+  stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
 }
 
 function scalar(value: unknown): string {
@@ -226,6 +228,14 @@ export function LogDetail({ id }: { id: string }) {
                   </div>
                 ))}
               </dl>
+              {log.stream_stop && (
+                <p class="error" data-field="stream-stop">
+                  {log.stream_stop.guardrails.length
+                    ? `Stream stopped by ${log.stream_stop.guardrails.join(", ")}`
+                    : "Stream stopped: a redaction reached text already sent"}{" "}
+                  after {log.stream_stop.released_chars} characters had been sent ({log.stream_stop.mode} mode).
+                </p>
+              )}
               <h2>Guardrails</h2>
               <div class="overview" data-overview>
                 <div class="stat passed">

@@ -20,6 +20,8 @@ export default defineCheck<{ categories: PiiCategory[]; phoneRegions: string[]; 
     "Detects personal data (email addresses, phone numbers, card numbers, SSNs, IP addresses, IBANs, URLs) in the text; can redact it.",
   sides: ["input", "output"],
   transforms: true,
+  // An e-mail address may be 254 characters long; the stream hold's bound (256) covers it.
+  streamHoldChars: 256,
   parameters: {
     type: "object",
     properties: {

@@ -22,6 +22,8 @@ export default defineCheck<{ kinds: SecretKind[]; redact: boolean; not: boolean 
   description: "Detects API keys, access tokens, private keys and other credentials in the text; can redact them.",
   sides: ["input", "output"],
   transforms: true,
+  // Tokens and keys run to a few hundred characters; a PEM block is longer (see docs/streaming.md).
+  streamHoldChars: 256,
   parameters: {
     type: "object",
     properties: {

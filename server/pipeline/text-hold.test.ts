@@ -1,0 +1,68 @@
+/** The held-back text of a stream: what is released after a check, in which chunks, and what is kept back. */
+import { describe, expect, it } from "vitest";
+import { anthropic } from "../formats/anthropic.js";
+import { openai } from "../formats/openai.js";
+import { parseEvent } from "../upstream/sse.js";
+import { ReleasedTextChanged, TextHold } from "./text-hold.js";
+
+const chat = (content: string) =>
+  parseEvent(Buffer.from(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`));
+const role = parseEvent(Buffer.from(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: "assistant" } }] })}\n\n`));
+
+/** The text of released chat chunks. */
+const texts = (buffers: Buffer[]) =>
+  buffers.map((b) => {
+    const data = JSON.parse(parseEvent(b).data) as { choices: Array<{ delta: { content?: string } }> };
+    return data.choices[0]?.delta.content ?? null;
+  });
+
+function chatHold(tail: number, pieces: string[]): TextHold {
+  const hold = new TextHold(openai.streamText("chatComplete"), tail);
+  hold.push(role);
+  for (const piece of pieces) hold.push(chat(piece));
+  return hold;
+}
+
+describe("TextHold", () => {
+  it("keeps back the events in the last `tail` characters after a check, and releases the rest as the upstream sent it", () => {
+    const hold = chatHold(10, ["0123456789", "abcdefghij", "ABCDE"]);
+    const out = hold.release(hold.joined(), false);
+    expect(texts(out)).toEqual([null, "0123456789"]);
+    expect(out[1]).toEqual(chat("0123456789").raw);
+    expect(hold.releasedChars).toBe(10);
+    expect(texts(hold.release(hold.joined(), true))).toEqual(["abcdefghij", "ABCDE"]);
+  });
+
+  it("gives a redaction that spans three events to the event where the unchanged text resumes", () => {
+    const hold = chatHold(0, ["Write to ali", "ce@exam", "ple.com today."]);
+    const redacted = "Write to [EMAIL] today.";
+    expect(texts(hold.release(redacted, true))).toEqual([null, "Write to ", "", "[EMAIL] today."]);
+  });
+
+  it("releases unchanged text before a redaction still held back, and the redaction with a later check", () => {
+    const hold = chatHold(8, ["Hello there, mail ", "bob@ex", "ample.org now and then"]);
+    const first = hold.release("Hello there, mail [EMAIL] now and then", false);
+    expect(texts(first).join("")).toBe("Hello there, mail ");
+    expect(texts(hold.release("Hello there, mail [EMAIL] now and then", true)).join("")).toBe("[EMAIL] now and then");
+  });
+
+  it("refuses a transformation of text already released", () => {
+    const hold = chatHold(0, ["secret words"]);
+    hold.release(hold.joined(), false);
+    expect(() => hold.release("[REDACTED] words", true)).toThrow(ReleasedTextChanged);
+  });
+
+  it("re-writes Anthropic text blocks, keeping the newline that joins them out of the block's own text", () => {
+    const event = (value: Record<string, unknown>) =>
+      parseEvent(Buffer.from(`event: ${String(value.type)}\ndata: ${JSON.stringify(value)}\n\n`));
+    const hold = new TextHold(anthropic.streamText("messages"), 0);
+    hold.push(event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
+    hold.push(event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "first" } }));
+    hold.push(event({ type: "content_block_stop", index: 0 }));
+    hold.push(event({ type: "content_block_start", index: 1, content_block: { type: "text", text: "mail a@b.co" } }));
+    expect(hold.joined()).toBe("first\nmail a@b.co");
+    const out = hold.release("first\nmail [EMAIL]", true).map((b) => JSON.parse(parseEvent(b).data));
+    expect(out[3]).toMatchObject({ type: "content_block_start", content_block: { type: "text", text: "mail [EMAIL]" } });
+    expect(out[1]).toMatchObject({ delta: { text: "first" } });
+  });
+});

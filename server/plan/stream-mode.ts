@@ -1,0 +1,65 @@
+/**
+ * How a target's streamed answers are held for its synchronous output guardrails
+ * (docs/streaming.md): each guardrail's mode is its own `stream_mode`, else the config's, else the
+ * gateway's default; the strictest mode among them holds the stream. Asynchronous guardrails
+ * never hold text, so they are not counted.
+ */
+import { type Guardrail, STREAM_MODES, type StreamMode } from "../../core/index.js";
+
+/**
+ * Characters per checked window when the config names none. Measured with `npm run
+ * bench:gateway` (docs/performance.md, "Streams"): the checks of the standard output pack cost
+ * well under a millisecond per window at this size, so smaller windows would buy little time to
+ * first token and cost more checks per answer; larger ones hold more text back.
+ */
+export const DEFAULT_STREAM_WINDOW = 200;
+
+/**
+ * Characters held back at the end of the checked text after each window passed, so a match that
+ * can still grow (a forbidden phrase, an e-mail address arriving piece by piece) is never released
+ * in part: the longest `streamHoldChars` of the stream's checks, 64 for a check that names none
+ * (words, phrases, phone and card numbers), never more than 256 (a check that needs longer
+ * matches whole, such as a private-key block, belongs in `buffer` mode).
+ */
+export const STREAM_HOLD_CHARS = 64;
+export const MAX_STREAM_HOLD_CHARS = 256;
+
+/** What the hold needs to know of a check: whether it transforms, and how long a match it must see whole. */
+export type CheckStreamFacts = (checkId: string) => { transforms?: boolean; streamHoldChars?: number } | undefined;
+
+/** How one target's streams are held. */
+export interface StreamHold {
+  mode: StreamMode;
+  /** Characters per checked window (`window` mode). */
+  window: number;
+  /** Characters held back after a passing window that was not the last. */
+  tail: number;
+}
+
+/** The mode a guardrail gets when neither it nor the config names one. */
+export function defaultStreamMode(guardrail: Guardrail, checks: CheckStreamFacts): StreamMode {
+  // A deny must be able to stop the text, and a redaction must reach the text before it leaves.
+  if (guardrail.deny) return "window";
+  if (guardrail.checks.some((check) => check.enabled && checks(check.id)?.transforms === true)) return "window";
+  // Everything else only reports: holding a window would cost the time to receive it (measured).
+  return "after";
+}
+
+/** The hold of a target whose synchronous output guardrails are `sync`. */
+export function streamHoldOf(
+  sync: readonly Guardrail[],
+  settings: { streamMode?: StreamMode; streamWindow?: number },
+  checks: CheckStreamFacts,
+): StreamHold {
+  let mode: StreamMode = "after";
+  let tail = STREAM_HOLD_CHARS;
+  for (const guardrail of sync) {
+    const own = guardrail.streamMode ?? settings.streamMode ?? defaultStreamMode(guardrail, checks);
+    if (STREAM_MODES.indexOf(own) > STREAM_MODES.indexOf(mode)) mode = own;
+    for (const check of guardrail.checks) {
+      const needs = check.enabled ? checks(check.id)?.streamHoldChars : undefined;
+      if (needs !== undefined) tail = Math.max(tail, Math.min(needs, MAX_STREAM_HOLD_CHARS));
+    }
+  }
+  return { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW, tail };
+}
