@@ -11,10 +11,10 @@ import { trainGibberish } from "./models/gibberish-training.js";
 import {
   GIBBERISH_DIR,
   jsonlFiles,
-  MULTILINGUAL,
   metrics,
   partOf,
   PROMPT_INJECTION_DIR,
+  promptInjectionFiles,
   readRows,
   ROOT,
   type Row,
@@ -28,10 +28,7 @@ const architecture = args.architecture === "mlp" ? "mlp" : "logistic";
 
 /** Trains the prompt-injection classifier and writes its weights. */
 function promptInjection(): void {
-  const files = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL].filter(
-    (f) => f !== MULTILINGUAL || jsonlFiles(path.dirname(f)).includes(f),
-  );
-  const read = files.map(readRows);
+  const read = promptInjectionFiles().map(readRows);
   const all: Row[] = read.flatMap((r) => r.rows);
   const train = all.filter((r) => partOf(r.text) === "train");
   const validation = all.filter((r) => partOf(r.text) === "validation");

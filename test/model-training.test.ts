@@ -8,18 +8,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GIBBERISH_WEIGHTS } from "../plugins/model/shared/gibberish-model.js";
-import { PROMPT_INJECTION_WEIGHTS } from "../plugins/model/shared/prompt-injection-model.js";
+import { lines, PROMPT_INJECTION_WEIGHTS, windowStarts } from "../plugins/model/shared/prompt-injection-model.js";
 import { readWeights, WeightsFileError } from "../plugins/model/shared/weights-file.js";
 import {
   DATASETS,
   GIBBERISH_DIR,
-  jsonlFiles,
-  MULTILINGUAL,
   partOf,
   PROMPT_INJECTION_DIR,
+  promptInjectionFiles,
   readRows,
 } from "../scripts/models/dataset.js";
-import { trainGibberish } from "../scripts/models/gibberish-training.js";
+import { corpusWeights, trainGibberish } from "../scripts/models/gibberish-training.js";
 import { RECIPES, trainModel } from "../scripts/models/prompt-injection-training.js";
 
 const present = existsSync(PROMPT_INJECTION_DIR) && existsSync(GIBBERISH_DIR);
@@ -42,12 +41,49 @@ describe("weights files", () => {
   });
 });
 
+describe("training recipes", () => {
+  const row = (category: string, text: string) => ({ text, label: 0 as const, source: "s", category, file: "f" });
+
+  it("weights each corpus language up to English's mass, by the balance exponent", () => {
+    const corpus = [
+      row("corpus_en_book", "a".repeat(800)),
+      row("corpus_en_wiki", "b".repeat(800)),
+      row("corpus_tr_wikipedia_xquad", "c".repeat(100)),
+      row("unlabelled", "d".repeat(10)),
+    ];
+    expect(corpusWeights(corpus, 1)).toEqual([1, 1, 16, 1]);
+    expect(corpusWeights(corpus, 0.5)).toEqual([1, 1, 4, 1]);
+    expect(corpusWeights(corpus, 0)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("cuts long texts into the windows the weights file names, the last flush with the end", () => {
+    expect(windowStarts(500, { size: 768, stride: 384 })).toEqual([0]);
+    expect(windowStarts(2000, { size: 768, stride: 384 })).toEqual([0, 384, 768, 1152, 1232]);
+    expect(windowStarts(2000, { size: 768, stride: 576 })).toEqual([0, 576, 1152, 1232]);
+  });
+
+  it("scores on their own the lines of a long text that are neither tiny nor longer than a window", () => {
+    const text = `short\n${"a".repeat(30)}\n\n  ${"b".repeat(900)}\n${"c".repeat(768)}`;
+    expect(lines(text, 768)).toEqual([
+      { start: 6, end: 36 },
+      { start: 941, end: 1709 },
+    ]);
+  });
+
+  it("records the windows in the shipped prompt-injection weights", () => {
+    expect(readWeights(PROMPT_INJECTION_WEIGHTS).header.window).toMatchObject({
+      size: expect.any(Number),
+      stride: expect.any(Number),
+    });
+  });
+});
+
 describe.skipIf(!present)("training", () => {
   it(
     "gives the same prompt-injection weights twice from the same rows (a deterministic tenth of them)",
     { timeout: 120_000 },
     () => {
-      const rows = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL]
+      const rows = promptInjectionFiles()
         .flatMap((f) => readRows(f).rows)
         .filter((r, i) => i % 10 === 0 && partOf(r.text) === "train");
       const recipe = { ...RECIPES.logistic, epochs: 2 };
@@ -72,7 +108,7 @@ describe.skipIf(!present)("training", () => {
 
   it("records in the shipped prompt-injection weights the files here, with their row counts and hashes", () => {
     const training = readWeights(PROMPT_INJECTION_WEIGHTS).header.training as { files: unknown[]; trainer: string };
-    const files = [...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL].map((f) => readRows(f).record);
+    const files = promptInjectionFiles().map((f) => readRows(f).record);
     expect(training.files).toEqual(files);
     expect(training.trainer).toMatch(/^prompt-injection-trainer\//);
   });

@@ -38,8 +38,11 @@ export const ROOT = packageRoot();
 export const DATASETS = path.resolve(ROOT, "..", "shared", "datasets");
 export const PROMPT_INJECTION_DIR = path.join(DATASETS, "prompt-injection");
 export const GIBBERISH_DIR = path.join(DATASETS, "gibberish");
-/** Attacks and ordinary requests in 16 languages, written for this project: the datasets have almost no non-English attacks. */
-export const MULTILINGUAL = path.join(ROOT, "scripts", "models", "data", "multilingual.jsonl");
+/**
+ * Rows written for this project, trained on beside the datasets: attacks and ordinary requests in
+ * 16 languages (the datasets have almost no non-English attacks) and benign hard negatives.
+ */
+export const WRITTEN_DIR = path.join(ROOT, "scripts", "models", "data");
 
 /** Reads one JSONL file of labelled rows; throws naming the file and line of a bad row. */
 export function readRows(file: string): { rows: Row[]; record: FileRecord } {
@@ -67,6 +70,11 @@ export function jsonlFiles(dir: string): string[] {
     .filter((f) => f.endsWith(".jsonl"))
     .sort()
     .map((f) => path.join(dir, f));
+}
+
+/** The prompt-injection model's files: the datasets' (none on a fresh clone), then the written ones. */
+export function promptInjectionFiles(): string[] {
+  return [...jsonlFiles(PROMPT_INJECTION_DIR), ...jsonlFiles(WRITTEN_DIR)];
 }
 
 /** Which side of the split a row is on. */

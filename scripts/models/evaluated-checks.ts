@@ -5,7 +5,7 @@
  * by adding an entry here.
  */
 import path from "node:path";
-import { GIBBERISH_DIR, jsonlFiles, MULTILINGUAL, partOf, PROMPT_INJECTION_DIR, readRows, type Row } from "./dataset.js";
+import { GIBBERISH_DIR, jsonlFiles, partOf, promptInjectionFiles, PROMPT_INJECTION_DIR, readRows, type Row } from "./dataset.js";
 
 /** One check under evaluation. */
 export interface EvaluatedCheck {
@@ -25,13 +25,26 @@ function testPart(files: string[]): Row[] {
   return files.flatMap((f) => readRows(f).rows).filter((r) => partOf(r.text) === "test");
 }
 
+/** The languages of the XQuAD questions (category `xquad_question_<code>`). */
+const XQUAD_LANGUAGES = ["ar", "de", "el", "en", "es", "hi", "ro", "ru", "th", "tr", "vi", "zh"] as const;
+
+/**
+ * The XQuAD questions relabelled for `model.language` with `allow: [language]`: the language's
+ * own questions should pass (label 0), the other languages' should fail (label 1). The detector is
+ * not trained on them, so every row counts.
+ */
+function languageRows(language: string): Row[] {
+  const file = path.join(PROMPT_INJECTION_DIR, "xquad-questions-benign.jsonl");
+  if (!jsonlFiles(PROMPT_INJECTION_DIR).includes(file)) return [];
+  return readRows(file).rows.map((r) => ({ ...r, label: r.category === `xquad_question_${language}` ? 0 : 1 }));
+}
+
 export const EVALUATED_CHECKS: EvaluatedCheck[] = [
   {
     check: "model.promptInjection",
     parameters: {},
     detects: "prompt injection or jailbreak",
-    defaultRows: () =>
-      jsonlFiles(PROMPT_INJECTION_DIR).length === 0 ? [] : testPart([...jsonlFiles(PROMPT_INJECTION_DIR), MULTILINGUAL]),
+    defaultRows: () => (jsonlFiles(PROMPT_INJECTION_DIR).length === 0 ? [] : testPart(promptInjectionFiles())),
     accepts: (dir) => !path.resolve(dir).startsWith(GIBBERISH_DIR),
   },
   {
@@ -42,4 +55,13 @@ export const EVALUATED_CHECKS: EvaluatedCheck[] = [
       jsonlFiles(GIBBERISH_DIR).length === 0 ? [] : testPart([path.join(GIBBERISH_DIR, "gibberish_train.jsonl")]),
     accepts: (dir) => path.resolve(dir).startsWith(GIBBERISH_DIR),
   },
+  // model.language with each XQuAD language allowed in turn; rows of other folders carry no
+  // language label, so it is evaluated on its default rows only.
+  ...XQUAD_LANGUAGES.map((language): EvaluatedCheck => ({
+    check: "model.language",
+    parameters: { allow: [language] },
+    detects: `a language other than ${language}`,
+    defaultRows: () => languageRows(language),
+    accepts: () => false,
+  })),
 ];

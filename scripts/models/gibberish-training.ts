@@ -20,12 +20,17 @@ import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { metrics, type Row, seededRandom } from "./dataset.js";
 
 /** Bumped whenever the recipe changes what a given input produces. */
-export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/1";
+export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/2";
 
 const BOUNDARY = 0x20;
 
+/** Adds a weighted count to a table entry. */
+const add = (table: Float32Array, index: number, weight: number) => {
+  table[index] = (table[index] as number) + weight;
+};
+
 /** Counts one natural text into the tables. */
-function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>): void {
+function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>, weight: number): void {
   let script = 0;
   let letters: number[] = [];
   let hash = FNV_OFFSET;
@@ -37,15 +42,15 @@ function count(tables: GibberishTables, text: string, alphabets: Map<number, Set
       const seq = [BOUNDARY, BOUNDARY, ...letters, BOUNDARY];
       for (let i = 2; i < seq.length; i++) {
         const [a, b, c] = [seq[i - 2] as number, seq[i - 1] as number, seq[i] as number];
-        (tables.trigram[tables.triIndex(script, a, b, c)] as number)++;
-        (tables.bigram[tables.biIndex(script, b, c)] as number)++;
-        (tables.unigram[tables.uniIndex(script, c)] as number)++;
-        tables.totals[script] = (tables.totals[script] as number) + 1;
+        add(tables.trigram, tables.triIndex(script, a, b, c), weight);
+        add(tables.bigram, tables.biIndex(script, b, c), weight);
+        add(tables.unigram, tables.uniIndex(script, c), weight);
+        add(tables.totals, script, weight);
       }
       // The first context (boundary, boundary) as a bigram, so trigram estimates have a denominator.
-      (tables.bigram[tables.biIndex(script, BOUNDARY, BOUNDARY)] as number)++;
-      (tables.unigram[tables.uniIndex(script, BOUNDARY)] as number)++;
-      (tables.words[tables.wordIndex(hash)] as number)++;
+      add(tables.bigram, tables.biIndex(script, BOUNDARY, BOUNDARY), weight);
+      add(tables.unigram, tables.uniIndex(script, BOUNDARY), weight);
+      add(tables.words, tables.wordIndex(hash), weight);
       if (hasPrevious) tables.pairs[tables.pairIndex(previous, hash)] = 1;
       previous = hash;
       hasPrevious = true;
@@ -138,16 +143,43 @@ export interface TrainedGibberish {
   bytes: Buffer;
 }
 
+/** The language a corpus row is in, from its category (`corpus_<code>_…`). */
+const corpusLanguage = (row: Row) => /^corpus_([a-z]{2})_/.exec(row.category)?.[1] ?? "";
+
+/**
+ * How much each corpus row counts: English fills most of the corpus (books and Wikipedia
+ * sentences) and the other languages one set of paragraphs each, so their words and letter
+ * sequences would look rare next to English ones. Each language's rows are weighted by
+ * (English characters / its characters) ^ balance: 0 counts every row once, 1 gives every
+ * language the same mass.
+ */
+export function corpusWeights(corpus: readonly Row[], balance: number): number[] {
+  const chars = new Map<string, number>();
+  for (const row of corpus) chars.set(corpusLanguage(row), (chars.get(corpusLanguage(row)) ?? 0) + row.text.length);
+  const english = chars.get("en") ?? 0;
+  return corpus.map((row) => {
+    const language = corpusLanguage(row);
+    const own = chars.get(language) ?? 0;
+    // Rows that name no language count once.
+    return language !== "" && english > 0 && own > 0 && balance > 0 ? Math.max(1, english / own) ** balance : 1;
+  });
+}
+
+/** How the gibberish model is trained. */
+export const GIBBERISH_RECIPE = { languageBalance: 1 };
+
 /** Trains the language model on the corpus and the calibration on the labelled rows. */
 export function trainGibberish(
   corpus: readonly Row[],
   train: readonly Row[],
   validation: readonly Row[],
   training: Record<string, unknown>,
+  recipe = GIBBERISH_RECIPE,
 ): TrainedGibberish {
   const tables = new GibberishTables();
   const alphabets = new Map<number, Set<number>>();
-  for (const row of corpus) count(tables, row.text, alphabets);
+  const weights = corpusWeights(corpus, recipe.languageBalance);
+  corpus.forEach((row, i) => count(tables, row.text, alphabets, weights[i] as number));
   for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
   // Stored as int8 of ln(1 + count): quantise now so calibration sees the tables as they will load.
   for (const t of [tables.trigram, tables.bigram, tables.unigram, tables.words]) {
@@ -185,7 +217,7 @@ export function trainGibberish(
       features: [...GIBBERISH_FEATURES],
       calibration,
       threshold,
-      training: { trainer: GIBBERISH_TRAINER_VERSION, ...training },
+      training: { trainer: GIBBERISH_TRAINER_VERSION, ...recipe, ...training },
     },
     tensors,
   );

@@ -6,7 +6,7 @@
  */
 import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
 import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
-import { classifierFrom, type Classifier } from "../../plugins/model/shared/prompt-injection-model.js";
+import { classifierFrom, type Classifier, type WindowSpec } from "../../plugins/model/shared/prompt-injection-model.js";
 import type { TensorInput, WeightsHeader } from "../../plugins/model/shared/weights-file.js";
 import { seededRandom, shuffle } from "./dataset.js";
 
@@ -160,9 +160,23 @@ export function train(examples: readonly Example[], options: TrainOptions): Trai
 }
 
 /** A classifier straight from trained tensors (as it will be once written and read back). */
-export function classifierOf(trained: Trained, spec: FeatureSpec, threshold = 0.5): Classifier {
+export function classifierOf(
+  trained: Trained,
+  spec: FeatureSpec,
+  window: WindowSpec,
+  lines: boolean,
+  threshold = 0.5,
+): Classifier {
   const tensors = new Map(trained.tensors.map((t) => [t.name, quantised(t)]));
-  const header = { model: "prompt-injection", tensors: [], features: spec, threshold, ...trained.header } as WeightsHeader;
+  const header = {
+    model: "prompt-injection",
+    tensors: [],
+    features: spec,
+    window,
+    lines,
+    threshold,
+    ...trained.header,
+  } as WeightsHeader;
   return classifierFrom({
     header,
     tensor: (name) => tensors.get(name) as Float32Array,

@@ -3,29 +3,53 @@
  * spec and trainer options, how the default threshold is chosen, and the weights file it writes.
  */
 import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
-import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
-import { InjectionScorer, WINDOW, windowStarts } from "../../plugins/model/shared/prompt-injection-model.js";
+import { extractFeatures, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
+import { InjectionScorer, type WindowSpec, windowStarts } from "../../plugins/model/shared/prompt-injection-model.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { type FileRecord, metrics, type Row } from "./dataset.js";
 import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
-export const TRAINER_VERSION = "prompt-injection-trainer/2";
+export const TRAINER_VERSION = "prompt-injection-trainer/4";
 
 /** Minimum precision the default threshold must reach on the validation split. */
 export const TARGET_PRECISION = 0.97;
 
+/** A training recipe: the trainer's options and how rows are weighted. */
+export interface Recipe extends TrainOptions {
+  /**
+   * "file": classes balanced over all rows, promptshield halved, written rows tripled.
+   * "source": every source file gets the same total weight within each class, so no one file's
+   * style decides what an attack or a benign text looks like.
+   */
+  weighting: "file" | "source";
+  /** Under "file" weighting: how much a row written for this project counts against a dataset row. */
+  writtenWeight: number;
+  /** How long texts are cut, in training as at run time. */
+  window: WindowSpec;
+  /** Score the lines of long texts on their own too (see `lines` in prompt-injection-model.ts). */
+  lines: boolean;
+}
+
 /** The features and trainer settings of each architecture compared. */
-export const RECIPES: Record<"logistic" | "mlp", TrainOptions> = {
+export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
   logistic: {
+    weighting: "file",
+    writtenWeight: 3,
+    window: { size: 768, stride: 384 },
+    lines: true,
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
-    learningRate: 0.1,
+    learningRate: 0.2,
     l2: 1e-6,
     seed: 20261123,
   },
   mlp: {
+    weighting: "file",
+    writtenWeight: 3,
+    window: { size: 768, stride: 384 },
+    lines: false,
     architecture: "mlp",
     spec: { bits: 17, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -40,27 +64,46 @@ export const RECIPES: Record<"logistic" | "mlp", TrainOptions> = {
  * How much a row counts: the augmented, template-filled source half; the rows written in other
  * languages three times, since they are few against thousands of English rows.
  */
-function sourceWeight(row: Row): number {
+function sourceWeight(row: Row, writtenWeight: number): number {
   if (row.file === "promptshield.jsonl") return 0.5;
-  return row.source.startsWith("generated:") ? 3 : 1;
+  return row.source.startsWith("generated:guardgate/") ? writtenWeight : 1;
 }
 
-/** Rows as weighted training examples: classes balanced, sources weighted. */
-export function examplesOf(rows: readonly Row[], spec: FeatureSpec): Example[] {
-  const positives = rows.filter((r) => r.label === 1).length;
-  const negatives = rows.length - positives;
+/** Each row's weight under a weighting; the weights average 1 over the rows. */
+function rowWeights(rows: readonly Row[], { weighting, writtenWeight }: Pick<Recipe, "weighting" | "writtenWeight">): number[] {
+  if (weighting === "file") {
+    const positives = rows.filter((r) => r.label === 1).length;
+    const negatives = rows.length - positives;
+    return rows.map(
+      (row) =>
+        sourceWeight(row, writtenWeight) *
+        (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives))),
+    );
+  }
+  // Per class, every file that has rows of the class shares the class's half equally.
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(`${row.label}:${row.file}`, (counts.get(`${row.label}:${row.file}`) ?? 0) + 1);
+  const filesOf = (label: number) => [...counts.keys()].filter((k) => k.startsWith(`${label}:`)).length;
+  const files = [filesOf(0), filesOf(1)];
+  return rows.map((row) => rows.length / (2 * (files[row.label] as number) * (counts.get(`${row.label}:${row.file}`) as number)));
+}
+
+/** Rows as weighted training examples, each long text split into the windows it is scored in. */
+export function examplesOf(
+  rows: readonly Row[],
+  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window">,
+): Example[] {
+  const weights = rowWeights(rows, recipe);
   const buffer = new FoldBuffer();
-  const vector = new FeatureVector(spec);
+  const vector = new FeatureVector(recipe.spec);
   const examples: Example[] = [];
-  for (const row of rows) {
-    const weight =
-      sourceWeight(row) *
-      (row.label === 1 ? rows.length / (2 * Math.max(1, positives)) : rows.length / (2 * Math.max(1, negatives)));
+  for (const [i, row] of rows.entries()) {
+    const weight = weights[i] as number;
     // Long texts are learnt window by window, as they are scored; each window counts a share.
     foldText(row.text, buffer);
-    const starts = windowStarts(buffer.length);
+    const starts = windowStarts(buffer.length, recipe.window);
     for (const start of starts) {
-      extractFeatures(buffer, start, Math.min(buffer.length, start + WINDOW), vector);
+      extractFeatures(buffer, start, Math.min(buffer.length, start + recipe.window.size), vector);
       examples.push({
         indices: vector.indices.slice(0, vector.size),
         values: vector.values.slice(0, vector.size),
@@ -94,10 +137,10 @@ export interface TrainedModel {
 }
 
 /** Trains one architecture on rows. */
-export function trainModel(rows: readonly Row[], recipe: TrainOptions): TrainedModel {
-  const trained = train(examplesOf(rows, recipe.spec), recipe);
+export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
+  const trained = train(examplesOf(rows, recipe), recipe);
   return {
-    scorer: new InjectionScorer(classifierOf(trained, recipe.spec)),
+    scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window, recipe.lines)),
     write: (threshold, training) =>
       encodeWeights(
         {
@@ -105,8 +148,18 @@ export function trainModel(rows: readonly Row[], recipe: TrainOptions): TrainedM
           ...trained.header,
           features: recipe.spec,
           threshold,
-          window: { size: 2048, stride: 1024 },
-          training: { trainer: TRAINER_VERSION, seed: recipe.seed, epochs: recipe.epochs, ...training },
+          window: recipe.window,
+          lines: recipe.lines,
+          training: {
+            trainer: TRAINER_VERSION,
+            seed: recipe.seed,
+            epochs: recipe.epochs,
+            weighting: recipe.weighting,
+            writtenWeight: recipe.writtenWeight,
+            learningRate: recipe.learningRate,
+            l2: recipe.l2,
+            ...training,
+          },
         },
         trained.tensors,
       ),

@@ -12,7 +12,9 @@ export interface Payload {
   text: string;
 }
 
-const BASE64 = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+// A run is tried from its first character only (the lookbehind): retrying from every later
+// character of a short word costs time quadratic in the word's length and never matches.
+const BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
 const HEX = /(?:\\x|0x)?(?:[0-9a-fA-F]{2}(?:[\s:,]|\\x|0x)?){12,}/g;
 const MAX_PAYLOADS = 32;
 const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -9,17 +9,48 @@ import { extractFeatures, FeatureVector, type FeatureSpec, visitFeatures } from 
 import { findPayloads } from "./payloads.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
-/** Folded code units per window, and the step between windows (half a window: overlap). */
-export const WINDOW = 768;
-export const STRIDE = 384;
+/** How long texts are cut: folded code units per window, and the step from one window to the next. */
+export interface WindowSpec {
+  size: number;
+  stride: number;
+}
 
-/** Where the windows of a folded text of `length` units start: every STRIDE, the last one flush with the end. */
-export function windowStarts(length: number): number[] {
-  if (length <= WINDOW) return [0];
+/** The windows of models whose weights file names none. */
+export const DEFAULT_WINDOW: WindowSpec = { size: 768, stride: 384 };
+
+/** Where the windows of a folded text of `length` units start: every stride, the last one flush with the end. */
+export function windowStarts(length: number, window: WindowSpec = DEFAULT_WINDOW): number[] {
+  if (length <= window.size) return [0];
   const starts: number[] = [];
-  for (let start = 0; start + WINDOW < length; start += STRIDE) starts.push(start);
-  starts.push(length - WINDOW);
+  for (let start = 0; start + window.size < length; start += window.stride) starts.push(start);
+  starts.push(length - window.size);
   return starts;
+}
+
+/** A line of a text with something on it. */
+const LINE = /[^\n]*\S[^\n]*/g;
+/**
+ * Windows from which a text's lines are scored on their own: a long document (about 4 KB and
+ * more), where one injected line is most diluted; shorter texts are read by their windows only.
+ */
+const LINES_FROM = 10;
+/**
+ * The score a line alone must reach to count: only a line the model is all but sure of. Benign
+ * long texts hold lines that score fairly high alone ("do not share the password"); counting
+ * those cost 0.01–0.02 of validation F1, counting only lines at 0.98 and above cost nothing.
+ */
+const LINE_MIN = 0.98;
+/** Lines shorter than this are not scored on their own (a heading, a table cell). */
+const MIN_LINE = 20;
+
+/** The lines of a text worth scoring on their own: at least MIN_LINE and at most one window long. */
+export function lines(text: string, window: number): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  for (const line of text.matchAll(LINE)) {
+    if (line[0].length >= MIN_LINE && line[0].length <= window)
+      found.push({ start: line.index, end: line.index + line[0].length });
+  }
+  return found;
 }
 
 /** The file the package ships. */
@@ -28,6 +59,10 @@ export const PROMPT_INJECTION_WEIGHTS = new URL("../weights/prompt-injection.ggm
 /** A loaded classifier: its scoring function over a feature vector. */
 export interface Classifier {
   spec: FeatureSpec;
+  /** How texts longer than one window are cut (the model was trained on the same windows). */
+  window: WindowSpec;
+  /** Whether the lines of a text longer than a window are scored on their own too. */
+  lines: boolean;
   /** The default threshold chosen on the validation split. */
   threshold: number;
   header: Weights["header"];
@@ -43,6 +78,8 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 export function classifierFrom(weights: Weights): Classifier {
   const header = weights.header;
   const spec = header.features as FeatureSpec;
+  const window = (header.window as WindowSpec | undefined) ?? DEFAULT_WINDOW;
+  const lines = header.lines === true;
   const threshold = header.threshold as number;
   if (header.architecture === "mlp") {
     const hidden = header.hidden as number;
@@ -64,6 +101,8 @@ export function classifierFrom(weights: Weights): Classifier {
     };
     return {
       spec,
+      window,
+      lines,
       threshold,
       header,
       score: (vector) => sigmoid(forward(vector)),
@@ -87,6 +126,8 @@ export function classifierFrom(weights: Weights): Classifier {
   };
   return {
     spec,
+    window,
+    lines,
     threshold,
     header,
     score: (vector) => sigmoid(logit(vector)),
@@ -136,8 +177,9 @@ export class InjectionScorer {
   /** Scores every window of a folded buffer; returns the best window and its score. */
   private bestWindow(buffer: FoldBuffer): { score: number; start: number; end: number; windows: number } {
     let best = { score: -1, start: 0, end: 0, windows: 0 };
-    for (const start of windowStarts(buffer.length)) {
-      const end = Math.min(buffer.length, start + WINDOW);
+    const window = this.classifier.window;
+    for (const start of windowStarts(buffer.length, window)) {
+      const end = Math.min(buffer.length, start + window.size);
       const score = this.scoreSpan(buffer, start, end);
       best.windows++;
       if (score > best.score) best = { ...best, score, start, end };
@@ -160,6 +202,21 @@ export class InjectionScorer {
       windows: best.windows,
     };
     let payloadWon = false;
+    // In a text longer than a window, each line is scored on its own as well (models trained so):
+    // an injected line among a window's worth of ordinary text is otherwise diluted.
+    if (this.classifier.lines && best.windows >= LINES_FROM) {
+      for (const line of lines(text, this.classifier.window.size)) {
+        foldText(text, this.payload, line.start, line.end);
+        const inner = this.bestWindow(this.payload);
+        result.windows += inner.windows;
+        if (inner.score >= LINE_MIN && inner.score > result.score) {
+          Object.assign(result, { score: inner.score, start: line.start, end: line.end });
+          if (inner.score >= (options.explainFrom ?? 0))
+            result.signals = this.signals(this.payload, inner.start, inner.end, options.signals);
+          payloadWon = true;
+        }
+      }
+    }
     if (options.decodePayloads) {
       for (const payload of findPayloads(text)) {
         foldText(payload.text, this.payload);
