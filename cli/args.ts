@@ -35,6 +35,28 @@ export interface CommandArgs<O extends Record<string, Flag>> {
 
 const HELP_FLAG = { type: "boolean", short: "h" } as const;
 
+/** `--data-dir DIR`, for the commands that work on the store. */
+export const DATA_DIR_FLAG = {
+  type: "string",
+  value: "DIR",
+  help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)",
+} as const satisfies Flag;
+
+/** `--config FILE`, for the commands that load the plugins a gateway's config file names. */
+export const CONFIG_PLUGINS_FLAG = {
+  type: "string",
+  value: "FILE",
+  help: "the gateway's config file, whose plugins to load",
+} as const satisfies Flag;
+
+/** `--plugin SPEC`, repeated, for the commands that validate guardrails. */
+export const GUARDRAIL_PLUGIN_FLAG = {
+  type: "string",
+  multiple: true,
+  value: "SPEC",
+  help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
+} as const satisfies Flag;
+
 /** What `parseArgs` is given for a command. */
 interface ParseConfig<O extends Record<string, Flag>> {
   args: string[];

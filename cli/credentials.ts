@@ -6,7 +6,7 @@
 import { OPERATOR } from "../server/management/actor.js";
 import type { PluginCredentials } from "../server/management/plugin-integrations.js";
 import type { PluginIntegration, WorkspaceSelection } from "../server/store/types.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { type CommandArgs, CONFIG_PLUGINS_FLAG, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
@@ -36,8 +36,8 @@ const ARGS = {
     },
     organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
     plugin: { type: "string", multiple: true, value: "SPEC", help: "load this plugin (package name or path); may be repeated" },
-    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    config: CONFIG_PLUGINS_FLAG,
+    "data-dir": DATA_DIR_FLAG,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 

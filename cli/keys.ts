@@ -3,7 +3,7 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import { ROLES, type Role } from "../server/store/types.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
@@ -25,7 +25,7 @@ const ARGS = {
     workspace: { type: "string", value: "ID", help: "the key's workspace; with list, only that workspace's keys" },
     organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
     json: { type: "boolean", default: false, help: "print the created key as JSON" },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    "data-dir": DATA_DIR_FLAG,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 

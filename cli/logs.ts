@@ -5,7 +5,7 @@
 import type { LogSummary } from "../server/logs/view.js";
 import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
@@ -35,7 +35,7 @@ const ARGS = {
       value: "MS",
       help: "how often --follow looks for new records, in ms (default 1000)",
     },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    "data-dir": DATA_DIR_FLAG,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 

@@ -4,7 +4,7 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import { PLANS, type PlanName } from "../server/store/types.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
@@ -24,7 +24,7 @@ const ARGS = {
     plan: { type: "string", value: "PLAN", help: "developer, production or enterprise" },
     guardrails: { type: "string", value: "on|off", help: "whether the organization's guardrails run" },
     "workspace-integrations": { type: "string", value: "on|off", help: "whether workspaces may create their own integrations" },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    "data-dir": DATA_DIR_FLAG,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 

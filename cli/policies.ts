@@ -5,7 +5,15 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import type { PolicyInput } from "../server/management/policies.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import {
+  type CommandArgs,
+  CONFIG_PLUGINS_FLAG,
+  DATA_DIR_FLAG,
+  type Flag,
+  GUARDRAIL_PLUGIN_FLAG,
+  parseCommand,
+  printHelp,
+} from "./args.js";
 import type { Command } from "./main.js";
 import { readRecordFile } from "./record-file.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
@@ -24,14 +32,9 @@ const ARGS = {
   },
   flags: {
     organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
-    plugin: {
-      type: "string",
-      multiple: true,
-      value: "SPEC",
-      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
-    },
-    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    plugin: GUARDRAIL_PLUGIN_FLAG,
+    config: CONFIG_PLUGINS_FLAG,
+    "data-dir": DATA_DIR_FLAG,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 

@@ -6,7 +6,15 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import { renderComparison, renderReport } from "../server/policies/replay-report.js";
-import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import {
+  type CommandArgs,
+  CONFIG_PLUGINS_FLAG,
+  DATA_DIR_FLAG,
+  type Flag,
+  GUARDRAIL_PLUGIN_FLAG,
+  parseCommand,
+  printHelp,
+} from "./args.js";
 import type { Command } from "./main.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
 
@@ -33,14 +41,9 @@ const ARGS = {
     limit: { type: "string", value: "N", help: "read at most N logs, newest first (default 100000)" },
     json: { type: "boolean", help: "print the report (and comparison) as JSON instead of tables" },
     organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
-    plugin: {
-      type: "string",
-      multiple: true,
-      value: "SPEC",
-      help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
-    },
-    config: { type: "string", value: "FILE", help: "the gateway's config file, whose plugins to load" },
-    "data-dir": { type: "string", value: "DIR", help: "the data folder (default GUARDGATE_DATA_DIR or ./.guardgate)" },
+    plugin: GUARDRAIL_PLUGIN_FLAG,
+    config: CONFIG_PLUGINS_FLAG,
+    "data-dir": DATA_DIR_FLAG,
   },
   positionals: false,
   footer:
