@@ -5,7 +5,7 @@
 import type pg from "pg";
 import type { PolicyRepository, ReplayReportRepository } from "../repository.js";
 import type { Policy, ReplayReportRecord } from "../types.js";
-import type { Announce } from "./records.js";
+import { type Announce, deleteAnnounced } from "./records.js";
 import { PgTable, rows, run } from "./sql.js";
 
 const policies = new PgTable<Policy>("policies", {
@@ -86,14 +86,7 @@ export class PgPolicies implements PolicyRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const [row] = await rows<{ workspace_id: string | null }>(
-      this.db,
-      "DELETE FROM policies WHERE id = $1 RETURNING workspace_id",
-      [id],
-    );
-    if (!row) return false;
-    await this.announce({ entity: "policy", id, workspace_id: row.workspace_id });
-    return true;
+    return deleteAnnounced(this.db, this.announce, "policies", "policy", id);
   }
 }
 

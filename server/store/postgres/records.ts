@@ -35,6 +35,21 @@ type Row = Record<string, unknown>;
 /** Announces a committed write to this process and to every other instance. */
 export type Announce = (event: ChangeEvent) => Promise<void>;
 
+/** Deletes the row of `id` from `table` and announces it with the workspace it held; says whether one went. */
+export async function deleteAnnounced(
+  db: pg.Pool,
+  announce: Announce,
+  table: string,
+  entity: ChangeEvent["entity"],
+  id: string,
+): Promise<boolean> {
+  const [row] = await rows<{ workspace_id: string | null }>(db, `DELETE FROM ${table} WHERE id = $1 RETURNING workspace_id`, [
+    id,
+  ]);
+  if (row) await announce({ entity, id, workspace_id: row.workspace_id });
+  return row !== undefined;
+}
+
 const organizations = new PgTable<Organization>("organizations", {
   id: "plain",
   name: "plain",
@@ -299,13 +314,7 @@ export class PgApiKeys implements ApiKeyRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const [row] = await rows<{ workspace_id: string | null }>(
-      this.db,
-      "DELETE FROM api_keys WHERE id = $1 RETURNING workspace_id",
-      [id],
-    );
-    if (row) await this.announce({ entity: "api_key", id, workspace_id: row.workspace_id });
-    return row !== undefined;
+    return deleteAnnounced(this.db, this.announce, "api_keys", "api_key", id);
   }
 }
 
@@ -517,13 +526,7 @@ export class PgPluginIntegrations implements PluginIntegrationRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const [row] = await rows<{ workspace_id: string | null }>(
-      this.db,
-      "DELETE FROM plugin_integrations WHERE id = $1 RETURNING workspace_id",
-      [id],
-    );
-    if (row) await this.announce({ entity: "plugin_integration", id, workspace_id: row.workspace_id });
-    return row !== undefined;
+    return deleteAnnounced(this.db, this.announce, "plugin_integrations", "plugin_integration", id);
   }
 }
 
@@ -564,11 +567,7 @@ export class PgProviders implements ProviderRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const [row] = await rows<{ workspace_id: string }>(this.db, "DELETE FROM providers WHERE id = $1 RETURNING workspace_id", [
-      id,
-    ]);
-    if (row) await this.announce({ entity: "provider", id, workspace_id: row.workspace_id });
-    return row !== undefined;
+    return deleteAnnounced(this.db, this.announce, "providers", "provider", id);
   }
 }
 
