@@ -28,6 +28,7 @@ import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, errorBody } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
+import { RecentRequests } from "./feedback/recent-requests.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
@@ -44,6 +45,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
+import { HEADER } from "./pipeline/headers.js";
 import { assertDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
@@ -110,6 +112,8 @@ export interface GuardgateHandle {
   closeConnections(): void;
   /** Resolves once every request log begun so far has reached the log sink. */
   drainLogs(): Promise<void>;
+  /** Request ids answered lately, for feedback that comes before their record is stored. */
+  recentRequests: RecentRequests;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -325,6 +329,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const connections = new ConnectionTracker(app.server);
+  const recentRequests = new RecentRequests();
   app.decorate("guardgate", {
     engine,
     apiKeys,
@@ -338,6 +343,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
+    recentRequests,
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -373,6 +379,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
+    // The moment a caller learns a request id, feedback on it is accepted (server/feedback).
+    scope.addHook("onSend", async (request, reply, payload) => {
+      const id = reply.getHeader(HEADER.requestId);
+      if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
+      return payload;
+    });
     inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
     hookRoutes(scope, {
       registry: engine.registry,

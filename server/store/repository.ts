@@ -8,7 +8,7 @@
  * the management service.
  */
 
-import type { GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
+import type { FeedbackRecord, GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -215,6 +215,20 @@ export interface LogRepository {
   spend(filter: SpendFilter): Promise<number>;
 }
 
+/** Feedback on answers, by log id; a log may not be stored yet when its feedback comes. */
+export interface FeedbackRepository {
+  /** Inserts records; resolves to false (nothing written) when an id is taken. */
+  insert(records: FeedbackRecord[]): Promise<boolean>;
+  get(id: string): Promise<FeedbackRecord | undefined>;
+  update(
+    id: string,
+    patch: Patch<FeedbackRecord, "value" | "weight" | "metadata">,
+    updatedAt: string,
+  ): Promise<FeedbackRecord | undefined>;
+  /** The feedback on these logs, oldest first. */
+  forLogs(logIds: readonly string[]): Promise<FeedbackRecord[]>;
+}
+
 /** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
 export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
@@ -239,6 +253,7 @@ export interface Store {
   readonly policies: PolicyRepository;
   readonly replayReports: ReplayReportRepository;
   readonly logs: LogRepository;
+  readonly feedback: FeedbackRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
   /**

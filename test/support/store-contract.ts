@@ -480,6 +480,54 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect((await ids({ organization_id: "org1", workspace_id: "ws1" })).length).toBe(25);
     });
 
+    it("keeps feedback apart from its log, and filters logs by its value", async () => {
+      const store = await withLogs();
+      const feedback = (id: string, logId: string, value: number, at = T) => ({
+        id,
+        log_id: logId,
+        organization_id: "org1",
+        workspace_id: "ws1",
+        value,
+        weight: 0.5,
+        metadata: { user: "u1" },
+        created_at: at,
+        updated_at: at,
+      });
+      expect(
+        await store.feedback.insert([
+          feedback("fb1", "log03", -8),
+          feedback("fb2", "log03", 4, "2025-01-01T00:00:01.000Z"),
+          feedback("fb3", "log07", 10),
+          // Feedback may come before its log is stored.
+          feedback("fb4", "not-yet-written", 1),
+        ]),
+      ).toBe(true);
+      // A batch with a taken id writes nothing.
+      expect(await store.feedback.insert([feedback("fb5", "log01", 2), feedback("fb1", "log01", 2)])).toBe(false);
+      expect(await store.feedback.get("fb5")).toBeUndefined();
+      expect(await store.feedback.get("fb1")).toEqual(feedback("fb1", "log03", -8));
+      expect((await store.feedback.forLogs(["log03", "log07", "log09"])).map((f) => f.id)).toEqual(["fb1", "fb3", "fb2"]);
+      const ids = async (filter: Parameters<Store["logs"]["query"]>[0]) =>
+        (await store.logs.query({ limit: 100, ...filter })).items.map((e) => e.id);
+      expect(await ids({ feedback_max: -5 })).toEqual(["log03"]);
+      expect(await ids({ feedback_min: 4 })).toEqual(["log07", "log03"]);
+      expect(await ids({ feedback_min: 5, feedback_max: 9 })).toEqual([]);
+      expect(await ids({ feedback_min: -10, status: [200] })).toEqual(["log07", "log03"]);
+
+      const updated = await store.feedback.update("fb1", { value: 3, metadata: { user: "u2" } }, "2025-02-01T00:00:00.000Z");
+      expect(updated).toEqual({
+        ...feedback("fb1", "log03", 3),
+        metadata: { user: "u2" },
+        updated_at: "2025-02-01T00:00:00.000Z",
+      });
+      expect(await store.feedback.update("nope", { value: 1 }, T)).toBeUndefined();
+      expect(await ids({ feedback_max: -5 })).toEqual([]);
+
+      // Feedback goes with its workspace.
+      expect(await store.workspaces.delete("ws1")).toBe(true);
+      expect(await store.feedback.get("fb3")).toBeUndefined();
+    });
+
     it("aggregates per guardrail and per check, with percentiles", async () => {
       const store = await withLogs();
       const aggregate = await store.logs.aggregate({ from: T });

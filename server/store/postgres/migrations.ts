@@ -243,6 +243,25 @@ CREATE TABLE replay_reports (
 CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 3,
+    name: "feedback on answers",
+    sql: `
+-- No foreign key to request_logs: feedback may come before the log writer has stored its record.
+CREATE TABLE log_feedback (
+  id text PRIMARY KEY,
+  log_id text NOT NULL,
+  organization_id text,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  value integer NOT NULL,
+  weight double precision NOT NULL,
+  metadata jsonb NOT NULL,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

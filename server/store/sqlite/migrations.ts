@@ -249,6 +249,25 @@ CREATE TABLE replay_reports (
 CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 4,
+    name: "feedback on answers",
+    sql: `
+-- No foreign key to request_logs: feedback may come before the log writer has stored its record.
+CREATE TABLE log_feedback (
+  id TEXT PRIMARY KEY,
+  log_id TEXT NOT NULL,
+  organization_id TEXT,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  value INTEGER NOT NULL,
+  weight REAL NOT NULL,
+  metadata TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */
