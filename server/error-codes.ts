@@ -97,6 +97,10 @@ export const GATEWAY_ERRORS = {
 export const MANAGEMENT_ERRORS = {
   invalid_request: { status: 400, meaning: "the body or query breaks the route's schema; the message names the field" },
   invalid_cursor: { status: 400, meaning: "a log listing's cursor is not one the API gave" },
+  invalid_label_rule: {
+    status: 400,
+    meaning: "a dataset's label rule does not parse; the message gives the character where it went wrong",
+  },
   workspace_required: {
     status: 400,
     meaning: "an organization-wide key must name the workspace (x-gateway-workspace or ?workspace_id)",

@@ -9,6 +9,7 @@
  */
 
 import type { FeedbackRecord, GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
+import type { DatasetRecord, DatasetRow } from "./dataset-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -229,6 +230,28 @@ export interface FeedbackRepository {
   forLogs(logIds: readonly string[]): Promise<FeedbackRecord[]>;
 }
 
+/** Datasets made from logs, and their rows. */
+export interface DatasetRepository {
+  /** Resolves to undefined when the id is taken. */
+  create(record: DatasetRecord): Promise<DatasetRecord | undefined>;
+  get(id: string): Promise<DatasetRecord | undefined>;
+  /** Newest first; `workspaceId` narrows to one workspace. */
+  list(filter: { organizationId: string; workspaceId?: string }): Promise<DatasetRecord[]>;
+  update(
+    id: string,
+    patch: Patch<DatasetRecord, "status" | "rows" | "positives" | "skipped">,
+    updatedAt: string,
+  ): Promise<DatasetRecord | undefined>;
+  /** Writes rows in one unit. */
+  appendRows(rows: DatasetRow[]): Promise<void>;
+  /** Rows in order, `limit` at a time, from after position `after` (-1 for the first page). */
+  rows(datasetId: string, page: { after: number; limit: number }): Promise<DatasetRow[]>;
+  /** Sets the label of the row made from `logId`; resolves to its label before, undefined when there is no such row. */
+  label(datasetId: string, logId: string, label: 0 | 1): Promise<0 | 1 | undefined>;
+  /** Deletes the dataset with its rows. */
+  delete(id: string): Promise<boolean>;
+}
+
 /** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
 export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
@@ -254,6 +277,7 @@ export interface Store {
   readonly replayReports: ReplayReportRepository;
   readonly logs: LogRepository;
   readonly feedback: FeedbackRepository;
+  readonly datasets: DatasetRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
   /**

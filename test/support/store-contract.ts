@@ -17,6 +17,7 @@ export interface StoreHarness {
 }
 
 const T = "2025-01-01T00:00:00.000Z";
+const T2 = "2025-01-02T00:00:00.000Z";
 
 async function seed(store: Store) {
   await store.organizations.create({
@@ -526,6 +527,64 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       // Feedback goes with its workspace.
       expect(await store.workspaces.delete("ws1")).toBe(true);
       expect(await store.feedback.get("fb3")).toBeUndefined();
+    });
+
+    it("keeps datasets with their rows in order, paged, relabelled, and gone with their workspace", async () => {
+      const { store } = await open();
+      await seed(store);
+      const dataset = {
+        id: "ds1",
+        organization_id: "org1",
+        workspace_id: "ws1",
+        name: "D",
+        filter: { model: "m1", feedback_max: -5 },
+        label_rule: "feedback <= -5",
+        status: "building" as const,
+        rows: 0,
+        positives: 0,
+        skipped: { no_body: 0 },
+        created_at: T,
+        updated_at: T,
+      };
+      expect(await store.datasets.create(dataset)).toEqual(dataset);
+      expect(await store.datasets.create(dataset)).toBeUndefined();
+      const row = (seq: number) => ({
+        dataset_id: "ds1",
+        seq,
+        log_id: `log${seq}`,
+        input: `input ${seq} ✓ "quoted"`,
+        output: seq % 2 ? null : `output ${seq}`,
+        verdicts: { g1: seq % 3 ? ("pass" as const) : ("fail" as const) },
+        failed_checks: seq % 3 ? [] : ["g1/default.regexMatch"],
+        feedback: seq % 4 ? [] : [-7, 2],
+        label: (seq % 3 ? 0 : 1) as 0 | 1,
+      });
+      await store.datasets.appendRows(Array.from({ length: 600 }, (_, i) => row(i)));
+      await store.datasets.appendRows([row(600)]);
+      const read: unknown[] = [];
+      let after = -1;
+      for (;;) {
+        const page = await store.datasets.rows("ds1", { after, limit: 250 });
+        if (!page.length) break;
+        read.push(...page);
+        after = page.at(-1)!.seq;
+      }
+      expect(read).toEqual(Array.from({ length: 601 }, (_, i) => row(i)));
+      expect(await store.datasets.label("ds1", "log1", 1)).toBe(0);
+      expect(await store.datasets.label("ds1", "log1", 1)).toBe(1);
+      expect(await store.datasets.label("ds1", "nope", 1)).toBeUndefined();
+      expect((await store.datasets.rows("ds1", { after: 0, limit: 1 }))[0]?.label).toBe(1);
+      const ready = await store.datasets.update(
+        "ds1",
+        { status: "ready", rows: 601, positives: 201, skipped: { no_body: 3 } },
+        T2,
+      );
+      expect(ready).toEqual({ ...dataset, status: "ready", rows: 601, positives: 201, skipped: { no_body: 3 }, updated_at: T2 });
+      expect((await store.datasets.list({ organizationId: "org1", workspaceId: "ws1" })).map((d) => d.id)).toEqual(["ds1"]);
+      expect(await store.datasets.list({ organizationId: "org1", workspaceId: "ws2" })).toEqual([]);
+      expect(await store.workspaces.delete("ws1")).toBe(true);
+      expect(await store.datasets.get("ds1")).toBeUndefined();
+      expect(await store.datasets.rows("ds1", { after: -1, limit: 10 })).toEqual([]);
     });
 
     it("aggregates per guardrail and per check, with percentiles", async () => {

@@ -262,6 +262,41 @@ CREATE TABLE log_feedback (
 CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
 `,
   },
+  {
+    version: 4,
+    name: "datasets",
+    sql: `
+CREATE TABLE datasets (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  filter jsonb NOT NULL,
+  label_rule text,
+  status text NOT NULL CHECK (status IN ('building', 'ready')),
+  rows integer NOT NULL,
+  positives integer NOT NULL,
+  skipped jsonb NOT NULL,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX datasets_owner ON datasets(organization_id, workspace_id, created_at);
+
+CREATE TABLE dataset_rows (
+  dataset_id text NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  log_id text NOT NULL,
+  input text NOT NULL,
+  output text,
+  verdicts jsonb NOT NULL,
+  failed_checks jsonb NOT NULL,
+  feedback jsonb NOT NULL,
+  label smallint NOT NULL,
+  PRIMARY KEY (dataset_id, seq)
+);
+CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

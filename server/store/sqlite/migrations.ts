@@ -268,6 +268,41 @@ CREATE TABLE log_feedback (
 CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
 `,
   },
+  {
+    version: 5,
+    name: "datasets",
+    sql: `
+CREATE TABLE datasets (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  filter TEXT NOT NULL,
+  label_rule TEXT,
+  status TEXT NOT NULL CHECK (status IN ('building', 'ready')),
+  rows INTEGER NOT NULL,
+  positives INTEGER NOT NULL,
+  skipped TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX datasets_owner ON datasets(organization_id, workspace_id, created_at);
+
+CREATE TABLE dataset_rows (
+  dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  log_id TEXT NOT NULL,
+  input TEXT NOT NULL,
+  output TEXT,
+  verdicts TEXT NOT NULL,
+  failed_checks TEXT NOT NULL,
+  feedback TEXT NOT NULL,
+  label INTEGER NOT NULL,
+  PRIMARY KEY (dataset_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */
