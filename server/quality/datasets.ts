@@ -16,6 +16,7 @@ import type { DatasetFilter, DatasetRecord, DatasetRow } from "../store/dataset-
 import { invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import type { LogEntry, LogFilter } from "../store/log-types.js";
+import type { EvalRow } from "./eval-rows.js";
 import { type LabelFacts, parseLabelRule } from "./label-rule.js";
 
 /** Logs read, and rows written, per page. */
@@ -81,6 +82,17 @@ export function rowOf(
     feedback,
     label: label?.(facts) ? 1 : 0,
   };
+}
+
+/** A dataset's rows as eval rows (`text` is the input), read a page at a time. */
+export async function* datasetEvalRows(store: ManagementContext["store"], id: string): AsyncGenerator<EvalRow> {
+  let after = -1;
+  for (;;) {
+    const page = await store.datasets.rows(id, { after, limit: PAGE });
+    if (page.length === 0) return;
+    for (const row of page) yield { text: row.input, label: row.label, log_id: row.log_id };
+    after = page.at(-1)!.seq;
+  }
 }
 
 export class Datasets {

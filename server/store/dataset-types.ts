@@ -44,3 +44,18 @@ export interface DatasetRow {
   feedback: number[];
   label: 0 | 1;
 }
+
+/** An evaluation run of the admin API (server/quality/eval-jobs.ts). */
+export interface EvalRunRecord {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  status: "running" | "done" | "failed";
+  /** Why it failed. */
+  error: string | null;
+  /** The report (format `guardgate.eval/1`) once done. */
+  report: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -9,7 +9,7 @@
  */
 
 import type { FeedbackRecord, GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
-import type { DatasetRecord, DatasetRow } from "./dataset-types.js";
+import type { DatasetRecord, DatasetRow, EvalRunRecord } from "./dataset-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -252,6 +252,19 @@ export interface DatasetRepository {
   delete(id: string): Promise<boolean>;
 }
 
+/** Evaluation runs and their reports. */
+export interface EvalRunRepository {
+  create(record: EvalRunRecord): Promise<EvalRunRecord | undefined>;
+  get(id: string): Promise<EvalRunRecord | undefined>;
+  /** Newest first; `workspaceId` narrows to one workspace. */
+  list(filter: { organizationId: string; workspaceId?: string }): Promise<EvalRunRecord[]>;
+  update(
+    id: string,
+    patch: Patch<EvalRunRecord, "status" | "error" | "report">,
+    updatedAt: string,
+  ): Promise<EvalRunRecord | undefined>;
+}
+
 /** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
 export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
@@ -278,6 +291,7 @@ export interface Store {
   readonly logs: LogRepository;
   readonly feedback: FeedbackRepository;
   readonly datasets: DatasetRepository;
+  readonly evalRuns: EvalRunRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
   /**

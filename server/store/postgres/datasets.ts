@@ -1,7 +1,7 @@
 /** The Postgres repository of datasets made from logs: the record, and its rows written and read in pages. */
 import type pg from "pg";
-import type { DatasetRecord, DatasetRow } from "../dataset-types.js";
-import type { DatasetRepository, Patch } from "../repository.js";
+import type { DatasetRecord, DatasetRow, EvalRunRecord } from "../dataset-types.js";
+import type { DatasetRepository, EvalRunRepository, Patch } from "../repository.js";
 import { PgTable, rows, run } from "./sql.js";
 
 const datasets = new PgTable<DatasetRecord>("datasets", {
@@ -112,5 +112,57 @@ export class PgDatasets implements DatasetRepository {
 
   async delete(id: string): Promise<boolean> {
     return (await run(this.db, "DELETE FROM datasets WHERE id = $1", [id])) > 0;
+  }
+}
+
+const runs = new PgTable<EvalRunRecord>("eval_runs", {
+  id: "plain",
+  organization_id: "plain",
+  workspace_id: "plain",
+  name: "plain",
+  status: "plain",
+  error: "plain",
+  report: "json",
+  created_at: "plain",
+  updated_at: "plain",
+});
+
+export class PgEvalRuns implements EvalRunRepository {
+  constructor(private readonly db: pg.Pool) {}
+
+  async create(record: EvalRunRecord): Promise<EvalRunRecord | undefined> {
+    const inserted = (await run(this.db, `${runs.insertSql} ON CONFLICT DO NOTHING`, runs.values(record))) > 0;
+    return inserted ? record : undefined;
+  }
+
+  async get(id: string): Promise<EvalRunRecord | undefined> {
+    const [row] = await rows(this.db, "SELECT * FROM eval_runs WHERE id = $1", [id]);
+    return row && runs.decode(row);
+  }
+
+  async list(filter: { organizationId: string; workspaceId?: string }): Promise<EvalRunRecord[]> {
+    const found =
+      filter.workspaceId === undefined
+        ? await rows(
+            this.db,
+            'SELECT * FROM eval_runs WHERE organization_id = $1 ORDER BY created_at DESC, id COLLATE "C" DESC',
+            [filter.organizationId],
+          )
+        : await rows(
+            this.db,
+            'SELECT * FROM eval_runs WHERE organization_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id COLLATE "C" DESC',
+            [filter.organizationId, filter.workspaceId],
+          );
+    return found.map((row) => runs.decode(row));
+  }
+
+  async update(
+    id: string,
+    patch: Patch<EvalRunRecord, "status" | "error" | "report">,
+    updatedAt: string,
+  ): Promise<EvalRunRecord | undefined> {
+    const set = runs.setClause({ ...patch, updated_at: updatedAt }, 2);
+    const [row] = await rows(this.db, `UPDATE eval_runs SET ${set.sql} WHERE id = $1 RETURNING *`, [id, ...set.values]);
+    return row && runs.decode(row);
   }
 }

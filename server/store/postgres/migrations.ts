@@ -264,7 +264,7 @@ CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
   },
   {
     version: 4,
-    name: "datasets",
+    name: "datasets and evaluation runs",
     sql: `
 CREATE TABLE datasets (
   id text PRIMARY KEY,
@@ -295,6 +295,20 @@ CREATE TABLE dataset_rows (
   PRIMARY KEY (dataset_id, seq)
 );
 CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+
+-- Evaluation runs of the admin API: running, then done with the report or failed with the reason.
+CREATE TABLE eval_runs (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  status text NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+  error text,
+  report jsonb,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
 `,
   },
 ];

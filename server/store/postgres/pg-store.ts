@@ -15,7 +15,7 @@ import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
-import { PgDatasets } from "./datasets.js";
+import { PgDatasets, PgEvalRuns } from "./datasets.js";
 import { PgFeedback } from "./feedback.js";
 import { PgLogs } from "./logs.js";
 import { migratePostgres } from "./migrations.js";
@@ -239,6 +239,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     replayReports: new PgReplayReports(pool),
     logs: new PgLogs(pool, partitions),
     feedback: new PgFeedback(pool),
+    evalRuns: new PgEvalRuns(pool),
     datasets: new PgDatasets(pool),
     meta: new PgMeta(pool),
     changes: feed,

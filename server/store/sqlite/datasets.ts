@@ -1,7 +1,7 @@
 /** The SQLite repository of datasets made from logs: the record, and its rows written and read in pages. */
 import type Database from "better-sqlite3";
-import type { DatasetRecord, DatasetRow } from "../dataset-types.js";
-import type { DatasetRepository, Patch } from "../repository.js";
+import type { DatasetRecord, DatasetRow, EvalRunRecord } from "../dataset-types.js";
+import type { DatasetRepository, EvalRunRepository, Patch } from "../repository.js";
 import { RowCodec } from "./codec.js";
 import { SqliteTable } from "./table.js";
 
@@ -92,5 +92,46 @@ export class SqliteDatasets implements DatasetRepository {
 
   async delete(id: string): Promise<boolean> {
     return this.#table.delete({ id }) > 0;
+  }
+}
+
+const runs = new RowCodec<EvalRunRecord>({
+  id: "text",
+  organization_id: "text",
+  workspace_id: "text",
+  name: "text",
+  status: "text",
+  error: "text",
+  report: "json",
+  created_at: "text",
+  updated_at: "text",
+});
+
+export class SqliteEvalRuns implements EvalRunRepository {
+  readonly #table: SqliteTable<EvalRunRecord>;
+
+  constructor(db: Database.Database) {
+    this.#table = new SqliteTable(db, "eval_runs", runs, "created_at DESC, id DESC");
+  }
+
+  async create(record: EvalRunRecord): Promise<EvalRunRecord | undefined> {
+    return this.#table.insert(record, { ignoreConflict: true }) ? record : undefined;
+  }
+
+  async get(id: string): Promise<EvalRunRecord | undefined> {
+    return this.#table.one({ id });
+  }
+
+  async list(filter: { organizationId: string; workspaceId?: string }): Promise<EvalRunRecord[]> {
+    return this.#table.many({ organization_id: filter.organizationId, workspace_id: filter.workspaceId });
+  }
+
+  async update(
+    id: string,
+    patch: Patch<EvalRunRecord, "status" | "error" | "report">,
+    updatedAt: string,
+  ): Promise<EvalRunRecord | undefined> {
+    if (!this.#table.update({ id }, patch, updatedAt)) return undefined;
+    return this.#table.one({ id });
   }
 }

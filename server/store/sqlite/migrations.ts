@@ -270,7 +270,7 @@ CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
   },
   {
     version: 5,
-    name: "datasets",
+    name: "datasets and evaluation runs",
     sql: `
 CREATE TABLE datasets (
   id TEXT PRIMARY KEY,
@@ -301,6 +301,20 @@ CREATE TABLE dataset_rows (
   PRIMARY KEY (dataset_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+
+-- Evaluation runs of the admin API: running, then done with the report or failed with the reason.
+CREATE TABLE eval_runs (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+  error TEXT,
+  report TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
 `,
   },
 ];

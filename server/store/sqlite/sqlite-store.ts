@@ -16,7 +16,7 @@ import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { openConnection } from "./connection.js";
-import { SqliteDatasets } from "./datasets.js";
+import { SqliteDatasets, SqliteEvalRuns } from "./datasets.js";
 import { SqliteFeedback } from "./feedback.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
@@ -143,6 +143,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     replayReports: new SqliteReplayReports(db),
     logs: new SqliteLogs(db),
     feedback: new SqliteFeedback(db),
+    evalRuns: new SqliteEvalRuns(db),
     datasets: new SqliteDatasets(db),
     meta: new SqliteMeta(db),
     changes: feed,
