@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // As users run it: the built CLI, a guardrail file and a JSONL file of labelled rows.
+// Each run starts a worker pool: slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
 let dir: string;
 
@@ -79,7 +81,7 @@ describe("guardgate eval", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("bad.jsonl:2: label must be 0 or 1");
     expect(guardgate(["--data", "rows.jsonl"]).stderr).toContain("give exactly one of --file FILE");
-    expect(guardgate(["--file", "pack.json"]).stderr).toContain("--data ROWS.jsonl is required");
+    expect(guardgate(["--file", "pack.json"]).stderr).toContain("give exactly one of --data ROWS.jsonl and --dataset ID");
     expect(guardgate(["--file", "pack.json", "--data", "rows.jsonl", "--min-f1", "2"]).code).toBe(2);
     writeFileSync(path.join(dir, "typo.json"), JSON.stringify({ id: "t", checks: [{ id: "default.regexMatc" }] }));
     const typo = guardgate(["--file", "typo.json", "--data", "rows.jsonl"]);

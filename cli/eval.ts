@@ -14,7 +14,9 @@ import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
 import { type EvalTarget, evaluate } from "../server/quality/eval.js";
 import { gateFailures, renderEvalReport } from "../server/quality/eval-report.js";
-import { countRows, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
+import { OPERATOR } from "../server/management/actor.js";
+import { datasetEvalRows, Datasets } from "../server/quality/datasets.js";
+import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
 import {
   type CommandArgs,
@@ -30,12 +32,13 @@ import { openStoreAccess, organizationOf, runCommand, type StoreAccess, UsageErr
 
 const ARGS = {
   usage: [
-    "eval (--file GUARDRAIL.json | --guardrail ID | --policy ID) --data ROWS.jsonl [--compare FILE|ID] [--json | --markdown]\n                          [--min-f1 X] [--max-fpr X] [--concurrency N] [--workspace ID] [--organization ID]\n                          [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
+    "eval (--file GUARDRAIL.json | --guardrail ID | --policy ID) (--data ROWS.jsonl | --dataset ID) [--compare FILE|ID] [--json | --markdown]\n                          [--min-f1 X] [--max-fpr X] [--concurrency N] [--workspace ID] [--organization ID]\n                          [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
   ],
   flags: {
     file: { type: "string", value: "FILE", help: "a JSON file holding one guardrail {id, checks, ...}" },
     guardrail: { type: "string", value: "ID", help: "a guardrail saved in the store (in --workspace)" },
     policy: { type: "string", value: "ID", help: "a policy in the store: its input and output guardrails" },
+    dataset: { type: "string", value: "ID", help: "a dataset made from the store's logs (guardgate datasets create)" },
     data: {
       type: "string",
       value: "FILE",
@@ -126,8 +129,9 @@ const evalCommand: Command = (argv) =>
     if (help) return printHelp(ARGS, true);
     const subjects = [values.file, values.guardrail, values.policy].filter((v) => v !== undefined);
     if (subjects.length !== 1) throw new UsageError("give exactly one of --file FILE, --guardrail ID and --policy ID");
-    if (values.data === undefined) throw new UsageError("--data ROWS.jsonl is required: the labelled rows to evaluate on");
-    if (!existsSync(values.data)) throw new UsageError(`--data: ${values.data} does not exist`);
+    if ((values.data === undefined) === (values.dataset === undefined))
+      throw new UsageError("give exactly one of --data ROWS.jsonl and --dataset ID: the labelled rows to evaluate on");
+    if (values.data !== undefined && !existsSync(values.data)) throw new UsageError(`--data: ${values.data} does not exist`);
     if (values.json && values.markdown) throw new UsageError("give at most one of --json and --markdown");
     const gates = { minF1: fraction(values["min-f1"], "--min-f1"), maxFpr: fraction(values["max-fpr"], "--max-fpr") };
     const concurrency = values.concurrency === undefined ? 32 : Number(values.concurrency);
@@ -135,7 +139,10 @@ const evalCommand: Command = (argv) =>
       throw new UsageError("--concurrency must be an integer from 1 to 1024");
     const compareIsFile = values.compare !== undefined && (values.compare.endsWith(".json") || existsSync(values.compare));
     const needsStore =
-      values.guardrail !== undefined || values.policy !== undefined || (values.compare !== undefined && !compareIsFile);
+      values.dataset !== undefined ||
+      values.guardrail !== undefined ||
+      values.policy !== undefined ||
+      (values.compare !== undefined && !compareIsFile);
 
     let access: StoreAccess | undefined;
     let engine: Engine;
@@ -163,9 +170,22 @@ const evalCommand: Command = (argv) =>
         ...(values["allow-loopback"] && { settings: { allowLoopback: true } }),
       });
     }
-    const progressTotal = await countRows(values.data);
-    const progress = progressWriter(process.stderr.isTTY === true, progressTotal);
+    let progress = progressWriter(false, 0);
     try {
+      let rows: AsyncIterable<EvalRow>;
+      let source: string;
+      let total: number;
+      if (values.dataset !== undefined) {
+        const dataset = await new Datasets(access!.management.context).get(OPERATOR, values.dataset);
+        rows = datasetEvalRows(access!.management.context.store, dataset.id);
+        source = `dataset ${dataset.id} (${dataset.name})`;
+        total = dataset.rows;
+      } else {
+        rows = readEvalRows(values.data!);
+        source = values.data!;
+        total = await countRows(values.data!);
+      }
+      progress = progressWriter(process.stderr.isTTY === true, total);
       const resolve = async (kind: "file" | "guardrail" | "policy", value: string): Promise<EvalTarget> => {
         if (kind === "file") return targetFromDefinition(engine.registry, await readDefinition(value), value);
         const ctx = access!.management.context;
@@ -186,8 +206,8 @@ const evalCommand: Command = (argv) =>
         engine,
         target,
         ...(compare && { compare }),
-        rows: readEvalRows(values.data),
-        source: values.data,
+        rows,
+        source,
         concurrency,
         onProgress: (done) => progress.row(done),
       }).catch((error: unknown) => {

@@ -37,6 +37,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run a guardrail or policy over logged requests: what it would have passed, flagged, denied",
     load: async () => (await import("./replay.js")).default,
   },
+  datasets: {
+    summary: "make labelled datasets from request logs; list, show, relabel and export them as JSONL",
+    load: async () => (await import("./datasets.js")).default,
+  },
   eval: {
     summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; CI gates",
     load: async () => (await import("./eval.js")).default,
