@@ -44,6 +44,14 @@ beforeAll(async () => {
     ids.push(answer.headers["x-gateway-request-id"] as string);
   }
   await gw.call("POST", "/v1/feedback", { key: gw.keys.api_key, body: { trace_id: ids[2], value: -9 } });
+  await gw.call("POST", `/admin/v1/workspaces/${gw.keys.workspace_id}/guardrails`, {
+    key: admin,
+    body: {
+      ...injection,
+      name: "No injection",
+      checks: [{ id: "default.regexMatch", parameters: { rule: "(?i)(ignore|2\\+2)", not: true } }],
+    },
+  });
   await gw.close();
   writeFileSync(path.join(dir, "pack.json"), JSON.stringify(injection));
 });
@@ -98,6 +106,15 @@ describe("guardgate datasets", () => {
     expect(report.source).toBe(`dataset ${dataset.id} (week)`);
     expect(report.results[0].confusion).toEqual({ true_positives: 1, false_positives: 0, true_negatives: 0, false_negatives: 2 });
     expect(report.results[0].worst_misses.map((m: { log_id: string }) => m.log_id).sort()).toEqual([ids[0], ids[2]].sort());
+
+    // A guardrail saved in the store, measured on the same rows.
+    const saved = guardgate(["eval", "--guardrail", "no-injection", "--dataset", dataset.id, "--json"]);
+    expect(saved.code).toBe(0);
+    expect(JSON.parse(saved.stdout).results[0]).toMatchObject({
+      subject: { kind: "guardrail", id: "no-injection", version: 1 },
+      confusion: { true_positives: 2, false_negatives: 1 },
+    });
+    expect(guardgate(["eval", "--guardrail", "missing", "--dataset", dataset.id]).stderr).toContain('guardrail "missing"');
 
     expect(guardgate(["datasets", "create", "--name", "x", "--label-rule", "feedback <"]).stderr).toContain(
       "label_rule: a number expected",
