@@ -57,7 +57,9 @@ beforeAll(async () => {
           id: "judged-cascade",
           async: false,
           deny: true,
-          checks: [{ id: "model.promptInjection", parameters: { escalate: { band, llmJudge: { model: "@judge/judge-model" } } } }],
+          checks: [
+            { id: "model.promptInjection", parameters: { escalate: { band, llmJudge: { model: "@judge/judge-model" } } } },
+          ],
         },
       ],
     },

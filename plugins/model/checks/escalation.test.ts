@@ -87,8 +87,10 @@ describe("model.promptInjection escalate", () => {
   });
 
   it("refuses a bad escalation when the guardrail is loaded", () => {
-    const bad = (escalate: Record<string, unknown>, extra: Record<string, unknown> = {}) => () =>
-      prepareCheck(promptInjection, { escalate, ...extra });
+    const bad =
+      (escalate: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      () =>
+        prepareCheck(promptInjection, { escalate, ...extra });
     const classifier = { model, failLabels: ["INJECTION"] };
     expect(bad({ band: [0.9, 0.2], classifier })).toThrow(/escalate: band: from \(0\.9\) must be below to \(0\.2\)/);
     expect(bad({ band: [0.2, 0.6], classifier }, { threshold: 0.8 })).toThrow(/threshold: 0\.8 lies outside escalate\.band/);

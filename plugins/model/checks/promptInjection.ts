@@ -1,6 +1,12 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
 
-import { ESCALATE_SCHEMA, type Escalation, escalateUncertain, escalationProblem, escalationProfile } from "../shared/escalation.js";
+import {
+  ESCALATE_SCHEMA,
+  type Escalation,
+  escalateUncertain,
+  escalationProblem,
+  escalationProfile,
+} from "../shared/escalation.js";
 import { promptInjectionScorer } from "../shared/prompt-injection-model.js";
 
 interface Parameters {
@@ -71,7 +77,8 @@ export default defineCheck<Parameters>({
     escalated: { type: "boolean", description: "With `escalate`: whether the score fell in the band and a second stage ran." },
     decidedBy: {
       type: "string",
-      description: 'With `escalate`: the stage whose verdict stands, "model.promptInjection", "model.classifier" or "model.llmJudge".',
+      description:
+        'With `escalate`: the stage whose verdict stands, "model.promptInjection", "model.classifier" or "model.llmJudge".',
     },
     stages: {
       type: "array",

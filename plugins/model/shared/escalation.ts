@@ -159,11 +159,7 @@ function stageData(outcome: CheckOutcome): Record<string, unknown> {
  * (`stages`). A second stage that cannot decide throws: an escalated text is never passed on
  * the first stage's word alone.
  */
-export async function escalateUncertain(
-  context: CheckContext,
-  first: CheckOutcome,
-  escalate: Escalation,
-): Promise<CheckOutcome> {
+export async function escalateUncertain(context: CheckContext, first: CheckOutcome, escalate: Escalation): Promise<CheckOutcome> {
   const data = first.data ?? {};
   const score = Number(data.score);
   const [from, to] = escalate.band;
