@@ -65,7 +65,9 @@ async function main(): Promise<void> {
       band: [from, to],
       escalated_share: Number((scored.filter(inBand).length / Math.max(1, scored.length)).toFixed(4)),
       escalated_benign_share: Number(
-        (scored.filter((s) => s.label === 0 && inBand(s)).length / Math.max(1, scored.filter((s) => s.label === 0).length)).toFixed(4),
+        (
+          scored.filter((s) => s.label === 0 && inBand(s)).length / Math.max(1, scored.filter((s) => s.label === 0).length)
+        ).toFixed(4),
       ),
       local_mistakes_in_band: mistakes.filter(inBand).length,
       local_mistakes_outside: mistakes.filter((s) => !inBand(s)).length,
