@@ -38,7 +38,7 @@ export const DEFAULT_BAND: readonly [number, number] = [0.3, 0.95];
 export const ESCALATE_SCHEMA: JsonSchema = {
   type: "object",
   description:
-    "Send texts whose score falls in an uncertain band to a second stage, whose verdict decides: an ONNX text classifier (`classifier`, as model.classifier) or an LLM judge (`llmJudge`, the promptInjection rubric). Give exactly one.",
+    "Send texts whose score falls in an uncertain band to a second stage, whose verdict decides: an ONNX text classifier (`classifier`, as model.classifier) or an LLM judge (`llmJudge`, the promptInjection rubric). Give exactly one; docs/models-escalation.md has the details and measured traffic.",
   properties: {
     band: {
       type: "array",
