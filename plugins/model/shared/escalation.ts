@@ -130,11 +130,11 @@ function judgeParameters(judge: NonNullable<Escalation["llmJudge"]>) {
 /** Runs the second stage on the text; its verdict and its score for injection. */
 async function secondStage(context: CheckContext, escalate: Escalation): Promise<StageResult> {
   if (escalate.classifier) {
-    const settings = escalate.classifier;
-    const outcome = await classifier.run(context, settings);
+    const stage = escalate.classifier;
+    const outcome = await classifier.run(context, stage);
     const scores = (outcome.data?.scores ?? {}) as Record<string, number>;
-    const score = Math.max(...settings.failLabels.map((label) => scores[label] ?? 0));
-    return { stage: "model.classifier", model: settings.model, score, verdict: outcome.verdict, data: stageData(outcome) };
+    const score = Math.max(...stage.failLabels.map((label) => scores[label] ?? 0));
+    return { stage: "model.classifier", model: stage.model, score, verdict: outcome.verdict, data: stageData(outcome) };
   }
   const judge = escalate.llmJudge as NonNullable<Escalation["llmJudge"]>;
   const outcome = await llmJudge.run(context, judgeParameters(judge));
@@ -165,7 +165,8 @@ export async function escalateUncertain(context: CheckContext, first: CheckOutco
   const [from, to] = escalate.band;
   const local: StageResult = { stage: "model.promptInjection", score, verdict: first.verdict };
   if (score < from || score >= to) {
-    // Outside the band the threshold, which lies inside it, agrees with the band's edges.
+    // Outside the band its edges decide. They agree with the threshold when it lies inside the
+    // band: the default band holds the shipped threshold, and an explicit one is held to it.
     const verdict = score < from;
     return {
       ...first,
@@ -177,7 +178,7 @@ export async function escalateUncertain(context: CheckContext, first: CheckOutco
         escalated: false,
         decidedBy: local.stage,
         stages: [{ ...local, verdict }],
-        explanation: `${String(data.explanation)} Outside the escalation band [${from}, ${to}): decided here.`,
+        explanation: `${String(data.explanation)} Outside the escalation band [${from}, ${to}): ${verdict ? "passed" : "failed"} on this score alone.`,
       },
     };
   }
