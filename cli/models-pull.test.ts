@@ -16,6 +16,7 @@ import { chooseFiles } from "./models-pull.js";
 import { type FakeHub, startFakeHub } from "../test/support/fake-hub.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { API_KEY, startGateway } from "../test/support/gateway.js";
+import { buildApp } from "../server/app.js";
 import { writeTinyClassifier } from "../test/support/tiny-classifier.js";
 import { loadClassifier } from "../plugins/model/shared/onnx-classifier.js";
 import { MODEL_LOCK_FILE, type ModelLock } from "../plugins/model/shared/model-lock.js";
@@ -222,6 +223,10 @@ describe("guardgate models pull", { timeout: 120_000 }, () => {
     await writeFile(config, (await readFile(config, "utf8")).replace("INJECTION", "SAFE_NOW"));
     const run = await guardgate(["models", "inspect", out]);
     expect(run.code).toBe(1);
+    // A gateway whose config names the folder does not start.
+    await expect(buildApp({ logger: false, baseDir: root, file: { models: { guard: { path: "changed" } } } })).rejects.toThrow(
+      `models.guard.path: ${config}: its SHA-256`,
+    );
     expect(run.stderr).toContain(`${config}: its SHA-256`);
     expect(run.stderr).toContain(
       `recorded in ${MODEL_LOCK_FILE} (acme/tiny-guard at ${COMMIT}); the folder was changed after it was pulled: pull it again`,
