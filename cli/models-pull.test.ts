@@ -215,9 +215,9 @@ describe("guardgate models pull", { timeout: 120_000 }, () => {
 
   it("refuses to load a pulled folder whose file changed after the pull", async () => {
     const out = path.join(root, "changed");
-    expect(
-      (await guardgate(["models", "pull", "acme/tiny-guard", "--endpoint", fake.hub.origin, "--out", out, "--no-inspect"])).code,
-    ).toBe(0);
+    const args = ["models", "pull", "acme/tiny-guard", "--revision", COMMIT, "--endpoint", fake.hub.origin, "--out", out];
+    expect((await guardgate([...args, "--no-inspect"])).code).toBe(0);
+    expect(await readLock(out)).toMatchObject({ revision: COMMIT, commit: COMMIT });
     await expect(loadClassifier(out)).resolves.toBeDefined();
     const config = path.join(out, "config.json");
     await writeFile(config, (await readFile(config, "utf8")).replace("INJECTION", "SAFE_NOW"));
