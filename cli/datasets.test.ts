@@ -107,6 +107,18 @@ describe("guardgate datasets", () => {
     expect(report.results[0].confusion).toEqual({ true_positives: 1, false_positives: 0, true_negatives: 0, false_negatives: 2 });
     expect(report.results[0].worst_misses.map((m: { log_id: string }) => m.log_id).sort()).toEqual([ids[0], ids[2]].sort());
 
+    // The log list filters by feedback value too.
+    const tail = guardgate(["logs", "tail", "--feedback-max=-5", "--json"]);
+    expect(
+      tail.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([ids[2]]);
+    expect(guardgate(["logs", "tail", "--feedback-min", "11"]).stderr).toContain(
+      "--feedback-min must be an integer from -10 to 10",
+    );
+
     // A guardrail saved in the store, measured on the same rows.
     const saved = guardgate(["eval", "--guardrail", "no-injection", "--dataset", dataset.id, "--json"]);
     expect(saved.code).toBe(0);

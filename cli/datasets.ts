@@ -10,7 +10,7 @@ import { Datasets } from "../server/quality/datasets.js";
 import type { DatasetFilter, DatasetRecord } from "../server/store/dataset-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
+import { feedbackFlag, openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -37,7 +37,11 @@ const ARGS = {
     check: { type: "string", value: "ID", help: "only logs where this check ran" },
     verdict: { type: "string", value: "pass|fail", help: "with --guardrail or --check: only this verdict" },
     "feedback-min": { type: "string", value: "N", help: "only logs with feedback of at least N (-10…10)" },
-    "feedback-max": { type: "string", value: "N", help: "only logs with feedback of at most N" },
+    "feedback-max": {
+      type: "string",
+      value: "N",
+      help: "only logs with feedback of at most N (a negative N as --feedback-max=-5)",
+    },
     rows: { type: "string", value: "N", help: "show: how many rows to print (default 10)" },
     out: { type: "string", value: "FILE", help: "export: write to FILE (mode 0600) instead of stdout" },
     "redact-pii": { type: "boolean", help: "export: replace personal data through default.pii" },
@@ -47,13 +51,6 @@ const ARGS = {
   },
   footer: "Logs kept without bodies (log_bodies off) make no row; create says how many were skipped.",
 } as const satisfies CommandArgs<Record<string, Flag>>;
-
-function feedbackBound(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < -10 || number > 10) throw new UsageError(`${flag} must be an integer from -10 to 10`);
-  return number;
-}
 
 function summary(d: DatasetRecord): string {
   return `${d.id}  ${d.name}  ${d.status}  rows ${d.rows} (label 1: ${d.positives})  skipped without body ${d.skipped.no_body}  ${d.workspace_id}  ${d.created_at}`;
@@ -80,8 +77,8 @@ const datasetsCommand: Command = (argv) =>
           if (values.status !== undefined && !/^\d{3}(,\d{3})*$/.test(values.status))
             throw new UsageError("--status must be statuses separated by commas, e.g. 246,446");
           const workspace = await workspaceOf(access, organization, values.workspace);
-          const min = feedbackBound(values["feedback-min"], "--feedback-min");
-          const max = feedbackBound(values["feedback-max"], "--feedback-max");
+          const min = feedbackFlag(values["feedback-min"], "--feedback-min");
+          const max = feedbackFlag(values["feedback-max"], "--feedback-max");
           const filter: DatasetFilter = {
             ...(values.from && { from: values.from }),
             ...(values.to && { to: values.to }),
