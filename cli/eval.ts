@@ -15,6 +15,7 @@ import { loadGatewayFile } from "../server/config-file.js";
 import { type EvalTarget, evaluate } from "../server/quality/eval.js";
 import { gateFailures, renderEvalReport } from "../server/quality/eval-report.js";
 import { OPERATOR } from "../server/management/actor.js";
+import { pluginCredentialsOf } from "../server/management/plugin-integrations.js";
 import { datasetEvalRows, Datasets } from "../server/quality/datasets.js";
 import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
@@ -175,11 +176,13 @@ const evalCommand: Command = (argv) =>
       let rows: AsyncIterable<EvalRow>;
       let source: string;
       let total: number;
+      let rowsWorkspace: string | undefined;
       if (values.dataset !== undefined) {
         const dataset = await new Datasets(access!.management.context).get(OPERATOR, values.dataset);
         rows = datasetEvalRows(access!.management.context.store, dataset.id);
         source = `dataset ${dataset.id} (${dataset.name})`;
         total = dataset.rows;
+        rowsWorkspace = dataset.workspace_id;
       } else {
         rows = readEvalRows(values.data!);
         source = values.data!;
@@ -202,9 +205,21 @@ const evalCommand: Command = (argv) =>
             : await resolve("policy", values.policy!);
       const compare =
         values.compare === undefined ? undefined : await resolve(compareIsFile ? "file" : "guardrail", values.compare);
+      // Partner checks get the workspace's plugin credentials, as on the request path.
+      let credentials: Record<string, Record<string, unknown>> | undefined;
+      if (access) {
+        const organization = await organizationOf(access, values.organization);
+        const workspace = await workspaceOf(
+          access,
+          organization,
+          values.workspace ?? rowsWorkspace ?? target.subject.workspace_id,
+        );
+        credentials = await pluginCredentialsOf(access.management.context, organization.id, workspace.id);
+      }
       const report = await evaluate({
         engine,
         target,
+        ...(credentials && { credentials }),
         ...(compare && { compare }),
         rows,
         source,

@@ -8,6 +8,7 @@
 import type { Engine } from "../../core/index.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "../management/actor.js";
 import type { ManagementContext } from "../management/context.js";
+import { pluginCredentialsOf } from "../management/plugin-integrations.js";
 import type { EvalRunRecord } from "../store/dataset-types.js";
 import { invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
@@ -114,7 +115,9 @@ export class EvalJobs {
       updated_at: now,
     };
     if (!(await store.evalRuns.create(record))) throw new Error(`evaluation run id ${record.id} was taken`);
-    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source })
+    // Partner checks get the workspace's plugin credentials, as on the request path.
+    const credentials = await pluginCredentialsOf(this.ctx, workspace.organization_id, workspace.id);
+    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source, credentials })
       .then(
         (report) =>
           store.evalRuns.update(

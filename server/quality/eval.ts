@@ -44,6 +44,8 @@ export interface EvalOptions {
   /** A second target, run on every row beside the first: the report tells where they disagree. */
   compare?: EvalTarget;
   rows: AsyncIterable<EvalRow> | Iterable<EvalRow>;
+  /** Credentials for plugin checks, by plugin id (the workspace's plugin integrations), as the gateway passes them. */
+  credentials?: Record<string, Record<string, unknown>>;
   /** Where the rows came from, for the report (`rows.jsonl`, `dataset ds_…`). */
   source: string;
   /** Rows in flight at once; default 32. */
@@ -72,14 +74,21 @@ function enforced(guardrails: Guardrail[]): Guardrail[] {
 }
 
 /** Runs a target's guardrails on one text through the engine, as the gateway would. */
-export async function evaluateText(engine: Engine, guardrails: EvalTarget["guardrails"], text: string): Promise<RowOutcome> {
+export async function evaluateText(
+  engine: Engine,
+  guardrails: EvalTarget["guardrails"],
+  text: string,
+  credentials?: Record<string, Record<string, unknown>>,
+): Promise<RowOutcome> {
   const results: GuardrailResult[] = [];
+  const held = credentials && { credentials };
   if (guardrails.input.length) {
     const input = await engine.evaluate({
       side: "input",
       prepared: guardrails.input,
       requestType: "chatComplete",
       request: bodyForText("input", "chatComplete", text),
+      ...held,
     });
     results.push(...input.results);
   }
@@ -90,6 +99,7 @@ export async function evaluateText(engine: Engine, guardrails: EvalTarget["guard
       requestType: "chatComplete",
       request: { messages: [] },
       response: bodyForText("output", "chatComplete", text),
+      ...held,
     });
     results.push(...output.results);
   }
@@ -251,7 +261,9 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       if (item.done) return;
       const index = next++;
       const row = item.value;
-      const outcomes = await Promise.all(targets.map((t) => evaluateText(options.engine, t.guardrails, row.text)));
+      const outcomes = await Promise.all(
+        targets.map((t) => evaluateText(options.engine, t.guardrails, row.text, options.credentials)),
+      );
       outcomes.forEach((outcome, i) => tallies[i]!.add(index, row, outcome));
       if (comparison && outcomes[0]!.flagged !== outcomes[1]!.flagged) {
         comparison.disagreements++;
