@@ -57,6 +57,8 @@ export interface RequestLogRecord extends SettledFields {
   status: number;
   latency_ms: number;
   config_id?: string;
+  /** Ids of guardrails the caller wrote out in its request rather than naming a saved one (metrics label them `inline`). */
+  inline_guardrails?: readonly string[];
   provider?: string;
   model?: string;
   cache_status?: "HIT" | "MISS";

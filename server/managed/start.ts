@@ -200,7 +200,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   });
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
-  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
+  const metrics = metricsToken
+    ? new GatewayMetrics({
+        executor: () => executor!(),
+        logQueue: () => sink.pending,
+        isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
+      })
+    : undefined;
   return {
     store,
     dataDir,
