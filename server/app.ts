@@ -5,13 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import {
   type CheckSettings,
   ConfigError,
@@ -28,7 +22,9 @@ import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, errorBody } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
+import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
+import { WarningLogSink } from "./logs/warnings.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
 import type { RequestPolicy } from "./pipeline/policy.js";
@@ -122,21 +118,6 @@ declare module "fastify" {
 
 /** Headers whose values never reach the log. */
 export const REDACTED_HEADERS = ["authorization", "x-api-key", "x-gateway-api-key", "cookie", "proxy-authorization"];
-
-/**
- * One access line per request, written once it is answered and naming the request too: fastify
- * writes two by default (on arrival and on answer), which cost a busy gateway as much as its checks.
- */
-class AccessLog extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
-    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...fields, err: error }, "request errored");
-    else reply.log.info(fields, "request completed");
-  }
-}
 
 function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logger"] {
   if (option === false) return false;
@@ -278,9 +259,17 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestIdHeader: false,
+    genReqId,
     logController: new AccessLog(),
     clientErrorHandler: answerClientError,
   });
+
+  // Every answer names its request; the access line and the request log use the same id.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  // What went wrong in a request (a deny, a check error, an upstream 5xx) is a warn line too.
+  const recordSink = new WarningLogSink(logSink, app.log);
 
   // Traced only when asked: each span costs even with no SDK to receive it.
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
@@ -315,7 +304,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
         ...options.cache,
       }),
-    logSink,
+    logSink: recordSink,
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
@@ -379,7 +368,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       phases,
       plans,
       guardrails,
-      logSink,
+      logSink: recordSink,
       ...(options.policy && { policy: options.policy }),
       ...(attacher && { policies: attacher }),
     });

@@ -8,7 +8,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AutoExecutor, type Executor, PoolExecutor, type PoolStats } from "../../core/index.js";
-import type { AttemptRecord, RequestLogRecord } from "../logs/record.js";
+import { type AttemptRecord, failedUpstream, type RequestLogRecord } from "../logs/record.js";
 import { checkLabel, guardrailLabel } from "./labels.js";
 
 /** Buckets in seconds: from a fast deterministic check to a slow model answer. */
@@ -34,14 +34,6 @@ function poolStats(executor: Executor | undefined): PoolStats | undefined {
 /** A count a counter can add: a counter throws on anything negative or not finite. */
 function countable(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-/** Whether an attempt failed at the upstream: its error answer, or the gateway's failure to reach or read it. */
-function upstreamFailed(attempt: AttemptRecord): boolean {
-  if (attempt.cache_status === "HIT") return false;
-  if (attempt.error) return attempt.error.code.startsWith("upstream_") || attempt.error.code === "stream_broken";
-  // Without an error of the gateway's own, a failing status is the upstream's (an input deny is 446).
-  return attempt.status >= 400 && attempt.status !== 446;
 }
 
 /** The metrics of one gateway instance, in their own registry. */
@@ -229,7 +221,7 @@ export class GatewayMetrics {
         else this.#fallbacks.inc({ route: record.route });
       }
       previous = attempt;
-      if (upstreamFailed(attempt)) this.#upstreamErrors.inc({ provider: attemptProvider, status: String(attempt.status) });
+      if (failedUpstream(attempt)) this.#upstreamErrors.inc({ provider: attemptProvider, status: String(attempt.status) });
       // A cache hit never reached the upstream, nor did an input deny: a 446 recorded without an
       // outcome (an output deny carries its error).
       if (attempt.cache_status === "HIT" || (attempt.status === 446 && attempt.error === undefined)) continue;

@@ -10,7 +10,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
@@ -60,8 +59,8 @@ export interface RequestContext {
   asyncInputs: Map<string, Promise<GuardrailResult[]>>;
 }
 
-/** What a route knows of a request before `Gateway.handle` takes it over. */
-export type RequestFields = Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">;
+/** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
+export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;
 
 /** What a route does with the answer `Gateway.handle` hands it. */
 export interface AnswerSender {
@@ -211,7 +210,6 @@ export class Gateway {
   /** A request context made of `fields` (taken over, not copied). */
   private context(fields: RequestFields): RequestContext {
     const ctx = fields as RequestContext;
-    ctx.id = requestId();
     ctx.started = performance.now();
     ctx.attempts = [];
     ctx.inputs = new Map();

@@ -21,7 +21,6 @@ import {
 import { joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
-import { requestId } from "../logs/log-id.js";
 import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
@@ -125,6 +124,7 @@ export interface HookRouteDeps {
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
   const { registry, phases, plans, guardrails, logSink, policy, policies } = deps;
   const log = (
+    id: string,
     route: string,
     identity: ApiKeyIdentity,
     requestType: RequestType,
@@ -135,7 +135,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     origin: { configId?: string; inline: readonly string[] },
   ) => {
     const record = requestRecord({
-      id: requestId(),
+      id,
       started,
       workspaceId: identity.workspaceId,
       apiKeyId: identity.id,
@@ -209,7 +209,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       workspaceId: identity.workspaceId,
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
-    log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started, origin);
+    log(request.id, "/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started, origin);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
@@ -258,7 +258,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       ...(body.provider !== undefined && { provider: body.provider }),
       workspaceId: identity.workspaceId,
     });
-    log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started, origin);
+    log(request.id, "/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started, origin);
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,
