@@ -18,6 +18,7 @@ import {
 import { builtinPlugins } from "../plugins/builtin.js";
 import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
+import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, errorBody } from "./errors.js";
@@ -88,6 +89,8 @@ export interface AppOptions {
   planCache?: PlanCacheOptions;
   /** Keep request and response bodies in the request log. */
   logBodies?: boolean;
+  /** Throttling of unknown API keys per source (auth-throttle.ts); defaults: 10 a minute. */
+  authThrottle?: AuthThrottleOptions;
   /** pino options (level…) or false for no log; credentials headers are always redacted. */
   logger?: false | { level?: string; stream?: NodeJS.WritableStream };
 }
@@ -106,6 +109,8 @@ export interface GuardgateHandle {
   closeConnections(): void;
   /** Resolves once every request log begun so far has reached the log sink. */
   drainLogs(): Promise<void>;
+  /** Unknown API keys counted per source, for every route that takes a key. */
+  authThrottle: AuthThrottle;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -212,6 +217,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const file = options.file ?? {};
   const settings = file.settings ?? {};
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
+  const trustProxy = trustedProxies(settings.trust_proxy);
 
   // Policies live in the store, which a gateway run from the file alone does not have: never ignore them silently.
   if (file.policies?.length && !options.policies) {
@@ -260,6 +266,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     forceCloseConnections: "idle",
     requestIdHeader: false,
     genReqId,
+    // Behind a load balancer the client is named by X-Forwarded-For, when the balancer is trusted.
+    trustProxy,
     logController: new AccessLog(),
     clientErrorHandler: answerClientError,
   });
@@ -314,6 +322,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const connections = new ConnectionTracker(app.server);
+  const authThrottle = new AuthThrottle(options.authThrottle);
   app.decorate("guardgate", {
     engine,
     apiKeys,
@@ -327,6 +336,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
+    authThrottle,
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -361,7 +371,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   healthRoute(app);
   await app.register(async (scope) => {
-    requireApiKey(scope, apiKeys);
+    requireApiKey(scope, apiKeys, authThrottle);
     inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
     hookRoutes(scope, {
       registry: engine.registry,

@@ -60,6 +60,10 @@ export const GATEWAY_ERRORS = {
   unsupported_media_type: { status: 415, meaning: "the body is not sent as application/json" },
   budget_exhausted: { status: 402, meaning: "a budget is spent (OpenAI type insufficient_quota)" },
   rate_limit_exceeded: { status: 429, meaning: "a rate limit is reached; retry-after says when to try again" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys; retry-after says when its keys are looked at again",
+  },
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
@@ -103,6 +107,10 @@ export const MANAGEMENT_ERRORS = {
   redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys (the console's sign-in too); retry-after says when to try again",
+  },
   forbidden: { status: 403, meaning: "the caller may not do this" },
   role_forbidden: {
     status: 403,

@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ConfigError } from "../../core/index.js";
 import { describeError, errorBody } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
+import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../sources/store.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
@@ -32,6 +33,8 @@ export interface AdminOptions {
   sources: GatewaySources;
   /** guardgate's version, for the OpenAPI document. */
   version?: string;
+  /** Failed keys throttled per source; shared with the `/v1` routes so a source is counted once. */
+  throttle?: AuthThrottle;
 }
 
 /** Status, code and message of any error an admin route raised. */
@@ -51,7 +54,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown)
 
 /** Registers the admin API and `GET /v1/models`. */
 export async function adminPlugin(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { management, sources } = options;
+  const { management, sources, throttle } = options;
   await app.register(
     async (admin) => {
       admin.setValidatorCompiler(adminValidatorCompiler);
@@ -75,7 +78,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       });
       admin.get("/openapi.json", { schema: { hide: true } }, async () => admin.swagger());
       await admin.register(async (scope) => {
-        requireAdminKey(scope, sources);
+        requireAdminKey(scope, sources, throttle);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);
@@ -94,7 +97,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       const { status, code, message } = adminError(error);
       return reply.code(status).send(errorBody("openai", status, code, message));
     });
-    requireAdminKey(scope, sources);
+    requireAdminKey(scope, sources, throttle);
     scope.get(
       "/v1/models",
       {

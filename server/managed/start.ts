@@ -266,7 +266,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         throw error;
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
-      await built.register(adminPlugin, { management, sources });
+      await built.register(adminPlugin, { management, sources, throttle: built.guardgate.authThrottle });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
       readyRoute(built, readinessProbes(store, built, redis));
