@@ -21,7 +21,7 @@ import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
-import { describeError, errorBody } from "./errors.js";
+import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
@@ -348,7 +348,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (code === "store_unavailable") {
+      reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+      request.log.warn({ cause: (error as Error).message }, "request refused: the store cannot be reached");
+    } else if (status >= 500) request.log.error({ err: error }, "request failed");
     reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
   });
   app.setNotFoundHandler((request, reply) => {

@@ -134,8 +134,16 @@ export const MANAGEMENT_ERRORS = {
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
-/** Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or answers 500). */
+/**
+ * Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or
+ * answers 500), or, with its status, when its server cannot be reached.
+ */
 export const STORE_ERRORS = {
+  store_unavailable: {
+    status: 503,
+    meaning:
+      "the store's server (Postgres) cannot be reached: down, restarting or refusing connections; retry-after says when to try again",
+  },
   store_open_failed: { meaning: "the store's file or server cannot be opened" },
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
   store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },

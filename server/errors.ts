@@ -6,6 +6,7 @@
  */
 import { ConfigError, type ConfigErrorCode, GuardgateError, type HookResults } from "../core/index.js";
 import type { GatewayErrorCode } from "./error-codes.js";
+import { StoreError } from "./store/errors.js";
 import type { DenialFields } from "./formats/format.js";
 import { FORMATS, type FormatName } from "./formats/index.js";
 
@@ -85,6 +86,21 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
 };
 
+/** Seconds a client is asked to wait while the store cannot be reached. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The answer while the store cannot be reached: 503, naming the store but not its address (the
+ * cause, with the address, is in the process log).
+ */
+export function storeUnavailable(error: StoreError): Refusal {
+  return {
+    status: 503,
+    code: error.code,
+    message: `the store (Postgres) cannot be reached; try again in ${STORE_RETRY_AFTER_SECONDS} s`,
+  };
+}
+
 /** How a request was refused: what its answer and its log record say. */
 export interface Refusal {
   status: number;
@@ -95,6 +111,7 @@ export interface Refusal {
 /** Maps any error thrown while handling a request to a status, code and message. */
 export function describeError(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof StoreError && error.code === "store_unavailable") return storeUnavailable(error);
   if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_CODES[e.code] : undefined;

@@ -7,7 +7,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
-import { describeError, errorBody } from "../errors.js";
+import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../sources/store.js";
@@ -46,9 +46,17 @@ export function adminError(error: unknown): { status: number; code: string; mess
   return describeError(error, ADMIN_BODY_LIMIT);
 }
 
+/** Logs a failed admin request: a store outage at warn with its cause, a bug at error. */
+function logFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number, code: string): void {
+  if (code === "store_unavailable") {
+    reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+    request.log.warn({ cause: (error as Error).message }, "admin request refused: the store cannot be reached");
+  } else if (status >= 500) request.log.error({ err: error }, "admin request failed");
+}
+
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const { status, code, message } = adminError(error);
-  if (status >= 500) request.log.error({ err: error }, "admin request failed");
+  logFailure(request, reply, error, status, code);
   return reply.code(status).send({ error: { code, message } });
 }
 
@@ -93,8 +101,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
 
   await app.register(async (scope) => {
     scope.setValidatorCompiler(adminValidatorCompiler);
-    scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
       const { status, code, message } = adminError(error);
+      logFailure(request, reply, error, status, code);
       return reply.code(status).send(errorBody("openai", status, code, message));
     });
     requireAdminKey(scope, sources, throttle);
