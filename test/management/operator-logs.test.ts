@@ -82,6 +82,29 @@ describe("the process log", () => {
     expect(gateway.logLines.join("\\n")).not.toContain(SSN);
   });
 
+  it("a stream stopped by an output guardrail after text went out is a warn line naming it", async () => {
+    const config = {
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secret", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    upstream.defaultText = `${"all is well here and now ".repeat(8)}the secret is out`;
+    try {
+      const answer = await gateway.call("POST", "/v1/chat/completions", {
+        key: gateway.keys.api_key,
+        body: chat("@up/gpt-4o-mini", "talk", { stream: true }),
+        headers: { "x-gateway-config": JSON.stringify(config) },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain("hooks_failed");
+      const [warning] = await warnings(answer.headers["x-gateway-request-id"] as string);
+      expect(warning).toMatchObject({ denied: [{ side: "output", guardrail: "no-secret", checks: ["default.regexMatch"] }] });
+      expect(gateway.logLines.join("\n")).not.toContain("the secret is out");
+    } finally {
+      upstream.defaultText = undefined;
+    }
+  });
+
   it("check errors and time-outs are warn lines with guardrail and check ids and the error's name only", async () => {
     const config = {
       input_guardrails: [
