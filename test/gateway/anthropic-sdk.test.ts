@@ -111,6 +111,31 @@ describe("guardrails through the Anthropic SDK", () => {
     }
   });
 
+  it("a stream stopped mid-way raises an APIError whose error.error names the guardrail too", async () => {
+    upstream.defaultText = `${"all is well here and now ".repeat(8)}the secret is out`;
+    const config = {
+      ...viaFake(),
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const stream = await client(config).messages.create({ ...ask("talk"), stream: true });
+    let text = "";
+    const error = await (async () => {
+      for await (const event of stream) {
+        if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
+      }
+    })().catch((e: unknown) => e);
+    expect(text).toContain("all is well");
+    expect(text).not.toContain("secret");
+    expect(error).toBeInstanceOf(APIError);
+    expect(((error as APIError).error as { error: unknown }).error).toMatchObject({
+      type: "hooks_failed",
+      side: "output",
+      guardrails: ["no-secrets"],
+    });
+  });
+
   it("uses the slug's own credential for @slug/model and drops the client's x-api-key", async () => {
     await client().messages.create({ ...ask("via slug"), model: "@claude/claude-slugged" });
     expect(upstream.requests[0]?.headers["x-api-key"]).toBe("sk-ant-server-secret");

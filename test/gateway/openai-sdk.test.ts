@@ -178,6 +178,25 @@ describe("guardrails through the OpenAI SDK", () => {
     expect(streamed.headers?.get("x-gateway-denied-by")).toBe("no-secrets");
   });
 
+  it("a stream stopped mid-way raises an APIError whose error names the guardrail too", async () => {
+    upstream.defaultText = `${"all is well here and now ".repeat(8)}the secret is out`;
+    const config = {
+      ...viaFake(),
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const stream = await client(config).chat.completions.create({ ...ask("talk"), stream: true });
+    let text = "";
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    })().catch((e: unknown) => e);
+    expect(text).toContain("all is well");
+    expect(text).not.toContain("secret");
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).error).toMatchObject({ type: "hooks_failed", side: "output", guardrails: ["no-secrets"] });
+  });
+
   it("sends the redacted request upstream when an input guardrail transforms it", async () => {
     const config = { ...viaFake(), input_guardrails: [{ "test.redactDigits": {} }] };
     const { data, response } = await client(config).chat.completions.create(ask("call me at 5551234")).withResponse();
