@@ -16,16 +16,16 @@ declare module "fastify" {
   }
 }
 
-/** What an unknown key from a source is answered with: 429 with retry-after once it is throttled. */
+/** The answer to a key of a throttled source (with `retry-after`, set on the reply). */
 export interface KeyRefusal {
-  status: number;
-  code: "invalid_api_key" | "too_many_failed_keys";
+  status: 429;
+  code: "too_many_failed_keys";
   message: string;
 }
 
 /**
- * Refuses a request of a throttled source before its key is looked up; resolves to undefined when
- * the key may be checked. Sets `retry-after` on the reply when it refuses.
+ * Refuses a request of a throttled source before its key is looked up; undefined when the key may
+ * be checked. Sets `retry-after` on the reply when it refuses.
  */
 export function throttledRefusal(
   throttle: AuthThrottle | undefined,
@@ -39,8 +39,8 @@ export function throttledRefusal(
 }
 
 /**
- * Counts an unknown key of the request's source and logs it at warn (never the key). Resolves to
- * the 429 to answer instead of a 401 when the source was stopped while this key was looked up.
+ * Counts an unknown key of the request's source and logs it at warn (never the key). Returns the
+ * 429 to answer instead of a 401 when the source was stopped while this key was looked up.
  */
 export function countFailedKey(
   throttle: AuthThrottle | undefined,
