@@ -44,7 +44,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
-import { assertDepth } from "./pipeline/request-shape.js";
+import { assertJsonTextDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
@@ -366,9 +366,18 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   if (settings.tracing) traceRequests(app);
-  // Every JSON body, on every route: absurd nesting is refused at intake (request-shape.ts).
-  app.addHook("preValidation", async (request) => {
-    if (typeof request.body === "object" && request.body !== null) assertDepth(request.body);
+  // Every JSON body, on every route: absurd nesting is refused at intake, before it is parsed
+  // (request-shape.ts); the parse itself is fastify's own, prototype-poisoning guard included.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    try {
+      assertJsonTextDepth(body as string);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
   });
   healthRoute(app);
   await app.register(async (scope) => {
