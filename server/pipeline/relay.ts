@@ -24,6 +24,17 @@ import { ReleasedTextChanged, TextHold } from "./text-hold.js";
  */
 export const MAX_HELD_BYTES = 32 * 1024 * 1024;
 
+/** Whether an event's data is complete: `[DONE]` or a JSON value that parses. */
+function isWhole(event: SseEvent): boolean {
+  if (event.data === "[DONE]") return true;
+  try {
+    JSON.parse(event.data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
 
@@ -189,8 +200,7 @@ export class StreamRelay {
       const next = await this.#iterator.next();
       if (next.done) {
         this.#done = true;
-        const rest = this.#splitter.flush();
-        if (rest) this.#take(rest);
+        this.#ended();
         return;
       }
       const events = this.#splitter.push(next.value);
@@ -211,6 +221,24 @@ export class StreamRelay {
     if (this.#next === this.#events.length) this.#events = [];
     this.#take(event);
     if (hold && hold.length - this.#checkedAt >= this.#window) await this.#check(false);
+  }
+
+  /**
+   * The upstream ended: what it sent must end with the terminal event. Bytes after the last
+   * complete event are an event cut off, never forwarded; a stream without its terminal event is
+   * an answer cut short, which an SDK would otherwise read as complete.
+   */
+  #ended(): void {
+    const rest = this.#splitter.flush();
+    // Past the terminal event the answer is whole: a cut-off remnant after it is dropped.
+    if (rest && this.#terminal.length) return;
+    // A terminal event missing only its blank line is whole too.
+    if (rest && this.#text.isTerminal(rest) && isWhole(rest)) this.#take(rest);
+    else if (rest)
+      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended in the middle of an event");
+    if (!this.#terminal.length) {
+      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended without its terminal event");
+    }
   }
 
   #take(event: SseEvent): void {
