@@ -275,7 +275,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: loggerOption(options.logger),
     bodyLimit,
     // Inline configs travel in a header; Node's default 16 KiB is kept, the body carries the rest.
-    return503OnClosing: true,
+    // A request already sent on a keep-alive connection when a stop begins is answered, with
+    // `Connection: close`, and recorded like any other (connections.ts), never reset or refused.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     requestIdHeader: false,
     logController: new AccessLog(),
