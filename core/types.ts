@@ -105,6 +105,14 @@ export type StreamMode = "buffer" | "window" | "after";
 /** The stream modes, loosest first. */
 export const STREAM_MODES: readonly StreamMode[] = ["after", "window", "buffer"];
 
+/**
+ * What a check needs to judge a stream held in `window` mode: `window` when each window with its
+ * held-back tail is judged as the whole text would be (what it looks for lies within a window);
+ * `whole` when its verdict needs the whole answer (a count, a JSON document, what the text must
+ * contain, begin or end with), so it runs once the stream ended.
+ */
+export type StreamScope = "window" | "whole";
+
 /** A guardrail after normalisation: every default decided, every check validated. */
 export interface Guardrail {
   id: string;

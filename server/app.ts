@@ -323,6 +323,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
+    ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
     ...(options.policy && { policy: options.policy }),
   });
 

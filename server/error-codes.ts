@@ -70,6 +70,10 @@ export const GATEWAY_ERRORS = {
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
   stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_check_budget_exceeded: {
+    status: 502,
+    meaning: "a stream held for output guardrails used more check time than settings.stream_check_budget_ms allows",
+  },
   stream_broken: {
     status: 502,
     meaning: "the provider's stream broke off before its end (in the stream's error event and the log)",

@@ -88,6 +88,8 @@ export interface GatewayDeps {
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
   durableLogs?: boolean;
   policy?: RequestPolicy;
+  /** Check time a held stream may use, ms (`stream_check_budget_ms`); default DEFAULT_STREAM_CHECK_BUDGET_MS. */
+  streamCheckBudgetMs?: number;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -431,6 +433,9 @@ export class Gateway {
       format: ctx.endpoint.format,
       source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+      evaluateWindow: (body) =>
+        this.deps.phases.sync("output", leaf.node.stream.windowGuardrails, leaf.request, body, leaf.phase),
+      ...(this.deps.streamCheckBudgetMs !== undefined && { checkBudgetMs: this.deps.streamCheckBudgetMs }),
     });
     const discard = () => {
       void relay.discard();

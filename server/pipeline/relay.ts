@@ -66,6 +66,13 @@ export function hookEvent(format: FormatName, hookResults: Partial<HookResults>)
   return FORMATS[format].hookEvent(hookResults);
 }
 
+/**
+ * Check time a held stream may use, in milliseconds summed over its checks, when the settings name
+ * none (`stream_check_budget_ms`). Window checks cost time linear in the stream's length, but a
+ * long enough stream still costs without end; past this the stream fails closed.
+ */
+export const DEFAULT_STREAM_CHECK_BUDGET_MS = 30_000;
+
 /** Options of a relay. */
 export interface RelayOptions {
   leaf: Leaf;
@@ -73,6 +80,17 @@ export interface RelayOptions {
   source: AsyncIterable<Buffer>;
   /** Runs the synchronous output side on a body carrying the streamed text. */
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  /** Runs the checks of one window (`node.stream.windowGuardrails`) on a body carrying its text. */
+  evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
+  checkBudgetMs?: number;
+}
+
+/** Milliseconds the checks of an evaluation took, summed. */
+function checkTime(evaluation: Evaluation): number {
+  let total = 0;
+  for (const result of evaluation.results) for (const check of result.checks) total += check.execution_time;
+  return total;
 }
 
 /** Relays one upstream stream to one client. */
@@ -96,6 +114,8 @@ export class StreamRelay {
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
   readonly #terminal: Buffer[] = [];
   #checkedAt = 0;
+  /** Check time spent on this stream so far, ms. */
+  #checkTime = 0;
   #done = false;
   #final = false;
   #output: Evaluation | undefined;
@@ -276,26 +296,51 @@ export class StreamRelay {
     else this.#output = await this.#options.evaluateOutput(this.#text.body());
   }
 
-  /** Checks the text so far and releases what passed. */
+  /**
+   * Checks the text and releases what passed. A window is checked with its held-back tail, by the
+   * checks of `window` scope only, so each check costs the window, not the text before it; the
+   * last check runs every check once on the whole text, as buffer mode does.
+   */
   async #check(final: boolean): Promise<void> {
     const hold = this.#hold as TextHold;
     this.#checkedAt = hold.length;
-    const output = await this.#options.evaluateOutput(this.#text.body());
-    if (!output) return;
+    const pending = hold.pending();
+    const output = final
+      ? await this.#options.evaluateOutput(this.#text.body())
+      : await this.#options.evaluateWindow(this.#text.windowBody(pending));
+    if (!output) {
+      // No check judges windows: the text waits for none (the checks of `whole` scope run at the end).
+      if (!final) this.#ready.push(...hold.release(pending, false));
+      return;
+    }
     this.#output = output;
+    this.#spend(output, hold);
     if (output.status === 446) {
       const guardrails = output.results.filter((r) => r.deny && !r.verdict).map((r) => r.id);
       this.#stop = { guardrails, released_chars: hold.releasedChars, mode: this.#mode };
       return;
     }
-    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : hold.joined();
+    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : undefined;
     try {
-      this.#ready.push(...hold.release(checked, final));
+      if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
+      else this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
     } catch (error) {
       if (!(error instanceof ReleasedTextChanged)) throw error;
       this.#error = error;
       this.#stop = { guardrails: [], released_chars: hold.releasedChars, mode: this.#mode };
     }
+  }
+
+  /** Counts an evaluation's check time against the stream's budget; past it, the stream fails closed. */
+  #spend(output: Evaluation, hold: TextHold): void {
+    this.#checkTime += checkTime(output);
+    const budget = this.#options.checkBudgetMs ?? DEFAULT_STREAM_CHECK_BUDGET_MS;
+    if (this.#checkTime <= budget) return;
+    throw new GatewayError(
+      502,
+      "stream_check_budget_exceeded",
+      `the output guardrails of this stream used more than ${budget} ms of check time (stream_check_budget_ms) after ${hold.length} characters`,
+    );
   }
 
   #stopEvent(reportHooks: boolean): Buffer {

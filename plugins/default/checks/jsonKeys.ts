@@ -33,6 +33,8 @@ export default defineCheck<Parameters>({
   name: "JSON keys",
   description: "Checks that a JSON object in the text has any, all or none of the given top-level keys.",
   sides: ["input", "output"],
+  // On a held stream, a JSON document is only whole at the end.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

@@ -23,6 +23,8 @@ export default defineCheck<Parameters>({
   name: "JSON schema",
   description: "Checks that the text holds JSON (in a fenced block or bare) that validates against a JSON Schema.",
   sides: ["input", "output"],
+  // On a held stream, a JSON document is only whole at the end.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

@@ -11,6 +11,8 @@ export default defineCheck<{ rule: string; not: boolean }>({
   name: "Regex match",
   description: "Checks whether the text matches a regular expression (RE2 syntax).",
   sides: ["input", "output"],
+  // With `not` it looks for a match, which lies within a window; without, it requires one somewhere in the answer.
+  streamScope: ({ not }) => (not ? "window" : "whole"),
   parameters: {
     type: "object",
     properties: {
