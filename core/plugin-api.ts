@@ -3,7 +3,7 @@
  * `run` function, like an ESLint rule: the registry validates parameters against the metadata,
  * the docs are generated from it, and the console renders forms from it.
  */
-import type { PluginClass, RequestType, Side, StreamScope } from "./types.js";
+import type { PluginClass, RequestType, Side, StreamScopeRule } from "./types.js";
 
 /** A JSON Schema object (draft 2020-12 unless `$schema` says otherwise). */
 export type JsonSchema = Record<string, unknown>;
@@ -124,11 +124,11 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   streamHoldChars?: number;
   /**
    * On streams held in `window` mode: whether the check judges each window (with its held-back
-   * tail) or only the whole answer at the end (docs/streaming.md); a function of the parameters
-   * when they decide (`regexMatch` looks for a match with `not`, requires one without). `window`
-   * when absent.
+   * tail) or only the whole answer at the end (docs/streaming.md); `{windowWhen: {...}}` when
+   * parameters decide (`regexMatch` looks for a match with `not: true`, requires one without).
+   * `window` when absent.
    */
-  streamScope?: StreamScope | ((parameters: P) => StreamScope);
+  streamScope?: StreamScopeRule;
   /**
    * Long-form documentation (Markdown) for the generated reference: how the check decides, its
    * limits, measured precision and recall.

@@ -113,6 +113,12 @@ export const STREAM_MODES: readonly StreamMode[] = ["after", "window", "buffer"]
  */
 export type StreamScope = "window" | "whole";
 
+/**
+ * A check's stream scope as its definition declares it: fixed, or `window` only when the
+ * parameters named in `windowWhen` have the values given there (and `whole` otherwise).
+ */
+export type StreamScopeRule = StreamScope | { windowWhen: Record<string, unknown> };
+
 /** A guardrail after normalisation: every default decided, every check validated. */
 export interface Guardrail {
   id: string;

@@ -4,7 +4,14 @@
  * gateway's default; the strictest mode among them holds the stream. Asynchronous guardrails
  * never hold text, so they are not counted.
  */
-import { type CheckConfig, type Guardrail, STREAM_MODES, type StreamMode, type StreamScope } from "../../core/index.js";
+import {
+  type CheckConfig,
+  type Guardrail,
+  STREAM_MODES,
+  type StreamMode,
+  type StreamScope,
+  type StreamScopeRule,
+} from "../../core/index.js";
 
 /**
  * Characters per checked window when the config names none. Measured with `npm run
@@ -28,7 +35,7 @@ export const MAX_STREAM_HOLD_CHARS = 256;
 export type CheckStreamFacts = (
   checkId: string,
 ) =>
-  | { transforms?: boolean; streamHoldChars?: number; streamScope?: StreamScope | ((parameters: never) => StreamScope) }
+  | { transforms?: boolean; streamHoldChars?: number; streamScope?: StreamScopeRule }
   | undefined;
 
 /** How one target's streams are held. */
@@ -48,8 +55,9 @@ export interface StreamHold {
 
 /** A check's scope on a held stream; `window` unless its definition says otherwise. */
 export function streamScopeOf(check: CheckConfig, checks: CheckStreamFacts): StreamScope {
-  const scope = checks(check.id)?.streamScope;
-  return typeof scope === "function" ? scope(check.parameters as never) : (scope ?? "window");
+  const scope = checks(check.id)?.streamScope ?? "window";
+  if (typeof scope === "string") return scope;
+  return Object.entries(scope.windowWhen).every(([name, value]) => check.parameters[name] === value) ? "window" : "whole";
 }
 
 /** The guardrails as each window is checked: their enabled checks of `window` scope; those left with none drop out. */

@@ -26,7 +26,7 @@ export default defineCheck<Parameters>({
   description: "Checks whether the text contains any, all or none of a list of words or phrases.",
   sides: ["input", "output"],
   // `none` looks for words, which lie within a window; `any` and `all` require them somewhere in the answer.
-  streamScope: ({ operator }) => (operator === "none" ? "window" : "whole"),
+  streamScope: { windowWhen: { operator: "none" } },
   parameters: {
     type: "object",
     properties: {

@@ -20,7 +20,7 @@ export default defineCheck<{ format?: string; not: boolean }>({
   description: "Checks whether the text contains code of a given language or format, fenced or not.",
   sides: ["input", "output"],
   // With `not` it looks for code, which lies within a window; without, it requires code somewhere in the answer.
-  streamScope: ({ not }) => (not ? "window" : "whole"),
+  streamScope: { windowWhen: { not: true } },
   parameters: {
     type: "object",
     properties: {

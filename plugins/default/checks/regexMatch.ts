@@ -12,7 +12,7 @@ export default defineCheck<{ rule: string; not: boolean }>({
   description: "Checks whether the text matches a regular expression (RE2 syntax).",
   sides: ["input", "output"],
   // With `not` it looks for a match, which lies within a window; without, it requires one somewhere in the answer.
-  streamScope: ({ not }) => (not ? "window" : "whole"),
+  streamScope: { windowWhen: { not: true } },
   parameters: {
     type: "object",
     properties: {
