@@ -34,9 +34,7 @@ export const MAX_STREAM_HOLD_CHARS = 256;
 /** What the hold needs to know of a check: whether it transforms, how long a match it must see whole, what it judges. */
 export type CheckStreamFacts = (
   checkId: string,
-) =>
-  | { transforms?: boolean; streamHoldChars?: number; streamScope?: StreamScopeRule }
-  | undefined;
+) => { transforms?: boolean; streamHoldChars?: number; streamScope?: StreamScopeRule } | undefined;
 
 /** How one target's streams are held. */
 export interface StreamHold {
