@@ -86,6 +86,11 @@ export interface CheckOutcome {
 export interface DataFieldDoc {
   type: string;
   description: string;
+  /**
+   * True when the field carries the evaluated text or a part of it: withheld from a denied side's
+   * results and from a side a check transformed (core/result-data.ts). `textExcerpt` always is.
+   */
+  echoesText?: boolean;
 }
 
 /** A problem with parameters that a schema cannot express (one bound above another, say). */

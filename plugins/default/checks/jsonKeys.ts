@@ -52,6 +52,7 @@ export default defineCheck<Parameters>({
   data: {
     matchedJson: {
       type: "object | null",
+      echoesText: true,
       description:
         "The object that satisfied the operator, else the first object found; null when none, or when it is longer than 16 KB or nested deeper than 64 levels.",
     },

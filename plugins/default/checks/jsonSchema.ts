@@ -41,6 +41,7 @@ export default defineCheck<Parameters>({
   data: {
     matchedJson: {
       type: "any",
+      echoesText: true,
       description:
         "The JSON that validated, else the first that parsed; null when none parsed, or when it is longer than 16 KB or nested deeper than 64 levels.",
     },
