@@ -69,7 +69,10 @@ export const GATEWAY_ERRORS = {
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
-  stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_too_large: {
+    status: 502,
+    meaning: "a stream read by output guardrails (held in window or buffer mode, or gathered for after mode) grew past 32 MiB",
+  },
   stream_check_budget_exceeded: {
     status: 502,
     meaning: "a stream held for output guardrails used more check time than settings.stream_check_budget_ms allows",

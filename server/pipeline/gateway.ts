@@ -601,6 +601,8 @@ export class Gateway {
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
         const usage =
           response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
+        if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
       // A stream's output side ran after its attempt was recorded.

@@ -24,6 +24,13 @@ import { ReleasedTextChanged, TextHold } from "./text-hold.js";
  */
 export const MAX_HELD_BYTES = 32 * 1024 * 1024;
 
+/**
+ * What is gathered of a stream no output guardrail reads, in bytes of upstream events: enough for
+ * the log's capped body and the usage estimate (scaled by the share gathered), so a stream passed
+ * through costs the gateway the same memory however long it runs.
+ */
+export const PASS_THROUGH_GATHER_BYTES = 1024 * 1024;
+
 /** Whether an event's data is complete: `[DONE]` or a JSON value that parses. */
 function isWhole(event: SseEvent): boolean {
   if (event.data === "[DONE]") return true;
@@ -52,6 +59,8 @@ export interface RelaySummary {
   text: string;
   /** The response body the streamed text amounts to. */
   body: Record<string, unknown>;
+  /** The share of the stream's event bytes `text` was gathered from, when not all (a stream passed through). */
+  textShare?: number;
   output?: Evaluation;
   outputSkipped: boolean;
   error?: unknown;
@@ -114,6 +123,9 @@ export class StreamRelay {
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
   readonly #terminal: Buffer[] = [];
   #checkedAt = 0;
+  /** Event bytes gathered into the text, and skipped past the gathering limit, of a stream not held. */
+  #gatheredBytes = 0;
+  #skippedBytes = 0;
   /** Check time spent on this stream so far, ms. */
   #checkTime = 0;
   #done = false;
@@ -200,6 +212,7 @@ export class StreamRelay {
         text: this.#text.text(),
         body: this.#text.body(),
         outputSkipped: this.#outputSkipped,
+        ...(this.#skippedBytes > 0 && { textShare: this.#gatheredBytes / (this.#gatheredBytes + this.#skippedBytes) }),
         ...(this.#output && { output: this.#output }),
         ...(this.#error !== undefined && { error: this.#error }),
         ...(this.#stop && { stop: this.#stop }),
@@ -277,9 +290,31 @@ export class StreamRelay {
         );
       }
     } else {
-      this.#text.add(event);
+      this.#gather(event);
       this.#ready.push(event.raw);
     }
+  }
+
+  /**
+   * Gathers a passing event's text, bounded: output guardrails checking after the stream need all
+   * of it, so past MAX_HELD_BYTES the stream fails closed; without them only the start is kept.
+   */
+  #gather(event: SseEvent): void {
+    const { output } = this.#options.leaf.node;
+    const read = output.sync.length + output.async.length > 0;
+    if (this.#gatheredBytes + event.raw.length > (read ? MAX_HELD_BYTES : PASS_THROUGH_GATHER_BYTES)) {
+      if (read) {
+        throw new GatewayError(
+          502,
+          "stream_too_large",
+          `the upstream's stream read by output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
+        );
+      }
+      this.#skippedBytes += event.raw.length;
+      return;
+    }
+    this.#gatheredBytes += event.raw.length;
+    this.#text.add(event);
   }
 
   /** The upstream ended: the last check, on all of the text, and everything held released. */

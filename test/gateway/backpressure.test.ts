@@ -3,7 +3,8 @@
  * so what the gateway holds for it stays bounded however large the upstream's stream. Measured
  * where it shows: the upstream's writes block, and the bytes it managed to send stay far below the
  * stream's size. Real sockets on both sides; no timing is asserted, the test waits for the flow to
- * stop.
+ * stop. And what the gateway gathers of a stream it passes through (for the log and the usage
+ * estimate) stays bounded too, however long the stream.
  */
 import { once } from "node:events";
 import http from "node:http";
@@ -114,4 +115,62 @@ describe("a client that stops reading", () => {
     },
     60_000,
   );
+});
+
+/** An upstream streaming `bytes` of chat chunks to a client that reads, then `[DONE]`. */
+async function flood(config: Record<string, unknown>, bytes: number) {
+  const server = http.createServer(async (req, res) => {
+    for await (const _ of req);
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const event = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "x".repeat(900) }, finish_reason: null }] })}\n\n`;
+    const batch = Buffer.from(event.repeat(64));
+    for (let sent = 0; sent < bytes && !res.destroyed; sent += batch.length) if (!res.write(batch)) await once(res, "drain");
+    res.end("data: [DONE]\n\n");
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  let peak = process.memoryUsage().heapUsed;
+  const before = peak;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+  try {
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": headerJson({ provider: "openai", custom_host: base, ...config }),
+      },
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }),
+    });
+    let tail = "";
+    let read = 0;
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      read += chunk.length;
+      tail = (tail + Buffer.from(chunk).toString("latin1")).slice(-400);
+    }
+    return { read, tail, id: response.headers.get("x-gateway-request-id"), growth: peak - before };
+  } finally {
+    clearInterval(sampler);
+    server.close();
+  }
+}
+
+describe("what the gateway gathers of a stream it does not hold", () => {
+  // The text gathered of a stream lives on the JavaScript heap: its peak growth is what is bounded.
+  it("is bounded: a 96 MB stream passed through does not grow the gateway by its size", async () => {
+    const { read, tail, growth } = await flood({}, 96 * 1024 * 1024);
+    expect(read).toBeGreaterThan(96 * 1024 * 1024);
+    expect(tail.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(growth).toBeLessThan(80 * 1024 * 1024);
+  }, 120_000);
+
+  it("is bounded for output guardrails checking after: past it the stream fails closed", async () => {
+    const config = { output_guardrails: [{ regexMatch: { rule: "forbidden", not: true } }] };
+    const { tail, id } = await flood(config, 40 * 1024 * 1024);
+    expect(tail).not.toContain("[DONE]");
+    expect(tail).toContain("stream_too_large");
+    const record = await gateway.logs.waitFor((r) => r.id === id);
+    expect(record.error?.code).toBe("stream_too_large");
+  }, 120_000);
 });
