@@ -1,10 +1,11 @@
 /**
  * The streamed answer (docs/streaming.md). In `after` mode upstream events pass through as they
  * complete, with nothing added to their timing, and the output side runs on the whole text at the
- * end. In `window` mode text waits in a TextHold until a check of the accumulated text passed
- * (every `window` characters, and at the end); in `buffer` mode it waits for the one check at the
- * end. A deny before any byte left becomes a 446 answer (`open`); after, it ends the stream at once
- * with the format's error event, as does an upstream that breaks off. When strict compliance is
+ * end. In `window` mode text waits in a TextHold until a check of its window with the held-back
+ * tail passed (every `window` characters; every check once more on the whole text at the end); in
+ * `buffer` mode it waits for the one check at the end. A deny before any byte left becomes a 446
+ * answer (`open`); after, it ends the stream at once with the format's error event, as does an
+ * upstream that breaks off or ends without its terminal event. When strict compliance is
  * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
  * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
