@@ -434,7 +434,7 @@ export class Gateway {
       source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
       evaluateWindow: (body) =>
-        this.deps.phases.sync("output", leaf.node.stream.windowGuardrails, leaf.request, body, leaf.phase),
+        this.deps.phases.sync("output", this.deps.phases.windowGuardrails(leaf.node.output.sync), leaf.request, body, leaf.phase),
       ...(this.deps.streamCheckBudgetMs !== undefined && { checkBudgetMs: this.deps.streamCheckBudgetMs }),
     });
     const discard = () => {

@@ -90,7 +90,7 @@ export interface RelayOptions {
   source: AsyncIterable<Buffer>;
   /** Runs the synchronous output side on a body carrying the streamed text. */
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Runs the checks of one window (`node.stream.windowGuardrails`) on a body carrying its text. */
+  /** Runs the checks of one window (`Phases.windowGuardrails`) on a body carrying its text. */
   evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
   /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
   checkBudgetMs?: number;

@@ -85,7 +85,7 @@ export const EMPTY_PLAN: Plan = Object.freeze({
     input: EMPTY_LIST("input"),
     output: EMPTY_LIST("output"),
     weight: 1,
-    stream: { mode: "after", window: 0, tail: 0, windowGuardrails: [] },
+    stream: { mode: "after", window: 0, tail: 0 },
   },
   warnings: [],
   hasGuardrails: false,

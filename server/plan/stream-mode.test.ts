@@ -22,22 +22,12 @@ describe("streamHoldOf", () => {
     expect(streamHoldOf([guardrail({ deny: true })], {}, transforms).mode).toBe("window");
     expect(streamHoldOf([guardrail({ check: "default.pii" })], {}, transforms).mode).toBe("window");
     expect(streamHoldOf([guardrail({})], {}, transforms).mode).toBe("after");
-    expect(streamHoldOf([], {}, transforms)).toEqual({
-      mode: "after",
-      window: DEFAULT_STREAM_WINDOW,
-      tail: STREAM_HOLD_CHARS,
-      windowGuardrails: [],
-    });
+    expect(streamHoldOf([], {}, transforms)).toEqual({ mode: "after", window: DEFAULT_STREAM_WINDOW, tail: STREAM_HOLD_CHARS });
   });
 
   it("takes the guardrail's own mode over the config's, and the strictest of several", () => {
     const settings = { streamMode: "after" as const, streamWindow: 50 };
-    expect(streamHoldOf([guardrail({ deny: true })], settings, transforms)).toEqual({
-      mode: "after",
-      window: 50,
-      tail: 64,
-      windowGuardrails: [],
-    });
+    expect(streamHoldOf([guardrail({ deny: true })], settings, transforms)).toEqual({ mode: "after", window: 50, tail: 64 });
     expect(streamHoldOf([guardrail({ deny: true, streamMode: "window" })], settings, transforms).mode).toBe("window");
     const several = [guardrail({ streamMode: "after" }), guardrail({ streamMode: "buffer" }), guardrail({ deny: true })];
     expect(streamHoldOf(several, {}, transforms).mode).toBe("buffer");

@@ -43,12 +43,6 @@ export interface StreamHold {
   window: number;
   /** Characters held back after a passing window that was not the last. */
   tail: number;
-  /**
-   * The guardrails each window is checked with: only their checks of `window` scope. Checks of
-   * `whole` scope run once, with all the others, on the whole answer when the stream ended, so a
-   * held stream costs time linear in its length.
-   */
-  windowGuardrails: Guardrail[];
 }
 
 /** A check's scope on a held stream; `window` unless its definition says otherwise. */
@@ -58,7 +52,11 @@ export function streamScopeOf(check: CheckConfig, checks: CheckStreamFacts): Str
   return Object.entries(scope.windowWhen).every(([name, value]) => check.parameters[name] === value) ? "window" : "whole";
 }
 
-/** The guardrails as each window is checked: their enabled checks of `window` scope; those left with none drop out. */
+/**
+ * The guardrails as each window is checked: their enabled checks of `window` scope; those left
+ * with none drop out. Checks of `whole` scope run once, with all the others, on the whole answer
+ * when the stream ended, so a held stream costs time linear in its length.
+ */
 export function windowGuardrailsOf(sync: readonly Guardrail[], checks: CheckStreamFacts): Guardrail[] {
   const windowed: Guardrail[] = [];
   for (const guardrail of sync) {
@@ -97,10 +95,5 @@ export function streamHoldOf(
       if (needs !== undefined) tail = Math.max(tail, Math.min(needs, MAX_STREAM_HOLD_CHARS));
     }
   }
-  return {
-    mode,
-    window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW,
-    tail,
-    windowGuardrails: mode === "window" ? windowGuardrailsOf(sync, checks) : [],
-  };
+  return { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW, tail };
 }
