@@ -9,8 +9,12 @@
 import { textExcerpt } from "./text.js";
 import type { CheckResult, GuardrailResult } from "./types.js";
 
-/** The most JSON one check's `data` carries; fields past it are dropped and named in `dataTruncated`. */
-export const DATA_MAX_BYTES = 4096;
+/**
+ * The most JSON one check's `data` carries; fields past it are dropped and named in
+ * `dataTruncated`. Room for the largest documented field (a 16 KB `matchedJson`) and its siblings,
+ * while a check that returns megabytes costs the answer and the log no more than this.
+ */
+export const DATA_MAX_BYTES = 32 * 1024;
 
 /** The data field every check that shows the evaluated text uses (the `textExcerpt` helper's). */
 const EXCERPT = "textExcerpt";
