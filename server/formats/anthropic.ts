@@ -100,6 +100,10 @@ class MessageStreamText implements StreamText {
     return { type: "message", role: "assistant", content: blocks.sort(([a], [b]) => a - b).map(([, block]) => block) };
   }
 
+  windowBody(text: string): Record<string, unknown> {
+    return { type: "message", role: "assistant", content: [{ type: "text", text }] };
+  }
+
   isTerminal(event: SseEvent): boolean {
     return event.event === "message_stop";
   }

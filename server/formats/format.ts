@@ -40,6 +40,8 @@ export interface StreamText {
   text(): string;
   /** A non-streamed response body carrying the text, for the output phase. */
   body(): Record<string, unknown>;
+  /** A response body carrying only `text`, a window of the answer, for the checks of one window. */
+  windowBody(text: string): Record<string, unknown>;
   /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
   isTerminal(event: SseEvent): boolean;
 }

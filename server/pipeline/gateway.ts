@@ -87,6 +87,8 @@ export interface GatewayDeps {
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
   durableLogs?: boolean;
   policy?: RequestPolicy;
+  /** Check time a held stream may use, ms (`stream_check_budget_ms`); default DEFAULT_STREAM_CHECK_BUDGET_MS. */
+  streamCheckBudgetMs?: number;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -429,6 +431,9 @@ export class Gateway {
       format: ctx.endpoint.format,
       source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+      evaluateWindow: (body) =>
+        this.deps.phases.sync("output", this.deps.phases.windowGuardrails(leaf.node.output.sync), leaf.request, body, leaf.phase),
+      ...(this.deps.streamCheckBudgetMs !== undefined && { checkBudgetMs: this.deps.streamCheckBudgetMs }),
     });
     const discard = () => {
       void relay.discard();
@@ -596,6 +601,8 @@ export class Gateway {
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
         const usage =
           response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
+        if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
       // A stream's output side ran after its attempt was recorded.
