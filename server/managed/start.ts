@@ -203,7 +203,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   });
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
-  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
+  const metrics = metricsToken
+    ? new GatewayMetrics({
+        executor: () => executor!(),
+        logQueue: () => sink.pending,
+        isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
+      })
+    : undefined;
   return {
     store,
     dataDir,
@@ -263,9 +269,10 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         throw error;
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
-      await built.register(adminPlugin, { management, sources });
+      await built.register(adminPlugin, { management, sources, throttle: built.guardgate.authThrottle });
       await built.register(feedbackRoutes, {
         keys: sources.apiKeys,
+        throttle: built.guardgate.authThrottle,
         service: new FeedbackService({
           store,
           recent: built.guardgate.recentRequests,
