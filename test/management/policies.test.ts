@@ -267,6 +267,36 @@ describe("who may manage policies", () => {
     expect((await gw.call("DELETE", "/admin/v1/policies/ws-policy", { key: wsAdmin.key })).status).toBe(204);
   });
 
+  it("hides from a workspace's keys an organisation policy scoped to another workspace, with its guardrails' parameters", async () => {
+    const other = await gw.call("POST", "/admin/v1/workspaces", { key: admin, body: { name: "Other" } });
+    expect(other.status).toBe(201);
+    const secretList = { id: "secret-words", deny: true, "default.contains": { operator: "none", words: ["project-falcon"] } };
+    const elsewhere = await savePolicy(admin, {
+      id: "other-only",
+      scope: { workspaces: [other.body.id] },
+      output_guardrails: [secretList],
+    });
+    expect(elsewhere.status).toBe(201);
+    const here = await savePolicy(admin, {
+      id: "here-too",
+      scope: { workspaces: [gw.keys.workspace_id] },
+      input_guardrails: [SHORT],
+    });
+    expect(here.status).toBe(201);
+    const wsAdmin = await newKey("workspace_admin");
+    for (const key of [gw.keys.api_key, wsAdmin.key]) {
+      const listed = await gw.call("GET", "/admin/v1/policies", { key });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual(["here-too"]);
+      expect(JSON.stringify(listed.body)).not.toContain("project-falcon");
+      const read = await gw.call("GET", "/admin/v1/policies/other-only", { key });
+      expect(read.status).toBe(404);
+      expect(read.text).not.toContain("project-falcon");
+    }
+    const byAdmin = await gw.call("GET", "/admin/v1/policies/other-only", { key: admin });
+    expect(byAdmin.status).toBe(200);
+  });
+
   it("refuses what cannot run: unknown checks, a guardrail for the wrong side, plan-gated checks, unknown saved guardrails", async () => {
     const unknownCheck = await savePolicy(admin, { input_guardrails: [{ id: "g", checks: [{ id: "default.nope" }] }] });
     expect(unknownCheck.status).toBe(400);
