@@ -219,6 +219,30 @@ describe("policies on the request path", () => {
     expect(hooks.body.hook_results.before_request_hooks.map((r: { id: string }) => r.id)).toEqual(["short", "chars"]);
   });
 
+  it("applies to /v1/hooks/webhook as to /v1/hooks/evaluate: the guardrails named in the query cannot leave a policy out", async () => {
+    await savePolicy(admin, { id: "word-limit", name: "Word limit", input_guardrails: [SHORT] });
+    const saved = await gw.call("POST", `/admin/v1/workspaces/${gw.keys.workspace_id}/guardrails`, {
+      key: admin,
+      body: { id: "chars", checks: [{ id: "default.characterCount", parameters: { maxCharacters: 1000 } }] },
+    });
+    expect(saved.status).toBe(201);
+    const webhook = (content: string) =>
+      gw.call("POST", "/v1/hooks/webhook?guardrails=chars", {
+        key: gw.keys.api_key,
+        body: { eventType: "beforeRequestHook", request: { json: { messages: [{ role: "user", content }] } } },
+      });
+    const denied = await webhook(LONG_TEXT);
+    expect(denied.status).toBe(200);
+    expect(denied.body.verdict).toBe(false);
+    expect(denied.body.data.status).toBe(446);
+    expect(denied.body.data.hook_results.before_request_hooks).toEqual([
+      expect.objectContaining({ id: "short", verdict: false, policy: { id: "word-limit", name: "Word limit" } }),
+      expect.objectContaining({ id: "chars", verdict: true }),
+    ]);
+    const passed = await webhook("two words");
+    expect(passed.body.verdict).toBe(true);
+  });
+
   it("takes effect on the next request after a change, and stops when deleted", async () => {
     await savePolicy(admin, { id: "word-limit", input_guardrails: [SHORT] });
     expect((await ask(gw.keys.api_key, LONG_TEXT)).status).toBe(446);
