@@ -322,6 +322,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
     ...(options.policy && { policy: options.policy }),
+    ...(attacher && { policies: attacher }),
   });
 
   const connections = new ConnectionTracker(app.server);
@@ -373,7 +374,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
-    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

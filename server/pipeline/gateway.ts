@@ -14,6 +14,8 @@ import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
+import type { PolicyAttacher } from "../policies/attach.js";
+import { targetModel } from "../policies/scope.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
@@ -88,6 +90,8 @@ export interface GatewayDeps {
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
   durableLogs?: boolean;
   policy?: RequestPolicy;
+  /** Adds the guardrails of the policies holding each target, once its provider and model are resolved. */
+  policies?: PolicyAttacher;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -239,8 +243,9 @@ export class Gateway {
     return outcome as Outcome;
   }
 
-  async #leaf(ctx: RequestContext, node: PlanNode): Promise<Outcome> {
+  async #leaf(ctx: RequestContext, target: PlanNode): Promise<Outcome> {
     let leaf: Leaf | undefined;
+    let node = target;
     const started = performance.now();
     try {
       let body = ctx.body;
@@ -255,6 +260,15 @@ export class Gateway {
         scope: { workspaceId: ctx.identity.workspaceId },
       });
       if (model !== undefined) body = { ...body, model };
+      // Policies are matched on what this target calls, per target and so per fallback and retry.
+      if (this.deps.policies) {
+        const set = await this.deps.policies.forRequest({
+          workspaceId: ctx.identity.workspaceId,
+          apiKeyId: ctx.identity.id,
+          model: targetModel(provider, body.model),
+        });
+        node = this.deps.policies.applyNode(target, set);
+      }
       const admission = await this.deps.policy?.admit({
         identity: ctx.identity,
         provider,
