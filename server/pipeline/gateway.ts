@@ -37,6 +37,7 @@ import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, StreamRelay } from "./relay.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
+import { assertStreamCheckable } from "./stream-coverage.js";
 import { usageOf } from "./usage.js";
 
 /** Everything known about a request before its targets are tried. */
@@ -269,6 +270,7 @@ export class Gateway {
         });
         node = this.deps.policies.applyNode(target, set);
       }
+      if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
       const admission = await this.deps.policy?.admit({
         identity: ctx.identity,
         provider,

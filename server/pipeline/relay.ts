@@ -262,6 +262,13 @@ export class StreamRelay {
     }
     const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : hold.joined();
     try {
+      // A redaction is mapped back onto the held events by position, which needs the checked text
+      // in the order the events carried it: interleaved choices or tool input cannot take it.
+      if (output.transformed && locateText("output", this.#requestType, this.#text.body()).text !== hold.joined()) {
+        throw new ReleasedTextChanged(
+          "a redaction reached the texts of several choices or tool calls, which cannot be rewritten in place",
+        );
+      }
       this.#ready.push(...hold.release(checked, final));
     } catch (error) {
       if (!(error instanceof ReleasedTextChanged)) throw error;
