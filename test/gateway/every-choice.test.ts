@@ -151,6 +151,33 @@ describe("every choice of an n: 2 answer is checked", () => {
       expect((await outcome(() => routes[route](DENY, false))).value).toEqual(["a fine answer", "another fine one"]);
     });
 
+    it(`holds the second choice on ${route} while the first streams: a late deny in it stops the stream before it leaves`, async () => {
+      const clean = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
+      const late = `${Array.from({ length: 100 }, (_, i) => `fine${i}`).join(" ")} and then the falcon plan`;
+      upstream.enqueue({ kind: "events", events: twoChoiceEvents(route, clean, late) });
+      const texts = ["", ""];
+      const streamed = (async () => {
+        const client = openai(DENY);
+        const chunks =
+          route === "chat"
+            ? await client.chat.completions.create({
+                model: "@up/m",
+                n: 2,
+                stream: true,
+                messages: [{ role: "user", content: "go" }],
+              })
+            : await client.completions.create({ model: "@up/m", n: 2, stream: true, prompt: "go" });
+        for await (const chunk of chunks)
+          for (const choice of chunk.choices)
+            texts[choice.index] += "delta" in choice ? (choice.delta.content ?? "") : choice.text;
+      })();
+      // Text went out before the deny (window mode), then the stream ended with the error event the SDK raises.
+      await expect(streamed).rejects.toThrow("stopped by output guardrail falcon");
+      expect(texts[0]!.length).toBeGreaterThan(0);
+      expect(texts[1]).toContain("fine50");
+      expect(texts[1]).not.toContain("falcon");
+    });
+
     it(`redacts the second choice on ${route}; a stream of two choices it cannot redact in place is refused with a 400 naming it`, async () => {
       upstream.enqueue({ kind: "json", body: answer("first is clean", `second says ${SSN}`) });
       expect((await outcome(() => routes[route](REDACT, false))).value).toEqual(["first is clean", "second says [SSN]"]);
