@@ -24,7 +24,7 @@ import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
-import { streamHoldOf } from "../plan/stream-mode.js";
+import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
 import { inScope, type ScopedRequest } from "./scope.js";
 
@@ -221,6 +221,9 @@ export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyR
         },
       );
     }
-    return { ...guardrail, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
+    // The stream mode is fixed here, so a client's config (`stream_mode: "after"`) cannot loosen how
+    // a policy's deny or redaction holds a stream; only the policy's own stream_mode decides.
+    const streamMode = guardrail.streamMode ?? defaultStreamMode(guardrail, (id) => registry.get(id)?.definition);
+    return { ...guardrail, streamMode, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
   });
 }

@@ -148,12 +148,14 @@ describe("a policy's output guardrails hold streams whatever the client's config
         expect({ route, stream, ...answer }).toEqual({ route, stream, text: "", status: 446 });
       }
     }
-    // A client config with output guardrails of its own that only report does not loosen the hold.
+    // A client config with output guardrails of its own that only report, or naming the loosest
+    // stream mode for its guardrails, does not loosen the policy's hold.
     const reporting = { output_guardrails: [{ id: "words", "default.wordCount": { minWords: 1 } }] };
-    for (const route of ROUTES) {
-      const answer = await call(route, true, "what is the plan?", `${slugOf(route)}/m`, reporting);
-      expect(answer.text).not.toContain("falcon");
-      expect(answer.status).toBe(446);
+    for (const config of [reporting, { ...reporting, stream_mode: "after" }, { stream_mode: "after" }]) {
+      for (const route of ROUTES) {
+        const answer = await call(route, true, "what is the plan?", `${slugOf(route)}/m`, config);
+        expect({ config, route, ...answer }).toEqual({ config, route, text: "", status: 446 });
+      }
     }
   });
 
