@@ -46,5 +46,8 @@ describe("scopes", () => {
     expect(targetModel({ kind: "mock" }, "m")).toBe("@mock/m");
     expect(targetModel({ kind: "http" }, "gpt-4o")).toBe("gpt-4o");
     expect(targetModel({ kind: "http" }, "")).toBeUndefined();
+    // A logged request (provider label and model sent) is matched as its target was.
+    expect(requestModel("m", "mock")).toBe(targetModel({ kind: "mock" }, "m"));
+    expect(requestModel("gpt-4o", "@scr")).toBe(targetModel({ kind: "http", slug: "scr" }, "gpt-4o"));
   });
 });

@@ -65,9 +65,12 @@ export function inScope(scope: PolicyScopeRule, request: ScopedRequest): boolean
 /**
  * The model a request names, as scopes match it: `@slug/model` as written, or the config's
  * `@slug` provider joined to a bare model name; a bare name without a provider slug stays bare.
+ * The built-in `mock` provider is `@mock`, as `targetModel` has it, so a logged request replays in
+ * the scope it was answered in.
  */
 export function requestModel(bodyModel: unknown, configProvider: string | undefined): string | undefined {
   if (typeof bodyModel !== "string" || bodyModel === "") return undefined;
-  if (bodyModel.startsWith("@") || configProvider === undefined || !configProvider.startsWith("@")) return bodyModel;
-  return `${configProvider}/${bodyModel}`;
+  const provider = configProvider === "mock" ? "@mock" : configProvider;
+  if (bodyModel.startsWith("@") || provider === undefined || !provider.startsWith("@")) return bodyModel;
+  return `${provider}/${bodyModel}`;
 }
