@@ -35,7 +35,7 @@ export const GATEWAY_ERRORS = {
   stream_not_checkable: {
     status: 400,
     meaning:
-      "a streamed request an output guardrail could not redact in place (n > 1 choices, or Anthropic tool input); the message names the guardrail",
+      "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },

@@ -214,6 +214,46 @@ function dataEvent(value: unknown): Buffer {
   return Buffer.from(`data: ${JSON.stringify(value)}\n\n`);
 }
 
+/**
+ * A non-streamed chat or text completion as the chunks a stream of it would send: per choice, its
+ * content in one chunk, each tool call in one, then its finish; then the usage, then `[DONE]`.
+ */
+function* answerAsStream(requestType: RequestType, body: Record<string, unknown>): Generator<Buffer> {
+  const { id, created, model } = body;
+  const object = requestType === "complete" ? "text_completion" : "chat.completion.chunk";
+  const chunk = (choice: Record<string, unknown>) => dataEvent({ id, object, created, model, choices: [choice] });
+  const choices = Array.isArray(body.choices) ? (body.choices as Array<Record<string, unknown>>) : [];
+  for (const [position, choice] of choices.entries()) {
+    const index = typeof choice?.index === "number" ? choice.index : position;
+    const finish = {
+      index,
+      ...(requestType === "complete" ? { text: "" } : { delta: {} }),
+      finish_reason: choice?.finish_reason ?? "stop",
+    };
+    if (requestType === "complete") {
+      yield chunk({ index, text: typeof choice?.text === "string" ? choice.text : "", finish_reason: null });
+      yield chunk(finish);
+      continue;
+    }
+    const message = (choice?.message ?? {}) as { role?: unknown; content?: unknown; refusal?: unknown; tool_calls?: unknown };
+    yield chunk({
+      index,
+      delta: {
+        role: message.role ?? "assistant",
+        content: message.content ?? null,
+        ...(message.refusal != null && { refusal: message.refusal }),
+      },
+      finish_reason: null,
+    });
+    const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Array<Record<string, unknown>>) : [];
+    for (const [k, call] of calls.entries())
+      yield chunk({ index, delta: { tool_calls: [{ index: k, ...call }] }, finish_reason: null });
+    yield chunk(finish);
+  }
+  if (body.usage) yield dataEvent({ id, object, created, model, choices: [], usage: body.usage });
+  yield Buffer.from("data: [DONE]\n\n");
+}
+
 /** The OpenAI format. */
 export const openai: WireFormat = {
   name: "openai",
@@ -245,6 +285,7 @@ export const openai: WireFormat = {
   streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
     dataEvent({ ...openai.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),
   streamText: (requestType) => (requestType === "embed" ? new NoStreamText() : new CompletionStreamText(requestType)),
+  streamOf: answerAsStream,
   usageFields: { input: "prompt_tokens", output: "completion_tokens" },
 
   mockBody(answer: MockAnswer): Record<string, unknown> {

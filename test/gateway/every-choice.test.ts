@@ -3,8 +3,8 @@
  * `@anthropic-ai/sdk` clients: every choice of an `n: 2` answer and every tool call's arguments
  * (OpenAI `tool_calls[].function.arguments`, Anthropic `tool_use.input` and its streamed
  * `input_json_delta`), streamed and not. A guardrail may opt out of tool arguments with
- * `tool_arguments: false`; what a stream cannot redact in place is refused with a 400 naming the
- * guardrail.
+ * `tool_arguments: false`; what a stream cannot redact in place (Anthropic tool input) is refused
+ * with a 400 naming the guardrail.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
@@ -178,15 +178,20 @@ describe("every choice of an n: 2 answer is checked", () => {
       expect(texts[1]).not.toContain("falcon");
     });
 
-    it(`redacts the second choice on ${route}; a stream of two choices it cannot redact in place is refused with a 400 naming it`, async () => {
+    it(`redacts the second choice on ${route}, streamed and not: a stream of two choices is asked whole and sent choice after choice`, async () => {
       upstream.enqueue({ kind: "json", body: answer("first is clean", `second says ${SSN}`) });
       expect((await outcome(() => routes[route](REDACT, false))).value).toEqual(["first is clean", "second says [SSN]"]);
-      const refused = await outcome(() => routes[route](REDACT, true));
-      expect(refused.status).toBe(400);
-      expect(refused.message).toContain('guardrail "ssn"');
-      expect(refused.message).toContain("2 choices");
-      // Refused before the upstream was called: nothing was generated, nothing could leak.
-      expect(upstream.requests).toHaveLength(1);
+      upstream.enqueue({ kind: "json", body: answer("first is clean", `second says ${SSN}`) });
+      expect((await outcome(() => routes[route](REDACT, true))).value).toEqual(["first is clean", "second says [SSN]"]);
+      expect(upstream.requests[1]?.body.stream).toBeUndefined();
+      expect(upstream.requests[1]?.body.n).toBe(2);
+      // Long enough for several windows, the redactions in both choices, one across the choices' seam.
+      const long = (tag: string) => Array.from({ length: 150 }, (_, i) => `${tag}${i}`).join(" ");
+      upstream.enqueue({ kind: "json", body: answer(`${long("a")} ${SSN}`, `${SSN} ${long("b")} ${SSN} end`) });
+      expect((await outcome(() => routes[route](REDACT, true))).value).toEqual([
+        `${long("a")} [SSN]`,
+        `[SSN] ${long("b")} [SSN] end`,
+      ]);
     });
   }
 });
