@@ -45,8 +45,13 @@ export interface CheckContext {
   guardrailId: string;
   side: Side;
   requestType: RequestType;
-  /** The evaluated text: the last message (input side) or the first choice (output side). */
+  /**
+   * The evaluated text: the last message (input side); on the output side every choice, with the
+   * tool-call arguments unless the guardrail set `tool_arguments: false`.
+   */
   text: string;
+  /** Whether the output text includes tool-call arguments (the guardrail's `tool_arguments`, default true). */
+  toolArguments?: boolean;
   /** The request body (never mutate it; return a transform instead). */
   request: unknown;
   /** The response body, on the output side. */

@@ -342,6 +342,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(settings.log_durable && { durableLogs: true }),
     ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
     ...(options.policy && { policy: options.policy }),
+    ...(attacher && { policies: attacher }),
   });
 
   const connections = new ConnectionTracker(app.server);
@@ -415,7 +416,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
       return payload;
     });
-    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

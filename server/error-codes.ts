@@ -32,6 +32,11 @@ export const GATEWAY_ERRORS = {
     status: 400,
     meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
   },
+  stream_not_checkable: {
+    status: 400,
+    meaning:
+      "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
+  },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
@@ -98,7 +103,8 @@ export const GATEWAY_ERRORS = {
   },
   stream_redaction_conflict: {
     status: 446,
-    meaning: "a redaction would change streamed text already sent, so the stream stops instead",
+    meaning:
+      "a redaction would change streamed text already sent, or text of several choices or tool calls interleaved, so the stream stops instead",
   },
   limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
   policy_unavailable: {
