@@ -11,7 +11,7 @@ import type { Command } from "./main.js";
 
 const ARGS = {
   usage: [
-    "serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000]",
+    "serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000] [--wait-ready]",
   ],
   flags: {
     port: { type: "string", default: "8787", value: "N", help: "port to listen on (default 8787; 0 picks a free one)" },
@@ -48,6 +48,10 @@ const ARGS = {
       help: "how guardrail checks run: auto (default: each phase inline or in the worker pool,\nby measured cost), pool (always in worker threads) or inline",
     },
     "log-level": { type: "string", default: "info", value: "LEVEL", help: "fatal, error, warn, info (default), debug or trace" },
+    "wait-ready": {
+      type: "boolean",
+      help: "listen only once the worker pool runs and the models the configs and policies name\nare loaded (else it listens at once and /ready answers 503 until then)",
+    },
     "grace-period": {
       type: "string",
       default: "10000",
@@ -116,6 +120,7 @@ const serve: Command = async (argv) => {
       ...(values.redis && { redisUrl: values.redis }),
       logLevel: values["log-level"],
       gracePeriodMs,
+      waitReady: values["wait-ready"] === true,
       app: { executor },
       onKeyGenerated: (file) =>
         process.stderr.write(

@@ -5,11 +5,14 @@
 import type { LoadedPlugin } from "./plugin-loader.js";
 import type { CheckRegistry } from "./registry.js";
 import { type PhaseResult, type PhaseTask, runPhase } from "./runner.js";
+import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "./warm.js";
 
 /** Runs phases of guardrail checks. */
 export interface Executor {
   readonly name: string;
   run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult>;
+  /** Starts what runs checks (threads) and loads what the checks need, in every thread that may run them. */
+  warm?(request: WarmRequest): Promise<WarmReport>;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,17 @@ export class InlineExecutor implements Executor {
       return this.#pool.run(task, signal);
     }
     return runPhase(this.#registry, task, signal);
+  }
+
+  /** Loads here what runs here; checks bound to a worker load in the pool, which starts for them. */
+  async warm(request: WarmRequest): Promise<WarmReport> {
+    const bound = (id: string) => this.#makePool !== undefined && this.#registry.get(id)?.runsInPool === true;
+    const here = await loadChecks(this.#registry, { ...request, checks: request.checks.filter((c) => !bound(c.id)) });
+    const inPool = request.checks.filter((c) => bound(c.id));
+    if (inPool.length === 0 || !this.#makePool) return here;
+    this.#pool ??= this.#makePool();
+    const pool = await this.#pool.warm?.({ ...request, checks: inPool });
+    return pool ? mergeReports([here, pool]) : here;
   }
 
   async close(): Promise<void> {

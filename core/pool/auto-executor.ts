@@ -23,6 +23,7 @@ import { type Executor, type ExecutorContext, InlineExecutor } from "../executor
 import type { PhaseResult, PhaseTask } from "../runner.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
+import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
 import { workerEntry } from "./worker-entry.js";
 
 /** Options of the "auto" executor. */
@@ -164,6 +165,20 @@ export class AutoExecutor implements Executor {
       }
     }
     return result;
+  }
+
+  /**
+   * Starts the pool and warms every worker with all the checks (a phase may go there whatever its
+   * checks), and loads here the built-in checks that may run inline.
+   */
+  async warm(request: WarmRequest): Promise<WarmReport> {
+    const inline = request.checks.filter((c) => {
+      const check = this.#context.registry.get(c.id);
+      return check !== undefined && !check.runsInPool && this.#origin.get(check.plugin.id) !== "module";
+    });
+    const here = await loadChecks(this.#context.registry, { ...request, checks: inline });
+    const pool = await this.#poolExecutor().warm(request);
+    return mergeReports([here, pool]);
   }
 
   /** Stops the pool, if it started. */

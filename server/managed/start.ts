@@ -36,6 +36,7 @@ import { GatewaySources } from "../sources/store.js";
 import { Management } from "../management/index.js";
 import { StorePolicy } from "../limits/request-policy.js";
 import { type SeedReport, seedFromFile } from "./seed.js";
+import { warmUp, type WarmUpReport } from "./warm-up.js";
 
 /** Options of the managed gateway. */
 export interface ManagedOptions {
@@ -106,13 +107,28 @@ export interface ManagedGateway {
   appOptions: AppOptions;
   /** Call on the built app before it listens. */
   setup(app: FastifyInstance): Promise<SetupReport>;
+  /**
+   * Starts the set-up app's worker pool and loads the models its configs and policies name;
+   * `/ready` answers 503 until it is done. Logs what it loaded; rejects when the pool cannot start.
+   */
+  warm(app: FastifyInstance): Promise<void>;
+  /** What the last warm-up did, once it is done. */
+  readonly warmedUp: WarmUpReport | undefined;
   /** Closes the store when the app was never built. */
   abandon(): Promise<void>;
 }
 
-/** What `GET /ready` asks: the store, Redis when limits count there, the worker pool once started. */
-function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined): ReadinessProbe[] {
-  const probes: ReadinessProbe[] = [{ name: "store", check: () => store.meta.get("records_version") }];
+/** What `GET /ready` asks: the warm-up, the store, Redis when limits count there, the worker pool once started. */
+function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined, warmed: () => boolean): ReadinessProbe[] {
+  const probes: ReadinessProbe[] = [
+    {
+      name: "warm_up",
+      check: async () => {
+        if (!warmed()) throw new Error("the worker pool is starting and the models are loading");
+      },
+    },
+    { name: "store", check: () => store.meta.get("records_version") },
+  ];
   if (redis) probes.push({ name: "redis", check: () => redis.ping() });
   probes.push({
     name: "pool",
@@ -200,6 +216,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   });
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
+  let warmed: WarmUpReport | undefined;
   const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
   return {
     store,
@@ -263,7 +280,10 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       await built.register(adminPlugin, { management, sources });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
-      readyRoute(built, readinessProbes(store, built, redis));
+      readyRoute(
+        built,
+        readinessProbes(store, built, redis, () => warmed !== undefined),
+      );
       await built.register(consolePlugin);
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
@@ -279,6 +299,26 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         }
       });
       return report;
+    },
+    async warm(built) {
+      const started = performance.now();
+      let report: WarmUpReport;
+      try {
+        report = await warmUp(store, built.guardgate.engine);
+      } catch (error) {
+        built.log.error({ err: error }, "warm-up failed: the worker pool did not start; /ready answers 503");
+        throw error;
+      }
+      for (const problem of report.problems) built.log.warn(`warm-up: skipped ${problem}`);
+      for (const failure of report.failed) built.log.warn(`warm-up: ${failure.id} did not load: ${failure.message}`);
+      built.log.info(
+        { loaded: report.loaded, threads: report.threads, ms: Math.round(performance.now() - started) },
+        `warm-up done: ${report.threads} worker thread(s) started, ${report.loaded.length} check(s) loaded${report.loaded.length ? ` (${report.loaded.join(", ")})` : ""}`,
+      );
+      warmed = report;
+    },
+    get warmedUp() {
+      return warmed;
     },
     abandon: async () => {
       redis?.disconnect();
@@ -311,6 +351,7 @@ export async function startManagedServer(options: ManagedServeOptions): Promise<
       setup: async (app) => {
         report = await managed.setup(app);
       },
+      warmUp: (app) => managed.warm(app),
     });
   } catch (error) {
     // Once set up, closing the app closed the store; before, nobody else will.

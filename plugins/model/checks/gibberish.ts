@@ -66,6 +66,9 @@ export default defineCheck<Parameters>({
     "",
     "On the held-out test split of the labelled set: precision 0.986, recall 0.986, F1 0.986 with the default threshold (0.21). The corpus's thinly covered languages are weighted up to English's size, so short Turkish or Romanian questions are rarely a false alarm any more; see docs/models.md.",
   ].join("\n"),
+  load() {
+    gibberishModel();
+  },
   run({ text }, { threshold }) {
     const model = gibberishModel();
     const applied = threshold ?? model.threshold;

@@ -79,6 +79,9 @@ export default defineCheck<Parameters>({
     "",
     'Trained on public injection and jailbreak sets plus attacks in 16 languages and benign look-alikes (role-play requests, "do not reveal" system prompts) written for it; the default threshold (0.78) was chosen on a validation split for precision ≥ 0.97. On the held-out test split: precision 0.977, recall 0.823, F1 0.894. On sources it never saw, recall and false alarms are much worse (role-play system prompts are the common false alarm), and most non-English attacks pass: see docs/models.md for the figures and tune `threshold` on your own traffic.',
   ].join("\n"),
+  load() {
+    promptInjectionScorer();
+  },
   run({ text }, { threshold, decodePayloads, signals }) {
     const scorer = promptInjectionScorer();
     const applied = threshold ?? scorer.classifier.threshold;
