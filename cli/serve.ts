@@ -1,8 +1,8 @@
 /**
  * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
  * empty store prints the generated keys once; a config file seeds the store. Prints the address
- * and what was loaded; SIGTERM or SIGINT stops accepting, lets in-flight requests finish (bounded),
- * writes every request log, then exits.
+ * and what was loaded; SIGHUP reads the config file again; SIGTERM or SIGINT stops accepting, lets
+ * in-flight requests finish (bounded), writes every request log, then exits.
  */
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
@@ -163,6 +163,13 @@ const serve: Command = async (argv) => {
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
+    // SIGHUP reads the config file again (it would otherwise end the process); the outcome is logged.
+    process.on("SIGHUP", () => {
+      server.managed.reload().catch((error: unknown) => {
+        if ((error as { code?: string }).code === "no_config_file")
+          server.app.log.warn("SIGHUP: the gateway was started without --config: there is no file to reload");
+      });
+    });
   });
 };
 

@@ -28,6 +28,7 @@ import { isKnownProvider } from "../providers/catalog.js";
 import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
+import { ManagementError } from "../store/errors.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
@@ -36,6 +37,7 @@ import { GatewaySources } from "../sources/store.js";
 import { Management } from "../management/index.js";
 import { StorePolicy } from "../limits/request-policy.js";
 import { type SeedReport, seedFromFile } from "./seed.js";
+import { ConfigReloader, describeReload, type ReloadReport } from "./reload.js";
 import { warmUp, type WarmUpReport } from "./warm-up.js";
 
 /** Options of the managed gateway. */
@@ -57,6 +59,8 @@ export interface ManagedOptions {
   storeUrl?: string;
   /** A `redis://` URL for the limit counters; wins over the file's `redis.url` and `GUARDGATE_REDIS_URL`. */
   redisUrl?: string;
+  /** Where `file` was read from: `reload` reads it again. */
+  configPath?: string;
 }
 
 /** What setting the app up did. */
@@ -112,6 +116,13 @@ export interface ManagedGateway {
    * `/ready` answers 503 until it is done. Logs what it loaded; rejects when the pool cannot start.
    */
   warm(app: FastifyInstance): Promise<void>;
+  /**
+   * Reads the config file again and applies it (reload.ts); logs what changed, or why it was
+   * refused. Rejects with `reload_refused` (the old records kept) or `no_config_file`.
+   */
+  reload(): Promise<ReloadReport>;
+  /** The organization the config file seeds, once set up: its admins may reload it. */
+  readonly fileOrganization: string | undefined;
   /** What the last warm-up did, once it is done. */
   readonly warmedUp: WarmUpReport | undefined;
   /** Closes the store when the app was never built. */
@@ -217,7 +228,28 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
   let warmed: WarmUpReport | undefined;
+  let fileOrganization: string | undefined;
+  const reloader =
+    options.configPath && options.file
+      ? new ConfigReloader({ path: options.configPath, applied: options.file, store, management, sources })
+      : undefined;
   const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
+  const reload = async (): Promise<ReloadReport> => {
+    if (!reloader) {
+      throw new ManagementError(409, "no_config_file", "the gateway was started without --config: there is no file to reload");
+    }
+    const log = app?.log;
+    try {
+      const report = await reloader.reload();
+      log?.info({ removed: report.removed, restart_needed: report.restart_needed }, describeReload(report));
+      if (report.restart_needed.length)
+        log?.warn(`config file: ${report.restart_needed.join(", ")} changed; restart the gateway to apply them`);
+      return report;
+    } catch (error) {
+      log?.error((error as Error).message);
+      throw error;
+    }
+  };
   return {
     store,
     dataDir,
@@ -277,7 +309,12 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         throw error;
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
-      await built.register(adminPlugin, { management, sources });
+      fileOrganization = (await store.organizations.list())[0]?.id;
+      await built.register(adminPlugin, {
+        management,
+        sources,
+        reload: { run: reload, organization: () => fileOrganization },
+      });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
       readyRoute(
@@ -320,6 +357,10 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     get warmedUp() {
       return warmed;
     },
+    get fileOrganization() {
+      return fileOrganization;
+    },
+    reload,
     abandon: async () => {
       redis?.disconnect();
       await logThread?.close();
@@ -341,6 +382,7 @@ export interface RunningManagedServer extends RunningServer {
 export async function startManagedServer(options: ManagedServeOptions): Promise<RunningManagedServer> {
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
   const managed = await prepareManagedGateway({ ...options, ...(loaded && { file: loaded.file }) });
+
   let report: SetupReport | undefined;
   let server: RunningServer;
   try {
