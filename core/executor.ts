@@ -43,6 +43,7 @@ export class InlineExecutor implements Executor {
   readonly #registry: CheckRegistry;
   readonly #makePool: (() => Executor) | undefined;
   #pool: Executor | undefined;
+  #closed = false;
 
   constructor(registry: CheckRegistry, options: { pool?: () => Executor } = {}) {
     this.#registry = registry;
@@ -62,13 +63,15 @@ export class InlineExecutor implements Executor {
     const bound = (id: string) => this.#makePool !== undefined && this.#registry.get(id)?.runsInPool === true;
     const here = await loadChecks(this.#registry, { ...request, checks: request.checks.filter((c) => !bound(c.id)) });
     const inPool = request.checks.filter((c) => bound(c.id));
-    if (inPool.length === 0 || !this.#makePool) return here;
+    // A warm-up still running when the engine closed must not start a pool nobody will stop.
+    if (inPool.length === 0 || !this.#makePool || this.#closed) return here;
     this.#pool ??= this.#makePool();
     const pool = await this.#pool.warm?.({ ...request, checks: inPool });
     return pool ? mergeReports([here, pool]) : here;
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#pool?.close();
   }
 }

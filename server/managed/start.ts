@@ -343,7 +343,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       try {
         report = await warmUp(store, built.guardgate.engine);
       } catch (error) {
-        built.log.error({ err: error }, "warm-up failed: the worker pool did not start; /ready answers 503");
+        built.log.error({ err: error }, `warm-up failed (${(error as Error).message}); /ready answers 503`);
         throw error;
       }
       for (const problem of report.problems) built.log.warn(`warm-up: skipped ${problem}`);

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AutoExecutor } from "../../core/index.js";
 import { type RunningManagedServer, startManagedServer } from "../../server/managed/start.js";
+import { spawnServe } from "../support/serve-process.js";
 
 const KEY = "gk-ready-test-0123456789";
 const dirs: string[] = [];
@@ -125,5 +126,15 @@ describe("serve without --wait-ready", () => {
     const stats = (server.app.guardgate.engine.executor as AutoExecutor).poolStats()!;
     expect(stats.warmed).toBe(stats.threads);
     expect(server.managed.warmedUp!.loaded).toEqual(expect.arrayContaining(["model.promptInjection", "model.gibberish"]));
+  }, 60_000);
+});
+
+describe("a stop during the warm-up", () => {
+  it("exits at once: the warm-up starts no pool once the engine closed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "guardgate-ready-"));
+    dirs.push(dir);
+    const server = await spawnServe(["--config", configFile(dir), "--data-dir", path.join(dir, "data")]);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
   }, 60_000);
 });
