@@ -28,7 +28,9 @@ export interface ExecutorContext {
 /** The first enabled check of a phase that must run in a worker thread, if any. */
 export function poolBoundCheck(registry: CheckRegistry, task: PhaseTask): string | undefined {
   for (const guardrail of task.guardrails) {
-    for (const config of guardrail.checks) if (config.enabled && registry.get(config.id)?.runsInPool) return config.id;
+    for (const config of guardrail.checks) {
+      if (config.enabled && (config.runsInPool || registry.get(config.id)?.runsInPool)) return config.id;
+    }
   }
   return undefined;
 }
@@ -60,9 +62,10 @@ export class InlineExecutor implements Executor {
 
   /** Loads here what runs here; checks bound to a worker load in the pool, which starts for them. */
   async warm(request: WarmRequest): Promise<WarmReport> {
-    const bound = (id: string) => this.#makePool !== undefined && this.#registry.get(id)?.runsInPool === true;
-    const here = await loadChecks(this.#registry, { ...request, checks: request.checks.filter((c) => !bound(c.id)) });
-    const inPool = request.checks.filter((c) => bound(c.id));
+    const bound = (c: WarmRequest["checks"][number]) =>
+      this.#makePool !== undefined && (c.runsInPool === true || this.#registry.get(c.id)?.runsInPool === true);
+    const here = await loadChecks(this.#registry, { ...request, checks: request.checks.filter((c) => !bound(c)) });
+    const inPool = request.checks.filter(bound);
     // A warm-up still running when the engine closed must not start a pool nobody will stop.
     if (inPool.length === 0 || !this.#makePool || this.#closed) return here;
     this.#pool ??= this.#makePool();

@@ -9,7 +9,8 @@ import type { CheckConfig, Guardrail } from "./types.js";
 
 /** What to load: checks (by id, with their parameters) and the settings they read. */
 export interface WarmRequest {
-  checks: Array<Pick<CheckConfig, "id" | "parameters">>;
+  /** `runsInPool` set when the parameters make the check need a worker (CheckDefinition.configured). */
+  checks: Array<Pick<CheckConfig, "id" | "parameters" | "runsInPool">>;
   settings: CheckSettings;
 }
 
@@ -25,11 +26,15 @@ export interface WarmReport {
 
 /** The enabled checks of these guardrails that have something to load, each id and parameters once. */
 export function checksToLoad(registry: CheckRegistry, guardrails: readonly Guardrail[]): WarmRequest["checks"] {
-  const seen = new Map<string, Pick<CheckConfig, "id" | "parameters">>();
+  const seen = new Map<string, WarmRequest["checks"][number]>();
   for (const guardrail of guardrails) {
     for (const config of guardrail.checks) {
       if (!config.enabled || !registry.get(config.id)?.definition.load) continue;
-      seen.set(`${config.id}\0${JSON.stringify(config.parameters)}`, { id: config.id, parameters: config.parameters });
+      seen.set(`${config.id}\0${JSON.stringify(config.parameters)}`, {
+        id: config.id,
+        parameters: config.parameters,
+        ...(config.runsInPool && { runsInPool: true as const }),
+      });
     }
   }
   return [...seen.values()];
