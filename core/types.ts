@@ -125,4 +125,6 @@ export interface Guardrail {
   onFail?: FeedbackConfig;
   /** `mode: "monitor"`: runs asynchronously, its verdicts logged and counted, never acted on. */
   monitor?: boolean;
+  /** Written out in a config rather than named by a saved record's id: its id is whatever the writer chose. */
+  inline?: boolean;
 }

@@ -72,6 +72,11 @@ export interface FileSettings {
   checks_allow_private_addresses?: boolean;
   /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
   tracing?: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (fastify's `trustProxy`): `true` for any, or
+   * their addresses and CIDR ranges. The client's address is what failed keys are throttled by.
+   */
+  trust_proxy?: boolean | string[];
 }
 
 /** Where the records and request logs live when not in the data folder's SQLite file. */
@@ -251,6 +256,9 @@ const FILE_SCHEMA = {
         log_durable: { type: "boolean" },
         checks_allow_private_addresses: { type: "boolean" },
         tracing: { type: "boolean" },
+        trust_proxy: {
+          oneOf: [{ type: "boolean" }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }],
+        },
       },
       additionalProperties: false,
     },

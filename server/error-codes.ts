@@ -60,6 +60,10 @@ export const GATEWAY_ERRORS = {
   unsupported_media_type: { status: 415, meaning: "the body is not sent as application/json" },
   budget_exhausted: { status: 402, meaning: "a budget is spent (OpenAI type insufficient_quota)" },
   rate_limit_exceeded: { status: 429, meaning: "a rate limit is reached; retry-after says when to try again" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys; retry-after says when its keys are looked at again",
+  },
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
@@ -108,6 +112,10 @@ export const MANAGEMENT_ERRORS = {
   },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys (the console's sign-in too); retry-after says when to try again",
+  },
   forbidden: { status: 403, meaning: "the caller may not do this" },
   role_forbidden: {
     status: 403,
@@ -132,8 +140,16 @@ export const MANAGEMENT_ERRORS = {
   no_config_file: { status: 409, meaning: "a reload was asked of a gateway started without --config: there is no file to read" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
-/** Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or answers 500). */
+/**
+ * Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or
+ * answers 500), or, with its status, when its server cannot be reached.
+ */
 export const STORE_ERRORS = {
+  store_unavailable: {
+    status: 503,
+    meaning:
+      "the store's server (Postgres) cannot be reached: down, restarting or refusing connections; retry-after says when to try again",
+  },
   store_open_failed: { meaning: "the store's file or server cannot be opened" },
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
   store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },

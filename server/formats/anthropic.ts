@@ -134,7 +134,7 @@ export const anthropic: WireFormat = {
 
   errorBody: (fields: ErrorFields) => ({
     type: "error",
-    error: { type: fields.type ?? ERROR_TYPES[fields.status] ?? "api_error", message: fields.message },
+    error: { type: fields.type ?? ERROR_TYPES[fields.status] ?? "api_error", message: fields.message, ...fields.denial },
   }),
   hookEvent: (hookResults: Partial<HookResults>) =>
     Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),

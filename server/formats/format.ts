@@ -52,6 +52,17 @@ export interface ErrorFields {
   /** Overrides the type the status maps to (`hooks_failed`). */
   type?: string;
   param?: string | null;
+  /** Which guardrails denied: added to a 446's `error`, so the error an SDK throws carries it. */
+  denial?: DenialFields;
+}
+
+/** What a denial adds to its `error` object, beside the format's own fields. */
+export interface DenialFields {
+  side: "input" | "output";
+  /** Ids of the synchronous guardrails with `deny` that failed. */
+  guardrails: string[];
+  /** Ids of the checks that failed in them (in the order they ran, each once). */
+  checks: string[];
 }
 
 /** The mock's answer before it takes a format's shape. */

@@ -167,6 +167,7 @@ export const openai: WireFormat = {
       type: fields.type ?? errorType(fields.status),
       param: fields.param ?? null,
       code: fields.code,
+      ...fields.denial,
     },
   }),
   hookEvent: (hookResults: Partial<HookResults>) => Buffer.from(`data: ${JSON.stringify({ hook_results: hookResults })}\n\n`),

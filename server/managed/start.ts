@@ -233,7 +233,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     options.configPath && options.file
       ? new ConfigReloader({ path: options.configPath, applied: options.file, store, management, sources })
       : undefined;
-  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
+  const metrics = metricsToken
+    ? new GatewayMetrics({
+        executor: () => executor!(),
+        logQueue: () => sink.pending,
+        isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
+      })
+    : undefined;
   const reload = async (): Promise<ReloadReport> => {
     if (!reloader) {
       throw new ManagementError(409, "no_config_file", "the gateway was started without --config: there is no file to reload");
@@ -313,6 +319,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       await built.register(adminPlugin, {
         management,
         sources,
+        throttle: built.guardgate.authThrottle,
         reload: { run: reload, organization: () => fileOrganization },
       });
       executor = () => built.guardgate.engine.executor;

@@ -8,9 +8,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
-import { deniedBody, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
+import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
@@ -60,8 +59,8 @@ export interface RequestContext {
   asyncInputs: Map<string, Promise<GuardrailResult[]>>;
 }
 
-/** What a route knows of a request before `Gateway.handle` takes it over. */
-export type RequestFields = Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">;
+/** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
+export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;
 
 /** What a route does with the answer `Gateway.handle` hands it. */
 export interface AnswerSender {
@@ -211,7 +210,6 @@ export class Gateway {
   /** A request context made of `fields` (taken over, not copied). */
   private context(fields: RequestFields): RequestContext {
     const ctx = fields as RequestContext;
-    ctx.id = requestId();
     ctx.started = performance.now();
     ctx.attempts = [];
     ctx.inputs = new Map();
@@ -296,7 +294,7 @@ export class Gateway {
           kind: "json",
           status: 446,
           body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
-          headers: {},
+          headers: deniedHeaders(denialOf("input", hooks)),
           leaf,
           hooks,
           error: { code: "hooks_failed", message: "denied by input guardrails" },
@@ -450,7 +448,7 @@ export class Gateway {
         kind: "json",
         status: 446,
         body: deniedBody(ctx.endpoint.errorStyle, "output", hooks),
-        headers: {},
+        headers: deniedHeaders(denialOf("output", hooks)),
         leaf,
         hooks,
         outputStatus: 446,
@@ -483,6 +481,7 @@ export class Gateway {
     if (output?.status === 446 && hooks) {
       outcome.status = 446;
       outcome.body = deniedBody(ctx.endpoint.errorStyle, "output", hooks);
+      outcome.headers = { ...answerHeaders, ...deniedHeaders(denialOf("output", hooks)) };
       outcome.error = { code: "hooks_failed", message: "denied by output guardrails" };
       return outcome;
     }
@@ -582,6 +581,7 @@ export class Gateway {
         hookResults: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
       });
       if (ctx.plan.configId) record.config_id = ctx.plan.configId;
+      if (ctx.plan.inlineGuardrails.length) record.inline_guardrails = ctx.plan.inlineGuardrails;
       if (leaf) record.provider = providerLabel(leaf.provider);
       if (leaf?.phase.model) record.model = leaf.phase.model;
       if (json?.cacheStatus) record.cache_status = json.cacheStatus;

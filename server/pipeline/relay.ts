@@ -13,7 +13,7 @@ import { locateText } from "../../core/index.js";
 import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import type { StreamText } from "../formats/format.js";
-import { GatewayError } from "../errors.js";
+import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
@@ -277,7 +277,15 @@ export class StreamRelay {
       ? `the streamed answer was stopped by output guardrail ${stop.guardrails.join(", ")} after ${stop.released_chars} characters`
       : `${(this.#error as Error).message} after ${stop.released_chars} characters`;
     const code = stop.guardrails.length ? "hooks_failed" : "stream_redaction_conflict";
-    return FORMATS[this.#options.format].streamError({ status: 446, code, message, type: "hooks_failed" }, hooks);
+    // The SDKs raise this event as an error: like a 446's, its `error` names the denying guardrails.
+    const denial =
+      stop.guardrails.length && this.#output
+        ? denialOf("output", { before_request_hooks: [], after_request_hooks: this.#output.results })
+        : undefined;
+    return FORMATS[this.#options.format].streamError(
+      { status: 446, code, message, type: "hooks_failed", ...(denial && { denial }) },
+      hooks,
+    );
   }
 
   #brokenEvent(): Buffer {
