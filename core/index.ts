@@ -76,5 +76,6 @@ export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export type { WarmReport, WarmRequest } from "./warm.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";
+export { DATA_MAX_BYTES } from "./result-data.js";
 export type * from "./types.js";
 export { STREAM_MODES } from "./types.js";

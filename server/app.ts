@@ -42,7 +42,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
-import { assertDepth } from "./pipeline/request-shape.js";
+import { assertJsonTextDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
@@ -278,7 +278,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: loggerOption(options.logger),
     bodyLimit,
     // Inline configs travel in a header; Node's default 16 KiB is kept, the body carries the rest.
-    return503OnClosing: true,
+    // A request already sent on a keep-alive connection when a stop begins is answered, with
+    // `Connection: close`, and recorded like any other (connections.ts), never reset or refused.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     requestIdHeader: false,
     genReqId,
@@ -334,7 +336,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
+    ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
     ...(options.policy && { policy: options.policy }),
+    ...(attacher && { policies: attacher }),
   });
 
   const connections = new ConnectionTracker(app.server);
@@ -384,14 +388,23 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   if (settings.tracing) traceRequests(app);
-  // Every JSON body, on every route: absurd nesting is refused at intake (request-shape.ts).
-  app.addHook("preValidation", async (request) => {
-    if (typeof request.body === "object" && request.body !== null) assertDepth(request.body);
+  // Every JSON body, on every route: absurd nesting is refused at intake, before it is parsed
+  // (request-shape.ts); the parse itself is fastify's own, prototype-poisoning guard included.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    try {
+      assertJsonTextDepth(body as string);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
   });
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
-    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

@@ -68,6 +68,11 @@ export interface FileSettings {
    * answered request (default false: records are batched, and a crash loses the last ~50 ms).
    */
   log_durable?: boolean;
+  /**
+   * Check time a stream held for output guardrails may use, in ms summed over its checks (default
+   * 30,000); past it the stream fails closed with `stream_check_budget_exceeded`.
+   */
+  stream_check_budget_ms?: number;
   /** Let checks that call out reach private and loopback addresses. */
   checks_allow_private_addresses?: boolean;
   /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
@@ -254,6 +259,7 @@ const FILE_SCHEMA = {
         log_bodies: { type: "boolean" },
         log_body_max_bytes: { type: "integer", minimum: 256 },
         log_durable: { type: "boolean" },
+        stream_check_budget_ms: { type: "integer", minimum: 1 },
         checks_allow_private_addresses: { type: "boolean" },
         tracing: { type: "boolean" },
         trust_proxy: {

@@ -20,7 +20,7 @@ export const GATEWAY_ERRORS = {
   },
   invalid_json: { status: 400, meaning: "the body is not valid JSON, or is empty" },
   invalid_content_length: { status: 400, meaning: "the content-length header does not match the body" },
-  body_too_deep: { status: 400, meaning: "the body is nested deeper than 64 levels" },
+  body_too_deep: { status: 400, meaning: "the body is nested deeper than 64 levels; refused from its text, before it is parsed" },
   config_malformed: { status: 400, meaning: "x-gateway-config is neither a saved config id nor a JSON object" },
   invalid_header: {
     status: 400,
@@ -31,6 +31,11 @@ export const GATEWAY_ERRORS = {
   invalid_request_type: {
     status: 400,
     meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
+  },
+  stream_not_checkable: {
+    status: 400,
+    meaning:
+      "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
@@ -67,9 +72,20 @@ export const GATEWAY_ERRORS = {
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
+  upstream_stream_incomplete: {
+    status: 502,
+    meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
+  },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
-  stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_too_large: {
+    status: 502,
+    meaning: "a stream read by output guardrails (held in window or buffer mode, or gathered for after mode) grew past 32 MiB",
+  },
+  stream_check_budget_exceeded: {
+    status: 502,
+    meaning: "a stream held for output guardrails used more check time than settings.stream_check_budget_ms allows",
+  },
   stream_broken: {
     status: 502,
     meaning: "the provider's stream broke off before its end (in the stream's error event and the log)",
@@ -80,7 +96,8 @@ export const GATEWAY_ERRORS = {
   },
   stream_redaction_conflict: {
     status: 446,
-    meaning: "a redaction would change streamed text already sent, so the stream stops instead",
+    meaning:
+      "a redaction would change streamed text already sent, or text of several choices or tool calls interleaved, so the stream stops instead",
   },
   limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
   policy_unavailable: {
