@@ -167,6 +167,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * loaded, so a bad combination is a config error and never a failure at request time.
    */
   validate?(parameters: P): ParameterProblem | undefined;
+  /**
+   * Loads into the calling thread what `run` would load on first use (a model, a table), so the
+   * first request does not pay for it. The gateway calls it at start for the checks its configs
+   * and policies name, in the main thread and in every worker, before it reports ready.
+   */
+  load?(parameters: P, settings: CheckSettings): void | Promise<void>;
   run(context: CheckContext, parameters: P): CheckOutcome | Promise<CheckOutcome>;
 }
 

@@ -133,6 +133,11 @@ export const MANAGEMENT_ERRORS = {
   unknown_provider: { status: 400, meaning: "an integration names a provider that is not in the catalog" },
   duplicate_guardrail: { status: 400, meaning: "a policy lists the same guardrail twice on one side" },
   redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
+  reload_refused: {
+    status: 400,
+    meaning:
+      "the config file was refused on reload (unreadable, invalid, or a record breaks a rule): the message names the file and the record; nothing changed",
+  },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
   too_many_failed_keys: {
@@ -160,6 +165,7 @@ export const MANAGEMENT_ERRORS = {
   version_conflict: { status: 409, meaning: "the record changed since the version the caller read (If-Match)" },
   guardrail_in_use: { status: 409, meaning: "a saved config still names the guardrail" },
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
+  no_config_file: { status: 409, meaning: "a reload was asked of a gateway started without --config: there is no file to read" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /**

@@ -8,6 +8,7 @@ import {
   escalationProfile,
 } from "../shared/escalation.js";
 import { promptInjectionScorer } from "../shared/prompt-injection-model.js";
+import classifier from "./classifier.js";
 
 interface Parameters {
   threshold?: number;
@@ -101,6 +102,11 @@ export default defineCheck<Parameters>({
   ].join("\n"),
   validate: ({ escalate, threshold }) => (escalate ? escalationProblem(escalate, threshold) : undefined),
   configured: ({ escalate }) => escalationProfile(escalate),
+  async load({ escalate }, settings) {
+    promptInjectionScorer();
+    // A classifier folder as the second stage is loaded too; a judge has nothing to load.
+    if (escalate?.classifier) await classifier.load?.(escalate.classifier, settings);
+  },
   run(context, { threshold, decodePayloads, signals, escalate }) {
     const { text } = context;
     const scorer = promptInjectionScorer();
