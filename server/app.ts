@@ -374,6 +374,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys);
     inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+  });
+  await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

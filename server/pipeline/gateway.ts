@@ -291,7 +291,7 @@ export class Gateway {
       }
       if (evaluation?.status === 446) {
         const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
-        this.#record(ctx, node, leaf, 446, started);
+        this.#record(ctx, node, leaf, 446, started, undefined, true);
         return {
           kind: "json",
           status: 446,
@@ -305,7 +305,7 @@ export class Gateway {
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const outcome = this.#failure(ctx, error, leaf);
-      this.#record(ctx, node, leaf, outcome.status, started, outcome);
+      this.#record(ctx, node, leaf, outcome.status, started, outcome, true);
       return outcome;
     }
     return this.#withRetry(ctx, leaf);
@@ -511,8 +511,17 @@ export class Gateway {
   }
 
   /** Puts the bodies on the record, capped; a body that cannot be kept leaves a note, never a lost record. */
-  #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
+  #record(
+    ctx: RequestContext,
+    node: PlanNode,
+    leaf: Leaf | undefined,
+    status: number,
+    started: number,
+    outcome?: JsonOutcome,
+    beforeUpstream = false,
+  ) {
     const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
+    if (beforeUpstream) attempt.before_upstream = true;
     if (leaf) attempt.provider = providerLabel(leaf.provider);
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
