@@ -291,8 +291,7 @@ export class Gateway {
       }
       if (evaluation?.status === 446) {
         const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
-        this.#record(ctx, node, leaf, 446, started, undefined, true);
-        return {
+        const denied: JsonOutcome = {
           kind: "json",
           status: 446,
           body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
@@ -301,6 +300,8 @@ export class Gateway {
           hooks,
           error: { code: "hooks_failed", message: "denied by input guardrails" },
         };
+        this.#record(ctx, node, leaf, 446, started, denied, true);
+        return denied;
       }
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
