@@ -3,7 +3,7 @@
  * `run` function, like an ESLint rule: the registry validates parameters against the metadata,
  * the docs are generated from it, and the console renders forms from it.
  */
-import type { PluginClass, RequestType, Side } from "./types.js";
+import type { PluginClass, RequestType, Side, StreamScopeRule } from "./types.js";
 
 /** A JSON Schema object (draft 2020-12 unless `$schema` says otherwise). */
 export type JsonSchema = Record<string, unknown>;
@@ -45,8 +45,13 @@ export interface CheckContext {
   guardrailId: string;
   side: Side;
   requestType: RequestType;
-  /** The evaluated text: the last message (input side) or the first choice (output side). */
+  /**
+   * The evaluated text: the last message (input side); on the output side every choice, with the
+   * tool-call arguments unless the guardrail set `tool_arguments: false`.
+   */
   text: string;
+  /** Whether the output text includes tool-call arguments (the guardrail's `tool_arguments`, default true). */
+  toolArguments?: boolean;
   /** The request body (never mutate it; return a transform instead). */
   request: unknown;
   /** The response body, on the output side. */
@@ -86,6 +91,11 @@ export interface CheckOutcome {
 export interface DataFieldDoc {
   type: string;
   description: string;
+  /**
+   * True when the field carries the evaluated text or a part of it: withheld from a denied side's
+   * results and from a side a check transformed (core/result-data.ts). `textExcerpt` always is.
+   */
+  echoesText?: boolean;
 }
 
 /** A problem with parameters that a schema cannot express (one bound above another, say). */
@@ -114,6 +124,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * worker.
    */
   runsInPool?: boolean;
+  /**
+   * What these parameters make of the check when they make it more than its declaration says: a
+   * check that hands some texts on to a neural model or a remote judge needs that kind's time
+   * limit, and a worker thread for the model. Asked once, when a guardrail is loaded.
+   */
+  configured?(parameters: P): { kind?: CheckKind; runsInPool?: boolean } | undefined;
   /** True when the check may return a transform; such checks compose in check order. */
   transforms?: boolean;
   /**
@@ -122,6 +138,13 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * still arriving is never released in part (docs/streaming.md).
    */
   streamHoldChars?: number;
+  /**
+   * On streams held in `window` mode: whether the check judges each window (with its held-back
+   * tail) or only the whole answer at the end (docs/streaming.md); `{windowWhen: {...}}` when
+   * parameters decide (`regexMatch` looks for a match with `not: true`, requires one without).
+   * `window` when absent.
+   */
+  streamScope?: StreamScopeRule;
   /**
    * Long-form documentation (Markdown) for the generated reference: how the check decides, its
    * limits, measured precision and recall.

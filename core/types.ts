@@ -3,6 +3,7 @@
  * engine's boundary. Everything here is plain data: it must survive structured clone, because
  * phases run in worker threads.
  */
+import type { CheckKind } from "./plugin-api.js";
 
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";
@@ -94,6 +95,10 @@ export interface CheckConfig {
   credentials?: Record<string, unknown>;
   /** Time limit in milliseconds; absent means the check's default. */
   timeout?: number;
+  /** Set when the parameters make the check another kind than it declares (CheckDefinition.configured). */
+  kind?: CheckKind;
+  /** Set when the parameters make the check need a worker thread (CheckDefinition.configured). */
+  runsInPool?: true;
 }
 
 /**
@@ -105,6 +110,20 @@ export type StreamMode = "buffer" | "window" | "after";
 /** The stream modes, loosest first. */
 export const STREAM_MODES: readonly StreamMode[] = ["after", "window", "buffer"];
 
+/**
+ * What a check needs to judge a stream held in `window` mode: `window` when each window with its
+ * held-back tail is judged as the whole text would be (what it looks for lies within a window);
+ * `whole` when its verdict needs the whole answer (a count, a JSON document, what the text must
+ * contain, begin or end with), so it runs once the stream ended.
+ */
+export type StreamScope = "window" | "whole";
+
+/**
+ * A check's stream scope as its definition declares it: fixed, or `window` only when the
+ * parameters named in `windowWhen` have the values given there (and `whole` otherwise).
+ */
+export type StreamScopeRule = StreamScope | { windowWhen: Record<string, unknown> };
+
 /** A guardrail after normalisation: every default decided, every check validated. */
 export interface Guardrail {
   id: string;
@@ -115,9 +134,13 @@ export interface Guardrail {
   sequential: boolean;
   /** The stream mode the guardrail asks for; absent leaves it to the config and the gateway's defaults. */
   streamMode?: StreamMode;
+  /** `tool_arguments: false`: the output text it reads leaves tool-call arguments out. */
+  toolArguments?: false;
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;
   /** `mode: "monitor"`: runs asynchronously, its verdicts logged and counted, never acted on. */
   monitor?: boolean;
+  /** Written out in a config rather than named by a saved record's id: its id is whatever the writer chose. */
+  inline?: boolean;
 }

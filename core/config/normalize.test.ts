@@ -52,6 +52,7 @@ const EXPECTED: Guardrail = {
   deny: true,
   sequential: false,
   checks: [{ id: "default.wordCount", parameters: { minWords: 1, maxWords: 5, not: false }, enabled: true, failOnError: false }],
+  inline: true,
 };
 
 describe("config normalisation", () => {
@@ -74,6 +75,23 @@ describe("config normalisation", () => {
       expect(input[0]).toMatchObject({ id: "word-limit", async: true, deny: true });
       expect(warnings.map((w) => w.code)).toEqual(["deny_ignored_async"]);
     }
+  });
+
+  it("reads tool_arguments: false on an output guardrail, warns on the input side, and refuses a non-boolean by path", async () => {
+    const e = await engine();
+    const { output } = await e.normalize({
+      output_guardrails: [{ id: "prose", tool_arguments: false, wordCount: { maxWords: 5 } }],
+    });
+    expect(output[0]?.toolArguments).toBe(false);
+    const reading = await e.normalize({ output_guardrails: [{ id: "all", tool_arguments: true, wordCount: { maxWords: 5 } }] });
+    expect(reading.output[0]?.toolArguments).toBeUndefined();
+    const { warnings } = await e.normalize({
+      input_guardrails: [{ id: "in", tool_arguments: false, wordCount: { maxWords: 5 } }],
+    });
+    expect(warnings.map((w) => w.code)).toEqual(["tool_arguments_input"]);
+    await expect(
+      e.normalize({ output_guardrails: [{ id: "bad", tool_arguments: "no", wordCount: { maxWords: 5 } }] }),
+    ).rejects.toThrow("output_guardrails[0].tool_arguments: must be boolean");
   });
 
   it("lets the same guardrail id serve both sides", async () => {

@@ -7,6 +7,7 @@
  *   takes the evaluation context the peer posts and answers `{verdict, data, transformedData?}`, the
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
+ * - Both routes add the guardrails of the policies holding the caller, as the inference routes do.
  */
 import type { FastifyInstance } from "fastify";
 import {
@@ -21,7 +22,6 @@ import {
 import { joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
-import { requestId } from "../logs/log-id.js";
 import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
@@ -125,6 +125,7 @@ export interface HookRouteDeps {
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
   const { registry, phases, plans, guardrails, logSink, policy, policies } = deps;
   const log = (
+    id: string,
     route: string,
     identity: ApiKeyIdentity,
     requestType: RequestType,
@@ -132,9 +133,10 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     status: number,
     results: GuardrailResult[],
     started: number,
+    origin: { configId?: string; inline: readonly string[] },
   ) => {
     const record = requestRecord({
-      id: requestId(),
+      id,
       started,
       workspaceId: identity.workspaceId,
       apiKeyId: identity.id,
@@ -144,6 +146,8 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       status,
       hookResults: sideResults(side, results),
     });
+    if (origin.configId) record.config_id = origin.configId;
+    if (origin.inline.length) record.inline_guardrails = origin.inline;
     logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
   };
 
@@ -155,14 +159,32 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     );
     const listed = prepared.map((p) => p.guardrail);
     await policy?.gate(listed, scope, path);
-    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings) };
+    const inline = listed.filter((g) => g.inline).map((g) => g.id);
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin: { inline } };
   };
 
   const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {
     const plan =
       typeof config === "string" ? await plans.resolve(config, scope, "config") : await plans.build(config, scope, "config");
     const list = plan.root[side];
-    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings };
+    const origin = { ...(plan.configId && { configId: plan.configId }), inline: plan.inlineGuardrails };
+    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin };
+  };
+
+  /** The policies holding the caller's key (and the model the request names) run on both hook routes. */
+  const withPolicies = async (
+    side: Side,
+    identity: ApiKeyIdentity,
+    evaluated: unknown,
+    listed: Guardrail[],
+  ): Promise<Guardrail[]> => {
+    if (!policies) return listed;
+    const set = await policies.forRequest({
+      workspaceId: identity.workspaceId,
+      apiKeyId: identity.id,
+      model: requestModel(isObject(evaluated) ? evaluated.model : undefined, undefined),
+    });
+    return policies.merge(side, set, listed);
   };
 
   app.post("/v1/hooks/evaluate", async (request) => {
@@ -178,21 +200,14 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", "response: is required on the output side");
     }
     const requestType = requestTypeOf(body.request_type, "request_type", body.request);
-    const { guardrails: listed, warnings } = body.guardrails
+    const {
+      guardrails: listed,
+      warnings,
+      origin,
+    } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
-    // The policies holding the caller's key (and the model the request names) run here too.
-    const prepared = policies
-      ? policies.merge(
-          body.side,
-          await policies.forRequest({
-            workspaceId: identity.workspaceId,
-            apiKeyId: identity.id,
-            model: requestModel(isObject(body.request) ? body.request.model : undefined, undefined),
-          }),
-          listed,
-        )
-      : listed;
+    const prepared = await withPolicies(body.side, identity, body.request, listed);
     const evaluation = await phases.whole(body.side, prepared, body.request, body.response, {
       requestType,
       metadata: body.metadata ?? {},
@@ -200,7 +215,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       workspaceId: identity.workspaceId,
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
-    log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
+    log(request.id, "/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started, origin);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
@@ -238,10 +253,16 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
     }
     const requestType = requestTypeOf(body.requestType, "requestType", requestJson);
-    const { guardrails: listed } = ids?.length
+    const { guardrails: listed, origin } = ids?.length
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
-    const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
+    // The peer's own guardrail decides async and deny; a policy's monitor guardrails stay monitors.
+    const prepared = await withPolicies(
+      side,
+      identity,
+      requestJson,
+      listed.map((g): Guardrail => ({ ...g, async: false })),
+    );
     const evaluation = await phases.whole(side, prepared, requestJson, body.response?.json, {
       requestType,
       metadata: stringMetadata(body.metadata),
@@ -249,7 +270,17 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       ...(body.provider !== undefined && { provider: body.provider }),
       workspaceId: identity.workspaceId,
     });
-    log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
+    log(
+      request.id,
+      "/v1/hooks/webhook",
+      identity,
+      requestType,
+      side,
+      evaluation.status,
+      [...evaluation.results, ...evaluation.asyncResults],
+      started,
+      origin,
+    );
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,
