@@ -405,6 +405,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
     inferenceRoutes(scope, gateway, plans, bodyLimit);
+  });
+  await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
       phases,
