@@ -417,6 +417,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       return payload;
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
+  });
+  await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

@@ -73,8 +73,17 @@ function throttledMessage(wait: number): KeyRefusal {
   };
 }
 
-/** Adds the API key check to every route registered in `app` (an encapsulated scope). */
-export function requireApiKey(app: FastifyInstance, keys: ApiKeySource, throttle?: AuthThrottle): void {
+/**
+ * Adds the API key check to every route registered in `app` (an encapsulated scope). With
+ * `adminInWorkspace` (the hook routes), an organization admin key naming one of its workspaces in
+ * `x-gateway-workspace` acts in that workspace.
+ */
+export function requireApiKey(
+  app: FastifyInstance,
+  keys: ApiKeySource,
+  throttle?: AuthThrottle,
+  options: { adminInWorkspace?: boolean } = {},
+): void {
   app.decorateRequest("identity", undefined);
   app.addHook("onRequest", async (request, reply) => {
     const key = headerValue(request.headers, HEADER.apiKey)?.trim();
@@ -83,8 +92,16 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeySource, throttle
     }
     const throttled = throttledRefusal(throttle, request, reply);
     if (throttled) throw new GatewayError(throttled.status, throttled.code, throttled.message);
-    const identity = await keys.verify(key);
+    const workspace = options.adminInWorkspace ? headerValue(request.headers, HEADER.workspace)?.trim() : undefined;
+    const identity = (await keys.verify(key)) ?? (workspace ? await keys.verifyInWorkspace?.(key, workspace) : undefined);
     if (!identity) {
+      if (workspace && (await keys.whyRefused?.(key))) {
+        throw new GatewayError(
+          403,
+          "workspace_not_in_organization",
+          `${HEADER.workspace}: "${workspace}" is not a workspace of this key's organization`,
+        );
+      }
       const reason = await keys.whyRefused?.(key);
       if (reason) throw new GatewayError(403, "admin_key_not_for_models", `${HEADER.apiKey}: ${reason}`);
       const late = countFailedKey(throttle, request, reply);

@@ -55,7 +55,12 @@ export const GATEWAY_ERRORS = {
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
   admin_key_not_for_models: {
     status: 403,
-    meaning: "an organization admin key was used on a /v1 route; admin keys cannot call models",
+    meaning:
+      "an organization admin key was used on a /v1 route; admin keys cannot call models (hooks take one with x-gateway-workspace)",
+  },
+  workspace_not_in_organization: {
+    status: 403,
+    meaning: "an organization admin key named, in x-gateway-workspace, a workspace that is not its organization's",
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },

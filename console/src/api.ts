@@ -64,15 +64,19 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** Calls the gateway with the signed-in key (or `key`); resolves to the parsed answer. */
+/**
+ * Calls the gateway with the signed-in key (or `key`); resolves to the parsed answer. `workspace`
+ * names the workspace an organization admin key evaluates hooks in.
+ */
 export async function call<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Query; key?: string } = {},
+  options: { body?: unknown; query?: Query; key?: string; workspace?: string } = {},
 ): Promise<T> {
   const key = options.key ?? storedKey();
   const headers: Record<string, string> = {};
   if (key) headers["x-gateway-api-key"] = key;
+  if (options.workspace) headers["x-gateway-workspace"] = options.workspace;
   if (options.body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(withQuery(path, options.query), {
     method,

@@ -23,6 +23,11 @@ export interface AttemptRecord {
   cache_status?: "HIT" | "MISS";
   error?: { code: string; message: string };
   /**
+   * The attempt ended before any upstream call (an input denial, a refused target): its latency is
+   * the gateway's own, never counted as upstream latency.
+   */
+  before_upstream?: true;
+  /**
    * The synchronous guardrail results of this attempt (spec §1 rule 8: every result is recorded):
    * the input side where it ran, and this attempt's output side. The record's own `hook_results`
    * stay those of the final attempt.

@@ -8,7 +8,7 @@ import type { NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
 import { redactedJson } from "./redact.js";
-import type { LogUsage, RequestLogRecord } from "./record.js";
+import type { AttemptRecord, LogUsage, RequestLogRecord } from "./record.js";
 import type { RequestLogSink } from "./sink.js";
 
 /** Options of the sink. */
@@ -21,6 +21,12 @@ export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<NewLogEntry
   logBodiesDefault?: boolean;
   /** Writes a batch of entries; default the store's own `logs.insert` (see LogWriterThread). */
   insert?: (batch: NewLogEntry[]) => Promise<void>;
+}
+
+/** Time spent on upstream calls; null when no attempt reached the upstream (an input denial). */
+function upstreamLatency(attempts: AttemptRecord[]): number | null {
+  const called = attempts.filter((a) => !a.before_upstream);
+  return called.length ? called.reduce((sum, a) => sum + a.latency_ms, 0) : null;
 }
 
 function tokens(usage: LogUsage | undefined, side: "input" | "output"): number | null {
@@ -136,7 +142,7 @@ export class StoreLogSink implements RequestLogSink {
       request_type: record.request_type,
       status: record.status,
       latency_ms: record.latency_ms,
-      upstream_latency_ms: attempts.length ? attempts.reduce((sum, a) => sum + a.latency_ms, 0) : null,
+      upstream_latency_ms: upstreamLatency(attempts),
       provider: record.provider ?? null,
       provider_id: record.provider_id ?? provider?.providerId ?? null,
       integration_id: record.integration_id ?? provider?.integrationId ?? null,

@@ -316,8 +316,7 @@ export class Gateway {
       }
       if (evaluation?.status === 446) {
         const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
-        this.#record(ctx, node, leaf, 446, started);
-        return {
+        const denied: JsonOutcome = {
           kind: "json",
           status: 446,
           body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
@@ -326,11 +325,13 @@ export class Gateway {
           hooks,
           error: { code: "hooks_failed", message: "denied by input guardrails" },
         };
+        this.#record(ctx, node, leaf, 446, started, denied, true);
+        return denied;
       }
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const outcome = this.#failure(ctx, error, leaf);
-      this.#record(ctx, node, leaf, outcome.status, started, outcome);
+      this.#record(ctx, node, leaf, outcome.status, started, outcome, true);
       return outcome;
     }
     return this.#withRetry(ctx, leaf);
@@ -562,8 +563,17 @@ export class Gateway {
   }
 
   /** Puts the bodies on the record, capped; a body that cannot be kept leaves a note, never a lost record. */
-  #record(ctx: RequestContext, node: PlanNode, leaf: Leaf | undefined, status: number, started: number, outcome?: JsonOutcome) {
+  #record(
+    ctx: RequestContext,
+    node: PlanNode,
+    leaf: Leaf | undefined,
+    status: number,
+    started: number,
+    outcome?: JsonOutcome,
+    beforeUpstream = false,
+  ) {
     const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
+    if (beforeUpstream) attempt.before_upstream = true;
     if (leaf) attempt.provider = providerLabel(leaf.provider);
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;

@@ -18,6 +18,8 @@ export const HEADER = {
   customHost: "x-gateway-custom-host",
   requestId: "x-gateway-request-id",
   cacheStatus: "x-gateway-cache-status",
+  /** The workspace an organization admin key evaluates hooks in (the console's "try it"). */
+  workspace: "x-gateway-workspace",
 } as const;
 
 /** The spec's legacy header, as written there (spec §5). */

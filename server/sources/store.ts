@@ -154,8 +154,15 @@ export class GatewaySources {
     whyRefused: async (key: string): Promise<string | undefined> => {
       const identity = await this.verifyAny(key);
       return identity && !identity.workspaceId
-        ? "this is an organization admin key: it manages the organization through the admin API and cannot call models or hooks; use a key of a workspace"
+        ? "this is an organization admin key: it manages the organization through the admin API and cannot call models; use a key of a workspace (hooks accept it with x-gateway-workspace naming one of its workspaces)"
         : undefined;
+    },
+    verifyInWorkspace: async (key: string, workspaceId: string): Promise<KeyIdentity | undefined> => {
+      const identity = await this.verifyAny(key);
+      if (!identity || identity.workspaceId || identity.role !== "org_admin") return undefined;
+      const context = await this.workspace(workspaceId);
+      if (context?.organization.id !== identity.organizationId) return undefined;
+      return { ...identity, workspaceId };
     },
   };
 

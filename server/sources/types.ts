@@ -26,6 +26,12 @@ export interface ApiKeySource {
   verify(key: string): Promise<ApiKeyIdentity | undefined>;
   /** Why a key `verify` refused cannot call models although it is a real key (an admin key), if so. */
   whyRefused?(key: string): Promise<string | undefined>;
+  /**
+   * An organization admin key acting in `workspaceId`, when that workspace is one of its
+   * organization's; undefined otherwise. Hook routes only: the key could make itself a key of that
+   * workspace anyway, so evaluating there grants nothing new, while model calls stay refused.
+   */
+  verifyInWorkspace?(key: string, workspaceId: string): Promise<ApiKeyIdentity | undefined>;
 }
 
 /** A provider defined by the operator (spec §2.6): a slug with its credentials. */

@@ -66,7 +66,7 @@ async function send(content: string, config?: string): Promise<number> {
 
 /** A signed-in page of a fresh browser context. */
 async function signedIn(role: keyof typeof keys, viewport = { width: 1280, height: 860 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, locale: "en-US" });
   contexts.push(context);
   const page = await context.newPage();
   page.on("console", (message) => {
@@ -238,6 +238,10 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     await page.locator("tr[data-log-id] a").first().click();
     const guardrail = page.locator("[data-guardrail='brief']");
     await guardrail.waitFor();
+    // Denied on the input side: the upstream was never called, so there is no upstream latency.
+    const upstreamLatency = page.locator(".facts > div", { has: page.locator("dt", { hasText: /^Upstream latency$/ }) });
+    expect(await upstreamLatency.locator("dd").textContent()).toBe("–");
+    expect(await page.locator("tr[data-attempt='0'] [data-field=latency]").textContent()).toContain("no upstream call");
     expect(await page.locator("[data-field='checks-passed']").textContent()).toBe("1");
     expect(await page.locator("[data-field='checks-failed']").textContent()).toBe("1");
     expect(await guardrail.locator("tr[data-check='default.wordCount'] [data-field=verdict]").textContent()).toBe("failed");
@@ -250,7 +254,8 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(await guardrail.locator("[data-field=feedback-weight]").textContent()).toBe("2");
     expect(await guardrail.locator("[data-feedback=failed] li").allTextContents()).toEqual(["default.wordCount"]);
     expect(await guardrail.locator("[data-feedback=successful] li").allTextContents()).toEqual(["default.characterCount"]);
-    expect(await guardrail.locator(".tag", { hasText: "deny on" }).count()).toBe(1);
+    expect(await guardrail.locator("[data-field=denied]").textContent()).toBe("denied");
+    expect(await guardrail.locator("[data-field=source]").textContent()).toBe("From config briefly");
     await page.screenshot({ path: path.join(shots, "log-detail.png"), fullPage: true });
 
     // The same runs in the analytics charts: brief's failure in its bucket, a latency bar per check.
@@ -370,7 +375,9 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
       })(),
     ).rejects.toThrow(/no-forbidden/);
     const id = response.headers.get("x-gateway-request-id") as string;
-    await expect.poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status).toBe(200);
+    await expect
+      .poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status, { timeout: 10_000 })
+      .toBe(200);
     const page = await signedIn("workspace_admin");
     await page.goto(`${url}/console/#/logs/${id}`);
     const stop = page.locator("[data-field=stream-stop]");
@@ -451,6 +458,169 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     );
     await page.screenshot({ path: path.join(shots, "eval-compare.png"), fullPage: true });
   });
+
+  it("runs Try it with the organization admin key, in the workspace being looked at, and in no other", async () => {
+    const page = await signedIn("org_admin");
+    await page.goto(`${url}/console/#/guardrails/brief`);
+    await page.fill("textarea[name=sample]", "one two three four five");
+    await page.click(".try-it button");
+    await page.locator(".try-result, .try-it .error").first().waitFor();
+    expect(await page.locator(".try-it .error").allTextContents()).toEqual([]);
+    expect(await page.locator(".try-result").getAttribute("data-status")).toBe("446");
+    expect(await page.locator(".try-result [data-check='default.wordCount'] .verdict").textContent()).toBe("failed");
+
+    const evaluate = { side: "input", guardrails: ["brief"], request: { messages: [{ role: "user", content: "hi" }] } };
+    const elsewhere = await gw.call("POST", "/v1/hooks/evaluate", {
+      key: keys.org_admin,
+      body: evaluate,
+      headers: { "x-gateway-workspace": "ws_of_another_organization" },
+    });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.code).toBe("workspace_not_in_organization");
+    // Models stay out of an organization admin key's reach, workspace named or not.
+    const chat = await gw.call("POST", "/v1/chat/completions", {
+      key: keys.org_admin,
+      body: { model: "@up/gpt-test", messages: [{ role: "user", content: "hi" }] },
+      headers: { "x-gateway-workspace": workspace },
+    });
+    expect(chat.status).toBe(403);
+    expect(chat.body.error.code).toBe("admin_key_not_for_models");
+  });
+
+  it("makes a new record's id from its name when the id is left empty, as the hint says", async () => {
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/guardrails/new`);
+    await page.locator("select[name=add-check]").waitFor();
+    expect(await page.locator(".field", { has: page.locator("input[name=id]") }).textContent()).toContain(
+      "made from the name when empty",
+    );
+    await page.fill("input[name=name]", "Named Élan guard");
+    await page.selectOption("select[name=add-check]", "default.wordCount");
+    await page.click(".add-check button");
+    await page.fill("input[name='checks[0].parameters.maxWords']", "50");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.url()).toContain("#/guardrails/named-elan-guard");
+
+    await page.goto(`${url}/console/#/configs/new`);
+    await page.fill("input[name=name]", "Gentle config");
+    expect(await page.getAttribute("input[name=id]", "placeholder")).toBe("gentle-config");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.url()).toContain("#/configs/gentle-config");
+    expect((await api("GET", `/admin/v1/workspaces/${workspace}/configs/gentle-config`)).name).toBe("Gentle config");
+  });
+
+  it("labels only a failed guardrail as denying or not, and says which policy and mode a result came from", async () => {
+    await api("POST", "/admin/v1/policies", {
+      id: "watch",
+      name: "Watch long prompts",
+      mode: "monitor",
+      workspace_id: workspace,
+      input_guardrails: ["terse"],
+    });
+    const { response } = await client("short-config")
+      .chat.completions.create({ model: "@up/gpt-test", messages: [{ role: "user", content: "one two" }] })
+      .withResponse();
+    expect(response.status).toBe(200);
+    await api("DELETE", "/admin/v1/policies/watch");
+    const id = response.headers.get("x-gateway-request-id") as string;
+    await expect
+      .poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status, { timeout: 10_000 })
+      .toBe(200);
+    await expect
+      .poll(async () => (await api("GET", `/admin/v1/logs/${id}`, undefined, keys.workspace_admin)).guardrail_results.length)
+      .toBe(2);
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs/${id}`);
+    // short-form denies on failure, but it passed: nothing was denied, and nothing says "deny off".
+    const passing = page.locator("[data-guardrail='short-form']");
+    await passing.waitFor();
+    expect(await passing.locator(".verdict").first().textContent()).toBe("passed");
+    expect(await passing.locator("[data-field=denied]").count()).toBe(0);
+    expect(await passing.textContent()).not.toContain("deny off");
+    expect(await passing.locator("[data-field=source]").textContent()).toBe("From config short-config");
+    // The monitor policy's guardrail names its policy and its mode.
+    const watched = page.locator("[data-guardrail='terse']");
+    expect(await watched.locator("[data-field=source] a[data-policy='watch']").textContent()).toBe("Watch long prompts");
+    expect(await watched.locator("[data-field=monitor]").textContent()).toContain("monitor");
+  });
+
+  it("shows a fallback's attempts each field in its column, and keeps long values inside the card", async () => {
+    upstream.enqueue({ kind: "json", status: 503, body: { error: { message: "overloaded", type: "server_error" } } });
+    // The first target denies on its input side, the second meets an overloaded upstream, the third answers.
+    const config = JSON.stringify({
+      strategy: { mode: "fallback", on_status_codes: [446, 503] },
+      targets: [
+        { provider: "@up", input_guardrails: [{ id: "no-fall", deny: true, regexMatch: { rule: "fall", not: true } }] },
+        { provider: "@up" },
+        { provider: "@up" },
+      ],
+    });
+    const { response } = await client(config)
+      .chat.completions.create({ model: "gpt-test", messages: [{ role: "user", content: "fall back please" }] })
+      .withResponse();
+    expect(response.status).toBe(200);
+    const id = response.headers.get("x-gateway-request-id") as string;
+    await expect
+      .poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status, { timeout: 10_000 })
+      .toBe(200);
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs/${id}`);
+    const table = page.locator("table.attempts");
+    await table.waitFor();
+    expect(await table.locator("tbody tr").count()).toBe(3);
+    expect(await table.textContent()).not.toContain("undefined");
+    // Nothing widens the card: its frame needs no sideways scrolling, and the page none either.
+    const frame = page.locator(".table-wrap", { has: table });
+    expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => {
+        const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+        return view.document.documentElement.scrollWidth - view.innerWidth;
+      }),
+    ).toBeLessThanOrEqual(0);
+    expect(await table.locator("tbody .badge").allTextContents()).toEqual(["446", "503", "200"]);
+    expect(await table.locator("tr[data-attempt='0'] [data-field=guardrails]").textContent()).toBe("no-fall failed");
+    expect(await table.locator("tr[data-attempt='0'] [data-field=latency]").textContent()).toContain("no upstream call");
+    expect(await table.locator("tr[data-attempt='0'] [data-field=error]").textContent()).toContain("hooks_failed");
+    expect(await table.locator("tr[data-attempt='1'] [data-field=latency]").textContent()).not.toContain("no upstream call");
+    expect(await table.locator("tr[data-attempt='2'] [data-field=error]").textContent()).toBe("–");
+    expect(await table.locator("tr[data-attempt='2'] [data-field=model]").textContent()).toBe("gpt-test");
+  });
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`draws analytics with dated axes and chart text of the page's size at ${viewport.width} px wide`, async () => {
+      const page = await signedIn("workspace_admin", viewport);
+      await page.goto(`${url}/console/#/analytics`);
+      await page.selectOption("select[name=subject]", "guardrail:brief");
+      await page.locator("svg[aria-label^='guardrail brief']").waitFor();
+      // The size each label is drawn at on screen: its font size times the SVG's scale.
+      const sizes = await page.locator(".chart svg text").evaluateAll((texts) =>
+        texts.map((t) => {
+          const text = t as unknown as { getScreenCTM(): { a: number } | null };
+          const style = (globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } }).getComputedStyle(t);
+          return Number.parseFloat(style.fontSize) * (text.getScreenCTM()?.a ?? 0);
+        }),
+      );
+      expect(sizes.length).toBeGreaterThan(3);
+      for (const size of sizes) expect(size).toBeCloseTo(12, 1);
+      const from = page.locator("svg[aria-label^='guardrail brief'] text[data-axis=from]");
+      // A month and day as well as the time: a 7-day range spans days.
+      expect(await from.textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}/);
+      expect(await page.locator("svg[aria-label^='guardrail brief'] text[data-axis=to]").textContent()).toMatch(
+        /^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}/,
+      );
+      if (viewport.width === 390) {
+        // The latency chart stays inside its frame on a phone.
+        const overflow = await page
+          .locator("svg[aria-label='Latency percentiles per check']")
+          .evaluate((svg) => svg.getBoundingClientRect().right - (svg.parentElement?.getBoundingClientRect().right ?? 0));
+        expect(overflow).toBeLessThanOrEqual(0);
+      }
+    });
+  }
 
   it("fits a phone's width: the pages fold into a menu and tables scroll in their frame", async () => {
     const page = await signedIn("workspace_admin", { width: 390, height: 844 });

@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { admin, ApiError, call, type List } from "../api";
 import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
+import { idFromName } from "../record-id";
 import { go, href } from "../router";
 import { useSession } from "../session";
 import { Await, DeleteButton, ErrorBox, PageHead, useLoad } from "../ui";
@@ -98,6 +99,7 @@ function ConfigEditor({
   const [failure, setFailure] = useState<unknown>();
   const [saved, setSaved] = useState<string>();
 
+  const newId = id.trim() || idFromName(name);
   const save = async () => {
     setProblem(undefined);
     setFailure(undefined);
@@ -117,7 +119,7 @@ function ConfigEditor({
         ? await call<ConfigRecord>("PUT", `${base}/${encodeURIComponent(record.id)}`, {
             body: { ...body, version: record.version },
           })
-        : await call<ConfigRecord>("POST", base, { body: { ...body, ...(id && { id }) } });
+        : await call<ConfigRecord>("POST", base, { body: { ...body, ...(newId && { id: newId }) } });
       setSaved(`Saved ${answer.id} (version ${answer.version}).`);
       if (!record) go(["configs", answer.id]);
     } catch (error) {
@@ -145,7 +147,13 @@ function ConfigEditor({
                 <span class="name">id</span>
                 <span class="hint">Sent in x-gateway-config; made from the name when empty.</span>
               </label>
-              <input id="config-id" name="id" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+              <input
+                id="config-id"
+                name="id"
+                value={id}
+                placeholder={idFromName(name)}
+                onInput={(e) => setId((e.target as HTMLInputElement).value)}
+              />
             </div>
           )}
           <div class="field">

@@ -6,6 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { admin, ApiError, call, type List } from "../api";
+import { idFromName } from "../record-id";
 import { go, href } from "../router";
 import { type Schema, validate } from "../schema";
 import { SchemaForm } from "../schema-form";
@@ -85,7 +86,7 @@ const idSchema: Schema = {
     id: {
       type: "string",
       pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$",
-      description: "Used in configs; made from the name when empty.",
+      description: "Used in configs; made from the name when empty (Short prompts → short-prompts).",
     },
   },
 };
@@ -155,6 +156,7 @@ function List_({ workspace }: { workspace: string }) {
 }
 
 function TryIt({ definition, checksReady }: { definition: Definition; checksReady: boolean }) {
+  const { me, workspaceId } = useSession();
   const [text, setText] = useState("");
   const [result, setResult] = useState<{
     status: number;
@@ -163,6 +165,8 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
       Array<{
         id: string;
         verdict: boolean;
+        policy?: { id: string; name: string };
+        monitor?: boolean;
         checks: Array<{ id: string; verdict: boolean; execution_time: number; error?: unknown; data?: { explanation?: string } }>;
       }>
     >;
@@ -200,7 +204,9 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
             };
           }
           try {
-            setResult(await call("POST", "/v1/hooks/evaluate", { body }));
+            // An organization admin key has no workspace of its own: it names the one being looked at.
+            const workspace = me.workspace_id ? undefined : (workspaceId ?? undefined);
+            setResult(await call("POST", "/v1/hooks/evaluate", { body, ...(workspace && { workspace }) }));
           } catch (failure) {
             setError(failure);
           }
@@ -217,7 +223,13 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
           {[...(result.hook_results.before_request_hooks ?? []), ...(result.hook_results.after_request_hooks ?? [])].flatMap(
             (g) =>
               g.checks.map((c, i) => (
-                <p key={`${g.id}${i}`} data-check={c.id}>
+                <p key={`${g.id}${i}`} data-check={c.id} data-guardrail={g.id}>
+                  {g.policy && (
+                    <span class="tag" data-policy={g.policy.id}>
+                      policy {g.policy.name}
+                      {g.monitor ? " · monitor" : ""}
+                    </span>
+                  )}{" "}
                   {c.id} <Verdict outcome={c.error !== undefined ? "errored" : c.verdict} /> {ms(c.execution_time)}{" "}
                   <span class="muted">{c.data?.explanation}</span>
                 </p>
@@ -277,7 +289,8 @@ function EditorForm({ catalog, record, base }: { catalog: CheckInfo[]; record: G
     const found = problems();
     setErrors(found);
     if (Object.keys(found).length) return;
-    const body = record ? { ...definition, version: record.version } : { ...definition, ...newId };
+    const madeId = typeof newId.id === "string" && newId.id.trim() ? newId.id.trim() : idFromName(definition.name);
+    const body = record ? { ...definition, version: record.version } : { ...definition, ...(madeId && { id: madeId }) };
     try {
       const answer = record
         ? await call<GuardrailRecord>("PUT", `/admin/v1${base}/${encodeURIComponent(record.id)}`, { body })

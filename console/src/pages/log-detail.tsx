@@ -38,6 +38,10 @@ interface GuardrailView {
   checks_errored: number;
   checks: CheckView[];
   feedback: Feedback | null;
+  /** The policy that added the guardrail, when one did. */
+  policy?: { id: string; name: string };
+  /** A monitor policy ran it: the verdict was logged, never acted on. */
+  monitor?: boolean;
 }
 
 /** Feedback an application sent on the answer (POST /v1/feedback). */
@@ -60,12 +64,87 @@ interface LogView extends LogSummary {
   output_tokens: number | null;
   cost: number | null;
   guardrail_results: GuardrailView[];
-  attempts: Array<Record<string, unknown>>;
+  attempts: Attempt[];
   error: Record<string, unknown> | null;
   request?: unknown;
   response?: unknown;
   /** A stream the gateway stopped after it began. */
   stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
+}
+
+/** One upstream call (or cache lookup, or input denial) of the request, as the log keeps it. */
+interface Attempt {
+  target: string;
+  provider?: string;
+  model?: string;
+  status: number;
+  latency_ms: number;
+  cache_status?: string;
+  error?: { code: string; message: string };
+  /** Set when the attempt ended before any upstream call. */
+  before_upstream?: boolean;
+  hook_results?: { before_request_hooks?: AttemptGuardrail[]; after_request_hooks?: AttemptGuardrail[] };
+}
+
+interface AttemptGuardrail {
+  id: string;
+  verdict: boolean;
+}
+
+/** The guardrails an attempt ran, each with its verdict: `brief failed, tone passed`. */
+function attemptGuardrails(attempt: Attempt): string {
+  const hooks = attempt.hook_results;
+  const all = [...(hooks?.before_request_hooks ?? []), ...(hooks?.after_request_hooks ?? [])];
+  return all.length ? all.map((g) => `${g.id} ${g.verdict ? "passed" : "failed"}`).join(", ") : "–";
+}
+
+/**
+ * The attempts of a retried or fallen-back request, one fixed column per field: attempts differ in
+ * which fields they carry (only a failed one has an error), so no column may come from one of them.
+ */
+function Attempts({ attempts }: { attempts: Attempt[] }) {
+  return (
+    <>
+      <h2>Attempts</h2>
+      <div class="table-wrap">
+        <table class="attempts">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Target</th>
+              <th>Provider</th>
+              <th>Model</th>
+              <th>Status</th>
+              <th>Latency</th>
+              <th>Cache</th>
+              <th>Guardrails</th>
+              <th>Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {attempts.map((attempt, index) => (
+              <tr key={index} data-attempt={index}>
+                <td>{index + 1}</td>
+                <td data-field="target">{attempt.target === "" ? "root" : attempt.target}</td>
+                <td data-field="provider">{attempt.provider ?? "–"}</td>
+                <td data-field="model">{attempt.model ?? "–"}</td>
+                <td data-field="status">
+                  <StatusBadge status={attempt.status} />
+                </td>
+                <td data-field="latency">
+                  {ms(attempt.latency_ms)}
+                  {attempt.before_upstream && <span class="muted"> (no upstream call)</span>}
+                </td>
+                <td data-field="cache">{attempt.cache_status ?? "–"}</td>
+                <td data-field="guardrails">{attemptGuardrails(attempt)}</td>
+                <td data-field="error">{attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : "–"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
 }
 
 function scalar(value: unknown): string {
@@ -154,18 +233,48 @@ function FeedbackView({ feedback }: { feedback: Feedback | null }) {
   );
 }
 
-function GuardrailCard({ view }: { view: GuardrailView }) {
+function GuardrailCard({ view, configId }: { view: GuardrailView; configId: string | null }) {
   return (
     <article class="guardrail" data-guardrail={view.id}>
       <header>
         <h3>{view.id}</h3>
         <span class="tag">{view.side}</span>
         <Verdict outcome={view.verdict} />
-        <span class={`tag ${view.deny ? "on" : ""}`}>deny {view.deny ? "on" : "off"}</span>
+        {/* The result's deny says whether this guardrail denied the request, not its setting: a
+            passing guardrail never denies, whatever it was set to do on failure. */}
+        {!view.verdict && (
+          <span class={`tag ${view.deny ? "on" : ""}`} data-field="denied">
+            {view.deny ? "denied" : "did not deny"}
+          </span>
+        )}
         <span class={`tag ${view.async ? "on" : ""}`}>{view.async ? "async" : "sync"}</span>
         {view.transformed && <span class="tag on">transformed</span>}
         <span class="muted">{ms(view.execution_time)}</span>
       </header>
+      <p class="source" data-field="source">
+        {view.policy ? (
+          <>
+            From policy{" "}
+            <a href={href(["policies", view.policy.id])} data-policy={view.policy.id}>
+              {view.policy.name}
+            </a>{" "}
+            <code>{view.policy.id}</code>
+            {view.monitor ? (
+              <span class="tag on" data-field="monitor">
+                monitor: logged, never acted on
+              </span>
+            ) : (
+              <span class="tag">enforce</span>
+            )}
+          </>
+        ) : configId ? (
+          <>
+            From config <code>{configId}</code>
+          </>
+        ) : (
+          "From the request"
+        )}
+      </p>
       <p class="counts">
         {view.checks_passed} passed · {view.checks_failed} failed · {view.checks_errored} errored
       </p>
@@ -233,7 +342,7 @@ export function LogDetail({ id }: { id: string }) {
               </PageHead>
               <dl class="facts">
                 {facts.map(([name, value]) => (
-                  <div key={name}>
+                  <div key={name} data-fact={name}>
                     <dt>{name}</dt>
                     <dd>{value}</dd>
                   </div>
@@ -265,7 +374,7 @@ export function LogDetail({ id }: { id: string }) {
               </div>
               {log.guardrail_results.length === 0 && <p class="muted">No guardrail ran on this request.</p>}
               {log.guardrail_results.map((view, index) => (
-                <GuardrailCard key={index} view={view} />
+                <GuardrailCard key={index} view={view} configId={log.config_id} />
               ))}
               <h2>Feedback on the answer</h2>
               {log.feedback.length === 0 ? (
@@ -310,31 +419,7 @@ export function LogDetail({ id }: { id: string }) {
                   <Json value={log.error} />
                 </>
               )}
-              {log.attempts.length > 0 && (
-                <>
-                  <h2>Attempts</h2>
-                  <div class="table-wrap">
-                    <table class="attempts">
-                      <thead>
-                        <tr>
-                          {Object.keys(log.attempts[0]!).map((name) => (
-                            <th key={name}>{name}</th>
-                          ))}
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {log.attempts.map((attempt, index) => (
-                          <tr key={index}>
-                            {Object.keys(log.attempts[0]!).map((name) => (
-                              <td key={name}>{scalar(attempt[name])}</td>
-                            ))}
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                </>
-              )}
+              {log.attempts.length > 0 && <Attempts attempts={log.attempts} />}
               {log.request !== undefined && (
                 <>
                   <h2>Request body</h2>
