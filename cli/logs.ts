@@ -7,11 +7,11 @@ import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
+import { feedbackFlag, openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
 const ARGS = {
   usage: [
-    "logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]\n                          [--verdict pass|fail] [--model M] [--json] [--interval 1000] [--data-dir DIR]",
+    "logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]\n                          [--verdict pass|fail] [--model M] [--feedback-min N] [--feedback-max N] [--json] [--interval 1000] [--data-dir DIR]",
   ],
   flags: {
     n: {
@@ -28,6 +28,12 @@ const ARGS = {
     check: { type: "string", value: "ID", help: "only records where this check ran" },
     verdict: { type: "string", value: "pass|fail", help: "only records whose guardrails passed, or failed" },
     model: { type: "string", value: "M", help: "only requests for this model" },
+    "feedback-min": { type: "string", value: "N", help: "only records with feedback of at least N (-10…10)" },
+    "feedback-max": {
+      type: "string",
+      value: "N",
+      help: "only records with feedback of at most N (a negative N as --feedback-max=-5)",
+    },
     json: { type: "boolean", default: false, help: "one JSON object per line instead of a summary line" },
     interval: {
       type: "string",
@@ -73,6 +79,8 @@ const logs: Command = (argv) =>
     if (values.status !== undefined && !/^\d{3}(,\d{3})*$/.test(values.status)) {
       throw new UsageError("--status must be statuses separated by commas, e.g. 246,446");
     }
+    const feedbackMin = feedbackFlag(values["feedback-min"], "--feedback-min");
+    const feedbackMax = feedbackFlag(values["feedback-max"], "--feedback-max");
     const filter: LogFilter = {
       ...(values.workspace && { workspace_id: values.workspace }),
       ...(values.status && { status: values.status.split(",").map(Number) }),
@@ -80,6 +88,8 @@ const logs: Command = (argv) =>
       ...(values.check && { check_id: values.check }),
       ...(values.verdict && { verdict: values.verdict as "pass" | "fail" }),
       ...(values.model && { model: values.model }),
+      ...(feedbackMin !== undefined && { feedback_min: feedbackMin }),
+      ...(feedbackMax !== undefined && { feedback_max: feedbackMax }),
     };
     const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });
     const print = (entry: LogSummary) => process.stdout.write(`${values.json ? JSON.stringify(entry) : line(entry)}\n`);

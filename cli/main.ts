@@ -41,6 +41,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run a guardrail or policy over logged requests: what it would have passed, flagged, denied",
     load: async () => (await import("./replay.js")).default,
   },
+  datasets: {
+    summary: "make labelled datasets from request logs; list, show, relabel and export them as JSONL",
+    load: async () => (await import("./datasets.js")).default,
+  },
+  eval: {
+    summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; CI gates",
+    load: async () => (await import("./eval.js")).default,
+  },
   logs: {
     summary: "show the latest request logs of the store (tail [--follow])",
     load: async () => (await import("./logs.js")).default,

@@ -15,6 +15,15 @@ import type { Organization, Workspace } from "../server/store/types.js";
 /** A usage mistake: exit status 2 with the message. */
 export class UsageError extends Error {}
 
+/** A feedback value from a flag (`--feedback-min`, `--feedback-max`): an integer from -10 to 10. */
+export function feedbackFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isInteger(number) || number < -10 || number > 10)
+    throw new UsageError(`${flag} must be an integer from -10 to 10`);
+  return number;
+}
+
 /** An open store with its management service. */
 export interface StoreAccess {
   management: Management;

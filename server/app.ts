@@ -24,6 +24,7 @@ import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
+import { RecentRequests } from "./feedback/recent-requests.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { WarningLogSink } from "./logs/warnings.js";
@@ -42,6 +43,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
+import { HEADER } from "./pipeline/headers.js";
 import { assertJsonTextDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
@@ -110,6 +112,8 @@ export interface GuardgateHandle {
   closeConnections(): void;
   /** Resolves once every request log begun so far has reached the log sink. */
   drainLogs(): Promise<void>;
+  /** Request ids answered lately, for feedback that comes before their record is stored. */
+  recentRequests: RecentRequests;
   /** Unknown API keys counted per source, for every route that takes a key. */
   authThrottle: AuthThrottle;
   /** Counts of what was loaded from the file, for the start-up line. */
@@ -342,6 +346,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const connections = new ConnectionTracker(app.server);
+  const recentRequests = new RecentRequests();
   const authThrottle = new AuthThrottle(options.authThrottle);
   app.decorate("guardgate", {
     engine,
@@ -356,6 +361,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
+    recentRequests,
     authThrottle,
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
@@ -404,6 +410,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
+    // The moment a caller learns a request id, feedback on it is accepted (server/feedback).
+    scope.addHook("onSend", async (request, reply, payload) => {
+      const id = reply.getHeader(HEADER.requestId);
+      if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
+      return payload;
+    });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
   });
   await app.register(async (scope) => {

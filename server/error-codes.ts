@@ -64,6 +64,13 @@ export const GATEWAY_ERRORS = {
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
+  invalid_feedback: {
+    status: 400,
+    meaning:
+      "a feedback body breaks its shape (value an integer from -10 to 10, weight 0 to 1, metadata of strings); the message names the field",
+  },
+  unknown_trace: { status: 404, meaning: "feedback names a trace_id the workspace has no request for" },
+  unknown_feedback: { status: 404, meaning: "PUT /v1/feedback/:id names no feedback of the workspace" },
   unknown_config: { status: 404, meaning: "x-gateway-config names no saved config" },
   unknown_provider: { status: 404, meaning: "an @slug names no provider of the workspace" },
   body_too_large: { status: 413, meaning: "the body is larger than body_limit" },
@@ -116,6 +123,10 @@ export const GATEWAY_ERRORS = {
 export const MANAGEMENT_ERRORS = {
   invalid_request: { status: 400, meaning: "the body or query breaks the route's schema; the message names the field" },
   invalid_cursor: { status: 400, meaning: "a log listing's cursor is not one the API gave" },
+  invalid_label_rule: {
+    status: 400,
+    meaning: "a dataset's label rule does not parse; the message gives the character where it went wrong",
+  },
   workspace_required: {
     status: 400,
     meaning: "an organization-wide key must name the workspace (x-gateway-workspace or ?workspace_id)",

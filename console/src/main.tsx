@@ -7,6 +7,8 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, admin, call, forgetKey, type List, storedKey, storeKey } from "./api";
 import { Analytics } from "./pages/analytics";
 import { Configs } from "./pages/configs";
+import { Datasets } from "./pages/datasets";
+import { Evals } from "./pages/evals";
 import { Guardrails } from "./pages/guardrails";
 import { LogDetail } from "./pages/log-detail";
 import { Logs } from "./pages/logs";
@@ -37,6 +39,8 @@ const PAGES: PageEntry[] = [
   { path: "guardrails", title: "Guardrails", role: "workspace_admin", workspace: true },
   { path: "configs", title: "Configs", role: "workspace_admin", workspace: true },
   { path: "policies", title: "Policies", role: "workspace_admin", workspace: true },
+  { path: "datasets", title: "Datasets", role: "workspace_admin", workspace: true },
+  { path: "evals", title: "Evaluations", role: "workspace_admin" },
   ...RESOURCES.map((r) => ({ path: r.path, title: r.title, role: r.role, ...(r.workspace && { workspace: true }) })),
   { path: "models", title: "Models", role: "member", workspace: true },
 ];
@@ -98,6 +102,10 @@ function Page({ entry, parts }: { entry: PageEntry; parts: string[] }) {
       return <Configs id={parts[1]} />;
     case "policies":
       return <Policies id={parts[1]} />;
+    case "datasets":
+      return <Datasets id={parts[1]} />;
+    case "evals":
+      return <Evals />;
     case "models":
       return <Models />;
     default: {

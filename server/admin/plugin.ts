@@ -21,6 +21,7 @@ import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
 import { providerRoutes } from "./routes/providers.js";
 import { policyRoutes } from "./routes/policies.js";
 import { recordRoutes } from "./routes/records.js";
+import { qualityRoutes } from "./routes/quality.js";
 import { replayRoutes } from "./routes/replays.js";
 import { ADMIN_BODY_LIMIT } from "./routes/route.js";
 import { tenancyRoutes } from "./routes/tenancy.js";
@@ -98,6 +99,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         policyRoutes(scope, management);
         replayRoutes(scope, management);
         logRoutes(scope, management);
+        qualityRoutes(scope, management);
         if (options.reload) reloadRoute(scope, options.reload);
       });
     },

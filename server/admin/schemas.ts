@@ -280,6 +280,18 @@ export const logViewSchema: Schema = {
   properties: {
     ...logColumns,
     guardrail_results: { type: "array", items: guardrailView },
+    feedback: {
+      type: "array",
+      description: "Feedback an application sent on the answer (POST /v1/feedback), oldest first",
+      items: record({
+        id: str,
+        value: { type: "integer", minimum: -10, maximum: 10 },
+        weight: { type: "number", minimum: 0, maximum: 1 },
+        metadata: { type: "object", additionalProperties: { type: "string" } },
+        created_at: time,
+        updated_at: time,
+      }),
+    },
     hook_results: anyObject,
     attempts: { type: "array", items: anyObject },
     error: nullable(anyObject),
@@ -303,7 +315,7 @@ export const logViewSchema: Schema = {
       additionalProperties: false,
     },
   },
-  required: [...Object.keys(logColumns), "guardrail_results", "hook_results", "attempts", "error"],
+  required: [...Object.keys(logColumns), "guardrail_results", "feedback", "hook_results", "attempts", "error"],
   additionalProperties: false,
 };
 

@@ -3,7 +3,7 @@
  * latency of every check, and each guardrail's feedback object — beside the request's own facts.
  */
 import type { CheckResult, Feedback, GuardrailResult } from "../../core/index.js";
-import type { LogEntry } from "../store/log-types.js";
+import type { FeedbackRecord, LogEntry } from "../store/log-types.js";
 
 /** One check in the view. */
 export interface CheckView {
@@ -115,8 +115,15 @@ export function logSummary(entry: LogEntry): LogSummary {
   return { ...columns, guardrails: overview(guardrailViews(record)) };
 }
 
-/** The detail view of one request. */
-export function logView(entry: LogEntry): LogSummary & {
+/** Feedback an application sent on the answer, as the log view shows it. */
+export type FeedbackView = Omit<FeedbackRecord, "log_id" | "organization_id" | "workspace_id">;
+
+/** The detail view of one request, with the feedback sent on its answer (oldest first). */
+export function logView(
+  entry: LogEntry,
+  feedback: readonly FeedbackRecord[] = [],
+): LogSummary & {
+  feedback: FeedbackView[];
   guardrail_results: GuardrailView[];
   hook_results: unknown;
   attempts: unknown;
@@ -132,6 +139,14 @@ export function logView(entry: LogEntry): LogSummary & {
     ...columns,
     guardrails: overview(views),
     guardrail_results: views,
+    feedback: feedback.map(({ id, value, weight, metadata, created_at, updated_at }) => ({
+      id,
+      value,
+      weight,
+      metadata,
+      created_at,
+      updated_at,
+    })),
     hook_results: record.hook_results ?? { before_request_hooks: [], after_request_hooks: [] },
     attempts: record.attempts ?? [],
     error: record.error ?? null,

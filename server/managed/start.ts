@@ -19,6 +19,9 @@ import { RedisCounters } from "../limits/redis-counters.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/log-writer-thread.js";
 import { StoreLogSink } from "../logs/store-sink.js";
+import { FeedbackService } from "../feedback/feedback.js";
+import { feedbackCounter } from "../feedback/metrics.js";
+import { feedbackRoutes } from "../feedback/routes.js";
 import { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MetricsLogSink } from "../metrics/metrics-sink.js";
 import { metricsRoute } from "../metrics/routes.js";
@@ -321,6 +324,15 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         sources,
         throttle: built.guardgate.authThrottle,
         reload: { run: reload, organization: () => fileOrganization },
+      });
+      await built.register(feedbackRoutes, {
+        keys: sources.apiKeys,
+        throttle: built.guardgate.authThrottle,
+        service: new FeedbackService({
+          store,
+          recent: built.guardgate.recentRequests,
+          ...(metrics && { onStored: feedbackCounter(metrics.registry) }),
+        }),
       });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);

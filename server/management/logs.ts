@@ -42,7 +42,7 @@ export class Logs {
         (entry.organization_id === actor.organization_id &&
           (actor.role === "org_admin" || entry.workspace_id === actor.workspace_id)));
     if (!visible) throw notFound(`log "${id}"`);
-    return logView(entry);
+    return logView(entry, await this.ctx.store.feedback.forLogs([id]));
   }
 
   /** Per-guardrail and per-check counts and latency percentiles. */

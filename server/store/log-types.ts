@@ -62,10 +62,33 @@ export interface LogFilter {
    */
   verdict?: "pass" | "fail";
   model?: string;
+  /** Logs with some feedback of at least this value (-10…10). */
+  feedback_min?: number;
+  /** Logs with some feedback of at most this value (-10…10). */
+  feedback_max?: number;
   /** Page size; 50 by default, at most 500. */
   limit?: number;
   /** From a previous page's `next_cursor`. */
   cursor?: string;
+}
+
+/**
+ * Feedback an application sent on one answer (`POST /v1/feedback`). It is kept apart from the log
+ * record, keyed by the log's id, because it may come before the log writer has stored the record.
+ */
+export interface FeedbackRecord {
+  id: string;
+  /** The request id (`x-gateway-request-id`) the feedback is about, which is its log's id. */
+  log_id: string;
+  organization_id: string | null;
+  workspace_id: string;
+  /** An integer from -10 to 10. */
+  value: number;
+  /** From 0 to 1. */
+  weight: number;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One page of logs, newest first. */

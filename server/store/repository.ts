@@ -8,7 +8,8 @@
  * the management service.
  */
 
-import type { GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
+import type { FeedbackRecord, GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
+import type { DatasetRecord, DatasetRow, EvalRunRecord } from "./dataset-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -215,6 +216,55 @@ export interface LogRepository {
   spend(filter: SpendFilter): Promise<number>;
 }
 
+/** Feedback on answers, by log id; a log may not be stored yet when its feedback comes. */
+export interface FeedbackRepository {
+  /** Inserts records; resolves to false (nothing written) when an id is taken. */
+  insert(records: FeedbackRecord[]): Promise<boolean>;
+  get(id: string): Promise<FeedbackRecord | undefined>;
+  update(
+    id: string,
+    patch: Patch<FeedbackRecord, "value" | "weight" | "metadata">,
+    updatedAt: string,
+  ): Promise<FeedbackRecord | undefined>;
+  /** The feedback on these logs, oldest first. */
+  forLogs(logIds: readonly string[]): Promise<FeedbackRecord[]>;
+}
+
+/** Datasets made from logs, and their rows. */
+export interface DatasetRepository {
+  /** Resolves to undefined when the id is taken. */
+  create(record: DatasetRecord): Promise<DatasetRecord | undefined>;
+  get(id: string): Promise<DatasetRecord | undefined>;
+  /** Newest first; `workspaceId` narrows to one workspace. */
+  list(filter: { organizationId: string; workspaceId?: string }): Promise<DatasetRecord[]>;
+  update(
+    id: string,
+    patch: Patch<DatasetRecord, "status" | "rows" | "positives" | "skipped">,
+    updatedAt: string,
+  ): Promise<DatasetRecord | undefined>;
+  /** Writes rows in one unit. */
+  appendRows(rows: DatasetRow[]): Promise<void>;
+  /** Rows in order, `limit` at a time, from after position `after` (-1 for the first page). */
+  rows(datasetId: string, page: { after: number; limit: number }): Promise<DatasetRow[]>;
+  /** Sets the label of the row made from `logId`; resolves to its label before, undefined when there is no such row. */
+  label(datasetId: string, logId: string, label: 0 | 1): Promise<0 | 1 | undefined>;
+  /** Deletes the dataset with its rows. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Evaluation runs and their reports. */
+export interface EvalRunRepository {
+  create(record: EvalRunRecord): Promise<EvalRunRecord | undefined>;
+  get(id: string): Promise<EvalRunRecord | undefined>;
+  /** Newest first; `workspaceId` narrows to one workspace. */
+  list(filter: { organizationId: string; workspaceId?: string }): Promise<EvalRunRecord[]>;
+  update(
+    id: string,
+    patch: Patch<EvalRunRecord, "status" | "error" | "report">,
+    updatedAt: string,
+  ): Promise<EvalRunRecord | undefined>;
+}
+
 /** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
 export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
@@ -239,6 +289,9 @@ export interface Store {
   readonly policies: PolicyRepository;
   readonly replayReports: ReplayReportRepository;
   readonly logs: LogRepository;
+  readonly feedback: FeedbackRepository;
+  readonly datasets: DatasetRepository;
+  readonly evalRuns: EvalRunRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
   /**

@@ -6,8 +6,9 @@
  * attaches it, and hostile names and bodies render as text. One browser for the file; the tests
  * run in order on one gateway, each building on the requests the ones before it sent.
  *
- * With CONSOLE_SCREENSHOTS_DIR set (`npm run docs:console`), the log list, a log view and the
- * guardrail editor are saved there as PNG files.
+ * With CONSOLE_SCREENSHOTS_DIR set (`npm run docs:console`), the log list, a log view, the
+ * guardrail editor, an answer's feedback, a dataset and two evaluations side by side are saved
+ * there as PNG files.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -386,6 +387,78 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     );
   });
 
+  it("shows feedback on an answer in its log view, makes a labelled dataset, switches a label, and sets two evaluations side by side", async () => {
+    const { response } = await client()
+      .chat.completions.create({ model: "@up/gpt-test", messages: [{ role: "user", content: "rate this answer" }] })
+      .withResponse();
+    const traceId = response.headers.get("x-gateway-request-id")!;
+    await client().post("/feedback", { body: { trace_id: traceId, value: -7, metadata: { user: "u-9" } } });
+    await gw.app.guardgate.drainLogs();
+    await gw.managed.sink.flush();
+
+    const page = await signedIn("workspace_admin");
+    await page.goto(`${url}/console/#/logs/${traceId}`);
+    await page.locator("[data-field=answer-feedback-value]").waitFor();
+    expect(await page.locator("[data-field=answer-feedback-value]").textContent()).toBe("-7");
+    expect(await page.locator("table.answer-feedback .tag").textContent()).toBe("user: u-9");
+    await page.screenshot({ path: path.join(shots, "log-feedback.png"), fullPage: true });
+    await page.goto(`${url}/console/#/logs?feedback_max=-5`);
+    await expect.poll(() => page.locator("tr[data-log-id]").count()).toBe(1);
+
+    await page.goto(`${url}/console/#/datasets`);
+    await page.fill("form.dataset-form input[name=name]", "Console week");
+    await page.fill("form.dataset-form input[name=label_rule]", "feedback <= -5 or guardrail:brief failed");
+    await page.click("form.dataset-form button[type=submit]");
+    await page.locator("[data-field=rows]").waitFor();
+    const datasets = (await api("GET", `/admin/v1/datasets?workspace_id=${workspace}`, undefined, keys.workspace_admin)).data;
+    const dataset = datasets.find((d: { name: string }) => d.name === "Console week");
+    expect(await page.locator("[data-field=rows]").textContent()).toBe(String(dataset.rows));
+    expect(dataset.positives).toBe(2);
+    expect(await page.locator(`tr[data-row-log='${traceId}'] button.label-toggle`).textContent()).toBe("1");
+    await page.screenshot({ path: path.join(shots, "dataset.png"), fullPage: true });
+    const other = page.locator("tr[data-row-log] button.label-toggle[data-label='0']").first();
+    await other.click();
+    await expect.poll(() => page.locator("[data-field=positives]").textContent()).toBe("3");
+
+    const run = async (name: string, maxWords: number) =>
+      (
+        await api(
+          "POST",
+          "/admin/v1/evals",
+          {
+            name,
+            workspace_id: workspace,
+            guardrail: { id: `words-${maxWords}`, checks: [{ id: "default.wordCount", parameters: { maxWords } }] },
+            dataset_id: dataset.id,
+          },
+          keys.workspace_admin,
+        )
+      ).id as string;
+    const first = await run("at most 3 words", 3);
+    const second = await run("at most 6 words", 6);
+    for (const id of [first, second]) {
+      await expect
+        .poll(async () => (await api("GET", `/admin/v1/evals/${id}`, undefined, keys.workspace_admin)).status)
+        .toBe("done");
+    }
+    await page.goto(`${url}/console/#/evals`);
+    await page.locator(`tr[data-eval-id='${first}'] input[type=checkbox]`).check();
+    await page.locator(`tr[data-eval-id='${second}'] input[type=checkbox]`).check();
+    await page.locator("button", { hasText: "Compare the two chosen" }).click();
+    await page.locator("table.eval-compare").waitFor();
+    expect(await page.locator("table.eval-compare th[data-run]").allTextContents()).toEqual([
+      "at most 3 words",
+      "at most 6 words",
+    ]);
+    const report = (await api("GET", `/admin/v1/evals/${first}`, undefined, keys.workspace_admin)).report;
+    const f1 = report.results[0].scores.f1;
+    expect(await page.locator("tr[data-score=f1] td").nth(1).textContent()).toBe(f1 === null ? "n/a" : f1.toFixed(4));
+    expect(await page.locator("tr[data-confusion=true_positives] td").nth(1).textContent()).toBe(
+      String(report.results[0].confusion.true_positives),
+    );
+    await page.screenshot({ path: path.join(shots, "eval-compare.png"), fullPage: true });
+  });
+
   it("runs Try it with the organization admin key, in the workspace being looked at, and in no other", async () => {
     const page = await signedIn("org_admin");
     await page.goto(`${url}/console/#/guardrails/brief`);
@@ -562,7 +635,14 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     });
     expect(overflow).toBeLessThanOrEqual(0);
     if (process.env.CONSOLE_SCREENSHOTS_DIR) {
-      for (const name of ["log-list.png", "log-detail.png", "guardrail-editor.png"]) {
+      for (const name of [
+        "log-list.png",
+        "log-detail.png",
+        "guardrail-editor.png",
+        "log-feedback.png",
+        "dataset.png",
+        "eval-compare.png",
+      ]) {
         expect(statSync(path.join(shots, name)).size).toBeGreaterThan(10_000);
       }
     }

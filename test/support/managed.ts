@@ -42,6 +42,8 @@ export async function startManaged(
     dir?: string;
     app?: Pick<AppOptions, "executor" | "plugins">;
     redisUrl?: string;
+    /** How long a request log may wait for companions before it is written, ms; 5 by default. */
+    logFlushMs?: number;
   } = {},
 ): Promise<ManagedTestGateway> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), "guardgate-managed-"));
@@ -49,7 +51,7 @@ export async function startManaged(
     dataDir: dir,
     env: {},
     externalChangePollMs: 0,
-    logWriter: { flushIntervalMs: 5 },
+    logWriter: { flushIntervalMs: options.logFlushMs ?? 5 },
     ...(options.file && { file: options.file }),
     ...(options.counters && { counters: options.counters }),
     ...(options.redisUrl && { redisUrl: options.redisUrl }),

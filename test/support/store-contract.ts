@@ -17,6 +17,7 @@ export interface StoreHarness {
 }
 
 const T = "2025-01-01T00:00:00.000Z";
+const T2 = "2025-01-02T00:00:00.000Z";
 
 async function seed(store: Store) {
   await store.organizations.create({
@@ -478,6 +479,112 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await ids({ guardrail_id: "other" })).toEqual([]);
       expect(await ids({ workspace_id: "ws2" })).toEqual([]);
       expect((await ids({ organization_id: "org1", workspace_id: "ws1" })).length).toBe(25);
+    });
+
+    it("keeps feedback apart from its log, and filters logs by its value", async () => {
+      const store = await withLogs();
+      const feedback = (id: string, logId: string, value: number, at = T) => ({
+        id,
+        log_id: logId,
+        organization_id: "org1",
+        workspace_id: "ws1",
+        value,
+        weight: 0.5,
+        metadata: { user: "u1" },
+        created_at: at,
+        updated_at: at,
+      });
+      expect(
+        await store.feedback.insert([
+          feedback("fb1", "log03", -8),
+          feedback("fb2", "log03", 4, "2025-01-01T00:00:01.000Z"),
+          feedback("fb3", "log07", 10),
+          // Feedback may come before its log is stored.
+          feedback("fb4", "not-yet-written", 1),
+        ]),
+      ).toBe(true);
+      // A batch with a taken id writes nothing.
+      expect(await store.feedback.insert([feedback("fb5", "log01", 2), feedback("fb1", "log01", 2)])).toBe(false);
+      expect(await store.feedback.get("fb5")).toBeUndefined();
+      expect(await store.feedback.get("fb1")).toEqual(feedback("fb1", "log03", -8));
+      expect((await store.feedback.forLogs(["log03", "log07", "log09"])).map((f) => f.id)).toEqual(["fb1", "fb3", "fb2"]);
+      const ids = async (filter: Parameters<Store["logs"]["query"]>[0]) =>
+        (await store.logs.query({ limit: 100, ...filter })).items.map((e) => e.id);
+      expect(await ids({ feedback_max: -5 })).toEqual(["log03"]);
+      expect(await ids({ feedback_min: 4 })).toEqual(["log07", "log03"]);
+      expect(await ids({ feedback_min: 5, feedback_max: 9 })).toEqual([]);
+      expect(await ids({ feedback_min: -10, status: [200] })).toEqual(["log07", "log03"]);
+
+      const updated = await store.feedback.update("fb1", { value: 3, metadata: { user: "u2" } }, "2025-02-01T00:00:00.000Z");
+      expect(updated).toEqual({
+        ...feedback("fb1", "log03", 3),
+        metadata: { user: "u2" },
+        updated_at: "2025-02-01T00:00:00.000Z",
+      });
+      expect(await store.feedback.update("nope", { value: 1 }, T)).toBeUndefined();
+      expect(await ids({ feedback_max: -5 })).toEqual([]);
+
+      // Feedback goes with its workspace.
+      expect(await store.workspaces.delete("ws1")).toBe(true);
+      expect(await store.feedback.get("fb3")).toBeUndefined();
+    });
+
+    it("keeps datasets with their rows in order, paged, relabelled, and gone with their workspace", async () => {
+      const { store } = await open();
+      await seed(store);
+      const dataset = {
+        id: "ds1",
+        organization_id: "org1",
+        workspace_id: "ws1",
+        name: "D",
+        filter: { model: "m1", feedback_max: -5 },
+        label_rule: "feedback <= -5",
+        status: "building" as const,
+        rows: 0,
+        positives: 0,
+        skipped: { no_body: 0 },
+        created_at: T,
+        updated_at: T,
+      };
+      expect(await store.datasets.create(dataset)).toEqual(dataset);
+      expect(await store.datasets.create(dataset)).toBeUndefined();
+      const row = (seq: number) => ({
+        dataset_id: "ds1",
+        seq,
+        log_id: `log${seq}`,
+        input: `input ${seq} ✓ "quoted"`,
+        output: seq % 2 ? null : `output ${seq}`,
+        verdicts: { g1: seq % 3 ? ("pass" as const) : ("fail" as const) },
+        failed_checks: seq % 3 ? [] : ["g1/default.regexMatch"],
+        feedback: seq % 4 ? [] : [-7, 2],
+        label: (seq % 3 ? 0 : 1) as 0 | 1,
+      });
+      await store.datasets.appendRows(Array.from({ length: 600 }, (_, i) => row(i)));
+      await store.datasets.appendRows([row(600)]);
+      const read: unknown[] = [];
+      let after = -1;
+      for (;;) {
+        const page = await store.datasets.rows("ds1", { after, limit: 250 });
+        if (!page.length) break;
+        read.push(...page);
+        after = page.at(-1)!.seq;
+      }
+      expect(read).toEqual(Array.from({ length: 601 }, (_, i) => row(i)));
+      expect(await store.datasets.label("ds1", "log1", 1)).toBe(0);
+      expect(await store.datasets.label("ds1", "log1", 1)).toBe(1);
+      expect(await store.datasets.label("ds1", "nope", 1)).toBeUndefined();
+      expect((await store.datasets.rows("ds1", { after: 0, limit: 1 }))[0]?.label).toBe(1);
+      const ready = await store.datasets.update(
+        "ds1",
+        { status: "ready", rows: 601, positives: 201, skipped: { no_body: 3 } },
+        T2,
+      );
+      expect(ready).toEqual({ ...dataset, status: "ready", rows: 601, positives: 201, skipped: { no_body: 3 }, updated_at: T2 });
+      expect((await store.datasets.list({ organizationId: "org1", workspaceId: "ws1" })).map((d) => d.id)).toEqual(["ds1"]);
+      expect(await store.datasets.list({ organizationId: "org1", workspaceId: "ws2" })).toEqual([]);
+      expect(await store.workspaces.delete("ws1")).toBe(true);
+      expect(await store.datasets.get("ds1")).toBeUndefined();
+      expect(await store.datasets.rows("ds1", { after: -1, limit: 10 })).toEqual([]);
     });
 
     it("aggregates per guardrail and per check, with percentiles", async () => {

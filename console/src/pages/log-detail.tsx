@@ -44,7 +44,18 @@ interface GuardrailView {
   monitor?: boolean;
 }
 
+/** Feedback an application sent on the answer (POST /v1/feedback). */
+interface AnswerFeedback {
+  id: string;
+  value: number;
+  weight: number;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
 interface LogView extends LogSummary {
+  feedback: AnswerFeedback[];
   upstream_latency_ms: number | null;
   request_type: string | null;
   cache_status: string | null;
@@ -365,6 +376,43 @@ export function LogDetail({ id }: { id: string }) {
               {log.guardrail_results.map((view, index) => (
                 <GuardrailCard key={index} view={view} configId={log.config_id} />
               ))}
+              <h2>Feedback on the answer</h2>
+              {log.feedback.length === 0 ? (
+                <p class="muted" data-field="no-answer-feedback">
+                  No feedback was sent on this answer (POST /v1/feedback with its request id).
+                </p>
+              ) : (
+                <div class="table-wrap">
+                  <table class="answer-feedback">
+                    <thead>
+                      <tr>
+                        <th>Value</th>
+                        <th>Weight</th>
+                        <th>Metadata</th>
+                        <th>Sent</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {log.feedback.map((f) => (
+                        <tr key={f.id} data-feedback-id={f.id}>
+                          <td data-field="answer-feedback-value" class={f.value < 0 ? "failed" : f.value > 0 ? "passed" : ""}>
+                            {f.value}
+                          </td>
+                          <td data-field="answer-feedback-weight">{f.weight}</td>
+                          <td>
+                            {Object.entries(f.metadata).map(([name, value]) => (
+                              <span class="tag" key={name}>
+                                {name}: {value}
+                              </span>
+                            ))}
+                          </td>
+                          <td>{when(f.updated_at)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
               {log.error && (
                 <>
                   <h2>Error</h2>

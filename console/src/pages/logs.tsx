@@ -31,7 +31,18 @@ export interface LogSummary {
   };
 }
 
-const FILTERS = ["from", "to", "status", "guardrail_id", "check_id", "verdict", "model", "workspace_id"] as const;
+const FILTERS = [
+  "from",
+  "to",
+  "status",
+  "guardrail_id",
+  "check_id",
+  "verdict",
+  "model",
+  "feedback_min",
+  "feedback_max",
+  "workspace_id",
+] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
 const REFRESH_MS = 5000;
@@ -99,7 +110,12 @@ export function Logs() {
     setCursors([]);
     go(["logs"], next);
   };
-  const input = (name: keyof Filters, labelText: string, type: "text" | "datetime-local" = "text", placeholder = "") => (
+  const input = (
+    name: keyof Filters,
+    labelText: string,
+    type: "text" | "datetime-local" | "number" = "text",
+    placeholder = "",
+  ) => (
     <label class="filter">
       <span>{labelText}</span>
       <input
@@ -145,6 +161,8 @@ export function Logs() {
           </select>
         </label>
         {input("model", "Model")}
+        {input("feedback_min", "Feedback from", "number", "-10")}
+        {input("feedback_max", "Feedback to", "number", "10")}
         {me.role === "org_admin" && (
           <label class="filter">
             <span>Workspace</span>

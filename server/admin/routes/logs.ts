@@ -28,6 +28,18 @@ const logQuery = {
       description: "Of the check when check_id is given, of the guardrail when guardrail_id is, of any guardrail otherwise.",
     },
     model: { type: "string" },
+    feedback_min: {
+      type: "integer",
+      minimum: -10,
+      maximum: 10,
+      description: "Logs with some feedback (POST /v1/feedback) of at least this value.",
+    },
+    feedback_max: {
+      type: "integer",
+      minimum: -10,
+      maximum: 10,
+      description: "Logs with some feedback of at most this value.",
+    },
     limit: { type: "integer", minimum: 1, maximum: 500, default: 50 },
     cursor: { type: "string" },
   },

@@ -145,6 +145,12 @@ export class PgLogs implements LogRepository {
       wanted.v = verdict;
     }
     if (Object.keys(wanted).length) where.add((p) => `l.hooks @> ${p}::jsonb`, JSON.stringify([wanted]));
+    if (filter.feedback_min !== undefined || filter.feedback_max !== undefined) {
+      const conditions = ["f.log_id = l.id"];
+      if (filter.feedback_min !== undefined) conditions.push(`f.value >= ${where.param(filter.feedback_min)}`);
+      if (filter.feedback_max !== undefined) conditions.push(`f.value <= ${where.param(filter.feedback_max)}`);
+      where.clauses.push(`EXISTS (SELECT 1 FROM log_feedback f WHERE ${conditions.join(" AND ")})`);
+    }
     if (filter.cursor !== undefined) {
       const position = decodeCursor(filter.cursor);
       if (!position || Number.isNaN(Date.parse(position.created_at)))

@@ -243,6 +243,74 @@ CREATE TABLE replay_reports (
 CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 3,
+    name: "feedback on answers",
+    sql: `
+-- No foreign key to request_logs: feedback may come before the log writer has stored its record.
+CREATE TABLE log_feedback (
+  id text PRIMARY KEY,
+  log_id text NOT NULL,
+  organization_id text,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  value integer NOT NULL,
+  weight double precision NOT NULL,
+  metadata jsonb NOT NULL,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
+`,
+  },
+  {
+    version: 4,
+    name: "datasets and evaluation runs",
+    sql: `
+CREATE TABLE datasets (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  filter jsonb NOT NULL,
+  label_rule text,
+  status text NOT NULL CHECK (status IN ('building', 'ready')),
+  rows integer NOT NULL,
+  positives integer NOT NULL,
+  skipped jsonb NOT NULL,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX datasets_owner ON datasets(organization_id, workspace_id, created_at);
+
+CREATE TABLE dataset_rows (
+  dataset_id text NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  log_id text NOT NULL,
+  input text NOT NULL,
+  output text,
+  verdicts jsonb NOT NULL,
+  failed_checks jsonb NOT NULL,
+  feedback jsonb NOT NULL,
+  label smallint NOT NULL,
+  PRIMARY KEY (dataset_id, seq)
+);
+CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+
+-- Evaluation runs of the admin API: running, then done with the report or failed with the reason.
+CREATE TABLE eval_runs (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  status text NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+  error text,
+  report jsonb,
+  created_at text NOT NULL,
+  updated_at text NOT NULL
+);
+CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

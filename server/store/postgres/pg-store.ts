@@ -15,6 +15,8 @@ import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
+import { PgDatasets, PgEvalRuns } from "./datasets.js";
+import { PgFeedback } from "./feedback.js";
 import { PgLogs } from "./logs.js";
 import { migratePostgres } from "./migrations.js";
 import { LogPartitions } from "./partitions.js";
@@ -236,6 +238,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     policies: new PgPolicies(pool, announce),
     replayReports: new PgReplayReports(pool),
     logs: new PgLogs(pool, partitions),
+    feedback: new PgFeedback(pool),
+    evalRuns: new PgEvalRuns(pool),
+    datasets: new PgDatasets(pool),
     meta: new PgMeta(pool),
     changes: feed,
     atomically: (work) => atomically(pool, work),

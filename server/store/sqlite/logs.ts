@@ -186,6 +186,18 @@ export class SqliteLogs implements LogRepository {
       if (verdict !== undefined) conditions.push("g.verdict = @verdict");
       where.clauses.push(`EXISTS (SELECT 1 FROM log_guardrails g WHERE ${conditions.join(" AND ")})`);
     }
+    if (filter.feedback_min !== undefined || filter.feedback_max !== undefined) {
+      const conditions = ["f.log_id = l.id"];
+      if (filter.feedback_min !== undefined) {
+        conditions.push("f.value >= @feedback_min");
+        where.params.feedback_min = filter.feedback_min;
+      }
+      if (filter.feedback_max !== undefined) {
+        conditions.push("f.value <= @feedback_max");
+        where.params.feedback_max = filter.feedback_max;
+      }
+      where.clauses.push(`EXISTS (SELECT 1 FROM log_feedback f WHERE ${conditions.join(" AND ")})`);
+    }
     if (filter.cursor !== undefined) {
       const position = decodeCursor(filter.cursor);
       if (!position) throw invalid("cursor: is not a cursor from a previous page", "invalid_cursor");

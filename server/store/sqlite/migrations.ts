@@ -249,6 +249,74 @@ CREATE TABLE replay_reports (
 CREATE INDEX replay_reports_owner ON replay_reports(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 4,
+    name: "feedback on answers",
+    sql: `
+-- No foreign key to request_logs: feedback may come before the log writer has stored its record.
+CREATE TABLE log_feedback (
+  id TEXT PRIMARY KEY,
+  log_id TEXT NOT NULL,
+  organization_id TEXT,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  value INTEGER NOT NULL,
+  weight REAL NOT NULL,
+  metadata TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX log_feedback_log ON log_feedback(log_id, value);
+`,
+  },
+  {
+    version: 5,
+    name: "datasets and evaluation runs",
+    sql: `
+CREATE TABLE datasets (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  filter TEXT NOT NULL,
+  label_rule TEXT,
+  status TEXT NOT NULL CHECK (status IN ('building', 'ready')),
+  rows INTEGER NOT NULL,
+  positives INTEGER NOT NULL,
+  skipped TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX datasets_owner ON datasets(organization_id, workspace_id, created_at);
+
+CREATE TABLE dataset_rows (
+  dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  log_id TEXT NOT NULL,
+  input TEXT NOT NULL,
+  output TEXT,
+  verdicts TEXT NOT NULL,
+  failed_checks TEXT NOT NULL,
+  feedback TEXT NOT NULL,
+  label INTEGER NOT NULL,
+  PRIMARY KEY (dataset_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX dataset_rows_log ON dataset_rows(dataset_id, log_id);
+
+-- Evaluation runs of the admin API: running, then done with the report or failed with the reason.
+CREATE TABLE eval_runs (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+  error TEXT,
+  report TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */

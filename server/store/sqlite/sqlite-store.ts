@@ -16,6 +16,8 @@ import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { openConnection } from "./connection.js";
+import { SqliteDatasets, SqliteEvalRuns } from "./datasets.js";
+import { SqliteFeedback } from "./feedback.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
 import { SqlitePolicies, SqliteReplayReports } from "./policies.js";
@@ -140,6 +142,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     policies: new SqlitePolicies(db, feed),
     replayReports: new SqliteReplayReports(db),
     logs: new SqliteLogs(db),
+    feedback: new SqliteFeedback(db),
+    evalRuns: new SqliteEvalRuns(db),
+    datasets: new SqliteDatasets(db),
     meta: new SqliteMeta(db),
     changes: feed,
     atomically,
