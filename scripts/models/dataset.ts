@@ -17,6 +17,9 @@ export interface Row {
   category: string;
   /** The file it came from (base name). */
   file: string;
+  /** Written rows: the attack family or kind of hard negative, and the ISO 639-1 language. */
+  family?: string;
+  language?: string;
 }
 
 /** What a weights file records about one training file. */
@@ -58,7 +61,15 @@ export function readRows(file: string): { rows: Row[]; record: FileRecord } {
       if (typeof row.text !== "string" || (row.label !== 0 && row.label !== 1)) {
         throw new Error(`${file}:${index + 1}: a row needs a string "text" and a "label" of 0 or 1`);
       }
-      rows.push({ text: row.text, label: row.label, source: row.source ?? name, category: row.category ?? name, file: name });
+      rows.push({
+        text: row.text,
+        label: row.label,
+        source: row.source ?? name,
+        category: row.category ?? name,
+        file: name,
+        ...(typeof row.family === "string" ? { family: row.family } : {}),
+        ...(typeof row.language === "string" ? { language: row.language } : {}),
+      });
     });
   return { rows, record: { name, rows: rows.length, sha256: createHash("sha256").update(bytes).digest("hex") } };
 }
