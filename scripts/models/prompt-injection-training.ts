@@ -11,6 +11,7 @@ import {
   type WindowSpec,
   windowStarts,
 } from "../../plugins/model/shared/prompt-injection-model.js";
+import { segments } from "../../plugins/model/shared/segments.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
 import { type FileRecord, type Metrics, metrics, type Row } from "./dataset.js";
 import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
@@ -44,6 +45,13 @@ export interface Recipe extends TrainOptions {
   window: WindowSpec;
   /** Score sentences and lines on their own too, with a gate chosen on validation (see `segments.ts`). */
   segments: boolean;
+  /**
+   * How much the sentences and lines of a benign text longer than a window count, learnt on their
+   * own as benign (as a share of the text's weight; 0 leaves them out). They are what the
+   * sentence gate sees of ordinary documents; an attack's sentences are not all attacks, so only
+   * benign texts give them.
+   */
+  benignSegments: number;
 }
 
 /** The features and trainer settings of each architecture compared. */
@@ -53,6 +61,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
     segments: true,
+    benignSegments: 2,
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -65,6 +74,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
     segments: true,
+    benignSegments: 0,
     architecture: "mlp",
     spec: { bits: 17, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -106,7 +116,7 @@ function rowWeights(rows: readonly Row[], { weighting, writtenWeight }: Pick<Rec
 /** Rows as weighted training examples, each long text split into the windows it is scored in. */
 export function examplesOf(
   rows: readonly Row[],
-  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window">,
+  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window" | "benignSegments">,
 ): Example[] {
   const weights = rowWeights(rows, recipe);
   const buffer = new FoldBuffer();
@@ -125,6 +135,19 @@ export function examplesOf(
         label: row.label,
         weight: weight / starts.length,
       });
+    }
+    if (row.label === 0 && recipe.benignSegments > 0 && starts.length > 1) {
+      const spans = segments(row.text, recipe.window.size);
+      for (const span of spans) {
+        foldText(row.text, buffer, span.start, span.end);
+        extractFeatures(buffer, 0, buffer.length, vector);
+        examples.push({
+          indices: vector.indices.slice(0, vector.size),
+          values: vector.values.slice(0, vector.size),
+          label: 0,
+          weight: (weight * recipe.benignSegments) / spans.length,
+        });
+      }
     }
   }
   return examples;
