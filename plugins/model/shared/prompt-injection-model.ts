@@ -5,7 +5,7 @@
  * score, so an injection buried in a long document is found at a cost linear in the length. Two
  * architectures share the features: logistic regression, and a one-hidden-layer MLP.
  */
-import { FoldBuffer, foldText } from "./fold.js";
+import { FoldBuffer, foldPieceEnd, foldText } from "./fold.js";
 import { extractFeatures, FeatureVector, type FeatureSpec } from "./hashed-features.js";
 import { findPayloads } from "./payloads.js";
 import { segments } from "./segments.js";
@@ -194,6 +194,9 @@ function foldedRange(buffer: FoldBuffer, start: number, end: number): { from: nu
   return { from, to };
 }
 
+/** Characters folded per step. */
+const FOLD_PIECE = 8192;
+
 /** How long a call may run before it lets the event loop in, when scored with `scoreYielding`. */
 const SLICE_MS = 8;
 
@@ -259,10 +262,25 @@ export class InjectionScorer {
     return step.value;
   }
 
+  /**
+   * Folds the text into the scorer's buffer, a piece of about FOLD_PIECE characters per step
+   * (folding 100 KB at once holds a busy thread for tens of milliseconds), cut between words so
+   * that the result is the same as folding it whole.
+   */
+  private *fold(text: string): Generator<void, void, void> {
+    this.folded.length = 0;
+    for (let start = 0; start < text.length; ) {
+      const end = foldPieceEnd(text, start, FOLD_PIECE);
+      foldText(text, this.folded, start, end, true);
+      start = end;
+      if (start < text.length) yield;
+    }
+  }
+
   private *steps(text: string, options: ScoreOptions): Steps {
     const explainFrom = options.explainFrom ?? 0;
     const gate = options.segmentGate ?? this.classifier.segmentGate ?? Infinity;
-    foldText(text, this.folded);
+    yield* this.fold(text);
     const windows = yield* this.bestWindow(this.folded);
     const origin = (buffer: FoldBuffer, at: number) => (at >= buffer.length ? text.length : (buffer.origin[at] ?? 0));
     const result: InjectionScore = {
