@@ -1,6 +1,13 @@
-/** The languages the written rows cover, English first (other languages borrow its payloads). */
+/**
+ * The languages the written rows cover, English first (other languages borrow its payloads). New
+ * languages go at the end: rows are deduplicated in this order, so earlier files stay unchanged.
+ */
 import { de } from "./de.js";
 import { en } from "./en.js";
+import { es } from "./es.js";
+import { fr } from "./fr.js";
+import { it } from "./it.js";
 import type { LanguagePack } from "./pack.js";
+import { pt } from "./pt.js";
 
-export const PACKS: readonly LanguagePack[] = [en, de];
+export const PACKS: readonly LanguagePack[] = [en, de, fr, es, pt, it];
