@@ -7,7 +7,11 @@ import { en } from "./en.js";
 import { es } from "./es.js";
 import { fr } from "./fr.js";
 import { it } from "./it.js";
-import type { LanguagePack } from "./pack.js";
+import { nl } from "./nl.js";
+import { pl } from "./pl.js";
 import { pt } from "./pt.js";
+import { ru } from "./ru.js";
+import { uk } from "./uk.js";
+import type { LanguagePack } from "./pack.js";
 
-export const PACKS: readonly LanguagePack[] = [en, de, fr, es, pt, it];
+export const PACKS: readonly LanguagePack[] = [en, de, fr, es, pt, it, nl, pl, ru, uk];
