@@ -179,7 +179,7 @@ export interface Calibration {
 
 /**
  * Chooses the sentence gate (the one giving the best validation F1 at the balanced threshold;
- * the higher gate on a tie) and each preset's threshold, on validation rows. Each row is scored
+ * the lower gate on a tie) and each preset's threshold, on validation rows. Each row is scored
  * once, keeping the best window, sentence and payload apart, so every gate is tried for free.
  */
 export function calibrate(scorer: InjectionScorer, rows: readonly Row[], segments: boolean): Calibration {
@@ -194,7 +194,8 @@ export function calibrate(scorer: InjectionScorer, rows: readonly Row[], segment
       labels,
       scores.map((s) => s >= threshold),
     ).f1;
-    if (chosen === undefined || f1 >= chosen.f1) chosen = { gate, f1, scores };
+    // On a tie the lower gate wins: validation holds few long documents, where sentences matter.
+    if (chosen === undefined || f1 > chosen.f1) chosen = { gate, f1, scores };
   }
   const { gate, scores } = chosen as { gate: number; scores: number[] };
   const thresholds = Object.fromEntries(

@@ -269,7 +269,7 @@ export class InjectionScorer {
    */
   private *fold(text: string): Generator<void, void, void> {
     this.folded.length = 0;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = foldPieceEnd(text, start, FOLD_PIECE);
       foldText(text, this.folded, start, end, true);
       start = end;
