@@ -61,7 +61,7 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
     segments: true,
-    benignSegments: 2,
+    benignSegments: 0,
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
     epochs: 6,

@@ -99,7 +99,8 @@ export default defineCheck<Parameters>({
     "",
     "Trained on public injection and jailbreak sets plus attacks, indirect injections and benign look-alikes written for it in many languages. Measured figures (test split, sources and attack families never trained on, each sensitivity preset per family and language, over-defense on trigger-word and sensitive-topic questions) are in docs/models.md; on sources unlike the training data, recall and false alarms are much worse than on the test split, so tune `threshold` or `sensitivity` on your own traffic.",
   ].join("\n"),
-  async run({ text }, { threshold, sensitivity, decodePayloads, signals }) {
+  async run(context, { threshold, sensitivity, decodePayloads, signals }) {
+    const { text } = context;
     const scorer = promptInjectionScorer();
     const preset = threshold === undefined ? (sensitivity ?? "balanced") : null;
     const applied = preset === null ? (threshold as number) : scorer.classifier.thresholds[preset];
@@ -115,7 +116,7 @@ export default defineCheck<Parameters>({
           : ` in the ${result.kind} at characters ${result.start}–${result.end}`;
     const drivers =
       result.signals.length > 0 ? `; strongest words: ${result.signals.map((s) => JSON.stringify(s.text)).join(", ")}` : "";
-    return {
+    const outcome = {
       verdict: !injection,
       data: {
         score: Number(result.score.toFixed(4)),
@@ -130,5 +131,6 @@ export default defineCheck<Parameters>({
         textExcerpt: textExcerpt(text),
       },
     };
+    return outcome;
   },
 });
