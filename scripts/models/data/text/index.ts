@@ -10,12 +10,15 @@ import { fr } from "./fr.js";
 import { he } from "./he.js";
 import { hi } from "./hi.js";
 import { it } from "./it.js";
+import { ja } from "./ja.js";
+import { ko } from "./ko.js";
 import { nl } from "./nl.js";
 import { pl } from "./pl.js";
 import { pt } from "./pt.js";
 import { ru } from "./ru.js";
 import { tr } from "./tr.js";
 import { uk } from "./uk.js";
+import { zh } from "./zh.js";
 import type { LanguagePack } from "./pack.js";
 
-export const PACKS: readonly LanguagePack[] = [en, de, fr, es, pt, it, nl, pl, ru, uk, tr, ar, he, hi];
+export const PACKS: readonly LanguagePack[] = [en, de, fr, es, pt, it, nl, pl, ru, uk, tr, ar, he, hi, zh, ja, ko];
