@@ -31,6 +31,28 @@ const ATTACK_FAMILIES = [
   "multi-turn",
   "indirect",
 ];
+const LANGUAGES = [
+  "en",
+  "de",
+  "fr",
+  "es",
+  "pt",
+  "it",
+  "nl",
+  "pl",
+  "ru",
+  "uk",
+  "tr",
+  "ar",
+  "he",
+  "hi",
+  "zh",
+  "ja",
+  "ko",
+  "vi",
+  "id",
+  "th",
+];
 const NEGATIVE_FAMILIES = [
   "sensitive-question",
   "quoted-attack",
@@ -83,14 +105,16 @@ describe("written rows", () => {
     }
   });
 
-  it("are about as many benign as attacks", () => {
+  it("number at least 5,000, about as many benign as attacks", () => {
     const attacks = rows.filter((r) => r.label === 1).length;
+    expect(rows.length).toBeGreaterThanOrEqual(5_000);
     expect(attacks / rows.length).toBeGreaterThan(0.4);
     expect(attacks / rows.length).toBeLessThan(0.6);
   });
 
-  it("cover every attack family and kind of hard negative in each language", () => {
-    for (const { language } of PACKS) {
+  it("cover every attack family and kind of hard negative in each of the 20 languages", () => {
+    expect(PACKS.map((p) => p.language).sort()).toEqual([...LANGUAGES].sort());
+    for (const language of LANGUAGES) {
       const mine = rows.filter((r) => r.language === language);
       for (const family of ATTACK_FAMILIES) {
         expect(mine.filter((r) => r.family === family && r.label === 1).length, `${language} ${family}`).toBeGreaterThan(2);
@@ -111,7 +135,12 @@ describe("written rows", () => {
         ).toBeGreaterThanOrEqual(PACKS.length);
       }
     }
-    expect(indirect.filter((r) => r.label === 0).length).toBe(indirect.filter((r) => r.label === 1).length);
+    for (let i = 0; i < indirect.length; i += 2) {
+      const [injected, clean] = [indirect[i] as WrittenRow, indirect[i + 1] as WrittenRow];
+      expect([injected.label, clean.label], injected.category).toEqual([1, 0]);
+      expect(clean.category).toBe(`generated_indirect_${injected.category.split("_")[2]}_clean`);
+      expect(clean.text.length).toBeLessThan(injected.text.length);
+    }
     expect(indirect.filter((r) => r.text.length >= 10_000).length).toBeGreaterThan(PACKS.length);
   });
 });

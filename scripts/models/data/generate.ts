@@ -258,17 +258,30 @@ export function buildWrittenData(): Map<string, WrittenRow[]> {
   const english = PACKS.find((p) => p.language === "en");
   if (english === undefined) throw new Error("the English text pack is missing");
   const files = new Map<string, WrittenRow[]>();
+  const fresh = (r: WrittenRow) => {
+    const key = normalisedKey(r.text);
+    return key !== "" && !seen.has(key);
+  };
   const keep = (rows: WrittenRow[]) =>
     rows.filter((r) => {
-      const key = normalisedKey(r.text);
-      if (key === "" || seen.has(key)) return false;
-      seen.add(key);
+      if (!fresh(r)) return false;
+      seen.add(normalisedKey(r.text));
       return true;
     });
+  // An injected carrier and its clean twin stay or go together, so every injection keeps its twin.
+  const keepPairs = (rows: WrittenRow[]) => {
+    const kept: WrittenRow[] = [];
+    for (let i = 0; i + 1 < rows.length; i += 2) {
+      const [injected, clean] = [rows[i] as WrittenRow, rows[i + 1] as WrittenRow];
+      if (!fresh(injected) || !fresh(clean) || normalisedKey(injected.text) === normalisedKey(clean.text)) continue;
+      kept.push(...keep([injected, clean]));
+    }
+    return kept;
+  };
   for (const pack of PACKS) {
     files.set(`attacks-${pack.language}.jsonl`, keep(attackRows(pack)));
     files.set(`negatives-${pack.language}.jsonl`, keep(negativeRows(pack)));
-    files.set(`indirect-${pack.language}.jsonl`, keep(indirectRows(pack, english, pack.language === "en" ? 15 : 6)));
+    files.set(`indirect-${pack.language}.jsonl`, keepPairs(indirectRows(pack, english, pack.language === "en" ? 15 : 6)));
   }
   return files;
 }
