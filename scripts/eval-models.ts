@@ -177,17 +177,21 @@ for (const evaluated of selected) {
     const table = (title: string, key: (r: Row) => string | undefined, only?: readonly string[]) => {
       const per = names.map((name) => groups(rows, at[name] as boolean[], key));
       const keys = (per[0] ?? []).map((g) => g.name).filter((k) => only === undefined || only.includes(k));
+      const inTable = rows.flatMap((r, i) => {
+        const k = key(r);
+        return k !== undefined && keys.includes(k) ? [i] : [];
+      });
       return [
         "",
         title,
         "",
         `| | rows | ${names.map((n) => `${n} (${presets[n]}): recall % | ${n}: false positives %`).join(" | ")} |`,
         `|---|---:|${names.map(() => "---:|---:").join("|")}|`,
-        `| **all** | ${rows.length} | ${names
+        `| **all of these** | ${inTable.length} | ${names
           .map((n) => {
             const m = metrics(
-              rows.map((r) => r.label),
-              at[n] as boolean[],
+              inTable.map((i) => (rows[i] as Row).label),
+              inTable.map((i) => (at[n] as boolean[])[i] as boolean),
             );
             return `${recallOf(m)} | ${rateOf(m)}`;
           })
@@ -216,15 +220,26 @@ for (const evaluated of selected) {
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const started = performance.now();
+    // CPU time is this process's own work: on a busy machine wall-clock time also counts the
+    // time the system gave to other processes.
+    const cpu = process.cpuUsage();
     const timer = setInterval(() => {}, 1);
     for (let i = 0; i < 5; i++) await run(document);
     clearInterval(timer);
     delay.disable();
+    const used = process.cpuUsage(cpu);
     const perCall = (performance.now() - started) / 5;
-    entry.longDocument = { bytes: Buffer.byteLength(document), msPerCall: perCall, maxEventLoopDelayMs: delay.max / 1e6 };
+    const cpuPerCall = (used.user + used.system) / 1000 / 5;
+    const kb = Buffer.byteLength(document) / 1024;
+    entry.longDocument = {
+      bytes: Buffer.byteLength(document),
+      msPerCall: perCall,
+      cpuMsPerCall: cpuPerCall,
+      maxEventLoopDelayMs: delay.max / 1e6,
+    };
     markdown.push(
       "",
-      `A ${(Buffer.byteLength(document) / 1024).toFixed(0)} KB document: ${perCall.toFixed(1)} ms per call; the event loop was held at most ${(delay.max / 1e6).toFixed(1)} ms at a time.`,
+      `A ${kb.toFixed(0)} KB e-mail with one injected sentence: ${perCall.toFixed(1)} ms per call (${cpuPerCall.toFixed(1)} ms of CPU, ${(cpuPerCall / kb).toFixed(3)} ms of CPU per KB); the event loop was held at most ${(delay.max / 1e6).toFixed(1)} ms at a time.`,
     );
   }
   report.push(entry);

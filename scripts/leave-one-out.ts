@@ -1,8 +1,9 @@
 /**
- * `node dist/scripts/leave-one-out.js [--by source|family]... [--architecture mlp] [--recipe JSON] [--name NAME]`:
+ * `node dist/scripts/leave-one-out.js [--by source|family]... [--only GROUP,...] [--architecture mlp] [--recipe JSON] [--name NAME]`:
  * the leave-one-source-out and leave-one-family-out tables of a prompt-injection recipe (see
  * scripts/models/leave-one-out.ts), printed as Markdown and written to
- * bench/results/models-loo-<name>.json, so a recipe is judged on data it never saw.
+ * bench/results/models-loo-<name>.json, so a recipe is judged on data it never saw. `--only`
+ * holds out only the groups named (to split a long run across processes).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     architecture: { type: "string", default: "logistic" },
     recipe: { type: "string", default: "{}" },
     name: { type: "string" },
+    only: { type: "string" },
   },
 });
 const architecture = args.architecture === "mlp" ? "mlp" : "logistic";
@@ -32,7 +34,7 @@ if (jsonlFiles(PROMPT_INJECTION_DIR).length === 0) {
 const rows = promptInjectionFiles().flatMap((f) => readRows(f).rows);
 const runs = by.map((b) => {
   console.log(`\nLeave one ${b} out:\n`);
-  const run = leaveOneOut(rows, b, recipe, (g) => console.log(heldOutRow(g)));
+  const run = leaveOneOut(rows, b, recipe, (g) => console.log(heldOutRow(g)), args.only?.split(","));
   console.log(`\n${leaveOneOutMarkdown(run).join("\n")}`);
   return run;
 });

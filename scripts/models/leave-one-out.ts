@@ -57,14 +57,20 @@ function fit(rows: readonly Row[], recipe: Recipe) {
   return { scorer: model.calibrated(calibration), threshold: calibration.thresholds.balanced };
 }
 
-/** Runs leave-one-out over the groups `by` names; `progress` hears of each group as it is done. */
+/**
+ * Runs leave-one-out over the groups `by` names (or only those in `only`); `progress` hears of
+ * each group as it is done.
+ */
 export function leaveOneOut(
   rows: readonly Row[],
   by: LeaveOutBy,
   recipe: Recipe,
   progress: (heldOut: HeldOut) => void = () => {},
+  only?: readonly string[],
 ): LeaveOneOut {
-  const names = [...new Set(rows.flatMap((r) => groupOf(r, by) ?? []))].sort();
+  const names = [...new Set(rows.flatMap((r) => groupOf(r, by) ?? []))]
+    .filter((name) => only === undefined || only.includes(name))
+    .sort();
   const groups: HeldOut[] = [];
   const scored: Array<{ labels: number[]; scores: number[] }> = [];
   for (const group of names) {
