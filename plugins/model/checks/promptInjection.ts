@@ -1,13 +1,21 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
 
-import { promptInjectionScorer, type Sensitivity, SENSITIVITIES } from "../shared/prompt-injection-model.js";
 import { decidingSpan } from "../shared/deciding-span.js";
+import {
+  ESCALATE_SCHEMA,
+  type Escalation,
+  escalateUncertain,
+  escalationProblem,
+  escalationProfile,
+} from "../shared/escalation.js";
+import { promptInjectionScorer, type Sensitivity, SENSITIVITIES } from "../shared/prompt-injection-model.js";
 
 interface Parameters {
   threshold?: number;
   sensitivity?: Sensitivity;
   decodePayloads: boolean;
   signals: number;
+  escalate?: Escalation;
 }
 
 /** Texts from this many characters on are scored in slices that let the event loop run between them. */
@@ -52,13 +60,15 @@ export default defineCheck<Parameters>({
         default: 5,
         description: "How many of the words that pushed the score up most to report in data.signals.",
       },
+      escalate: ESCALATE_SCHEMA,
     },
     additionalProperties: false,
   },
-  validate: ({ threshold, sensitivity }) =>
-    threshold !== undefined && sensitivity !== undefined
-      ? { parameter: "sensitivity", message: "give either threshold or sensitivity, not both: each sets the threshold" }
-      : undefined,
+  validate: ({ threshold, sensitivity, escalate }) => {
+    if (threshold !== undefined && sensitivity !== undefined)
+      return { parameter: "sensitivity", message: "give either threshold or sensitivity, not both: each sets the threshold" };
+    return escalate ? escalationProblem(escalate, threshold) : undefined;
+  },
   data: {
     score: { type: "number", description: "Probability of injection (0–1) of the span that decided." },
     threshold: { type: "number", description: "The threshold applied." },
@@ -84,6 +94,17 @@ export default defineCheck<Parameters>({
     verdict: { type: "boolean", description: "The check's verdict." },
     explanation: { type: "string", description: "The score against the threshold, where it came from and what drove it." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
+    escalated: { type: "boolean", description: "With `escalate`: whether the score fell in the band and a second stage ran." },
+    decidedBy: {
+      type: "string",
+      description:
+        'With `escalate`: the stage whose verdict stands, "model.promptInjection", "model.classifier" or "model.llmJudge".',
+    },
+    stages: {
+      type: "array",
+      description:
+        "With `escalate`: each stage that ran, in order, with its `stage`, `score` (for injection, 0–1) and `verdict`; a second stage adds its `model` and its own result `data`.",
+    },
   },
   examples: [
     {
@@ -99,7 +120,8 @@ export default defineCheck<Parameters>({
     "",
     "Trained on public injection and jailbreak sets plus attacks, indirect injections and benign look-alikes written for it in many languages. Measured figures (test split, sources and attack families never trained on, each sensitivity preset per family and language, over-defense on trigger-word and sensitive-topic questions) are in docs/models.md; on sources unlike the training data, recall and false alarms are much worse than on the test split, so tune `threshold` or `sensitivity` on your own traffic.",
   ].join("\n"),
-  async run(context, { threshold, sensitivity, decodePayloads, signals }) {
+  configured: ({ escalate }) => escalationProfile(escalate),
+  async run(context, { threshold, sensitivity, decodePayloads, signals, escalate }) {
     const { text } = context;
     const scorer = promptInjectionScorer();
     const preset = threshold === undefined ? (sensitivity ?? "balanced") : null;
@@ -131,6 +153,6 @@ export default defineCheck<Parameters>({
         textExcerpt: textExcerpt(text),
       },
     };
-    return outcome;
+    return escalate ? escalateUncertain(context, outcome, escalate) : outcome;
   },
 });
