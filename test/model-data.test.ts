@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { PROMPT_INJECTION_DIR, readRows, seededRandom, WRITTEN_DIR } from "../scripts/models/dataset.js";
 import { buildCarrier, CARRIER_KINDS } from "../scripts/models/data/carriers.js";
 import { findDuplicates } from "../scripts/models/data/check-duplicates.js";
-import { buildWrittenData, serialise, type WrittenRow } from "../scripts/models/data/generate.js";
+import { buildWrittenData, countTables, serialise, type WrittenRow } from "../scripts/models/data/generate.js";
 import { PACKS } from "../scripts/models/data/text/index.js";
 
 const datasetsPresent = existsSync(PROMPT_INJECTION_DIR);
@@ -70,6 +70,10 @@ describe("written rows", () => {
       expect(existsSync(file), `${name} is missing`).toBe(true);
       expect(readFileSync(file, "utf8"), `${name} is out of date`).toBe(fileRows.map(serialise).join("\n") + "\n");
     }
+  });
+
+  it("are counted in the README as they are", () => {
+    expect(readFileSync(path.join(WRITTEN_DIR, "README.md"), "utf8")).toContain(countTables(rows));
   });
 
   it("each have a text, a label, a family, a language and a source naming the family", () => {
