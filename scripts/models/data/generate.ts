@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { seededRandom, shuffle, WRITTEN_DIR } from "../dataset.js";
-import { buildCarrier, CARRIER_KINDS, type CarrierKind } from "./carriers.js";
+import { buildCarrier, CARRIER_KINDS, INLINE_KINDS, type CarrierKind } from "./carriers.js";
 import { normalisedKey } from "./normalise.js";
 import type { LanguagePack } from "./text/pack.js";
 import { PACKS } from "./text/index.js";
@@ -244,10 +244,13 @@ export function indirectRows(pack: LanguagePack, english: LanguagePack, perKind:
       const payload = fillUrl(pick(foreign ? english.attacks.planted : payloads, random), random);
       const size = random() < 0.12 ? "long" : random() < 0.3 ? "medium" : "short";
       const seed = Math.floor(random() * 2 ** 32);
-      const injected = buildCarrier(kind, pack, seededRandom(seed), size, { text: payload, position });
+      const inline = INLINE_KINDS.has(kind) && random() < 0.35;
+      const injected = buildCarrier(kind, pack, seededRandom(seed), size, { text: payload, position, inline });
       const clean = buildCarrier(kind, pack, seededRandom(seed), size, undefined);
       if (injected.length > MAX_CHARS) continue;
-      rows.push(row(injected, 1, "indirect", language, `${kind}_${position}${foreign ? "_en_payload" : ""}`));
+      rows.push(
+        row(injected, 1, "indirect", language, `${kind}_${position}${inline ? "_inline" : ""}${foreign ? "_en_payload" : ""}`),
+      );
       rows.push(row(clean, 0, "indirect", language, `${kind}_clean`));
     }
   }
