@@ -46,7 +46,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import("./plugin.js")).default,
   },
   models: {
-    summary: "inspect a model folder for model.classifier: labels, inputs, outputs, one timed inference",
+    summary: "pull a model folder for model.classifier from the Hugging Face hub; inspect one (labels, one timed inference)",
     load: async () => (await import("./models.js")).default,
   },
   plugins: {

@@ -1,16 +1,18 @@
 /**
  * `guardgate models inspect DIR`: what a model folder for `model.classifier` holds (labels, the
  * graph's inputs and outputs, the tokenizer) and how long loading it and one inference take, so a
- * folder can be checked before a gateway config names it.
+ * folder can be checked before a gateway config names it. `guardgate models pull` (models-pull.ts)
+ * downloads such a folder and ends with this.
  */
 import { performance } from "node:perf_hooks";
 import { classify, loadClassifier } from "../plugins/model/shared/onnx-classifier.js";
 import { type CommandArgs, type Flag, helpOf, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
+import { pull } from "./models-pull.js";
 import { GuardgateError } from "../core/index.js";
 
 const ARGS = {
-  usage: ["models inspect DIR [--text TEXT] [--max-tokens N] [--json]"],
+  usage: ["models inspect DIR [--text TEXT] [--max-tokens N] [--json]", "models pull REPO … (models pull --help)"],
   entries: { DIR: "a model folder: model.onnx, tokenizer.json, config.json (with id2label)" },
   flags: {
     text: { type: "string", value: "TEXT", help: "the text of the timed inference (default: a short prompt-injection attempt)" },
@@ -30,15 +32,30 @@ function shape(metadata: unknown): string {
 }
 
 const models: Command = async (argv) => {
+  if (argv[0] === "pull") return pull(argv.slice(1), (dir) => inspect(dir, { text: SAMPLE, maxTokens: 512, json: false }));
   try {
     const { values, positionals, help } = parseCommand(ARGS, argv);
     if (help) return printHelp(ARGS, true);
     const [verb, dir, ...extra] = positionals;
-    if (verb !== "inspect" || !dir || extra.length) throw new UsageError("expected: models inspect DIR");
+    if (verb !== "inspect" || !dir || extra.length) throw new UsageError("expected: models inspect DIR, or models pull REPO");
     const maxTokens = values["max-tokens"] === undefined ? 512 : Number(values["max-tokens"]);
     if (!Number.isInteger(maxTokens) || maxTokens < 8) throw new UsageError("--max-tokens must be an integer of at least 8");
-    const text = values.text ?? SAMPLE;
+    return await inspect(dir, { text: values.text ?? SAMPLE, maxTokens, json: values.json === true });
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`guardgate models: ${(error as Error).message}\n${helpOf(ARGS)}\n`);
+      return 2;
+    }
+    throw error;
+  }
+};
 
+/** Loads a folder, times one inference and prints what it holds; 1 when it does not load. */
+async function inspect(
+  dir: string,
+  { text, maxTokens, json }: { text: string; maxTokens: number; json: boolean },
+): Promise<number> {
+  try {
     const loadStart = performance.now();
     const model = await loadClassifier(dir);
     const loadMs = performance.now() - loadStart;
@@ -64,7 +81,7 @@ const models: Command = async (argv) => {
       windows: found.windows,
       scores: found.scores,
     };
-    if (values.json) {
+    if (json) {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       return 0;
     }
@@ -83,16 +100,12 @@ const models: Command = async (argv) => {
     process.stdout.write(`${lines.join("\n")}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`guardgate models: ${(error as Error).message}\n${helpOf(ARGS)}\n`);
-      return 2;
-    }
     if (error instanceof GuardgateError) {
       process.stderr.write(`guardgate models: ${error.message}\n`);
       return 1;
     }
     throw error;
   }
-};
+}
 
 export default models;

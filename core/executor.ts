@@ -25,7 +25,9 @@ export interface ExecutorContext {
 /** The first enabled check of a phase that must run in a worker thread, if any. */
 export function poolBoundCheck(registry: CheckRegistry, task: PhaseTask): string | undefined {
   for (const guardrail of task.guardrails) {
-    for (const config of guardrail.checks) if (config.enabled && registry.get(config.id)?.runsInPool) return config.id;
+    for (const config of guardrail.checks) {
+      if (config.enabled && (config.runsInPool || registry.get(config.id)?.runsInPool)) return config.id;
+    }
   }
   return undefined;
 }

@@ -114,6 +114,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * worker.
    */
   runsInPool?: boolean;
+  /**
+   * What these parameters make of the check when they make it more than its declaration says: a
+   * check that hands some texts on to a neural model or a remote judge needs that kind's time
+   * limit, and a worker thread for the model. Asked once, when a guardrail is loaded.
+   */
+  configured?(parameters: P): { kind?: CheckKind; runsInPool?: boolean } | undefined;
   /** True when the check may return a transform; such checks compose in check order. */
   transforms?: boolean;
   /**

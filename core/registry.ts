@@ -329,7 +329,13 @@ export class CheckRegistry {
       failOnError: options.failOnError === true,
     };
     if (options.credentials !== undefined) config.credentials = options.credentials as Record<string, unknown>;
-    const timeout = options.timeout ?? (typeof parameters.timeout === "number" ? parameters.timeout : undefined);
+    const profile = check.definition.configured?.(parameters);
+    if (profile?.kind !== undefined && profile.kind !== check.kind) config.kind = profile.kind;
+    if (profile?.runsInPool === true && !check.runsInPool) config.runsInPool = true;
+    const timeout =
+      options.timeout ??
+      (typeof parameters.timeout === "number" ? parameters.timeout : undefined) ??
+      (config.kind && DEFAULT_TIMEOUTS[config.kind]);
     if (typeof timeout === "number") config.timeout = timeout;
     return config;
   }

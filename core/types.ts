@@ -3,6 +3,7 @@
  * engine's boundary. Everything here is plain data: it must survive structured clone, because
  * phases run in worker threads.
  */
+import type { CheckKind } from "./plugin-api.js";
 
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";
@@ -94,6 +95,10 @@ export interface CheckConfig {
   credentials?: Record<string, unknown>;
   /** Time limit in milliseconds; absent means the check's default. */
   timeout?: number;
+  /** Set when the parameters make the check another kind than it declares (CheckDefinition.configured). */
+  kind?: CheckKind;
+  /** Set when the parameters make the check need a worker thread (CheckDefinition.configured). */
+  runsInPool?: true;
 }
 
 /**

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { calibrated, measure } from "../plugins/model/shared/gibberish-model.js";
-import { trainGibberish } from "./models/gibberish-training.js";
+import { gibberishLabelled, trainGibberish } from "./models/gibberish-training.js";
 import {
   GIBBERISH_DIR,
   jsonlFiles,
@@ -60,12 +60,12 @@ function promptInjection(): void {
 function gibberish(): void {
   const started = performance.now();
   const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
-  const labelled = readRows(path.join(GIBBERISH_DIR, "gibberish_train.jsonl"));
+  const labelled = gibberishLabelled();
   const train = labelled.rows.filter((r) => partOf(r.text) === "train");
   const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");
   const model = trainGibberish(corpus.rows, train, validation, {
-    files: [corpus.record, labelled.record],
-    split: "gibberish_train.jsonl split as the prompt-injection files; calibration on train, threshold on validation",
+    files: [corpus.record, ...labelled.records],
+    split: "labelled files split as the prompt-injection files; calibration on train, threshold on validation",
     rows: { corpus: corpus.rows.length, train: train.length, validation: validation.length },
   });
   const m = metrics(

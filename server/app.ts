@@ -22,6 +22,7 @@ import {
   type Side,
 } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
+import { verifyModelLock } from "../plugins/model/shared/model-lock.js";
 import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import type { GatewayFile } from "./config-file.js";
@@ -222,6 +223,20 @@ function modelFolders(file: GatewayFile, baseDir: string): Record<string, string
   return folders;
 }
 
+/**
+ * Checks each pulled folder against its lock file (`guardgate models pull`), so a model changed
+ * after the pull stops the start, naming the file, rather than erring on every request.
+ */
+async function verifyModelLocks(folders: Record<string, string> | undefined): Promise<void> {
+  for (const [name, folder] of Object.entries(folders ?? {})) {
+    try {
+      await verifyModelLock(folder);
+    } catch (error) {
+      throw new ConfigError(`models.${name}.path`, (error as Error).message);
+    }
+  }
+}
+
 /** What a check's refused outbound call tells a gateway user: the config-file key they would change. */
 export const CHECKS_REFUSAL_ADVICE =
   "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
@@ -249,6 +264,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
   const models = modelFolders(file, baseDir);
+  await verifyModelLocks(models);
   const engine = await createEngine({
     builtins: builtinPlugins,
     plugins,

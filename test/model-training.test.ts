@@ -18,7 +18,7 @@ import {
   promptInjectionFiles,
   readRows,
 } from "../scripts/models/dataset.js";
-import { corpusWeights, trainGibberish } from "../scripts/models/gibberish-training.js";
+import { corpusWeights, gibberishLabelled, trainGibberish } from "../scripts/models/gibberish-training.js";
 import { RECIPES, trainModel } from "../scripts/models/prompt-injection-training.js";
 
 const present = existsSync(PROMPT_INJECTION_DIR) && existsSync(GIBBERISH_DIR);
@@ -97,7 +97,7 @@ describe.skipIf(!present)("training", () => {
     const shipped = readFileSync(GIBBERISH_WEIGHTS);
     const header = readWeights(GIBBERISH_WEIGHTS).header;
     const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
-    const labelled = readRows(path.join(GIBBERISH_DIR, "gibberish_train.jsonl"));
+    const labelled = gibberishLabelled();
     const train = labelled.rows.filter((r) => partOf(r.text) === "train");
     const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");
     const training = header.training as Record<string, unknown>;

@@ -26,6 +26,11 @@ export interface OutboundOptions {
   maxRedirects?: number;
   /** False to skip the body (status only); it is discarded up to the size cap. */
   readBody?: boolean;
+  /**
+   * Receives the body chunk by chunk instead of it being held in memory (a file download); the
+   * size cap still applies, and the answer's `body` is then empty.
+   */
+  sink?: (chunk: Uint8Array) => void | Promise<void>;
   /** The gateway's check settings: the network policy. */
   settings: CheckSettings | undefined;
   /** Resolves host names; the operating system's resolver by default. Tests inject their own. */
@@ -128,7 +133,12 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-async function readLimited(body: AsyncIterable<Uint8Array>, limit: number, where: string): Promise<Buffer> {
+async function readLimited(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+  where: string,
+  sink?: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -136,7 +146,8 @@ async function readLimited(body: AsyncIterable<Uint8Array>, limit: number, where
     if (size > limit) {
       throw new OutboundError("outbound_response_too_large", `${where}: the answer exceeds the size limit of ${limit} bytes`);
     }
-    chunks.push(chunk);
+    if (sink) await sink(chunk);
+    else chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
@@ -191,7 +202,7 @@ export async function outboundRequest(url: string | URL, options: OutboundOption
       }
       let body: Buffer = Buffer.alloc(0);
       if (options.readBody === false) await response.body.dump({ limit: options.maxResponseBytes });
-      else body = await readLimited(response.body, options.maxResponseBytes, where());
+      else body = await readLimited(response.body, options.maxResponseBytes, where(), options.sink);
       return { status: response.statusCode, headers: response.headers, body, url: target.href };
     }
   } catch (error) {

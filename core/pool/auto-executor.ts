@@ -114,7 +114,7 @@ export class AutoExecutor implements Executor {
         const origin = this.#origin.get(check.plugin.id);
         if (origin === "object")
           return { executor: "inline", reason: `${config.id} comes from a plugin object, which cannot cross into a worker` };
-        if (check.runsInPool) {
+        if (check.runsInPool || config.runsInPool) {
           pool ??= `${config.id} always runs in a worker thread`;
           continue;
         }
@@ -122,7 +122,7 @@ export class AutoExecutor implements Executor {
           pool ??= `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
           continue;
         }
-        if (check.kind !== "deterministic") continue;
+        if ((config.kind ?? check.kind) !== "deterministic") continue;
         if (chars > this.#maxChars) {
           pool ??= `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
           continue;
@@ -156,10 +156,13 @@ export class AutoExecutor implements Executor {
     const { executor } = this.choose(task, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
+    // A check whose parameters make it call a model or a judge costs what that call costs: not a
+    // figure for the same check without them.
+    const reconfigured = new Set(task.guardrails.flatMap((g) => g.checks.filter((c) => c.kind).map((c) => c.id)));
     for (const guardrail of result.results) {
       for (const check of guardrail.checks) {
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
-        if (this.#context.registry.get(check.id)?.kind !== "deterministic") continue;
+        if (this.#context.registry.get(check.id)?.kind !== "deterministic" || reconfigured.has(check.id)) continue;
         this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }

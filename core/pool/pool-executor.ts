@@ -393,7 +393,7 @@ export class PoolExecutor implements Executor {
   #batchable(task: PhaseTask): boolean {
     for (const guardrail of task.guardrails) {
       for (const config of guardrail.checks) {
-        if (config.enabled && this.#registry.get(config.id)?.kind !== "deterministic") return false;
+        if (config.enabled && (config.kind ?? this.#registry.get(config.id)?.kind) !== "deterministic") return false;
       }
     }
     const body = task.side === "input" ? task.request : task.response;

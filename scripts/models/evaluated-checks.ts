@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { GIBBERISH_DIR, jsonlFiles, partOf, promptInjectionFiles, PROMPT_INJECTION_DIR, readRows, type Row } from "./dataset.js";
+import { gibberishLabelledFiles, WRITTEN_GIBBERISH_DIR } from "./gibberish-training.js";
 
 /** One check under evaluation. */
 export interface EvaluatedCheck {
@@ -45,15 +46,14 @@ export const EVALUATED_CHECKS: EvaluatedCheck[] = [
     parameters: {},
     detects: "prompt injection or jailbreak",
     defaultRows: () => (jsonlFiles(PROMPT_INJECTION_DIR).length === 0 ? [] : testPart(promptInjectionFiles())),
-    accepts: (dir) => !path.resolve(dir).startsWith(GIBBERISH_DIR),
+    accepts: (dir) => !path.resolve(dir).startsWith(GIBBERISH_DIR) && !path.resolve(dir).startsWith(WRITTEN_GIBBERISH_DIR),
   },
   {
     check: "model.gibberish",
     parameters: {},
     detects: "gibberish",
-    defaultRows: () =>
-      jsonlFiles(GIBBERISH_DIR).length === 0 ? [] : testPart([path.join(GIBBERISH_DIR, "gibberish_train.jsonl")]),
-    accepts: (dir) => path.resolve(dir).startsWith(GIBBERISH_DIR),
+    defaultRows: () => (jsonlFiles(GIBBERISH_DIR).length === 0 ? [] : testPart(gibberishLabelledFiles())),
+    accepts: (dir) => path.resolve(dir).startsWith(GIBBERISH_DIR) || path.resolve(dir).startsWith(WRITTEN_GIBBERISH_DIR),
   },
   // model.language with each XQuAD language allowed in turn; rows of other folders carry no
   // language label, so it is evaluated on its default rows only.

@@ -17,10 +17,28 @@ import {
 } from "../../plugins/model/shared/gibberish-model.js";
 import { FNV_OFFSET, FNV_PRIME } from "../../plugins/model/shared/hashed-features.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
-import { metrics, type Row, seededRandom } from "./dataset.js";
+import path from "node:path";
+import { type FileRecord, GIBBERISH_DIR, jsonlFiles, metrics, readRows, type Row, seededRandom, WRITTEN_DIR } from "./dataset.js";
+
+/** Labelled gibberish rows written for the model (mixed scripts, leetspeak mash, mixed-language text). */
+export const WRITTEN_GIBBERISH_DIR = path.join(WRITTEN_DIR, "gibberish");
+
+/**
+ * The labelled files of the gibberish model: the datasets' `gibberish_train.jsonl`, then the
+ * written ones. Calibration, threshold and reported figures split them all by `partOf`.
+ */
+export function gibberishLabelledFiles(): string[] {
+  return [path.join(GIBBERISH_DIR, "gibberish_train.jsonl"), ...jsonlFiles(WRITTEN_GIBBERISH_DIR)];
+}
+
+/** The rows of every labelled file, and the files' records for the weights header. */
+export function gibberishLabelled(): { rows: Row[]; records: FileRecord[] } {
+  const read = gibberishLabelledFiles().map(readRows);
+  return { rows: read.flatMap((r) => r.rows), records: read.map((r) => r.record) };
+}
 
 /** Bumped whenever the recipe changes what a given input produces. */
-export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/2";
+export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/3";
 
 const BOUNDARY = 0x20;
 
@@ -144,7 +162,97 @@ export interface TrainedGibberish {
 }
 
 /** The language a corpus row is in, from its category (`corpus_<code>_…`). */
-const corpusLanguage = (row: Row) => /^corpus_([a-z]{2})_/.exec(row.category)?.[1] ?? "";
+const corpusLanguage = (row: Row) => /^corpus_([a-z]{2}(?:-latn)?)_/.exec(row.category)?.[1] ?? "";
+
+/**
+ * Romanisations of the Cyrillic and Greek letters, as people type those languages on a Latin
+ * keyboard ("spasibo", "kalimera"). Counting romanised copies of the corpus's Russian and Greek
+ * rows teaches the Latin model the letter sequences of transliterated text, so it is not taken
+ * for a mash.
+ */
+const ROMANISED: Record<string, string> = {
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "yo",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "y",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "shch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "yu",
+  я: "ya",
+  і: "i",
+  ї: "yi",
+  є: "ye",
+  ґ: "g",
+  α: "a",
+  β: "v",
+  γ: "g",
+  δ: "d",
+  ε: "e",
+  ζ: "z",
+  η: "i",
+  θ: "th",
+  ι: "i",
+  κ: "k",
+  λ: "l",
+  μ: "m",
+  ν: "n",
+  ξ: "x",
+  ο: "o",
+  π: "p",
+  ρ: "r",
+  σ: "s",
+  ς: "s",
+  τ: "t",
+  υ: "y",
+  φ: "f",
+  χ: "ch",
+  ψ: "ps",
+  ω: "o",
+};
+
+/** A text with its Cyrillic and Greek letters romanised (lower case, accents dropped). */
+export function romanised(text: string): string {
+  let out = "";
+  for (const char of text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "")) out += ROMANISED[char] ?? char;
+  return out;
+}
+
+/** The corpus with romanised copies of the rows of the languages named, as languages of their own (`ru-latn`). */
+function withRomanised(corpus: readonly Row[], languages: readonly string[]): Row[] {
+  const copies = corpus
+    .filter((row) => languages.includes(corpusLanguage(row)))
+    .map((row) => ({
+      ...row,
+      text: romanised(row.text),
+      category: row.category.replace(/^corpus_([a-z]{2})_/, "corpus_$1-latn_"),
+    }));
+  return [...corpus, ...copies];
+}
 
 /**
  * How much each corpus row counts: English fills most of the corpus (books and Wikipedia
@@ -166,7 +274,10 @@ export function corpusWeights(corpus: readonly Row[], balance: number): number[]
 }
 
 /** How the gibberish model is trained. */
-export const GIBBERISH_RECIPE = { languageBalance: 1 };
+export const GIBBERISH_RECIPE: { languageBalance: number; romanise: readonly string[] } = {
+  languageBalance: 1,
+  romanise: ["ru", "el"],
+};
 
 /** Trains the language model on the corpus and the calibration on the labelled rows. */
 export function trainGibberish(
@@ -178,8 +289,9 @@ export function trainGibberish(
 ): TrainedGibberish {
   const tables = new GibberishTables();
   const alphabets = new Map<number, Set<number>>();
-  const weights = corpusWeights(corpus, recipe.languageBalance);
-  corpus.forEach((row, i) => count(tables, row.text, alphabets, weights[i] as number));
+  const counted = withRomanised(corpus, recipe.romanise);
+  const weights = corpusWeights(counted, recipe.languageBalance);
+  counted.forEach((row, i) => count(tables, row.text, alphabets, weights[i] as number));
   for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
   // Stored as int8 of ln(1 + count): quantise now so calibration sees the tables as they will load.
   for (const t of [tables.trigram, tables.bigram, tables.unigram, tables.words]) {

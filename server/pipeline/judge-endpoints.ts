@@ -13,6 +13,8 @@ import { type Guardrail } from "../../core/index.js";
 /** The check whose parameters name judges, and the plugin whose credentials carry them. */
 const JUDGE_CHECK = "model.llmJudge";
 const JUDGE_PLUGIN = "model";
+/** A check that may escalate to a judge: its `escalate.llmJudge` names one as the judge check does. */
+const ESCALATING_CHECK = "model.promptInjection";
 
 /** A judge endpoint as the check reads it (plugins/model/shared/judge-wire.ts). */
 interface JudgeEndpoint {
@@ -36,8 +38,14 @@ function judgeSlugs(guardrails: readonly Guardrail[]): readonly string[] {
     const found = new Set<string>();
     for (const guardrail of guardrails) {
       for (const check of guardrail.checks) {
-        if (check.id !== JUDGE_CHECK || !check.enabled) continue;
-        const slug = slugOf(check.parameters.model, true) ?? slugOf(check.parameters.provider, false);
+        if (!check.enabled) continue;
+        const named =
+          check.id === JUDGE_CHECK
+            ? check.parameters
+            : check.id === ESCALATING_CHECK
+              ? ((check.parameters.escalate as { llmJudge?: Record<string, unknown> } | undefined)?.llmJudge ?? {})
+              : {};
+        const slug = slugOf(named.model, true) ?? slugOf(named.provider, false);
         if (slug) found.add(slug);
       }
     }

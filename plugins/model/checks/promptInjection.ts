@@ -1,11 +1,19 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
 
+import {
+  ESCALATE_SCHEMA,
+  type Escalation,
+  escalateUncertain,
+  escalationProblem,
+  escalationProfile,
+} from "../shared/escalation.js";
 import { promptInjectionScorer } from "../shared/prompt-injection-model.js";
 
 interface Parameters {
   threshold?: number;
   decodePayloads: boolean;
   signals: number;
+  escalate?: Escalation;
 }
 
 /**
@@ -41,6 +49,7 @@ export default defineCheck<Parameters>({
         default: 5,
         description: "How many of the n-grams that pushed the score up most to report in data.signals.",
       },
+      escalate: ESCALATE_SCHEMA,
     },
     additionalProperties: false,
   },
@@ -65,6 +74,17 @@ export default defineCheck<Parameters>({
     verdict: { type: "boolean", description: "The check's verdict." },
     explanation: { type: "string", description: "The score against the threshold and what drove it." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
+    escalated: { type: "boolean", description: "With `escalate`: whether the score fell in the band and a second stage ran." },
+    decidedBy: {
+      type: "string",
+      description:
+        'With `escalate`: the stage whose verdict stands, "model.promptInjection", "model.classifier" or "model.llmJudge".',
+    },
+    stages: {
+      type: "array",
+      description:
+        "With `escalate`: each stage that ran, in order, with its `stage`, `score` (for injection, 0–1) and `verdict`; a second stage adds its `model` and its own result `data`.",
+    },
   },
   examples: [
     {
@@ -79,7 +99,10 @@ export default defineCheck<Parameters>({
     "",
     'Trained on public injection and jailbreak sets plus attacks in 16 languages and benign look-alikes (role-play requests, "do not reveal" system prompts) written for it; the default threshold (0.78) was chosen on a validation split for precision ≥ 0.97. On the held-out test split: precision 0.977, recall 0.823, F1 0.894. On sources it never saw, recall and false alarms are much worse (role-play system prompts are the common false alarm), and most non-English attacks pass: see docs/models.md for the figures and tune `threshold` on your own traffic.',
   ].join("\n"),
-  run({ text }, { threshold, decodePayloads, signals }) {
+  validate: ({ escalate, threshold }) => (escalate ? escalationProblem(escalate, threshold) : undefined),
+  configured: ({ escalate }) => escalationProfile(escalate),
+  run(context, { threshold, decodePayloads, signals, escalate }) {
+    const { text } = context;
     const scorer = promptInjectionScorer();
     const applied = threshold ?? scorer.classifier.threshold;
     const result = scorer.score(text, { decodePayloads, signals, explainFrom: applied });
@@ -91,7 +114,7 @@ export default defineCheck<Parameters>({
         : "";
     const drivers =
       result.signals.length > 0 ? `; strongest signals: ${result.signals.map((s) => JSON.stringify(s.text)).join(", ")}` : "";
-    return {
+    const outcome = {
       verdict: !injection,
       data: {
         score: Number(result.score.toFixed(4)),
@@ -105,5 +128,6 @@ export default defineCheck<Parameters>({
         textExcerpt: textExcerpt(text),
       },
     };
+    return escalate ? escalateUncertain(context, outcome, escalate) : outcome;
   },
 });

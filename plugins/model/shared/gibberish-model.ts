@@ -39,7 +39,18 @@ export const GIBBERISH_FEATURES = [
   "modelledShare",
   "meanWordFrequency",
   "commonWordShare",
+  "mixedScriptShare",
+  "leetMixShare",
 ] as const;
+
+/**
+ * Scripts whose letters mixing inside one word betray look-alike substitution or a mash: alphabets
+ * written with spaces between words. Han, kana, Hangul, Thai and Devanagari are left out, because
+ * text in them runs straight into a Latin brand or term without a space ("今天的meeting").
+ */
+const SWITCHING = Array.from({ length: 16 }, (_, s) =>
+  [Script.Latin, Script.Cyrillic, Script.Greek, Script.Arabic, Script.Other].includes(s as Script),
+);
 
 /** Corpus count from which a word counts as common (function words and the like). */
 export const COMMON_WORD_COUNT = 300;
@@ -133,6 +144,19 @@ export function measure(
   let common = 0;
   let previousWord = 0;
   let hasPrevious = false;
+  // A token is a run of letters whatever their script; a word above ends where the script changes.
+  let tokens = 0;
+  let mixedTokens = 0;
+  let tokenScript: number = Script.None;
+  let switches = 0;
+  let firstRun = 0;
+  let run = 0;
+  // An alphanumeric token is a run of letters, digits, `@` and `$`; leet alternates the two kinds.
+  let alnumTokens = 0;
+  let leetTokens = 0;
+  let alnumLength = 0;
+  let alternations = 0;
+  let lastDigit = false;
 
   let script: number = Script.None;
   let a = BOUNDARY;
@@ -174,12 +198,48 @@ export function measure(
     a = b = BOUNDARY;
     script = Script.None;
   };
+  /**
+   * Ends a token: it mixes scripts when the script changes twice or more inside it, or once after
+   * two or more letters. One letter before a change is a symbol's prefix (ΔT, μm, kΩ), not a
+   * substitution.
+   */
+  const endToken = () => {
+    if (run === 0) return;
+    tokens++;
+    if (switches >= 2 || (switches === 1 && firstRun >= 2)) mixedTokens++;
+    tokenScript = Script.None;
+    switches = 0;
+    firstRun = 0;
+    run = 0;
+  };
+  /** Ends an alphanumeric token: leet mash when letters and digits alternate three times, or twice in five characters. */
+  const endAlnum = () => {
+    if (alnumLength === 0) return;
+    alnumTokens++;
+    if (alternations >= 3 || (alternations >= 2 && alnumLength >= 5)) leetTokens++;
+    alnumLength = 0;
+    alternations = 0;
+  };
   for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i) as number;
     i += cp > 0xffff ? 2 : 1;
     const f = folded(cp);
     if (f.kind === Kind.Ignored) continue;
+    const digitLike = f.kind === Kind.Digit || f.kind === Kind.LeetSymbol;
+    if (digitLike || f.kind === Kind.Latin || f.kind === Kind.Foreign) {
+      if (alnumLength > 0 && digitLike !== lastDigit) alternations++;
+      lastDigit = digitLike;
+      alnumLength++;
+    } else endAlnum();
     if (f.kind === Kind.Latin || f.kind === Kind.Foreign) {
+      if (SWITCHING[f.script] === true) {
+        if (tokenScript !== Script.None && f.script !== tokenScript) {
+          if (switches === 0) firstRun = run;
+          switches++;
+        }
+        tokenScript = f.script;
+      }
+      run++;
       visible++;
       letters++;
       if (wordLength > 0 && f.script !== script) endWord();
@@ -195,6 +255,7 @@ export function measure(
       continue;
     }
     endWord();
+    endToken();
     if (f.kind === Kind.Space) continue;
     visible++;
     if (f.kind === Kind.Other || f.kind === Kind.LeetSymbol) symbols++;
@@ -202,16 +263,23 @@ export function measure(
     if (f.kind === Kind.Other) hasPrevious = false;
   }
   endWord();
+  endToken();
+  endAlnum();
   out[0] = modelledLetters > 0 ? sumBits / (modelledLetters + words) : 0;
   out[1] = modelledLetters > 0 ? gibberishLetters / modelledLetters : 0;
   // NaN: not measured (no Latin words, no pairs); the calibration then leaves the feature out.
-  out[2] = latinWords > 0 ? unknown / latinWords : Number.NaN;
-  out[3] = pairs > 0 ? unseenPairs / pairs : Number.NaN;
+  // Latin words a minority among words of other scripts are names and borrowed terms ("Google
+  // Docs" in a Russian sentence): their statistics would judge the text by what it is not.
+  const latinText = latinWords > 0 && latinWords * 2 >= words;
+  out[2] = latinText ? unknown / latinWords : Number.NaN;
+  out[3] = latinText && pairs > 0 ? unseenPairs / pairs : Number.NaN;
   out[4] = visible > 0 ? symbols / visible : 0;
-  out[5] = latinWords > 0 ? vowelless / latinWords : Number.NaN;
+  out[5] = latinText ? vowelless / latinWords : Number.NaN;
   out[6] = letters > 0 ? modelledLetters / letters : 0;
-  out[7] = latinWords > 0 ? frequency / latinWords : Number.NaN;
-  out[8] = latinWords > 0 ? common / latinWords : Number.NaN;
+  out[7] = latinText ? frequency / latinWords : Number.NaN;
+  out[8] = latinText ? common / latinWords : Number.NaN;
+  out[9] = tokens > 0 ? mixedTokens / tokens : 0;
+  out[10] = alnumTokens > 0 ? leetTokens / alnumTokens : 0;
   return { features: out, letters: modelledLetters, gibberishLetters, words };
 }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { ModelLoadError, type ModelFolder, readModelFolder } from "./model-folder.js";
+import { verifyModelLock } from "./model-lock.js";
 
 /** A loaded model: its folder's facts, its session and its tokenizer. */
 export interface LoadedClassifier {
@@ -62,6 +63,8 @@ export function loadClassifier(dir: string): Promise<LoadedClassifier> {
 }
 
 async function loadFresh(dir: string): Promise<LoadedClassifier> {
+  // A pulled folder is checked against its lock before any of its files is parsed or run.
+  await verifyModelLock(dir);
   const folder = await readModelFolder(dir);
   let tokenizer: Tokenizer;
   try {
