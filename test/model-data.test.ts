@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROMPT_INJECTION_DIR, readRows, seededRandom, WRITTEN_DIR } from "../scripts/models/dataset.js";
-import { buildCarrier, CARRIER_KINDS } from "../scripts/models/data/carriers.js";
+import { buildCarrier, CARRIER_KINDS, INLINE_KINDS } from "../scripts/models/data/carriers.js";
 import { findDuplicates } from "../scripts/models/data/check-duplicates.js";
-import { buildWrittenData, serialise, type WrittenRow } from "../scripts/models/data/generate.js";
+import { buildWrittenData, countTables, serialise, type WrittenRow } from "../scripts/models/data/generate.js";
 import { PACKS } from "../scripts/models/data/text/index.js";
 
 const datasetsPresent = existsSync(PROMPT_INJECTION_DIR);
@@ -70,6 +70,10 @@ describe("written rows", () => {
       expect(existsSync(file), `${name} is missing`).toBe(true);
       expect(readFileSync(file, "utf8"), `${name} is out of date`).toBe(fileRows.map(serialise).join("\n") + "\n");
     }
+  });
+
+  it("are counted in the README as they are", () => {
+    expect(readFileSync(path.join(WRITTEN_DIR, "README.md"), "utf8")).toContain(countTables(rows));
   });
 
   it("each have a text, a label, a family, a language and a source naming the family", () => {
@@ -156,8 +160,15 @@ describe("carriers", () => {
           const clean = buildCarrier(kind, pack, seededRandom(7), size, undefined);
           expect(clean).not.toContain(marker);
           const offsets: number[] = [];
-          for (const position of ["start", "middle", "end"] as const) {
-            const injected = buildCarrier(kind, pack, seededRandom(7), size, { text: marker, position });
+          for (const [position, inline] of [
+            ["start", false],
+            ["middle", false],
+            ["end", false],
+            ["start", true],
+            ["middle", true],
+            ["end", true],
+          ] as const) {
+            const injected = buildCarrier(kind, pack, seededRandom(7), size, { text: marker, position, inline });
             offsets.push(injected.indexOf(marker) / injected.length);
             // Ids and times are renumbered after placing; everything else is the twin plus one insertion.
             const [a, b] = [withoutDigits(injected), withoutDigits(clean)];
@@ -165,12 +176,22 @@ describe("carriers", () => {
             while (prefix < b.length && a[prefix] === b[prefix]) prefix++;
             let suffix = 0;
             while (suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-            expect(prefix + suffix, `${pack.language} ${kind} ${size} ${position}`).toBe(b.length);
+            expect(prefix + suffix, `${pack.language} ${kind} ${size} ${position} ${inline}`).toBe(b.length);
+            if (inline && INLINE_KINDS.has(kind)) {
+              // Joined to ordinary text: the marker's line holds more than the marker.
+              const line = injected.split("\n").find((l) => l.includes(marker)) ?? "";
+              expect(
+                line.replace(marker, "").replace(/[^\p{L}]/gu, "").length,
+                `${pack.language} ${kind} ${size} ${position}`,
+              ).toBeGreaterThan(10);
+            }
           }
-          const [start, middle, end] = offsets as [number, number, number];
-          expect(start, `${pack.language} ${kind} ${size}`).toBeGreaterThan(-1);
-          expect(start).toBeLessThanOrEqual(middle);
-          expect(middle).toBeLessThanOrEqual(end);
+          for (const offsets3 of [offsets.slice(0, 3), offsets.slice(3)]) {
+            const [start, middle, end] = offsets3 as [number, number, number];
+            expect(start, `${pack.language} ${kind} ${size}`).toBeGreaterThan(-1);
+            expect(start).toBeLessThanOrEqual(middle);
+            expect(middle).toBeLessThanOrEqual(end);
+          }
         }
       }
     }

@@ -8,6 +8,8 @@
 import type { LanguagePack } from "./text/pack.js";
 
 export const CARRIER_KINDS = ["email", "webpage", "document", "csv", "json", "code", "calendar", "chat"] as const;
+/** The kinds whose payload can be joined to ordinary text (see `Payload.inline`). */
+export const INLINE_KINDS: ReadonlySet<string> = new Set(["email", "webpage", "document", "calendar", "chat"]);
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 /** Short texts are a few lines; medium a few KB; long up to about 20 KB. */
@@ -17,6 +19,12 @@ export type CarrierSize = "short" | "medium" | "long";
 export interface Payload {
   text: string;
   position: "start" | "middle" | "end";
+  /**
+   * Joined to the text of a neighbouring paragraph, line or message rather than standing as a
+   * block of its own (e-mails, pages, documents, invites and chats; other kinds ignore it), so a
+   * line-by-line scorer sees the payload beside ordinary text.
+   */
+  inline?: boolean;
 }
 
 type Random = () => number;
@@ -43,6 +51,28 @@ function place<T>(blocks: T[], payload: Payload | undefined, make: (text: string
   if (payload === undefined) return blocks;
   const index = payload.position === "start" ? 0 : payload.position === "end" ? blocks.length : Math.ceil(blocks.length / 2);
   return [...blocks.slice(0, index), make(payload.text), ...blocks.slice(index)];
+}
+
+/** Joins the payload to the text of the first, middle or last item: before it at the start, after it elsewhere. */
+function placeInline<T>(items: T[], payload: Payload, text: (item: T) => string, withText: (item: T, text: string) => T): T[] {
+  if (items.length === 0) return items;
+  const index =
+    payload.position === "start" ? 0 : payload.position === "end" ? items.length - 1 : Math.ceil(items.length / 2) - 1;
+  const item = items[index] as T;
+  const joined = payload.position === "start" ? `${payload.text} ${text(item)}` : `${text(item)} ${payload.text}`;
+  return items.map((it, i) => (i === index ? withText(item, joined) : it));
+}
+
+/** Places the payload as its own block, or joined to a block's text when it is inline. */
+function placeText(blocks: string[], payload: Payload | undefined, make: (text: string) => string): string[] {
+  if (payload?.inline === true)
+    return placeInline(
+      blocks,
+      payload,
+      (b) => b,
+      (_, t) => t,
+    );
+  return place(blocks, payload, make);
 }
 
 /** The first blocks whose joined length stays under the limit, so a long carrier fits before its payload is placed. */
@@ -112,7 +142,7 @@ function email(pack: LanguagePack, random: Random, size: CarrierSize, payload?: 
       );
     }
   }
-  const blocks = place(
+  const blocks = placeText(
     within([...body, ...quoted], 17_000, (b) => b),
     payload,
     (t) => t,
@@ -131,19 +161,24 @@ const HIDDEN_HTML = [
 function webpage(pack: LanguagePack, random: Random, size: CarrierSize, payload?: Payload): string {
   const heading = title(pack, random);
   const hide = pick(HIDDEN_HTML, random);
-  const body = within(
-    paragraphs(pack, blockCount(size, random), random).map((p) => `    <p>${p}</p>`),
-    17_000,
-    (b) => b,
-  );
+  const paragraphTexts = within(paragraphs(pack, blockCount(size, random), random), 16_000, (p) => p);
   // The page hides ordinary text the same way (a cookie notice, a screen-reader label), so hiding
   // is not by itself what tells the injected page from its twin.
-  body.splice(
-    Math.floor(random() * (body.length + 1)),
-    0,
-    `    ${hide(pick(pack.benign.paragraphs.flatMap(sentences), random))}`,
-  );
-  const blocks = place(body, payload, (t) => `    ${hide(t)}`);
+  const hiddenAt = Math.floor(random() * (paragraphTexts.length + 1));
+  const hidden = `    ${hide(pick(pack.benign.paragraphs.flatMap(sentences), random))}`;
+  const inline = payload?.inline === true;
+  const texts =
+    payload?.inline === true
+      ? placeInline(
+          paragraphTexts,
+          payload,
+          (p) => p,
+          (_, t) => t,
+        )
+      : paragraphTexts;
+  const body = texts.map((p) => `    <p>${p}</p>`);
+  body.splice(hiddenAt, 0, hidden);
+  const blocks = inline ? body : place(body, payload, (t) => `    ${hide(t)}`);
   return [
     `<!DOCTYPE html>`,
     `<html lang="${pack.language}">`,
@@ -170,15 +205,29 @@ const DOCUMENT_NOTES = [
 function document(pack: LanguagePack, random: Random, size: CarrierSize, payload?: Payload): string {
   const note = pick(DOCUMENT_NOTES, random);
   const count = blockCount(size, random);
-  const blocks: string[] = [];
+  const sections: { heading?: string; paragraph: string }[] = [];
   for (let i = 0; i < count; i++) {
     const paragraph = pick(pack.benign.paragraphs, random);
-    blocks.push(i % 3 === 0 ? `## ${i / 3 + 1}. ${title(pack, random)}\n\n${paragraph}` : paragraph);
+    sections.push(i % 3 === 0 ? { heading: `## ${i / 3 + 1}. ${title(pack, random)}`, paragraph } : { paragraph });
   }
-  const kept = within(blocks, 17_000, (b) => b);
+  const kept = within(sections, 17_000, (s) => `${s.heading ?? ""}${s.paragraph}`);
   // Ordinary documents carry notes in the same form, so the form alone does not mark the payload.
-  kept.splice(Math.floor(random() * (kept.length + 1)), 0, note(pick(pack.benign.paragraphs.flatMap(sentences), random)));
-  return `# ${title(pack, random)}\n\n${place(kept, payload, note).join("\n\n")}`;
+  const noteAt = Math.floor(random() * (kept.length + 1));
+  const benignNote = note(pick(pack.benign.paragraphs.flatMap(sentences), random));
+  const heading = title(pack, random);
+  // Inline, the payload joins a paragraph's text, never a heading or a note.
+  const texts =
+    payload?.inline === true
+      ? placeInline(
+          kept,
+          payload,
+          (s) => s.paragraph,
+          (s, paragraph) => ({ ...s, paragraph }),
+        )
+      : kept;
+  const blocks = texts.map((s) => (s.heading === undefined ? s.paragraph : `${s.heading}\n\n${s.paragraph}`));
+  blocks.splice(noteAt, 0, benignNote);
+  return `# ${heading}\n\n${(payload?.inline === true ? blocks : place(blocks, payload, note)).join("\n\n")}`;
 }
 
 function csvCell(text: string): string {
@@ -297,8 +346,23 @@ function calendar(pack: LanguagePack, random: Random, size: CarrierSize, payload
     const hour = between(8, 16, random);
     const lines = paragraphs(pack, between(1, 3, random), random);
     if (i === target && payload !== undefined) {
-      const at = payload.position === "start" ? 0 : payload.position === "end" ? lines.length : Math.ceil(lines.length / 2);
-      lines.splice(at, 0, payload.text);
+      if (payload.inline === true)
+        lines.splice(
+          0,
+          lines.length,
+          ...placeInline(
+            lines,
+            payload,
+            (l) => l,
+            (_, t) => t,
+          ),
+        );
+      else
+        lines.splice(
+          payload.position === "start" ? 0 : payload.position === "end" ? lines.length : Math.ceil(lines.length / 2),
+          0,
+          payload.text,
+        );
     }
     events.push(
       [
@@ -341,7 +405,15 @@ function chat(pack: LanguagePack, random: Random, size: CarrierSize, payload?: P
     (m) => m.text + m.who + "                  ",
   );
   const spare = messages.pop() ?? { who: people[0] ?? "", text: "" };
-  const placed = place(messages, payload, (t) => ({ ...spare, text: t }));
+  const placed =
+    payload?.inline === true
+      ? placeInline(
+          messages,
+          payload,
+          (m) => m.text,
+          (m, text) => ({ ...m, text }),
+        )
+      : place(messages, payload, (t) => ({ ...spare, text: t }));
   // Times are given after placing, so the planted message sits in order like any other.
   let minutes = between(480, 600, random);
   const steps = Array.from({ length: placed.length + 1 }, () => between(0, 6, random));

@@ -5,14 +5,15 @@
  * output is the same on every run and adding a language leaves the others' rows unchanged.
  *
  * `npm run data:models` writes the files; `node dist/scripts/models/data/generate.js --check` exits
- * 1 naming the files that differ from what the text would give now.
+ * 1 naming the files that differ from what the text would give now; `--table` prints the counts
+ * the README shows.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { seededRandom, shuffle, WRITTEN_DIR } from "../dataset.js";
-import { buildCarrier, CARRIER_KINDS, type CarrierKind } from "./carriers.js";
+import { buildCarrier, CARRIER_KINDS, INLINE_KINDS, type CarrierKind } from "./carriers.js";
 import { normalisedKey } from "./normalise.js";
 import type { LanguagePack } from "./text/pack.js";
 import { PACKS } from "./text/index.js";
@@ -174,7 +175,12 @@ export function negativeRows(pack: LanguagePack): WrittenRow[] {
   const random = randomFor(`negatives:${language}`);
   const rows: WrittenRow[] = [];
   const quotable = [...attacks.override, ...attacks.extraction, ...attacks.refusal];
-  for (const text of benign.sensitive) rows.push(row(text, 0, "sensitive-question", language, "plain"));
+  // Sensitive questions and persona requests also come after the openers attacks use, so an
+  // opener is no sign of either.
+  for (const text of benign.sensitive) {
+    rows.push(row(text, 0, "sensitive-question", language, "plain"));
+    rows.push(row(leadIn(pick(leadIns, random), text), 0, "sensitive-question", language, "lead_in"));
+  }
   for (const frame of benign.quoteFrames) {
     for (const quote of shuffle([...quotable], random).slice(0, 2)) {
       rows.push(row(frame.replace("{quote}", quote), 0, "quoted-attack", language, "discussion"));
@@ -190,7 +196,10 @@ export function negativeRows(pack: LanguagePack): WrittenRow[] {
     const context = shuffle([...benign.paragraphs], random).slice(0, 2);
     rows.push(row([context[0], text, context[1]].join("\n\n"), 0, "contract-policy", language, "in_document"));
   }
-  for (const text of benign.persona) rows.push(row(text, 0, "benign-persona", language, "plain"));
+  for (const text of benign.persona) {
+    rows.push(row(text, 0, "benign-persona", language, "plain"));
+    rows.push(row(leadIn(pick(leadIns, random), text), 0, "benign-persona", language, "lead_in"));
+  }
   for (const text of benign.commits) rows.push(row(text, 0, "commit-message", language, "plain"));
   for (const text of benign.triggerWords) {
     rows.push(row(text, 0, "trigger-words", language, "plain"));
@@ -235,10 +244,13 @@ export function indirectRows(pack: LanguagePack, english: LanguagePack, perKind:
       const payload = fillUrl(pick(foreign ? english.attacks.planted : payloads, random), random);
       const size = random() < 0.12 ? "long" : random() < 0.3 ? "medium" : "short";
       const seed = Math.floor(random() * 2 ** 32);
-      const injected = buildCarrier(kind, pack, seededRandom(seed), size, { text: payload, position });
+      const inline = INLINE_KINDS.has(kind) && random() < 0.35;
+      const injected = buildCarrier(kind, pack, seededRandom(seed), size, { text: payload, position, inline });
       const clean = buildCarrier(kind, pack, seededRandom(seed), size, undefined);
       if (injected.length > MAX_CHARS) continue;
-      rows.push(row(injected, 1, "indirect", language, `${kind}_${position}${foreign ? "_en_payload" : ""}`));
+      rows.push(
+        row(injected, 1, "indirect", language, `${kind}_${position}${inline ? "_inline" : ""}${foreign ? "_en_payload" : ""}`),
+      );
       rows.push(row(clean, 0, "indirect", language, `${kind}_clean`));
     }
   }
@@ -291,7 +303,36 @@ export function serialise(r: WrittenRow): string {
   return `{"text": ${JSON.stringify(r.text)}, "label": ${r.label}, "source": ${JSON.stringify(r.source)}, "family": ${JSON.stringify(r.family)}, "language": ${JSON.stringify(r.language)}, "category": ${JSON.stringify(r.category)}}`;
 }
 
+/**
+ * The counts the README shows: one table per label, a row per family and a column per language,
+ * with totals. The README test compares them, so the README cannot drift from the files.
+ */
+export function countTables(rows: readonly WrittenRow[]): string {
+  const languages = [...new Set(rows.map((r) => r.language))];
+  const table = (label: 0 | 1) => {
+    const mine = rows.filter((r) => r.label === label);
+    const families = [...new Set(mine.map((r) => r.family))];
+    const count = (family?: string, language?: string) =>
+      mine.filter((r) => (family === undefined || r.family === family) && (language === undefined || r.language === language))
+        .length;
+    const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+    return [
+      line([label === 1 ? "attacks (label 1)" : "benign (label 0)", ...languages, "total"]),
+      line(["---", ...languages.map(() => "---:"), "---:"]),
+      ...families.map((f) => line([f, ...languages.map((l) => count(f, l)), count(f)])),
+      line(["**total**", ...languages.map((l) => `**${count(undefined, l)}**`), `**${count()}**`]),
+    ].join("\n");
+  };
+  const attacks = rows.filter((r) => r.label === 1).length;
+  const overall = `${rows.length.toLocaleString("en")} rows: ${attacks.toLocaleString("en")} attacks, ${(rows.length - attacks).toLocaleString("en")} benign, in ${languages.length} languages.`;
+  return `${overall}\n\n${table(1)}\n\n${table(0)}\n`;
+}
+
 function main(): void {
+  if (process.argv.includes("--table")) {
+    process.stdout.write(countTables([...buildWrittenData().values()].flat()));
+    return;
+  }
   const check = process.argv.includes("--check");
   const stale: string[] = [];
   let total = 0;
