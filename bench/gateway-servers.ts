@@ -73,21 +73,64 @@ export const STREAM_CONFIGS: Record<string, Record<string, unknown>> = Object.fr
   ]),
 );
 
+/** Characters of the long streamed answer, asked for with `max_tokens: LONG_STREAM_CHARS`. */
+export const LONG_STREAM_CHARS = 200_000;
+
+/**
+ * The long stream's output guardrail: the pack's checks with limits the answer stays within, so
+ * it passes in both modes: a pattern each window is checked for, and two counts of the whole answer.
+ */
+const LONG_STREAM_GUARDRAIL = {
+  id: "output-long",
+  wordCount: { maxWords: 100_000 },
+  characterCount: { maxCharacters: 1_000_000 },
+  secrets: { id: "default.regexMatch", rule: "(?i)(api[_-]?key|password)\\s*[:=]", not: true },
+};
+
+/** The long stream's configs: window mode (the default window) against buffer mode. */
+export const LONG_STREAM_CONFIGS: Record<string, Record<string, unknown>> = Object.fromEntries(
+  (["window", "buffer"] as const).map((mode) => [
+    `long-${mode}`,
+    { provider: "@upstream", stream_mode: mode, output_guardrails: [LONG_STREAM_GUARDRAIL] },
+  ]),
+);
+
 /**
  * An OpenAI-style upstream whose streamed chat answer is STREAM_TOKENS words, TOKENS_PER_TICK
- * of them every TICK_MS (about 2,000 tokens a second, faster than a model, so a run stays short).
+ * of them every TICK_MS (about 2,000 tokens a second, faster than a model, so a run stays short);
+ * asked for `max_tokens: LONG_STREAM_CHARS`, that many characters of words as fast as the socket
+ * takes them (the long stream's CPU is what its rows measure).
  */
 async function streamUpstream(): Promise<number> {
   const words = sampleText(STREAM_TOKENS * 8)
     .split(/(?<= )/)
     .slice(0, STREAM_TOKENS);
+  const longWords = sampleText(LONG_STREAM_CHARS).split(/(?<= )/);
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const server = http.createServer((req, res) => {
-    req.resume();
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(chunk({ role: "assistant", content: "" }, null));
+      const asked = (JSON.parse(Buffer.concat(parts).toString("utf8")) as { max_tokens?: number }).max_tokens;
+      if (asked === LONG_STREAM_CHARS) {
+        let at = 0;
+        const burst = () => {
+          if (res.destroyed) return;
+          let out = "";
+          for (let i = 0; i < 64 && at < longWords.length; i++) out += chunk({ content: longWords[at++] }, null);
+          if (at < longWords.length) {
+            if (res.write(out)) setImmediate(burst);
+            else res.once("drain", burst);
+            return;
+          }
+          res.end(`${out}${chunk({}, "stop")}data: [DONE]\n\n`);
+        };
+        burst();
+        return;
+      }
       let next = 0;
       const tick = () => {
         if (res.destroyed) return;
@@ -140,6 +183,7 @@ function benchFile(upstreamPort: number): GatewayFile {
       { id: "none", config: { provider: "@upstream" } },
       { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
       ...Object.entries(STREAM_CONFIGS).map(([id, config]) => ({ id, config })),
+      ...Object.entries(LONG_STREAM_CONFIGS).map(([id, config]) => ({ id, config })),
     ],
   };
 }

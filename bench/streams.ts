@@ -2,12 +2,14 @@
  * The streaming rows of `npm run bench:gateway`: time to first token and total time of a
  * 2,000-token streamed chat answer through the floor, guardgate with no guardrails, and guardgate
  * with the standard pack's output guardrail in each stream mode (and `window` at several window
- * sizes, which is what the default window is chosen by). Requests run one at a time, in rounds
+ * sizes, which is what the default window is chosen by); then a 200,000-character answer in
+ * `window` and in `buffer` mode, whose CPU per stream shows window checks growing linearly with
+ * the stream (window mode within 3× buffer mode's). Requests run one at a time, in rounds
  * that take every target in turn, so a busy moment of the machine falls on all of them alike.
  */
 import type { ChildProcess } from "node:child_process";
 import { Pool } from "undici";
-import { BENCH_KEY, STREAM_CONFIGS, STREAM_TOKENS } from "./gateway-servers.js";
+import { BENCH_KEY, LONG_STREAM_CHARS, LONG_STREAM_CONFIGS, STREAM_CONFIGS, STREAM_TOKENS } from "./gateway-servers.js";
 
 /** Requests per target (after one warm-up). */
 const requests = Number(process.env.BENCH_STREAM_REQUESTS ?? 6);
@@ -36,9 +38,12 @@ interface StreamTarget {
   port: number;
   headers: Record<string, string>;
   process: ChildProcess;
+  /** The request body, when not the 2,000-token one. */
+  body?: string;
 }
 
 const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "Tell me a long story." }] });
+const longBody = JSON.stringify({ ...(JSON.parse(body) as Record<string, unknown>), max_tokens: LONG_STREAM_CHARS });
 const FIRST_TOKEN = Buffer.from('"delta":{"content":"');
 
 /** One streamed request: when its first token arrived, and when it ended. */
@@ -48,7 +53,7 @@ async function timeStream(pool: Pool, target: StreamTarget): Promise<{ ttft: num
     path: "/v1/chat/completions",
     method: "POST",
     headers: { "content-type": "application/json", ...target.headers },
-    body,
+    body: target.body ?? body,
   });
   let ttft = Number.NaN;
   let tail = Buffer.alloc(0);
@@ -94,6 +99,10 @@ export async function measureStreams(deps: StreamBenchDeps): Promise<StreamRow[]
         id,
       );
     }),
+    ...Object.keys(LONG_STREAM_CONFIGS).map((id) => ({
+      ...gateway(`guardgate, ${LONG_STREAM_CHARS / 1000}k characters, ${id.split("-")[1]}`, id),
+      body: longBody,
+    })),
   ];
   const pools = targets.map((t) => new Pool(`http://127.0.0.1:${t.port}`, { connections: 2 }));
   const samples = targets.map(() => ({ ttft: [] as number[], total: [] as number[], errors: 0, cpu: 0 }));
@@ -131,7 +140,7 @@ export async function measureStreams(deps: StreamBenchDeps): Promise<StreamRow[]
 /** The streaming rows as a markdown table. */
 export function streamTable(rows: readonly StreamRow[]): string {
   return [
-    `Streams: a ${STREAM_TOKENS}-token chat answer (about 2,000 tokens a second from the upstream), ${requests} requests per target, one at a time.`,
+    `Streams: a ${STREAM_TOKENS}-token chat answer (about 2,000 tokens a second from the upstream), ${requests} requests per target, one at a time; the last two rows, a ${LONG_STREAM_CHARS.toLocaleString("en")}-character answer sent as fast as the socket takes it (their added times are against the ${STREAM_TOKENS}-token answer: compare their CPU per stream).`,
     "",
     "| target | time to first token p50 (ms) | added TTFT (ms) | total p50 (ms) | added total (ms) | CPU per stream (µs) | errors |",
     "|---|---:|---:|---:|---:|---:|---:|",

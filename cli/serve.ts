@@ -7,6 +7,7 @@
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { type StartupLines, startupLines } from "./startup-lines.js";
 import type { Command } from "./main.js";
 
 const ARGS = {
@@ -71,30 +72,44 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** The start-up lines about the store: the keys of a first start (shown this once) and the seeding. */
-function storeLines(report: SetupReport, location: string): string[] {
-  const lines: string[] = [];
+/**
+ * The start-up lines about the store: the keys of a first start and the seeding. The keys are shown
+ * once, to a person at a terminal; a log gets where they are instead (credentials stay out of logs).
+ */
+function storeLines(report: SetupReport, location: string, lines: StartupLines): void {
   if (report.initial) {
     const { keys, file } = report.initial;
-    lines.push(
-      `guardgate: first start: created organization ${keys.organization_id} and workspace ${keys.workspace_id} (with the mock provider).`,
-      `These keys are shown once; they are also in ${file} (mode 0600):`,
-      `  admin key (org_admin, for /admin/v1):      ${keys.admin_key}`,
-      `  API key (workspace ${keys.workspace_id}):  ${keys.api_key}`,
-    );
+    const created = `guardgate: first start: created organization ${keys.organization_id} and workspace ${keys.workspace_id} (with the mock provider).`;
+    if (lines.terminal) {
+      lines.info(
+        [
+          created,
+          `These keys are shown once; they are also in ${file} (mode 0600):`,
+          `  admin key (org_admin, for /admin/v1):      ${keys.admin_key}`,
+          `  API key (workspace ${keys.workspace_id}):  ${keys.api_key}`,
+        ].join("\n"),
+      );
+    } else {
+      lines.info(`${created} Its admin key and API key are in ${file} (mode 0600).`, {
+        organization_id: keys.organization_id,
+        workspace_id: keys.workspace_id,
+        keys_file: file,
+      });
+    }
   }
   if (report.seeded) {
+    const seeded = report.seeded;
     const parts = (["api_keys", "providers", "guardrails", "configs", "policies", "plugin_credentials"] as const).map((kind) => {
-      const c = report.seeded![kind];
+      const c = seeded[kind];
       return `${kind.replace("_", " ")}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
     });
-    lines.push(`guardgate: config file seeded into the store (${parts.join("; ")})`);
+    lines.info(`guardgate: config file seeded into the store (${parts.join("; ")})`, { seeded });
   }
-  lines.push(`guardgate: store ${location}`);
-  return lines;
+  lines.info(`guardgate: store ${location}`, { store: location });
 }
 
 const serve: Command = async (argv) => {
+  const lines = startupLines();
   let server: RunningManagedServer;
   let gracePeriodMs: number;
   try {
@@ -118,8 +133,9 @@ const serve: Command = async (argv) => {
       gracePeriodMs,
       app: { executor },
       onKeyGenerated: (file) =>
-        process.stderr.write(
-          `guardgate: generated a secret key in ${file} (mode 0600); credentials in the store are encrypted with it: keep it, or set GUARDGATE_SECRET_KEY\n`,
+        lines.warn(
+          `guardgate: generated a secret key in ${file} (mode 0600); credentials in the store are encrypted with it: keep it, or set GUARDGATE_SECRET_KEY`,
+          { secret_key_file: file },
         ),
     });
   } catch (error) {
@@ -136,18 +152,11 @@ const serve: Command = async (argv) => {
     throw error;
   }
 
-  const { engine } = server.app.guardgate;
-  const counts = server.report.counts;
-  process.stdout.write(`${storeLines(server.report, server.managed.store.location).join("\n")}\n`);
-  process.stdout.write(
-    `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
-      `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
-      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1\n`,
-  );
-
-  return new Promise<number>((resolve) => {
+  // The signal handlers come before the line saying it listens: a supervisor that stops it as soon
+  // as it read that line must find them.
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string) => {
-      process.stdout.write(`guardgate: ${signal}: finishing in-flight requests (up to ${gracePeriodMs} ms), then stopping\n`);
+      lines.info(`guardgate: ${signal}: finishing in-flight requests (up to ${gracePeriodMs} ms), then stopping`, { signal });
       server.stop().then(
         () => resolve(0),
         (error: unknown) => {
@@ -159,6 +168,18 @@ const serve: Command = async (argv) => {
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
+
+  const { engine } = server.app.guardgate;
+  const counts = server.report.counts;
+  storeLines(server.report, server.managed.store.location, lines);
+  lines.info(
+    `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
+      `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1`,
+    { url: server.url, counts, checks: engine.checks().length, plugins: engine.plugins().length },
+  );
+
+  return stopped;
 };
 
 export default serve;

@@ -10,7 +10,7 @@ import { checkConfigKeys } from "./config/keys.js";
 import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
 import { joinPath } from "./config/path.js";
 import { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
-import { baseRequestType } from "./content.js";
+import { baseRequestType, locateText } from "./content.js";
 import { ConfigError, GuardgateError } from "./errors.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "./executor.js";
 import type { CheckSettings } from "./plugin-api.js";
@@ -18,6 +18,7 @@ import { type LoadedPlugin, loadBuiltinPlugin, loadPlugin, type PluginSpec } fro
 import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
 import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
+import { settleResultData } from "./result-data.js";
 import type { PhaseTask } from "./runner.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
 
@@ -165,6 +166,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const source = options.source ?? new InMemoryGuardrailSource(options.guardrails ?? []);
   const executor = await buildExecutor(options, { registry, plugins: loaded, builtins });
   const settings = options.settings ?? {};
+  // The data fields of each check that echo the evaluated text, read once from its data docs.
+  const echoes = new Map<string, readonly string[]>();
+  const echoesOf = (id: string): readonly string[] => {
+    let fields = echoes.get(id);
+    if (!fields) {
+      const data = registry.get(id)?.definition.data ?? {};
+      fields = Object.entries(data)
+        .filter(([, doc]) => doc.echoesText === true)
+        .map(([name]) => name);
+      echoes.set(id, fields);
+    }
+    return fields;
+  };
 
   const resolveGuardrails = async (o: EvaluateOptions): Promise<{ guardrails: Guardrail[]; warnings: ConfigWarning[] }> => {
     const given = [o.prepared, o.guardrails, o.config].filter((x) => x !== undefined).length;
@@ -220,8 +234,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         ? await executor.run(task, o.signal)
         : { results: [], request: o.request, response: o.response, transformed: false };
       const results = phase.results.filter((r) => !r.async);
+      const status = evaluationStatus(results);
+      settleResultData(phase.results, {
+        denied: status === 446,
+        ...(phase.transformed && {
+          transformedText: locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text,
+        }),
+        echoes: (id) => echoesOf(id),
+      });
       return {
-        status: evaluationStatus(results),
+        status,
         verdict: results.every((r) => r.verdict),
         results,
         asyncResults: phase.results.filter((r) => r.async),

@@ -75,5 +75,6 @@ export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from
 export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";
+export { DATA_MAX_BYTES } from "./result-data.js";
 export type * from "./types.js";
 export { STREAM_MODES } from "./types.js";

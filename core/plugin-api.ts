@@ -3,7 +3,7 @@
  * `run` function, like an ESLint rule: the registry validates parameters against the metadata,
  * the docs are generated from it, and the console renders forms from it.
  */
-import type { PluginClass, RequestType, Side } from "./types.js";
+import type { PluginClass, RequestType, Side, StreamScopeRule } from "./types.js";
 
 /** A JSON Schema object (draft 2020-12 unless `$schema` says otherwise). */
 export type JsonSchema = Record<string, unknown>;
@@ -86,6 +86,11 @@ export interface CheckOutcome {
 export interface DataFieldDoc {
   type: string;
   description: string;
+  /**
+   * True when the field carries the evaluated text or a part of it: withheld from a denied side's
+   * results and from a side a check transformed (core/result-data.ts). `textExcerpt` always is.
+   */
+  echoesText?: boolean;
 }
 
 /** A problem with parameters that a schema cannot express (one bound above another, say). */
@@ -128,6 +133,13 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * still arriving is never released in part (docs/streaming.md).
    */
   streamHoldChars?: number;
+  /**
+   * On streams held in `window` mode: whether the check judges each window (with its held-back
+   * tail) or only the whole answer at the end (docs/streaming.md); `{windowWhen: {...}}` when
+   * parameters decide (`regexMatch` looks for a match with `not: true`, requires one without).
+   * `window` when absent.
+   */
+  streamScope?: StreamScopeRule;
   /**
    * Long-form documentation (Markdown) for the generated reference: how the check decides, its
    * limits, measured precision and recall.

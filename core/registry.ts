@@ -14,7 +14,7 @@ import {
   type PluginDefinition,
   SUPPORTED_API_VERSIONS,
 } from "./plugin-api.js";
-import type { CheckConfig, PluginClass, Side } from "./types.js";
+import type { CheckConfig, PluginClass, Side, StreamScopeRule } from "./types.js";
 
 /** Default time limit per kind of check, in milliseconds. */
 export const DEFAULT_TIMEOUTS: Readonly<Record<CheckKind, number>> = {
@@ -60,6 +60,8 @@ export interface CheckInfo {
   sides: Side[];
   kind: CheckKind;
   transforms: boolean;
+  /** What it judges on a stream held in window mode (docs/streaming.md). */
+  streamScope: StreamScopeRule;
   defaultTimeout: number;
   parameters: JsonSchema;
   notes: string;
@@ -226,6 +228,7 @@ export class CheckRegistry {
       sides: [...c.definition.sides],
       kind: c.kind,
       transforms: c.definition.transforms === true,
+      streamScope: c.definition.streamScope ?? "window",
       defaultTimeout: c.defaultTimeout,
       parameters: c.definition.parameters,
       notes: c.definition.notes ?? "",

@@ -110,6 +110,20 @@ export type StreamMode = "buffer" | "window" | "after";
 /** The stream modes, loosest first. */
 export const STREAM_MODES: readonly StreamMode[] = ["after", "window", "buffer"];
 
+/**
+ * What a check needs to judge a stream held in `window` mode: `window` when each window with its
+ * held-back tail is judged as the whole text would be (what it looks for lies within a window);
+ * `whole` when its verdict needs the whole answer (a count, a JSON document, what the text must
+ * contain, begin or end with), so it runs once the stream ended.
+ */
+export type StreamScope = "window" | "whole";
+
+/**
+ * A check's stream scope as its definition declares it: fixed, or `window` only when the
+ * parameters named in `windowWhen` have the values given there (and `whole` otherwise).
+ */
+export type StreamScopeRule = StreamScope | { windowWhen: Record<string, unknown> };
+
 /** A guardrail after normalisation: every default decided, every check validated. */
 export interface Guardrail {
   id: string;
@@ -125,4 +139,6 @@ export interface Guardrail {
   onFail?: FeedbackConfig;
   /** `mode: "monitor"`: runs asynchronously, its verdicts logged and counted, never acted on. */
   monitor?: boolean;
+  /** Written out in a config rather than named by a saved record's id: its id is whatever the writer chose. */
+  inline?: boolean;
 }

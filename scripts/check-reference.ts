@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type CheckInfo, createEngine, type PluginInfo } from "../core/index.js";
+import { type CheckInfo, createEngine, type PluginInfo, type StreamScopeRule } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { writeErrorReference } from "./error-reference.js";
 import { writePartnerReference } from "./partner-reference.js";
@@ -118,6 +118,17 @@ function exampleSection(check: CheckInfo): string[] {
   return lines;
 }
 
+/** What a check judges on a stream held in window mode, in words (docs/streaming.md). */
+function describeStreamScope(scope: StreamScopeRule): string {
+  const whole = "the whole answer, once, when the stream ended";
+  if (scope === "window") return "each window with its held-back tail";
+  if (scope === "whole") return whole;
+  const when = Object.entries(scope.windowWhen)
+    .map(([name, value]) => `\`${name}\` is \`${JSON.stringify(value)}\``)
+    .join(" and ");
+  return `each window with its held-back tail when ${when}; else ${whole}`;
+}
+
 function checkSection(check: CheckInfo): string[] {
   const lines = [
     `<a id="${check.id}"></a>`,
@@ -129,6 +140,7 @@ function checkSection(check: CheckInfo): string[] {
     `- **Sides:** ${check.sides.join(", ")}`,
     `- **Kind:** ${check.kind} (default time limit ${check.defaultTimeout} ms)`,
     `- **Transforms the content:** ${check.transforms ? "yes" : "no"}`,
+    `- **On a stream held in window mode:** ${describeStreamScope(check.streamScope)}`,
     "",
     "#### Parameters",
     "",

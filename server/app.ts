@@ -5,13 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import {
   type CheckSettings,
   ConfigError,
@@ -25,11 +19,14 @@ import { builtinPlugins } from "../plugins/builtin.js";
 import { verifyModelLock } from "../plugins/model/shared/model-lock.js";
 import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
+import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
-import { describeError, errorBody } from "./errors.js";
+import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
+import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
+import { WarningLogSink } from "./logs/warnings.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
 import type { RequestPolicy } from "./pipeline/policy.js";
@@ -45,7 +42,7 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
-import { assertDepth } from "./pipeline/request-shape.js";
+import { assertJsonTextDepth } from "./pipeline/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
@@ -93,6 +90,8 @@ export interface AppOptions {
   planCache?: PlanCacheOptions;
   /** Keep request and response bodies in the request log. */
   logBodies?: boolean;
+  /** Throttling of unknown API keys per source (auth-throttle.ts); defaults: 10 a minute. */
+  authThrottle?: AuthThrottleOptions;
   /** pino options (level…) or false for no log; credentials headers are always redacted. */
   logger?: false | { level?: string; stream?: NodeJS.WritableStream };
 }
@@ -111,6 +110,8 @@ export interface GuardgateHandle {
   closeConnections(): void;
   /** Resolves once every request log begun so far has reached the log sink. */
   drainLogs(): Promise<void>;
+  /** Unknown API keys counted per source, for every route that takes a key. */
+  authThrottle: AuthThrottle;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -123,21 +124,6 @@ declare module "fastify" {
 
 /** Headers whose values never reach the log. */
 export const REDACTED_HEADERS = ["authorization", "x-api-key", "x-gateway-api-key", "cookie", "proxy-authorization"];
-
-/**
- * One access line per request, written once it is answered and naming the request too: fastify
- * writes two by default (on arrival and on answer), which cost a busy gateway as much as its checks.
- */
-class AccessLog extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
-    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...fields, err: error }, "request errored");
-    else reply.log.info(fields, "request completed");
-  }
-}
 
 function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logger"] {
   if (option === false) return false;
@@ -246,6 +232,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const file = options.file ?? {};
   const settings = file.settings ?? {};
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
+  const trustProxy = trustedProxies(settings.trust_proxy);
 
   // Policies live in the store, which a gateway run from the file alone does not have: never ignore them silently.
   if (file.policies?.length && !options.policies) {
@@ -291,12 +278,24 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logger: loggerOption(options.logger),
     bodyLimit,
     // Inline configs travel in a header; Node's default 16 KiB is kept, the body carries the rest.
-    return503OnClosing: true,
+    // A request already sent on a keep-alive connection when a stop begins is answered, with
+    // `Connection: close`, and recorded like any other (connections.ts), never reset or refused.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     requestIdHeader: false,
+    genReqId,
+    // Behind a load balancer the client is named by X-Forwarded-For, when the balancer is trusted.
+    trustProxy,
     logController: new AccessLog(),
     clientErrorHandler: answerClientError,
   });
+
+  // Every answer names its request; the access line and the request log use the same id.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  // What went wrong in a request (a deny, a check error, an upstream 5xx) is a warn line too.
+  const recordSink = new WarningLogSink(logSink, app.log);
 
   // Traced only when asked: each span costs even with no SDK to receive it.
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
@@ -331,16 +330,18 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         ...(settings.cache_max_bytes !== undefined && { maxBytes: settings.cache_max_bytes }),
         ...options.cache,
       }),
-    logSink,
+    logSink: recordSink,
     logger: app.log,
     retryTiming: options.retry ?? {},
     logBodies: options.logBodies ?? settings.log_bodies ?? false,
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
+    ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
     ...(options.policy && { policy: options.policy }),
   });
 
   const connections = new ConnectionTracker(app.server);
+  const authThrottle = new AuthThrottle(options.authThrottle);
   app.decorate("guardgate", {
     engine,
     apiKeys,
@@ -354,6 +355,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => gateway.drain(),
+    authThrottle,
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,
@@ -365,7 +367,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (code === "store_unavailable") {
+      reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+      request.log.warn({ cause: (error as Error).message }, "request refused: the store cannot be reached");
+    } else if (status >= 500) request.log.error({ err: error }, "request failed");
     reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
   });
   app.setNotFoundHandler((request, reply) => {
@@ -382,20 +387,29 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   if (settings.tracing) traceRequests(app);
-  // Every JSON body, on every route: absurd nesting is refused at intake (request-shape.ts).
-  app.addHook("preValidation", async (request) => {
-    if (typeof request.body === "object" && request.body !== null) assertDepth(request.body);
+  // Every JSON body, on every route: absurd nesting is refused at intake, before it is parsed
+  // (request-shape.ts); the parse itself is fastify's own, prototype-poisoning guard included.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    try {
+      assertJsonTextDepth(body as string);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
   });
   healthRoute(app);
   await app.register(async (scope) => {
-    requireApiKey(scope, apiKeys);
+    requireApiKey(scope, apiKeys, authThrottle);
     inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,
       plans,
       guardrails,
-      logSink,
+      logSink: recordSink,
       ...(options.policy && { policy: options.policy }),
       ...(attacher && { policies: attacher }),
     });

@@ -1,8 +1,10 @@
 /**
  * `x-gateway-api-key` on every inference and hook route (spec §5): a missing or unknown key is a
- * 401 before the body is read. The key's workspace scopes every lookup that follows.
+ * 401 before the body is read, and a source sending unknown keys is throttled (auth-throttle.ts).
+ * The key's workspace scopes every lookup that follows.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AuthThrottle } from "./auth-throttle.js";
 import { GatewayError } from "./errors.js";
 import { HEADER, headerValue } from "./pipeline/headers.js";
 import type { ApiKeyIdentity, ApiKeySource } from "./sources/types.js";
@@ -14,18 +16,79 @@ declare module "fastify" {
   }
 }
 
+/** The answer to a key of a throttled source (with `retry-after`, set on the reply). */
+export interface KeyRefusal {
+  status: 429;
+  code: "too_many_failed_keys";
+  message: string;
+}
+
+/**
+ * Refuses a request of a throttled source before its key is looked up; undefined when the key may
+ * be checked. Sets `retry-after` on the reply when it refuses.
+ */
+export function throttledRefusal(
+  throttle: AuthThrottle | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): KeyRefusal | undefined {
+  const wait = throttle?.retryAfter(request.ip) ?? 0;
+  if (wait === 0) return undefined;
+  reply.header("retry-after", String(wait));
+  return throttledMessage(wait);
+}
+
+/**
+ * Counts an unknown key of the request's source and logs it at warn (never the key). Returns the
+ * 429 to answer instead of a 401 when the source was stopped while this key was looked up.
+ */
+export function countFailedKey(
+  throttle: AuthThrottle | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): KeyRefusal | undefined {
+  if (!throttle) return undefined;
+  const count = throttle.failed(request.ip);
+  // Past the stop, failures are answered 429 and not logged one by one: the stop's line said it.
+  if (count.retryAfterSeconds > 0) {
+    reply.header("retry-after", String(count.retryAfterSeconds));
+    return throttledMessage(count.retryAfterSeconds);
+  }
+  const fields = { source: request.ip, route: request.routeOptions.url ?? request.url.split("?")[0], failures: count.failures };
+  if (count.stopped) {
+    const wait = throttle.retryAfter(request.ip);
+    request.log.warn(
+      { ...fields, retryAfterSeconds: wait },
+      `unknown API keys: ${request.ip} sent ${count.failures}; its keys are refused for ${wait} s`,
+    );
+  } else request.log.warn(fields, "unknown API key");
+  return undefined;
+}
+
+function throttledMessage(wait: number): KeyRefusal {
+  return {
+    status: 429,
+    code: "too_many_failed_keys",
+    message: `${HEADER.apiKey}: too many unknown keys from this address; try again in ${wait} s`,
+  };
+}
+
 /** Adds the API key check to every route registered in `app` (an encapsulated scope). */
-export function requireApiKey(app: FastifyInstance, keys: ApiKeySource): void {
+export function requireApiKey(app: FastifyInstance, keys: ApiKeySource, throttle?: AuthThrottle): void {
   app.decorateRequest("identity", undefined);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const key = headerValue(request.headers, HEADER.apiKey)?.trim();
     if (!key) {
       throw new GatewayError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send a gateway API key`);
     }
+    const throttled = throttledRefusal(throttle, request, reply);
+    if (throttled) throw new GatewayError(throttled.status, throttled.code, throttled.message);
     const identity = await keys.verify(key);
     if (!identity) {
       const reason = await keys.whyRefused?.(key);
       if (reason) throw new GatewayError(403, "admin_key_not_for_models", `${HEADER.apiKey}: ${reason}`);
+      const late = countFailedKey(throttle, request, reply);
+      if (late) throw new GatewayError(late.status, late.code, late.message);
       throw new GatewayError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
     }
     request.identity = identity;

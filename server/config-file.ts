@@ -68,10 +68,20 @@ export interface FileSettings {
    * answered request (default false: records are batched, and a crash loses the last ~50 ms).
    */
   log_durable?: boolean;
+  /**
+   * Check time a stream held for output guardrails may use, in ms summed over its checks (default
+   * 30,000); past it the stream fails closed with `stream_check_budget_exceeded`.
+   */
+  stream_check_budget_ms?: number;
   /** Let checks that call out reach private and loopback addresses. */
   checks_allow_private_addresses?: boolean;
   /** OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered. */
   tracing?: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (fastify's `trustProxy`): `true` for any, or
+   * their addresses and CIDR ranges. The client's address is what failed keys are throttled by.
+   */
+  trust_proxy?: boolean | string[];
 }
 
 /** Where the records and request logs live when not in the data folder's SQLite file. */
@@ -249,8 +259,12 @@ const FILE_SCHEMA = {
         log_bodies: { type: "boolean" },
         log_body_max_bytes: { type: "integer", minimum: 256 },
         log_durable: { type: "boolean" },
+        stream_check_budget_ms: { type: "integer", minimum: 1 },
         checks_allow_private_addresses: { type: "boolean" },
         tracing: { type: "boolean" },
+        trust_proxy: {
+          oneOf: [{ type: "boolean" }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }],
+        },
       },
       additionalProperties: false,
     },

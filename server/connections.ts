@@ -1,19 +1,35 @@
 /**
  * Client connections and whether a request is in flight on each, so a graceful stop can drop
  * every connection with nothing in flight — including ones that connected and never sent a
- * request, which Node's own idle-connection sweep leaves open until its header time-out.
+ * request, which Node's own idle-connection sweep leaves open until its header time-out. An idle
+ * keep-alive connection is not dropped at once: a request its client sent just before the stop
+ * may not have been read yet, and dropping the connection would reset it unanswered.
  */
 import { type Server, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+
+/**
+ * How long an idle connection stays open once a stop began, so a request already on its way is
+ * read and answered (with `Connection: close`) rather than reset: a round trip on any network a
+ * gateway serves, and short enough not to slow a stop noticeably.
+ */
+export const IDLE_LINGER_MS = 500;
 
 /** Tracks the connections of a server. */
 export class ConnectionTracker {
   readonly #inFlight = new Map<Socket, number>();
 
-  constructor(server: Server) {
+  constructor(
+    server: Server,
+    private readonly lingerMs = IDLE_LINGER_MS,
+  ) {
+    // Node's server.close() sweeps idle connections itself, destroying any whose request arrived
+    // but was not read yet: the stop's own sweep (closeIdle) takes its place.
+    server.closeIdleConnections = () => this.closeIdle();
     server.on("connection", (socket: Socket) => {
       this.#inFlight.set(socket, 0);
       socket.once("close", () => this.#inFlight.delete(socket));
+      if (this.#closing) this.#lingerThenClose([socket]);
     });
     server.on("request", (request, response) => {
       const socket = request.socket;
@@ -29,10 +45,22 @@ export class ConnectionTracker {
 
   #closing = false;
 
-  /** Destroys connections with no request in flight; the others close when their answer is done. */
+  /**
+   * Closes connections with no request in flight once they stayed idle for the linger time; the
+   * others close when their answer is done. Requests arriving meanwhile are answered.
+   */
   closeIdle(): void {
+    if (this.#closing) return;
     this.#closing = true;
-    for (const [socket, inFlight] of this.#inFlight) if (inFlight === 0) socket.destroy();
+    this.#lingerThenClose([...this.#inFlight].filter(([, inFlight]) => inFlight === 0).map(([socket]) => socket));
+  }
+
+  /** Destroys those of `sockets` still idle once the linger time passed. */
+  #lingerThenClose(sockets: Socket[]): void {
+    if (!sockets.length) return;
+    setTimeout(() => {
+      for (const socket of sockets) if (this.#inFlight.get(socket) === 0) socket.destroy();
+    }, this.lingerMs).unref();
   }
 
   /** Destroys every connection (the grace period ran out). */

@@ -20,7 +20,7 @@ export const GATEWAY_ERRORS = {
   },
   invalid_json: { status: 400, meaning: "the body is not valid JSON, or is empty" },
   invalid_content_length: { status: 400, meaning: "the content-length header does not match the body" },
-  body_too_deep: { status: 400, meaning: "the body is nested deeper than 64 levels" },
+  body_too_deep: { status: 400, meaning: "the body is nested deeper than 64 levels; refused from its text, before it is parsed" },
   config_malformed: { status: 400, meaning: "x-gateway-config is neither a saved config id nor a JSON object" },
   invalid_header: {
     status: 400,
@@ -60,12 +60,27 @@ export const GATEWAY_ERRORS = {
   unsupported_media_type: { status: 415, meaning: "the body is not sent as application/json" },
   budget_exhausted: { status: 402, meaning: "a budget is spent (OpenAI type insufficient_quota)" },
   rate_limit_exceeded: { status: 429, meaning: "a rate limit is reached; retry-after says when to try again" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys; retry-after says when its keys are looked at again",
+  },
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
+  upstream_stream_incomplete: {
+    status: 502,
+    meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
+  },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
-  stream_too_large: { status: 502, meaning: "a stream held for output guardrails (window or buffer mode) grew past 32 MiB" },
+  stream_too_large: {
+    status: 502,
+    meaning: "a stream read by output guardrails (held in window or buffer mode, or gathered for after mode) grew past 32 MiB",
+  },
+  stream_check_budget_exceeded: {
+    status: 502,
+    meaning: "a stream held for output guardrails used more check time than settings.stream_check_budget_ms allows",
+  },
   stream_broken: {
     status: 502,
     meaning: "the provider's stream broke off before its end (in the stream's error event and the log)",
@@ -103,6 +118,10 @@ export const MANAGEMENT_ERRORS = {
   redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
+  too_many_failed_keys: {
+    status: 429,
+    meaning: "the address sent too many unknown API keys (the console's sign-in too); retry-after says when to try again",
+  },
   forbidden: { status: 403, meaning: "the caller may not do this" },
   role_forbidden: {
     status: 403,
@@ -126,8 +145,16 @@ export const MANAGEMENT_ERRORS = {
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
-/** Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or answers 500). */
+/**
+ * Codes of the store: raised when it opens or cannot keep a record (the server refuses to start, or
+ * answers 500), or, with its status, when its server cannot be reached.
+ */
 export const STORE_ERRORS = {
+  store_unavailable: {
+    status: 503,
+    meaning:
+      "the store's server (Postgres) cannot be reached: down, restarting or refusing connections; retry-after says when to try again",
+  },
   store_open_failed: { meaning: "the store's file or server cannot be opened" },
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
   store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },

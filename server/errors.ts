@@ -6,6 +6,8 @@
  */
 import { ConfigError, type ConfigErrorCode, GuardgateError, type HookResults } from "../core/index.js";
 import type { GatewayErrorCode } from "./error-codes.js";
+import { StoreError } from "./store/errors.js";
+import type { DenialFields } from "./formats/format.js";
 import { FORMATS, type FormatName } from "./formats/index.js";
 
 /** Which envelope a route answers errors in. */
@@ -28,7 +30,7 @@ export function errorBody(
   status: number,
   code: string | null,
   message: string,
-  options: { type?: string; param?: string | null; hookResults?: HookResults } = {},
+  options: { type?: string; param?: string | null; hookResults?: HookResults; denial?: DenialFields } = {},
 ): Record<string, unknown> {
   const body = FORMATS[style].errorBody({
     status,
@@ -36,22 +38,39 @@ export function errorBody(
     message,
     ...(options.type !== undefined && { type: options.type }),
     ...(options.param !== undefined && { param: options.param }),
+    ...(options.denial && { denial: options.denial }),
   });
   if (options.hookResults) body.hook_results = options.hookResults;
   return body;
 }
 
-/** The 446 body (docs/spec-notes.md, "The peer gateway"): `type: "hooks_failed"`, code null, with the hook results. */
-export function deniedBody(style: ErrorStyle, side: "input" | "output", hookResults: HookResults): Record<string, unknown> {
+/** The header naming the guardrails that denied a 446: their ids, each URI-encoded, comma-separated. */
+export const DENIED_BY_HEADER = "x-gateway-denied-by";
+
+/** Which synchronous guardrails denied one side, and the checks that failed in them. */
+export function denialOf(side: "input" | "output", hookResults: HookResults): DenialFields {
   const list = side === "input" ? hookResults.before_request_hooks : hookResults.after_request_hooks;
-  const ids = list
-    .filter((r) => !r.verdict && r.deny)
-    .map((r) => r.id)
-    .join(", ");
+  const denying = list.filter((r) => !r.verdict && r.deny && !r.async);
+  const checks = new Set(denying.flatMap((r) => r.checks.filter((c) => !c.verdict).map((c) => c.id)));
+  return { side, guardrails: denying.map((r) => r.id), checks: [...checks] };
+}
+
+/** The headers of a 446: `x-gateway-denied-by` (ids may hold any character, so each is URI-encoded). */
+export function deniedHeaders(denial: DenialFields): Record<string, string> {
+  return { [DENIED_BY_HEADER]: denial.guardrails.map(encodeURIComponent).join(",") };
+}
+
+/**
+ * The 446 body (docs/spec-notes.md, "The peer gateway"): `type: "hooks_failed"`, code null, with
+ * the hook results; `error` also names the side, the guardrails that denied and their failed checks.
+ */
+export function deniedBody(style: ErrorStyle, side: "input" | "output", hookResults: HookResults): Record<string, unknown> {
+  const denial = denialOf(side, hookResults);
   const what = side === "input" ? "The request was denied by input guardrails" : "The response was denied by output guardrails";
-  return errorBody(style, 446, null, `${what} (${ids}); see hook_results for the checks that failed.`, {
+  return errorBody(style, 446, null, `${what} (${denial.guardrails.join(", ")}); see hook_results for the checks that failed.`, {
     type: "hooks_failed",
     hookResults,
+    denial,
   });
 }
 
@@ -67,6 +86,21 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
 };
 
+/** Seconds a client is asked to wait while the store cannot be reached. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The answer while the store cannot be reached: 503, naming the store but not its address (the
+ * cause, with the address, is in the process log).
+ */
+export function storeUnavailable(error: StoreError): Refusal {
+  return {
+    status: 503,
+    code: error.code,
+    message: `the store (Postgres) cannot be reached; try again in ${STORE_RETRY_AFTER_SECONDS} s`,
+  };
+}
+
 /** How a request was refused: what its answer and its log record say. */
 export interface Refusal {
   status: number;
@@ -77,6 +111,7 @@ export interface Refusal {
 /** Maps any error thrown while handling a request to a status, code and message. */
 export function describeError(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof StoreError && error.code === "store_unavailable") return storeUnavailable(error);
   if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_CODES[e.code] : undefined;

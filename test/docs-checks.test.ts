@@ -54,6 +54,7 @@ describe("docs/checks.md", () => {
           sides: ["output"],
           kind: "model",
           transforms: true,
+          streamScope: { windowWhen: { mode: "a" } },
           defaultTimeout: 30_000,
           parameters: {
             type: "object",

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { locateText } from "../core/index.js";
 import { keptBody } from "../server/logs/body-cap.js";
 import { redactedJson } from "../server/logs/redact.js";
-import { assertRequestShape, jsonDepth } from "../server/pipeline/request-shape.js";
+import { assertRequestShape, jsonTextDepth } from "../server/pipeline/request-shape.js";
 import { formatOfRequestType } from "../server/formats/index.js";
 import { usageOf } from "../server/pipeline/usage.js";
 import { SseSplitter } from "../server/upstream/sse.js";
@@ -47,7 +47,7 @@ const SHAPES: Record<string, Shape> = {
 /** Helpers of the request path, each given one body. */
 const HELPERS: Record<string, (body: Record<string, unknown>) => unknown> = {
   "request shape": (body) => assertRequestShape("chatComplete", body),
-  "body depth": (body) => jsonDepth(body),
+  "body depth": (body) => jsonTextDepth(JSON.stringify(body)),
   "evaluated text": (body) => locateText("input", "chatComplete", body),
   "token count": (body) => usageOf("chatComplete", body, { choices: [] }, ""),
   "logged body": (body) => keptBody(body, 64 * 1024),

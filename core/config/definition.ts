@@ -168,6 +168,7 @@ export function prepareGuardrail(
   };
   if (typeof def.name === "string") guardrail.name = def.name;
   if (monitor) guardrail.monitor = true;
+  if (inline) guardrail.inline = true;
   if (streamMode !== undefined) guardrail.streamMode = streamMode as StreamMode;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);

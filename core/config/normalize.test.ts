@@ -52,6 +52,7 @@ const EXPECTED: Guardrail = {
   deny: true,
   sequential: false,
   checks: [{ id: "default.wordCount", parameters: { minWords: 1, maxWords: 5, not: false }, enabled: true, failOnError: false }],
+  inline: true,
 };
 
 describe("config normalisation", () => {

@@ -4,6 +4,8 @@
  * every action, so a route cannot forget to.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AuthThrottle } from "../auth-throttle.js";
+import { countFailedKey, throttledRefusal } from "../auth.js";
 import type { Actor } from "../management/actor.js";
 import type { GatewaySources } from "../sources/store.js";
 import { HEADER, headerValue } from "../pipeline/headers.js";
@@ -17,13 +19,19 @@ declare module "fastify" {
 }
 
 /** Adds key authentication to every route of `scope`. */
-export function requireAdminKey(scope: FastifyInstance, sources: GatewaySources): void {
+export function requireAdminKey(scope: FastifyInstance, sources: GatewaySources, throttle?: AuthThrottle): void {
   scope.decorateRequest("actor", undefined);
-  scope.addHook("onRequest", async (request) => {
+  scope.addHook("onRequest", async (request, reply) => {
     const key = headerValue(request.headers, HEADER.apiKey)?.trim();
     if (!key) throw new ManagementError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send an admin key`);
+    const throttled = throttledRefusal(throttle, request, reply);
+    if (throttled) throw new ManagementError(throttled.status, throttled.code, throttled.message);
     const identity = await sources.verifyAny(key);
-    if (!identity) throw new ManagementError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+    if (!identity) {
+      const late = countFailedKey(throttle, request, reply);
+      if (late) throw new ManagementError(late.status, late.code, late.message);
+      throw new ManagementError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+    }
     request.actor = {
       kind: "key",
       key_id: identity.id,

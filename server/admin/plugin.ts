@@ -7,8 +7,9 @@
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
-import { describeError, errorBody } from "../errors.js";
+import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
+import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../sources/store.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
@@ -32,6 +33,8 @@ export interface AdminOptions {
   sources: GatewaySources;
   /** guardgate's version, for the OpenAPI document. */
   version?: string;
+  /** Failed keys throttled per source; shared with the `/v1` routes so a source is counted once. */
+  throttle?: AuthThrottle;
 }
 
 /** Status, code and message of any error an admin route raised. */
@@ -43,15 +46,23 @@ export function adminError(error: unknown): { status: number; code: string; mess
   return describeError(error, ADMIN_BODY_LIMIT);
 }
 
+/** Logs a failed admin request: a store outage at warn with its cause, a bug at error. */
+function logFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number, code: string): void {
+  if (code === "store_unavailable") {
+    reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+    request.log.warn({ cause: (error as Error).message }, "admin request refused: the store cannot be reached");
+  } else if (status >= 500) request.log.error({ err: error }, "admin request failed");
+}
+
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const { status, code, message } = adminError(error);
-  if (status >= 500) request.log.error({ err: error }, "admin request failed");
+  logFailure(request, reply, error, status, code);
   return reply.code(status).send({ error: { code, message } });
 }
 
 /** Registers the admin API and `GET /v1/models`. */
 export async function adminPlugin(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { management, sources } = options;
+  const { management, sources, throttle } = options;
   await app.register(
     async (admin) => {
       admin.setValidatorCompiler(adminValidatorCompiler);
@@ -75,7 +86,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       });
       admin.get("/openapi.json", { schema: { hide: true } }, async () => admin.swagger());
       await admin.register(async (scope) => {
-        requireAdminKey(scope, sources);
+        requireAdminKey(scope, sources, throttle);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);
@@ -90,11 +101,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
 
   await app.register(async (scope) => {
     scope.setValidatorCompiler(adminValidatorCompiler);
-    scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
       const { status, code, message } = adminError(error);
+      logFailure(request, reply, error, status, code);
       return reply.code(status).send(errorBody("openai", status, code, message));
     });
-    requireAdminKey(scope, sources);
+    requireAdminKey(scope, sources, throttle);
     scope.get(
       "/v1/models",
       {

@@ -100,6 +100,10 @@ class MessageStreamText implements StreamText {
     return { type: "message", role: "assistant", content: blocks.sort(([a], [b]) => a - b).map(([, block]) => block) };
   }
 
+  windowBody(text: string): Record<string, unknown> {
+    return { type: "message", role: "assistant", content: [{ type: "text", text }] };
+  }
+
   isTerminal(event: SseEvent): boolean {
     return event.event === "message_stop";
   }
@@ -134,7 +138,7 @@ export const anthropic: WireFormat = {
 
   errorBody: (fields: ErrorFields) => ({
     type: "error",
-    error: { type: fields.type ?? ERROR_TYPES[fields.status] ?? "api_error", message: fields.message },
+    error: { type: fields.type ?? ERROR_TYPES[fields.status] ?? "api_error", message: fields.message, ...fields.denial },
   }),
   hookEvent: (hookResults: Partial<HookResults>) =>
     Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),

@@ -40,6 +40,8 @@ export interface StreamText {
   text(): string;
   /** A non-streamed response body carrying the text, for the output phase. */
   body(): Record<string, unknown>;
+  /** A response body carrying only `text`, a window of the answer, for the checks of one window. */
+  windowBody(text: string): Record<string, unknown>;
   /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
   isTerminal(event: SseEvent): boolean;
 }
@@ -52,6 +54,17 @@ export interface ErrorFields {
   /** Overrides the type the status maps to (`hooks_failed`). */
   type?: string;
   param?: string | null;
+  /** Which guardrails denied: added to a 446's `error`, so the error an SDK throws carries it. */
+  denial?: DenialFields;
+}
+
+/** What a denial adds to its `error` object, beside the format's own fields. */
+export interface DenialFields {
+  side: "input" | "output";
+  /** Ids of the synchronous guardrails with `deny` that failed. */
+  guardrails: string[];
+  /** Ids of the checks that failed in them (in the order they ran, each once). */
+  checks: string[];
 }
 
 /** The mock's answer before it takes a format's shape. */

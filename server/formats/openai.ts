@@ -109,6 +109,15 @@ class CompletionStreamText implements StreamText {
         };
   }
 
+  windowBody(text: string): Record<string, unknown> {
+    return this.requestType === "complete"
+      ? { object: "text_completion", choices: [{ index: 0, text, finish_reason: null }] }
+      : {
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: null }],
+        };
+  }
+
   isTerminal(event: SseEvent): boolean {
     return isDone(event);
   }
@@ -126,6 +135,9 @@ class NoStreamText implements StreamText {
     return "";
   }
   body(): Record<string, unknown> {
+    return {};
+  }
+  windowBody(): Record<string, unknown> {
     return {};
   }
   isTerminal(event: SseEvent): boolean {
@@ -167,6 +179,7 @@ export const openai: WireFormat = {
       type: fields.type ?? errorType(fields.status),
       param: fields.param ?? null,
       code: fields.code,
+      ...fields.denial,
     },
   }),
   hookEvent: (hookResults: Partial<HookResults>) => Buffer.from(`data: ${JSON.stringify({ hook_results: hookResults })}\n\n`),

@@ -30,6 +30,14 @@ export interface AttemptRecord {
   hook_results?: HookResultsRecord;
 }
 
+/** Whether an attempt failed at the upstream: its error answer, or the gateway's failure to reach or read it. */
+export function failedUpstream(attempt: AttemptRecord): boolean {
+  if (attempt.cache_status === "HIT") return false;
+  if (attempt.error) return attempt.error.code.startsWith("upstream_") || attempt.error.code === "stream_broken";
+  // Without an error of the gateway's own, a failing status is the upstream's (an input deny is 446).
+  return attempt.status >= 400 && attempt.status !== 446;
+}
+
 /** Token usage of one answer; `estimated` when counted by the gateway rather than reported upstream. */
 export interface LogUsage {
   input_tokens: number;
@@ -57,6 +65,8 @@ export interface RequestLogRecord extends SettledFields {
   status: number;
   latency_ms: number;
   config_id?: string;
+  /** Ids of guardrails the caller wrote out in its request rather than naming a saved one (metrics label them `inline`). */
+  inline_guardrails?: readonly string[];
   provider?: string;
   model?: string;
   cache_status?: "HIT" | "MISS";

@@ -200,7 +200,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   });
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
-  const metrics = metricsToken ? new GatewayMetrics({ executor: () => executor!(), logQueue: () => sink.pending }) : undefined;
+  const metrics = metricsToken
+    ? new GatewayMetrics({
+        executor: () => executor!(),
+        logQueue: () => sink.pending,
+        isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
+      })
+    : undefined;
   return {
     store,
     dataDir,
@@ -260,7 +266,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         throw error;
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
-      await built.register(adminPlugin, { management, sources });
+      await built.register(adminPlugin, { management, sources, throttle: built.guardgate.authThrottle });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
       readyRoute(built, readinessProbes(store, built, redis));

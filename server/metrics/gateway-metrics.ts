@@ -1,12 +1,15 @@
 /**
- * The gateway's Prometheus metrics. Request, latency, verdict, check-error and cache figures come
- * from each finished request's log record (the same facts the request log keeps, counted before
- * the record is queued), so the request path gains no code of its own; the worker pool and the
- * log writer are read when Prometheus scrapes.
+ * The gateway's Prometheus metrics. Request, latency, verdict, check-error, cache, token, cost,
+ * retry, fallback and upstream-error figures come from each finished request's log record (the
+ * same facts the request log keeps, counted before the record is queued), so the request path
+ * gains no code of its own; the worker pool and the log writer are read when Prometheus scrapes.
+ * prom-client's default process and Node.js metrics are in the same registry. Guardrail and check
+ * labels only take saved ids (labels.ts).
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AutoExecutor, type Executor, PoolExecutor, type PoolStats } from "../../core/index.js";
-import type { RequestLogRecord } from "../logs/record.js";
+import { type AttemptRecord, failedUpstream, type RequestLogRecord } from "../logs/record.js";
+import { checkLabel, guardrailLabel } from "./labels.js";
 
 /** Buckets in seconds: from a fast deterministic check to a slow model answer. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -17,6 +20,8 @@ export interface MetricsSources {
   executor?: () => Executor;
   /** Records queued for the request log and not yet written. */
   logQueue?: () => number;
+  /** Whether the registry holds a check id; check labels take only such ids. */
+  isCheck?: (id: string) => boolean;
 }
 
 /** The pool's counters of an executor that has one. */
@@ -24,6 +29,11 @@ function poolStats(executor: Executor | undefined): PoolStats | undefined {
   if (executor instanceof PoolExecutor) return executor.stats();
   if (executor instanceof AutoExecutor) return executor.poolStats();
   return undefined;
+}
+
+/** A count a counter can add: a counter throws on anything negative or not finite. */
+function countable(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
 /** The metrics of one gateway instance, in their own registry. */
@@ -40,9 +50,17 @@ export class GatewayMetrics {
   readonly #checkTimeouts: Counter<"check">;
   readonly #cache: Counter<"result">;
   readonly #dropped: Counter;
+  readonly #tokens: Counter<"provider" | "kind">;
+  readonly #cost: Counter<"provider">;
+  readonly #retries: Counter<"provider">;
+  readonly #fallbacks: Counter<"route">;
+  readonly #upstreamErrors: Counter<"provider" | "status">;
+  readonly #isCheck: ((id: string) => boolean) | undefined;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
+    this.#isCheck = sources.isCheck;
+    collectDefaultMetrics({ register: this.registry });
     this.#requests = new Counter({
       name: "guardgate_requests_total",
       help: "Requests answered, by route, HTTP status and provider",
@@ -112,6 +130,36 @@ export class GatewayMetrics {
       help: "Request log records that could not be queued for writing (should stay 0)",
       registers,
     });
+    this.#tokens = new Counter({
+      name: "guardgate_tokens_total",
+      help: "Tokens of answered requests, by provider and kind (input or output); estimated where the upstream reported none",
+      labelNames: ["provider", "kind"],
+      registers,
+    });
+    this.#cost = new Counter({
+      name: "guardgate_estimated_cost_usd_total",
+      help: "Estimated cost in US dollars of answered requests at the models' prices, by provider",
+      labelNames: ["provider"],
+      registers,
+    });
+    this.#retries = new Counter({
+      name: "guardgate_retries_total",
+      help: "Attempts that repeated a target (retry.on_status_codes), by provider",
+      labelNames: ["provider"],
+      registers,
+    });
+    this.#fallbacks = new Counter({
+      name: "guardgate_fallbacks_total",
+      help: "Moves from one target to the next (strategy fallback), by route",
+      labelNames: ["route"],
+      registers,
+    });
+    this.#upstreamErrors = new Counter({
+      name: "guardgate_upstream_errors_total",
+      help: "Attempts that failed at the upstream, by provider and HTTP status (the upstream's, or the gateway's 502/504 when it could not reach or read it)",
+      labelNames: ["provider", "status"],
+      registers,
+    });
     new Gauge({
       name: "guardgate_log_writer_queue_depth",
       help: "Request log records waiting to be written",
@@ -137,13 +185,25 @@ export class GatewayMetrics {
         this.set(pool()?.threads ?? 0);
       },
     });
-    new Gauge({
-      name: "guardgate_pool_worker_restarts",
-      help: "Worker threads replaced so far: stopped at a check's hard time limit, or crashed",
+    // The pool counts its restarts from its start; a new pool (an executor replaced) starts again at 0.
+    const seen = { cutOffs: 0, failures: 0 };
+    new Counter({
+      name: "guardgate_pool_worker_restarts_total",
+      help: "Worker threads replaced, by reason: time_limit (stopped at a check's hard time limit) or crash",
+      labelNames: ["reason"],
       registers,
       collect() {
         const stats = pool();
-        this.set(stats ? stats.cutOffs + stats.failures : 0);
+        for (const [key, reason] of [
+          ["cutOffs", "time_limit"],
+          ["failures", "crash"],
+        ] as const) {
+          const now = stats?.[key] ?? 0;
+          const added = now >= seen[key] ? now - seen[key] : now;
+          seen[key] = now;
+          // Zero-valued series are made too, so a dashboard sees both reasons from the first scrape.
+          this.inc({ reason }, added);
+        }
       },
     });
   }
@@ -153,12 +213,25 @@ export class GatewayMetrics {
     const provider = record.provider ?? "";
     this.#requests.inc({ route: record.route, status: String(record.status), provider });
     this.#latency.observe({ route: record.route }, record.latency_ms / 1000);
+    let previous: AttemptRecord | undefined;
     for (const attempt of record.attempts ?? []) {
+      const attemptProvider = attempt.provider ?? provider;
+      if (previous) {
+        if (previous.target === attempt.target) this.#retries.inc({ provider: attemptProvider });
+        else this.#fallbacks.inc({ route: record.route });
+      }
+      previous = attempt;
+      if (failedUpstream(attempt)) this.#upstreamErrors.inc({ provider: attemptProvider, status: String(attempt.status) });
       // A cache hit never reached the upstream, nor did an input deny: a 446 recorded without an
       // outcome (an output deny carries its error).
       if (attempt.cache_status === "HIT" || (attempt.status === 446 && attempt.error === undefined)) continue;
-      this.#upstream.observe({ provider: attempt.provider ?? provider }, attempt.latency_ms / 1000);
+      this.#upstream.observe({ provider: attemptProvider }, attempt.latency_ms / 1000);
     }
+    if (record.usage) {
+      this.#tokens.inc({ provider, kind: "input" }, countable(record.usage.input_tokens));
+      this.#tokens.inc({ provider, kind: "output" }, countable(record.usage.output_tokens));
+    }
+    if (record.cost) this.#cost.inc({ provider }, countable(record.cost));
     if (record.cache_status) this.#cache.inc({ result: record.cache_status === "HIT" ? "hit" : "miss" });
     const sides = [
       ["input", record.hook_results?.before_request_hooks],
@@ -166,23 +239,20 @@ export class GatewayMetrics {
     ] as const;
     for (const [side, results] of sides) {
       for (const result of results ?? []) {
-        this.#guardrailLatency.observe({ guardrail: result.id, side }, (Number(result.execution_time) || 0) / 1000);
-        this.#verdicts.inc({ guardrail: result.id, side, verdict: result.verdict ? "pass" : "fail" });
+        const guardrail = guardrailLabel(result, record);
+        const verdict = result.verdict ? "pass" : "fail";
+        this.#guardrailLatency.observe({ guardrail, side }, (Number(result.execution_time) || 0) / 1000);
+        this.#verdicts.inc({ guardrail, side, verdict });
         const tagged = result as { monitor?: boolean; policy?: { id?: string } };
         if (tagged.monitor === true) {
-          this.#monitorVerdicts.inc({
-            policy: tagged.policy?.id ?? "",
-            guardrail: result.id,
-            side,
-            verdict: result.verdict ? "pass" : "fail",
-          });
+          this.#monitorVerdicts.inc({ policy: tagged.policy?.id ?? "", guardrail, side, verdict });
         }
         for (const check of result.checks ?? []) {
-          this.#checkLatency.observe({ check: check.id }, (Number(check.execution_time) || 0) / 1000);
+          const id = checkLabel(check.id, this.#isCheck);
+          this.#checkLatency.observe({ check: id }, (Number(check.execution_time) || 0) / 1000);
           if (check.error === undefined) continue;
-          this.#checkErrors.inc({ check: check.id });
-          if (typeof check.error === "object" && check.error?.name === "TimeoutError")
-            this.#checkTimeouts.inc({ check: check.id });
+          this.#checkErrors.inc({ check: id });
+          if (typeof check.error === "object" && check.error?.name === "TimeoutError") this.#checkTimeouts.inc({ check: id });
         }
       }
     }

@@ -8,9 +8,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
-import { deniedBody, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
+import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { requestId } from "../logs/log-id.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
@@ -60,8 +59,8 @@ export interface RequestContext {
   asyncInputs: Map<string, Promise<GuardrailResult[]>>;
 }
 
-/** What a route knows of a request before `Gateway.handle` takes it over. */
-export type RequestFields = Omit<RequestContext, "id" | "started" | "attempts" | "inputs" | "asyncInputs">;
+/** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
+export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;
 
 /** What a route does with the answer `Gateway.handle` hands it. */
 export interface AnswerSender {
@@ -88,6 +87,8 @@ export interface GatewayDeps {
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
   durableLogs?: boolean;
   policy?: RequestPolicy;
+  /** Check time a held stream may use, ms (`stream_check_budget_ms`); default DEFAULT_STREAM_CHECK_BUDGET_MS. */
+  streamCheckBudgetMs?: number;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -211,7 +212,6 @@ export class Gateway {
   /** A request context made of `fields` (taken over, not copied). */
   private context(fields: RequestFields): RequestContext {
     const ctx = fields as RequestContext;
-    ctx.id = requestId();
     ctx.started = performance.now();
     ctx.attempts = [];
     ctx.inputs = new Map();
@@ -296,7 +296,7 @@ export class Gateway {
           kind: "json",
           status: 446,
           body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
-          headers: {},
+          headers: deniedHeaders(denialOf("input", hooks)),
           leaf,
           hooks,
           error: { code: "hooks_failed", message: "denied by input guardrails" },
@@ -431,6 +431,9 @@ export class Gateway {
       format: ctx.endpoint.format,
       source,
       evaluateOutput: (body) => this.deps.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
+      evaluateWindow: (body) =>
+        this.deps.phases.sync("output", this.deps.phases.windowGuardrails(leaf.node.output.sync), leaf.request, body, leaf.phase),
+      ...(this.deps.streamCheckBudgetMs !== undefined && { checkBudgetMs: this.deps.streamCheckBudgetMs }),
     });
     const discard = () => {
       void relay.discard();
@@ -450,7 +453,7 @@ export class Gateway {
         kind: "json",
         status: 446,
         body: deniedBody(ctx.endpoint.errorStyle, "output", hooks),
-        headers: {},
+        headers: deniedHeaders(denialOf("output", hooks)),
         leaf,
         hooks,
         outputStatus: 446,
@@ -483,6 +486,7 @@ export class Gateway {
     if (output?.status === 446 && hooks) {
       outcome.status = 446;
       outcome.body = deniedBody(ctx.endpoint.errorStyle, "output", hooks);
+      outcome.headers = { ...answerHeaders, ...deniedHeaders(denialOf("output", hooks)) };
       outcome.error = { code: "hooks_failed", message: "denied by output guardrails" };
       return outcome;
     }
@@ -582,6 +586,7 @@ export class Gateway {
         hookResults: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
       });
       if (ctx.plan.configId) record.config_id = ctx.plan.configId;
+      if (ctx.plan.inlineGuardrails.length) record.inline_guardrails = ctx.plan.inlineGuardrails;
       if (leaf) record.provider = providerLabel(leaf.provider);
       if (leaf?.phase.model) record.model = leaf.phase.model;
       if (json?.cacheStatus) record.cache_status = json.cacheStatus;
@@ -596,6 +601,8 @@ export class Gateway {
         const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
         const usage =
           response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
+        // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
+        if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
       // A stream's output side ran after its attempt was recorded.

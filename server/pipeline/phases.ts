@@ -5,6 +5,7 @@
  * lists prepared once per config and the service's plugin and judge credentials.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import { windowGuardrailsOf } from "../plan/stream-mode.js";
 import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
@@ -32,6 +33,22 @@ export class Phases {
     /** Resolves the provider slugs LLM-judge checks name. */
     private readonly providers?: ProviderResolver,
   ) {}
+
+  /** Window lists by the output list they were made of (plans and policy-applied plans keep their lists). */
+  readonly #windows = new WeakMap<readonly Guardrail[], Guardrail[]>();
+
+  /**
+   * The guardrails a held stream's windows are checked with, made of the output guardrails the
+   * target really runs (policies included): their checks of `window` scope (stream-mode.ts).
+   */
+  windowGuardrails(sync: readonly Guardrail[]): Guardrail[] {
+    let windowed = this.#windows.get(sync);
+    if (!windowed) {
+      windowed = windowGuardrailsOf(sync, (id) => this.engine.registry.get(id)?.definition);
+      this.#windows.set(sync, windowed);
+    }
+    return windowed;
+  }
 
   /** Evaluates the synchronous guardrails of a side; undefined when there are none. */
   async sync(

@@ -1,10 +1,11 @@
 /**
  * The streamed answer (docs/streaming.md). In `after` mode upstream events pass through as they
  * complete, with nothing added to their timing, and the output side runs on the whole text at the
- * end. In `window` mode text waits in a TextHold until a check of the accumulated text passed
- * (every `window` characters, and at the end); in `buffer` mode it waits for the one check at the
- * end. A deny before any byte left becomes a 446 answer (`open`); after, it ends the stream at once
- * with the format's error event, as does an upstream that breaks off. When strict compliance is
+ * end. In `window` mode text waits in a TextHold until a check of its window with the held-back
+ * tail passed (every `window` characters; every check once more on the whole text at the end); in
+ * `buffer` mode it waits for the one check at the end. A deny before any byte left becomes a 446
+ * answer (`open`); after, it ends the stream at once with the format's error event, as does an
+ * upstream that breaks off or ends without its terminal event. When strict compliance is
  * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
  * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
@@ -13,7 +14,7 @@ import { locateText } from "../../core/index.js";
 import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import type { StreamText } from "../formats/format.js";
-import { GatewayError } from "../errors.js";
+import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../upstream/sse.js";
 import type { Leaf } from "./outcome.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
@@ -23,6 +24,24 @@ import { ReleasedTextChanged, TextHold } from "./text-hold.js";
  * request's max_tokens, but the gateway does not trust that: past this, the stream fails closed.
  */
 export const MAX_HELD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * What is gathered of a stream no output guardrail reads, in bytes of upstream events: enough for
+ * the log's capped body and the usage estimate (scaled by the share gathered), so a stream passed
+ * through costs the gateway the same memory however long it runs.
+ */
+export const PASS_THROUGH_GATHER_BYTES = 1024 * 1024;
+
+/** Whether an event's data is complete: `[DONE]` or a JSON value that parses. */
+function isWhole(event: SseEvent): boolean {
+  if (event.data === "[DONE]") return true;
+  try {
+    JSON.parse(event.data);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
@@ -41,6 +60,8 @@ export interface RelaySummary {
   text: string;
   /** The response body the streamed text amounts to. */
   body: Record<string, unknown>;
+  /** The share of the stream's event bytes `text` was gathered from, when not all (a stream passed through). */
+  textShare?: number;
   output?: Evaluation;
   outputSkipped: boolean;
   error?: unknown;
@@ -55,6 +76,13 @@ export function hookEvent(format: FormatName, hookResults: Partial<HookResults>)
   return FORMATS[format].hookEvent(hookResults);
 }
 
+/**
+ * Check time a held stream may use, in milliseconds summed over its checks, when the settings name
+ * none (`stream_check_budget_ms`). Window checks cost time linear in the stream's length, but a
+ * long enough stream still costs without end; past this the stream fails closed.
+ */
+export const DEFAULT_STREAM_CHECK_BUDGET_MS = 30_000;
+
 /** Options of a relay. */
 export interface RelayOptions {
   leaf: Leaf;
@@ -62,6 +90,17 @@ export interface RelayOptions {
   source: AsyncIterable<Buffer>;
   /** Runs the synchronous output side on a body carrying the streamed text. */
   evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  /** Runs the checks of one window (`Phases.windowGuardrails`) on a body carrying its text. */
+  evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
+  checkBudgetMs?: number;
+}
+
+/** Milliseconds the checks of an evaluation took, summed. */
+function checkTime(evaluation: Evaluation): number {
+  let total = 0;
+  for (const result of evaluation.results) for (const check of result.checks) total += check.execution_time;
+  return total;
 }
 
 /** Relays one upstream stream to one client. */
@@ -85,6 +124,11 @@ export class StreamRelay {
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
   readonly #terminal: Buffer[] = [];
   #checkedAt = 0;
+  /** Event bytes gathered into the text, and skipped past the gathering limit, of a stream not held. */
+  #gatheredBytes = 0;
+  #skippedBytes = 0;
+  /** Check time spent on this stream so far, ms. */
+  #checkTime = 0;
   #done = false;
   #final = false;
   #output: Evaluation | undefined;
@@ -169,6 +213,7 @@ export class StreamRelay {
         text: this.#text.text(),
         body: this.#text.body(),
         outputSkipped: this.#outputSkipped,
+        ...(this.#skippedBytes > 0 && { textShare: this.#gatheredBytes / (this.#gatheredBytes + this.#skippedBytes) }),
         ...(this.#output && { output: this.#output }),
         ...(this.#error !== undefined && { error: this.#error }),
         ...(this.#stop && { stop: this.#stop }),
@@ -189,8 +234,7 @@ export class StreamRelay {
       const next = await this.#iterator.next();
       if (next.done) {
         this.#done = true;
-        const rest = this.#splitter.flush();
-        if (rest) this.#take(rest);
+        this.#ended();
         return;
       }
       const events = this.#splitter.push(next.value);
@@ -213,6 +257,24 @@ export class StreamRelay {
     if (hold && hold.length - this.#checkedAt >= this.#window) await this.#check(false);
   }
 
+  /**
+   * The upstream ended: what it sent must end with the terminal event. Bytes after the last
+   * complete event are an event cut off, never forwarded; a stream without its terminal event is
+   * an answer cut short, which an SDK would otherwise read as complete.
+   */
+  #ended(): void {
+    const rest = this.#splitter.flush();
+    // Past the terminal event the answer is whole: a cut-off remnant after it is dropped.
+    if (rest && this.#terminal.length) return;
+    // A terminal event missing only its blank line is whole too.
+    if (rest && this.#text.isTerminal(rest) && isWhole(rest)) this.#take(rest);
+    else if (rest)
+      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended in the middle of an event");
+    if (!this.#terminal.length) {
+      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended without its terminal event");
+    }
+  }
+
   #take(event: SseEvent): void {
     // Once the terminal event arrived, whatever follows waits with it.
     if (this.#terminal.length || this.#text.isTerminal(event)) {
@@ -229,9 +291,31 @@ export class StreamRelay {
         );
       }
     } else {
-      this.#text.add(event);
+      this.#gather(event);
       this.#ready.push(event.raw);
     }
+  }
+
+  /**
+   * Gathers a passing event's text, bounded: output guardrails checking after the stream need all
+   * of it, so past MAX_HELD_BYTES the stream fails closed; without them only the start is kept.
+   */
+  #gather(event: SseEvent): void {
+    const { output } = this.#options.leaf.node;
+    const read = output.sync.length + output.async.length > 0;
+    if (this.#gatheredBytes + event.raw.length > (read ? MAX_HELD_BYTES : PASS_THROUGH_GATHER_BYTES)) {
+      if (read) {
+        throw new GatewayError(
+          502,
+          "stream_too_large",
+          `the upstream's stream read by output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
+        );
+      }
+      this.#skippedBytes += event.raw.length;
+      return;
+    }
+    this.#gatheredBytes += event.raw.length;
+    this.#text.add(event);
   }
 
   /** The upstream ended: the last check, on all of the text, and everything held released. */
@@ -248,26 +332,51 @@ export class StreamRelay {
     else this.#output = await this.#options.evaluateOutput(this.#text.body());
   }
 
-  /** Checks the text so far and releases what passed. */
+  /**
+   * Checks the text and releases what passed. A window is checked with its held-back tail, by the
+   * checks of `window` scope only, so each check costs the window, not the text before it; the
+   * last check runs every check once on the whole text, as buffer mode does.
+   */
   async #check(final: boolean): Promise<void> {
     const hold = this.#hold as TextHold;
     this.#checkedAt = hold.length;
-    const output = await this.#options.evaluateOutput(this.#text.body());
-    if (!output) return;
+    const pending = hold.pending();
+    const output = final
+      ? await this.#options.evaluateOutput(this.#text.body())
+      : await this.#options.evaluateWindow(this.#text.windowBody(pending));
+    if (!output) {
+      // No check judges windows: the text waits for none (the checks of `whole` scope run at the end).
+      if (!final) this.#ready.push(...hold.release(pending, false));
+      return;
+    }
     this.#output = output;
+    this.#spend(output, hold);
     if (output.status === 446) {
       const guardrails = output.results.filter((r) => r.deny && !r.verdict).map((r) => r.id);
       this.#stop = { guardrails, released_chars: hold.releasedChars, mode: this.#mode };
       return;
     }
-    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : hold.joined();
+    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : undefined;
     try {
-      this.#ready.push(...hold.release(checked, final));
+      if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
+      else this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
     } catch (error) {
       if (!(error instanceof ReleasedTextChanged)) throw error;
       this.#error = error;
       this.#stop = { guardrails: [], released_chars: hold.releasedChars, mode: this.#mode };
     }
+  }
+
+  /** Counts an evaluation's check time against the stream's budget; past it, the stream fails closed. */
+  #spend(output: Evaluation, hold: TextHold): void {
+    this.#checkTime += checkTime(output);
+    const budget = this.#options.checkBudgetMs ?? DEFAULT_STREAM_CHECK_BUDGET_MS;
+    if (this.#checkTime <= budget) return;
+    throw new GatewayError(
+      502,
+      "stream_check_budget_exceeded",
+      `the output guardrails of this stream used more than ${budget} ms of check time (stream_check_budget_ms) after ${hold.length} characters`,
+    );
   }
 
   #stopEvent(reportHooks: boolean): Buffer {
@@ -277,7 +386,15 @@ export class StreamRelay {
       ? `the streamed answer was stopped by output guardrail ${stop.guardrails.join(", ")} after ${stop.released_chars} characters`
       : `${(this.#error as Error).message} after ${stop.released_chars} characters`;
     const code = stop.guardrails.length ? "hooks_failed" : "stream_redaction_conflict";
-    return FORMATS[this.#options.format].streamError({ status: 446, code, message, type: "hooks_failed" }, hooks);
+    // The SDKs raise this event as an error: like a 446's, its `error` names the denying guardrails.
+    const denial =
+      stop.guardrails.length && this.#output
+        ? denialOf("output", { before_request_hooks: [], after_request_hooks: this.#output.results })
+        : undefined;
+    return FORMATS[this.#options.format].streamError(
+      { status: 446, code, message, type: "hooks_failed", ...(denial && { denial }) },
+      hooks,
+    );
   }
 
   #brokenEvent(): Buffer {

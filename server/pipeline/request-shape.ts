@@ -2,7 +2,8 @@
  * The shape an inference body must have before any guardrail reads it: the field each route's
  * checks evaluate (spec §4) present and of a type the engine can read. A body without it would
  * have its guardrails judge an empty string and pass, so it is a 400 naming the field instead.
- * Nesting is bounded too, so nothing downstream (serialising a log record) meets an absurd depth.
+ * Nesting is bounded too, on the body's text before it is parsed, so neither the parser nor anything
+ * downstream (serialising a log record) meets an absurd depth.
  */
 import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
@@ -18,26 +19,45 @@ function refuse(field: string, problem: string): never {
   throw new GatewayError(400, "invalid_request", `${field}: ${problem}`);
 }
 
-/** The nesting depth of a parsed JSON value, counted without recursion; stops past `limit`. */
-export function jsonDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
+// Character codes of the JSON punctuation that opens and closes strings and levels.
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * The nesting depth of JSON text, read in one pass without parsing: brackets inside strings are
+ * text. Stops at the first level past `limit`, so an absurd body costs no more than its first
+ * `limit` brackets. Malformed text is left for the parser to refuse.
+ */
+export function jsonTextDepth(text: string, limit = MAX_BODY_DEPTH): number {
+  let depth = 0;
   let deepest = 0;
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  while (stack.length) {
-    const { value: node, depth } = stack.pop() as { value: unknown; depth: number };
-    if (typeof node !== "object" || node === null) continue;
-    const level = depth + 1;
-    if (level > deepest) deepest = level;
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: level });
-    }
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
   }
   return deepest;
 }
 
-/** Refuses a body nested deeper than MAX_BODY_DEPTH. */
-export function assertDepth(body: unknown): void {
-  if (jsonDepth(body) > MAX_BODY_DEPTH) {
+/**
+ * Refuses JSON text nested deeper than MAX_BODY_DEPTH before it is parsed: JSON.parse on a few
+ * megabytes of brackets holds the event loop for seconds, the scan for milliseconds.
+ */
+export function assertJsonTextDepth(text: string): void {
+  if (jsonTextDepth(text) > MAX_BODY_DEPTH) {
     throw new GatewayError(400, "body_too_deep", `the body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`);
   }
 }

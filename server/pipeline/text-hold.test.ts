@@ -26,11 +26,11 @@ function chatHold(tail: number, pieces: string[]): TextHold {
 describe("TextHold", () => {
   it("keeps back the events in the last `tail` characters after a check, and releases the rest as the upstream sent it", () => {
     const hold = chatHold(10, ["0123456789", "abcdefghij", "ABCDE"]);
-    const out = hold.release(hold.joined(), false);
+    const out = hold.release(hold.pending(), false);
     expect(texts(out)).toEqual([null, "0123456789"]);
     expect(out[1]).toEqual(chat("0123456789").raw);
     expect(hold.releasedChars).toBe(10);
-    expect(texts(hold.release(hold.joined(), true))).toEqual(["abcdefghij", "ABCDE"]);
+    expect(texts(hold.release(hold.pending(), true))).toEqual(["abcdefghij", "ABCDE"]);
   });
 
   it("gives a redaction that spans three events to the event where the unchanged text resumes", () => {
@@ -43,13 +43,21 @@ describe("TextHold", () => {
     const hold = chatHold(8, ["Hello there, mail ", "bob@ex", "ample.org now and then"]);
     const first = hold.release("Hello there, mail [EMAIL] now and then", false);
     expect(texts(first).join("")).toBe("Hello there, mail ");
-    expect(texts(hold.release("Hello there, mail [EMAIL] now and then", true)).join("")).toBe("[EMAIL] now and then");
+    // The next check reads only the text still held: from the held-back tail on.
+    expect(hold.pending()).toBe("bob@example.org now and then");
+    expect(texts(hold.release("[EMAIL] now and then", true)).join("")).toBe("[EMAIL] now and then");
+  });
+
+  it("releases the rest of a stream after a check of the whole text, which must keep what was released", () => {
+    const hold = chatHold(4, ["alpha ", "beta ", "gamma"]);
+    expect(texts(hold.release(hold.pending(), false)).join("")).toBe("alpha beta ");
+    expect(texts(hold.releaseWhole("alpha beta [G]")).join("")).toBe("[G]");
   });
 
   it("refuses a transformation of text already released", () => {
     const hold = chatHold(0, ["secret words"]);
-    hold.release(hold.joined(), false);
-    expect(() => hold.release("[REDACTED] words", true)).toThrow(ReleasedTextChanged);
+    hold.release(hold.pending(), false);
+    expect(() => hold.releaseWhole("[REDACTED] words")).toThrow(ReleasedTextChanged);
   });
 
   it("re-writes Anthropic text blocks, keeping the newline that joins them out of the block's own text", () => {
@@ -60,7 +68,7 @@ describe("TextHold", () => {
     hold.push(event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "first" } }));
     hold.push(event({ type: "content_block_stop", index: 0 }));
     hold.push(event({ type: "content_block_start", index: 1, content_block: { type: "text", text: "mail a@b.co" } }));
-    expect(hold.joined()).toBe("first\nmail a@b.co");
+    expect(hold.pending()).toBe("first\nmail a@b.co");
     const out = hold.release("first\nmail [EMAIL]", true).map((b) => JSON.parse(parseEvent(b).data));
     expect(out[3]).toMatchObject({ type: "content_block_start", content_block: { type: "text", text: "mail [EMAIL]" } });
     expect(out[1]).toMatchObject({ delta: { text: "first" } });

@@ -42,12 +42,15 @@ function commonSuffix(a: string, b: string): number {
 /** Events of one stream held until their text is checked. */
 export class TextHold {
   #waiting: Waiting[] = [];
-  /** Everything the events added, in arrival order. */
-  #joined = "";
-  /** The (checked, possibly transformed) text released so far. */
+  /**
+   * The joined text from `#pendingAt` on: what was taken in and not released. Only this part is
+   * kept and checked, so each check costs the window and its tail, never the text before them.
+   */
+  #pending = "";
+  /** Where in the joined text the pending text starts (the released text ends). */
+  #pendingAt = 0;
+  /** The (checked, possibly transformed) text released so far, built by appending. */
   #released = "";
-  /** Where in the joined text the released text ends. */
-  #releasedAt = 0;
   /** Bytes of the events waiting. */
   #heldBytes = 0;
 
@@ -60,9 +63,10 @@ export class TextHold {
   /** Takes an event in. */
   push(event: SseEvent): void {
     const added = this.text.add(event);
-    if (added) this.#joined += added.text;
+    if (added) this.#pending += added.text;
     this.#heldBytes += event.raw.length;
-    this.#waiting.push(added ? { event, end: this.#joined.length, added } : { event, end: this.#joined.length });
+    const end = this.length;
+    this.#waiting.push(added ? { event, end, added } : { event, end });
   }
 
   /** Bytes of the events waiting to be released. */
@@ -72,7 +76,7 @@ export class TextHold {
 
   /** Characters of text taken in. */
   get length(): number {
-    return this.#joined.length;
+    return this.#pendingAt + this.#pending.length;
   }
 
   /** Characters of text released. */
@@ -80,29 +84,36 @@ export class TextHold {
     return this.#released.length;
   }
 
-  /** The text taken in. */
-  joined(): string {
-    return this.#joined;
+  /** The text taken in and not released yet: the held-back tail and what arrived since. */
+  pending(): string {
+    return this.#pending;
   }
 
   /**
-   * Releases what a passing check allows. `checked` is the whole text as the check left it (the
-   * joined text, or its transformation); `final` releases everything, the stream having ended.
+   * Releases what a passing check of the whole text allows, the stream having ended: `checked` is
+   * the whole text as the check left it, which must begin with the text already released.
+   */
+  releaseWhole(checked: string): Buffer[] {
+    if (!checked.startsWith(this.#released)) throw new ReleasedTextChanged();
+    return this.release(checked.slice(this.#released.length), true);
+  }
+
+  /**
+   * Releases what a passing check of the pending text allows. `checked` is the pending text as the
+   * check left it (the same, or its transformation); `final` releases everything, the stream
+   * having ended.
    */
   release(checked: string, final: boolean): Buffer[] {
-    if (!checked.startsWith(this.#released)) throw new ReleasedTextChanged();
-    const joined = this.#joined;
-    const fromT = this.#releasedAt;
-    const fromX = this.#released.length;
-    const restT = joined.slice(fromT);
-    const restX = checked.slice(fromX);
+    const pending = this.#pending;
+    const from = this.#pendingAt;
+    const length = this.length;
     // Positions before `prefix` are unchanged, and so are the last `suffix` characters.
-    const prefix = commonPrefix(restT, restX);
-    const suffix = commonSuffix(restT, restX);
-    const limit = final ? joined.length : joined.length - this.tail;
+    const prefix = commonPrefix(pending, checked);
+    const suffix = commonSuffix(pending, checked);
+    const limit = final ? length : length - this.tail;
     const out: Buffer[] = [];
-    let atT = fromT;
-    let atX = fromX;
+    let atT = from;
+    let atX = 0;
     let taken = 0;
     let bytes = 0;
     for (const waiting of this.#waiting) {
@@ -117,19 +128,19 @@ export class TextHold {
       if (waiting.end > limit) break;
       let endT: number;
       let endX: number;
-      if (final && waiting.end === joined.length) {
+      if (final && waiting.end === length) {
         endT = waiting.end;
         endX = checked.length;
-      } else if (waiting.end - fromT <= prefix) {
+      } else if (waiting.end - from <= prefix) {
         endT = waiting.end;
-        endX = fromX + (waiting.end - fromT);
-      } else if (joined.length - waiting.end <= suffix && checked.length - (joined.length - waiting.end) >= atX) {
+        endX = waiting.end - from;
+      } else if (length - waiting.end <= suffix && checked.length - (length - waiting.end) >= atX) {
         endT = waiting.end;
-        endX = checked.length - (joined.length - waiting.end);
+        endX = checked.length - (length - waiting.end);
       } else {
         // The event's end lies in changed text: it carries the unchanged part, the change goes with a later event.
-        endT = Math.max(atT, Math.min(waiting.end, fromT + prefix));
-        endX = fromX + (endT - fromT);
+        endT = Math.max(atT, Math.min(waiting.end, from + prefix));
+        endX = endT - from;
       }
       const piece = checked.slice(atX, endX);
       out.push(piece === waiting.added.text ? waiting.event.raw : this.text.rewrite(waiting.event, own(piece, waiting.added)));
@@ -138,10 +149,11 @@ export class TextHold {
       bytes += waiting.event.raw.length;
       taken++;
     }
-    this.#waiting = this.#waiting.slice(taken);
+    this.#waiting = taken ? this.#waiting.slice(taken) : this.#waiting;
     this.#heldBytes -= bytes;
-    this.#released = checked.slice(0, atX);
-    this.#releasedAt = atT;
+    this.#released += checked.slice(0, atX);
+    this.#pending = pending.slice(atT - from);
+    this.#pendingAt = atT;
     return out;
   }
 }

@@ -73,6 +73,11 @@ export interface Plan {
   warnings: ConfigWarning[];
   /** Whether any node has a synchronous guardrail (decides whether hook_results may appear). */
   hasGuardrails: boolean;
+  /**
+   * Ids of the guardrails written out in a config the caller sent, rather than saved: ids a caller
+   * chooses freely, so they never become metric labels. Empty for a saved config.
+   */
+  inlineGuardrails: readonly string[];
 }
 
 const EMPTY_LIST = (key: string): GuardrailList => ({ key, sync: [], async: [] });
@@ -89,6 +94,7 @@ export const EMPTY_PLAN: Plan = Object.freeze({
   },
   warnings: [],
   hasGuardrails: false,
+  inlineGuardrails: [],
 }) as Plan;
 
 function split(key: string, guardrails: Guardrail[]): GuardrailList {
@@ -141,10 +147,12 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
   const warnings: ConfigWarning[] = checkConfigKeys(config);
   validateGatewayConfig(config, "");
   let hasGuardrails = false;
+  const inline = new Set<string>();
 
   const build = async (node: GatewayConfig, path: string, parent: PlanNode | undefined): Promise<PlanNode> => {
     const normalized = await engine.normalize(node, { path, scope });
     warnings.push(...normalized.warnings);
+    for (const guardrail of [...normalized.input, ...normalized.output]) if (guardrail.inline) inline.add(guardrail.id);
     const list = (side: Side): GuardrailList => {
       if (parent && !hasSideKeys(node, side)) return parent[side];
       const built = split(`${path || "root"}.${side}`, normalized[side]);
@@ -181,5 +189,5 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
   };
 
   const root = await build(config as GatewayConfig, "", undefined);
-  return { root, warnings, hasGuardrails };
+  return { root, warnings, hasGuardrails, inlineGuardrails: [...inline] };
 }

@@ -91,7 +91,8 @@ export class PlanResolver {
     const record = await this.configs.get(id, scope);
     if (!record) throw new GatewayError(404, "unknown_config", `${label}: no config with id "${id}"`);
     const plan = await this.build(record.config, scope, `config "${id}"`);
-    return { ...plan, configId: id };
+    // A saved config's guardrails, inline or not, were written by an admin: their ids are saved ids.
+    return { ...plan, configId: id, inlineGuardrails: [] };
   }
 }
 

@@ -4,7 +4,14 @@
  * gateway's default; the strictest mode among them holds the stream. Asynchronous guardrails
  * never hold text, so they are not counted.
  */
-import { type Guardrail, STREAM_MODES, type StreamMode } from "../../core/index.js";
+import {
+  type CheckConfig,
+  type Guardrail,
+  STREAM_MODES,
+  type StreamMode,
+  type StreamScope,
+  type StreamScopeRule,
+} from "../../core/index.js";
 
 /**
  * Characters per checked window when the config names none. Measured with `npm run
@@ -24,8 +31,10 @@ export const DEFAULT_STREAM_WINDOW = 200;
 export const STREAM_HOLD_CHARS = 64;
 export const MAX_STREAM_HOLD_CHARS = 256;
 
-/** What the hold needs to know of a check: whether it transforms, and how long a match it must see whole. */
-export type CheckStreamFacts = (checkId: string) => { transforms?: boolean; streamHoldChars?: number } | undefined;
+/** What the hold needs to know of a check: whether it transforms, how long a match it must see whole, what it judges. */
+export type CheckStreamFacts = (
+  checkId: string,
+) => { transforms?: boolean; streamHoldChars?: number; streamScope?: StreamScopeRule } | undefined;
 
 /** How one target's streams are held. */
 export interface StreamHold {
@@ -36,10 +45,35 @@ export interface StreamHold {
   tail: number;
 }
 
+/** A check's scope on a held stream; `window` unless its definition says otherwise. */
+export function streamScopeOf(check: CheckConfig, checks: CheckStreamFacts): StreamScope {
+  const scope = checks(check.id)?.streamScope ?? "window";
+  if (typeof scope === "string") return scope;
+  return Object.entries(scope.windowWhen).every(([name, value]) => check.parameters[name] === value) ? "window" : "whole";
+}
+
+/**
+ * The guardrails as each window is checked: their enabled checks of `window` scope; those left
+ * with none drop out. Checks of `whole` scope run once, with all the others, on the whole answer
+ * when the stream ended, so a held stream costs time linear in its length.
+ */
+export function windowGuardrailsOf(sync: readonly Guardrail[], checks: CheckStreamFacts): Guardrail[] {
+  const windowed: Guardrail[] = [];
+  for (const guardrail of sync) {
+    const own = guardrail.checks.filter((check) => check.enabled && streamScopeOf(check, checks) === "window");
+    if (own.length === guardrail.checks.length) windowed.push(guardrail);
+    else if (own.length) windowed.push({ ...guardrail, checks: own });
+  }
+  return windowed;
+}
+
 /** The mode a guardrail gets when neither it nor the config names one. */
 export function defaultStreamMode(guardrail: Guardrail, checks: CheckStreamFacts): StreamMode {
-  // A deny must be able to stop the text, and a redaction must reach the text before it leaves.
-  if (guardrail.deny) return "window";
+  // A deny must be able to stop the text, and a redaction must reach the text before it leaves;
+  // a deny that only the whole answer can decide (a count, a JSON document) must hold all of it.
+  if (guardrail.deny) {
+    return guardrail.checks.some((check) => check.enabled && streamScopeOf(check, checks) === "whole") ? "buffer" : "window";
+  }
   if (guardrail.checks.some((check) => check.enabled && checks(check.id)?.transforms === true)) return "window";
   // Everything else only reports: holding a window would cost the time to receive it (measured).
   return "after";

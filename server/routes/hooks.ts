@@ -21,7 +21,6 @@ import {
 import { joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
-import { requestId } from "../logs/log-id.js";
 import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
@@ -125,6 +124,7 @@ export interface HookRouteDeps {
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
   const { registry, phases, plans, guardrails, logSink, policy, policies } = deps;
   const log = (
+    id: string,
     route: string,
     identity: ApiKeyIdentity,
     requestType: RequestType,
@@ -132,9 +132,10 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     status: number,
     results: GuardrailResult[],
     started: number,
+    origin: { configId?: string; inline: readonly string[] },
   ) => {
     const record = requestRecord({
-      id: requestId(),
+      id,
       started,
       workspaceId: identity.workspaceId,
       apiKeyId: identity.id,
@@ -144,6 +145,8 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       status,
       hookResults: sideResults(side, results),
     });
+    if (origin.configId) record.config_id = origin.configId;
+    if (origin.inline.length) record.inline_guardrails = origin.inline;
     logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
   };
 
@@ -155,14 +158,16 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     );
     const listed = prepared.map((p) => p.guardrail);
     await policy?.gate(listed, scope, path);
-    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings) };
+    const inline = listed.filter((g) => g.inline).map((g) => g.id);
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin: { inline } };
   };
 
   const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {
     const plan =
       typeof config === "string" ? await plans.resolve(config, scope, "config") : await plans.build(config, scope, "config");
     const list = plan.root[side];
-    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings };
+    const origin = { ...(plan.configId && { configId: plan.configId }), inline: plan.inlineGuardrails };
+    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin };
   };
 
   app.post("/v1/hooks/evaluate", async (request) => {
@@ -178,7 +183,11 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", "response: is required on the output side");
     }
     const requestType = requestTypeOf(body.request_type, "request_type", body.request);
-    const { guardrails: listed, warnings } = body.guardrails
+    const {
+      guardrails: listed,
+      warnings,
+      origin,
+    } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
     // The policies holding the caller's key (and the model the request names) run here too.
@@ -200,7 +209,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       workspaceId: identity.workspaceId,
     });
     const results = [...evaluation.results, ...evaluation.asyncResults];
-    log("/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started);
+    log(request.id, "/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started, origin);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
@@ -238,7 +247,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
     }
     const requestType = requestTypeOf(body.requestType, "requestType", requestJson);
-    const { guardrails: listed } = ids?.length
+    const { guardrails: listed, origin } = ids?.length
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
     const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
@@ -249,7 +258,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       ...(body.provider !== undefined && { provider: body.provider }),
       workspaceId: identity.workspaceId,
     });
-    log("/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started);
+    log(request.id, "/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started, origin);
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,

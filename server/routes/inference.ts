@@ -60,6 +60,8 @@ function contextFields(
   signal: AbortSignal,
 ): RequestFields {
   return {
+    // The request id fastify made (app.ts): the access line, the answer's header and the log record share it.
+    id: request.id,
     endpoint,
     identity: identityOf(request),
     body,

@@ -207,7 +207,14 @@ export async function fuzzGateway(options: { runs: number; seed: number }): Prom
         const started = performance.now();
         let timer: NodeJS.Timeout | undefined;
         const answer = await Promise.race([
-          gw.app.inject({ method: c.method, url: c.route, headers, ...(payload !== undefined && { payload }) }),
+          gw.app.inject({
+            method: c.method,
+            url: c.route,
+            headers,
+            // Unknown keys throttle their address (server/auth-throttle.ts): they come from one of their own.
+            ...(c.key === "wrong" && { remoteAddress: "192.0.2.66" }),
+            ...(payload !== undefined && { payload }),
+          }),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_LIMIT_MS} ms`)), ANSWER_LIMIT_MS);
           }),

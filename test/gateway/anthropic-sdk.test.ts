@@ -75,6 +75,67 @@ describe("guardrails through the Anthropic SDK", () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it("a 446's thrown APIError names the denying guardrails in error.error.guardrails and in x-gateway-denied-by", async () => {
+    const config = {
+      ...viaFake(),
+      input_guardrails: [{ id: "no-passwords", deny: true, regexMatch: { rule: "(?i)password", not: true } }],
+    };
+    const input = (await client(config)
+      .messages.create(ask("my password is hunter2"))
+      .catch((e: unknown) => e)) as APIError;
+    expect(input).toBeInstanceOf(APIError);
+    // @anthropic-ai/sdk keeps the whole body as `error`: the envelope's `error` is inside it.
+    const body = input.error as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({
+      type: "hooks_failed",
+      side: "input",
+      guardrails: ["no-passwords"],
+      checks: ["default.regexMatch"],
+    });
+    expect(input.headers?.get("x-gateway-denied-by")).toBe("no-passwords");
+
+    upstream.defaultText = "a very long answer indeed";
+    const outputConfig = {
+      ...viaFake(),
+      stream_mode: "buffer",
+      output_guardrails: [{ id: "brief", deny: true, wordCount: { maxWords: 2 } }],
+    };
+    for (const stream of [false, true]) {
+      const output = (await client(outputConfig)
+        .messages.create({ ...ask("tell me"), stream })
+        .catch((e: unknown) => e)) as APIError;
+      expect(output).toBeInstanceOf(APIError);
+      expect(output.status).toBe(446);
+      expect((output.error as { error: Record<string, unknown> }).error).toMatchObject({ side: "output", guardrails: ["brief"] });
+      expect(output.headers?.get("x-gateway-denied-by")).toBe("brief");
+    }
+  });
+
+  it("a stream stopped mid-way raises an APIError whose error.error names the guardrail too", async () => {
+    upstream.defaultText = `${"all is well here and now ".repeat(8)}the secret is out`;
+    const config = {
+      ...viaFake(),
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const stream = await client(config).messages.create({ ...ask("talk"), stream: true });
+    let text = "";
+    const error = await (async () => {
+      for await (const event of stream) {
+        if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
+      }
+    })().catch((e: unknown) => e);
+    expect(text).toContain("all is well");
+    expect(text).not.toContain("secret");
+    expect(error).toBeInstanceOf(APIError);
+    expect(((error as APIError).error as { error: unknown }).error).toMatchObject({
+      type: "hooks_failed",
+      side: "output",
+      guardrails: ["no-secrets"],
+    });
+  });
+
   it("uses the slug's own credential for @slug/model and drops the client's x-api-key", async () => {
     await client().messages.create({ ...ask("via slug"), model: "@claude/claude-slugged" });
     expect(upstream.requests[0]?.headers["x-api-key"]).toBe("sk-ant-server-secret");

@@ -104,7 +104,16 @@ describe("guardrails through the OpenAI SDK", () => {
     });
     expect(response.status).toBe(446);
     const body = (await response.json()) as { error: unknown } & Required<WithHooks>;
-    expect(body.error).toEqual({ message: expect.stringContaining("no-ssn"), type: "hooks_failed", param: null, code: null });
+    expect(body.error).toEqual({
+      message: expect.stringContaining("no-ssn"),
+      type: "hooks_failed",
+      param: null,
+      code: null,
+      side: "input",
+      guardrails: ["no-ssn"],
+      checks: ["default.regexMatch"],
+    });
+    expect(response.headers.get("x-gateway-denied-by")).toBe("no-ssn");
     expect(body.hook_results.before_request_hooks[0]).toMatchObject({ id: "no-ssn", verdict: false, deny: true });
     expect(body.hook_results.after_request_hooks).toEqual([]);
   });
@@ -118,6 +127,74 @@ describe("guardrails through the OpenAI SDK", () => {
     expect(error.status).toBe(446);
     expect(upstream.requests).toHaveLength(1);
     expect(error.type).toBe("hooks_failed");
+  });
+
+  it("a 446's thrown APIError names the denying guardrails in error.guardrails and in x-gateway-denied-by", async () => {
+    const input = (await client({ ...viaFake(), input_guardrails: ["no-ssn", { id: "polite", regexMatch: { rule: "." } }] })
+      .chat.completions.create(ask("my ssn is 123-45-6789"))
+      .catch((e: unknown) => e)) as APIError;
+    expect(input).toBeInstanceOf(APIError);
+    // openai's APIError keeps the body's `error` object as `error`.
+    expect(input.error).toMatchObject({
+      type: "hooks_failed",
+      side: "input",
+      guardrails: ["no-ssn"],
+      checks: ["default.regexMatch"],
+    });
+    expect(input.headers?.get("x-gateway-denied-by")).toBe("no-ssn");
+
+    // Any character an inline id holds survives the header, URI-encoded.
+    upstream.defaultText = "the secret code is 4242";
+    const output = (await client({
+      ...viaFake(),
+      output_guardrails: [
+        { id: "sécret,1", deny: true, regexMatch: { rule: "secret", not: true } },
+        { id: "short", deny: true, wordCount: { maxWords: 2 } },
+      ],
+    })
+      .chat.completions.create(ask("tell me"))
+      .catch((e: unknown) => e)) as APIError;
+    expect(output.status).toBe(446);
+    expect(output.error).toMatchObject({
+      side: "output",
+      guardrails: ["sécret,1", "short"],
+      checks: ["default.regexMatch", "default.wordCount"],
+    });
+    const header = output.headers?.get("x-gateway-denied-by") ?? "";
+    expect(header).toBe("s%C3%A9cret%2C1,short");
+    expect(header.split(",").map(decodeURIComponent)).toEqual(["sécret,1", "short"]);
+
+    // A streamed request denied before its first byte is a 446 too, thrown by the SDK the same way.
+    const streamed = (await client({
+      ...viaFake(),
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+      stream_mode: "buffer",
+    })
+      .chat.completions.create({ ...ask("tell me"), stream: true })
+      .catch((e: unknown) => e)) as APIError;
+    expect(streamed).toBeInstanceOf(APIError);
+    expect(streamed.status).toBe(446);
+    expect(streamed.error).toMatchObject({ side: "output", guardrails: ["no-secrets"] });
+    expect(streamed.headers?.get("x-gateway-denied-by")).toBe("no-secrets");
+  });
+
+  it("a stream stopped mid-way raises an APIError whose error names the guardrail too", async () => {
+    upstream.defaultText = `${"all is well here and now ".repeat(8)}the secret is out`;
+    const config = {
+      ...viaFake(),
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const stream = await client(config).chat.completions.create({ ...ask("talk"), stream: true });
+    let text = "";
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    })().catch((e: unknown) => e);
+    expect(text).toContain("all is well");
+    expect(text).not.toContain("secret");
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).error).toMatchObject({ type: "hooks_failed", side: "output", guardrails: ["no-secrets"] });
   });
 
   it("sends the redacted request upstream when an input guardrail transforms it", async () => {

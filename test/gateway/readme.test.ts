@@ -70,6 +70,10 @@ describe("README: Running the gateway", () => {
     expect(body).toMatchObject({ status: 446, verdict: false });
   });
 
+  it("has the SDK examples this test expects", () => {
+    expect(blocks.filter((b) => b.lang === "js")).toHaveLength(2);
+  });
+
   it("the SDK example prints what its comment says", async () => {
     const example = blocks.find((b) => b.lang === "js");
     const dir = path.join(root, "node_modules/.cache/guardgate-readme");
@@ -80,6 +84,22 @@ describe("README: Running the gateway", () => {
       const { stdout } = await run(process.execPath, [file], { timeout: 20_000 });
       const expected = /\/\/ (.*)\s*$/.exec(example?.code ?? "")?.[1];
       expect(stdout.trim()).toBe(expected);
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
+
+  it("the 446 example reads the denying guardrails from both SDKs' thrown errors", async () => {
+    const example = blocks.filter((b) => b.lang === "js")[1];
+    const dir = path.join(root, "node_modules/.cache/guardgate-readme");
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, `denied-${process.pid}.mjs`);
+    try {
+      await writeFile(file, example?.code ?? "");
+      const { stdout } = await run(process.execPath, [file], { timeout: 20_000 });
+      const expected = [...(example?.code ?? "").matchAll(/^\/\/ (.*)$/gm)].map((m) => m[1]);
+      expect(expected).toHaveLength(2);
+      expect(stdout.trim().split("\n")).toEqual(expected);
     } finally {
       await rm(file, { force: true });
     }

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,11 +136,28 @@ describe("guardgate serve", () => {
     expect(inference.every((line) => line.res.statusCode === 200)).toBe(true);
   });
 
-  it("prints the keys it generated on the first start with an empty store", async () => {
+  it("writes its start-up and stop lines as pino lines, naming the keys' file rather than the keys, when stdout is no terminal", async () => {
     const { child, output } = await serve(["--port", "0", "--log-level", "warn"]);
     child.kill("SIGTERM");
-    await once(child, "close");
-    expect(output()).toContain("first start: created organization");
-    expect(output()).toMatch(/admin key \(org_admin, for \/admin\/v1\): +gg-/);
+    // Stopped as soon as it said it listens, it still stops cleanly.
+    const [code] = await once(child, "close");
+    expect(code).toBe(0);
+    // stdout and stderr together: every line is one JSON object, as a log collector reads them.
+    const lines = output()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string; keys_file?: string; url?: string });
+    const first = lines.find((line) => line.msg.includes("first start: created organization"));
+    expect(first).toMatchObject({ level: 30, keys_file: expect.stringMatching(/initial-keys\.json$/) });
+    const keys = JSON.parse(await readFile(first?.keys_file ?? "", "utf8")) as { admin_key: string; api_key: string };
+    // The keys are shown once to a person at a terminal; a log gets where they are.
+    expect(output()).not.toContain(keys.admin_key);
+    expect(output()).not.toContain(keys.api_key);
+    expect(lines.find((line) => line.msg.includes("generated a secret key"))).toMatchObject({ level: 40 });
+    expect(lines.find((line) => line.msg.startsWith("guardgate listening on"))).toMatchObject({
+      level: 30,
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(lines.map((line) => line.msg)).toContainEqual(expect.stringContaining("SIGTERM: finishing in-flight requests"));
   });
 });

@@ -12,6 +12,8 @@ export default defineCheck<{ minCharacters: number; maxCharacters?: number; not:
   name: "Character count",
   description: "Checks that the number of characters (grapheme clusters) in the text is within a range.",
   sides: ["input", "output"],
+  // On a held stream, a count of the whole answer.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

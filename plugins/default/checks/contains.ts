@@ -25,6 +25,8 @@ export default defineCheck<Parameters>({
   name: "Contains",
   description: "Checks whether the text contains any, all or none of a list of words or phrases.",
   sides: ["input", "output"],
+  // `none` looks for words, which lie within a window; `any` and `all` require them somewhere in the answer.
+  streamScope: { windowWhen: { operator: "none" } },
   parameters: {
     type: "object",
     properties: {

@@ -19,6 +19,8 @@ export default defineCheck<{ format?: string; not: boolean }>({
   name: "Contains code",
   description: "Checks whether the text contains code of a given language or format, fenced or not.",
   sides: ["input", "output"],
+  // With `not` it looks for code, which lies within a window; without, it requires code somewhere in the answer.
+  streamScope: { windowWhen: { not: true } },
   parameters: {
     type: "object",
     properties: {

@@ -13,6 +13,8 @@ export default defineCheck<Parameters>({
   name: "Ends with",
   description: "Checks whether the text ends with a given suffix (trailing whitespace ignored, a final period accepted).",
   sides: ["input", "output"],
+  // On a held stream, only the whole answer has an end.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

@@ -33,6 +33,8 @@ export default defineCheck<Parameters>({
   name: "JSON keys",
   description: "Checks that a JSON object in the text has any, all or none of the given top-level keys.",
   sides: ["input", "output"],
+  // On a held stream, a JSON document is only whole at the end.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {
@@ -50,6 +52,7 @@ export default defineCheck<Parameters>({
   data: {
     matchedJson: {
       type: "object | null",
+      echoesText: true,
       description:
         "The object that satisfied the operator, else the first object found; null when none, or when it is longer than 16 KB or nested deeper than 64 levels.",
     },

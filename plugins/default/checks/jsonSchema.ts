@@ -23,6 +23,8 @@ export default defineCheck<Parameters>({
   name: "JSON schema",
   description: "Checks that the text holds JSON (in a fenced block or bare) that validates against a JSON Schema.",
   sides: ["input", "output"],
+  // On a held stream, a JSON document is only whole at the end.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {
@@ -39,6 +41,7 @@ export default defineCheck<Parameters>({
   data: {
     matchedJson: {
       type: "any",
+      echoesText: true,
       description:
         "The JSON that validated, else the first that parsed; null when none parsed, or when it is longer than 16 KB or nested deeper than 64 levels.",
     },

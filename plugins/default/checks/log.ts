@@ -31,6 +31,8 @@ export function createLogCheck(dependencies: LogDependencies = {}): CheckDefinit
     name: "Log to a URL",
     description: "Posts the evaluation to a log sink and passes.",
     sides: ["input", "output"],
+    // On a held stream, one post of the whole answer, not one per window.
+    streamScope: "whole",
     kind: "network",
     parameters: {
       type: "object",

@@ -72,6 +72,8 @@ export default defineCheck<Parameters>({
   name: "Not null",
   description: "Checks that the content is present and not blank (white space and invisible characters only).",
   sides: ["input", "output"],
+  // On a held stream, only the whole answer is blank or not.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

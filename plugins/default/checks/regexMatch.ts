@@ -11,6 +11,8 @@ export default defineCheck<{ rule: string; not: boolean }>({
   name: "Regex match",
   description: "Checks whether the text matches a regular expression (RE2 syntax).",
   sides: ["input", "output"],
+  // With `not` it looks for a match, which lies within a window; without, it requires one somewhere in the answer.
+  streamScope: { windowWhen: { not: true } },
   parameters: {
     type: "object",
     properties: {
@@ -28,7 +30,8 @@ export default defineCheck<{ rule: string; not: boolean }>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
     matchDetails: {
       type: "object | null",
-      description: "The first match: matchedText, index, groups (named) and captures (numbered); null when none.",
+      description:
+        "Where the first match is, never its text: index and length (UTF-16 units), and the length of each named group and numbered capture (null when it did not take part); null when none.",
     },
   },
   examples: [
@@ -48,12 +51,13 @@ export default defineCheck<{ rule: string; not: boolean }>({
         verdict,
         explanation: `${found}${inverted}.`,
         textExcerpt: textExcerpt(text),
+        // Where it matched, never what: the match may be the very text a guardrail denies.
         matchDetails: match
           ? {
-              matchedText: match[0],
               index: match.index,
-              groups: match.groups ? { ...match.groups } : {},
-              captures: match.slice(1).map((c) => c ?? null),
+              length: match[0].length,
+              groups: Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, c]) => [name, c?.length ?? null])),
+              captures: match.slice(1).map((c) => c?.length ?? null),
             }
           : null,
       },

@@ -11,6 +11,8 @@ export default defineCheck<{ minSentences: number; maxSentences?: number; not: b
   name: "Sentence count",
   description: "Checks that the number of sentences in the text is within a range.",
   sides: ["input", "output"],
+  // On a held stream, a count of the whole answer.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

@@ -13,6 +13,8 @@ export default defineCheck<Parameters>({
   name: "Starts with",
   description: "Checks whether the text starts with a given prefix (leading whitespace ignored).",
   sides: ["input", "output"],
+  // On a held stream, judged on the whole answer, once.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

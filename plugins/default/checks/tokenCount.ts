@@ -15,6 +15,8 @@ export default defineCheck<Parameters>({
   name: "Token count",
   description: "Checks that the number of tokens in the text (o200k_base or cl100k_base) is within a range.",
   sides: ["input", "output"],
+  // On a held stream, a count of the whole answer.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

@@ -12,6 +12,8 @@ export default defineCheck<{ minWords: number; maxWords?: number; not: boolean }
   name: "Word count",
   description: "Checks that the number of words in the text is within a range.",
   sides: ["input", "output"],
+  // On a held stream, a count of the whole answer.
+  streamScope: "whole",
   parameters: {
     type: "object",
     properties: {

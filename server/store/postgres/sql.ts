@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { StoreError } from "../errors.js";
 
 /** Something that runs a statement: the pool, or the connection of a transaction. */
 export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
@@ -55,15 +56,61 @@ function spanOf(db: Queryable): Span | undefined {
   return span?.open && span.pool === db ? span : undefined;
 }
 
+/** Node's codes for a server that cannot be reached, or a connection that broke. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
+
+/** pg's messages for a connection that ended or never came (they carry no code). */
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * Whether an error says the server cannot be reached, rather than that a statement failed: a
+ * network code, SQLSTATE class 08 (connection exception), 57P01–57P03 (shut down, crashed,
+ * starting up) or 53300 (too many connections).
+ */
+export function isUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  const code = typeof e.code === "string" ? e.code : "";
+  if (NETWORK_CODES.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code) || code === "53300") return true;
+  if (typeof e.message === "string" && CONNECTION_MESSAGES.test(e.message)) return true;
+  // Connecting to every address of a host fails as one AggregateError.
+  if (Array.isArray(e.errors) && e.errors.some(isUnreachable)) return true;
+  return e.cause !== undefined && e.cause !== error && isUnreachable(e.cause);
+}
+
+/** Runs store work; a server that cannot be reached becomes StoreError `store_unavailable` (503). */
+export async function reaching<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof StoreError) && isUnreachable(error)) {
+      throw new StoreError("store_unavailable", `the store (Postgres) cannot be reached: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
 /** Runs a prepared statement; resolves to its rows. */
 export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
-  const result = await (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values });
+  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
   return result.rows as T[];
 }
 
 /** Runs a prepared statement; resolves to the number of rows it touched. */
 export async function run(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  const result = await (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values });
+  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
   return result.rowCount ?? 0;
 }
 
@@ -72,7 +119,7 @@ export async function run(db: Queryable, text: string, values: unknown[] = []): 
  * through any repository, is part of it; all are kept or none.
  */
 export async function atomically<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const client = await reaching(pool.connect());
   const span: Span = { pool, client, open: true, savepoints: 0 };
   try {
     return await committed(client, () => spans.run(span, work));
@@ -85,9 +132,9 @@ export async function atomically<T>(pool: pg.Pool, work: () => Promise<T>): Prom
 /** Runs `work` between BEGIN and COMMIT on a connection; rolls back when it throws. */
 async function committed<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   try {
-    await client.query("BEGIN");
+    await reaching(client.query("BEGIN"));
     const result = await work();
-    await client.query("COMMIT");
+    await reaching(client.query("COMMIT"));
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -111,7 +158,7 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
       throw error;
     }
   }
-  const client = await pool.connect();
+  const client = await reaching(pool.connect());
   try {
     return await committed(client, () => work(client));
   } finally {

@@ -1,0 +1,51 @@
+/**
+ * The process log's line per request. Its `reqId` is the request's `x-gateway-request-id` (the
+ * request log's id too), so an operator can go from one to the other; a client's own
+ * `x-request-id` is echoed beside it, so the client's logs join as well.
+ */
+import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { requestId } from "./log-id.js";
+
+/** The answer header that names the request; the same id is the request log record's. */
+export const REQUEST_ID_HEADER = "x-gateway-request-id";
+
+/** The header a client names its own request by. */
+const CLIENT_REQUEST_ID_HEADER = "x-request-id";
+
+/** Longest client request id echoed; a longer one is cut (it is the client's, of any length). */
+const CLIENT_ID_MAX = 128;
+
+/** Fastify's `genReqId`: every request's id is a request-log id (time-ordered UUIDv7, log-id.ts). */
+export function genReqId(): string {
+  return requestId();
+}
+
+/** A client's `x-request-id`, printable and capped, when it sent one. */
+function clientRequestId(request: FastifyRequest): string | undefined {
+  const value = request.headers[CLIENT_REQUEST_ID_HEADER];
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+  return text.slice(0, CLIENT_ID_MAX).replace(/[\u0000-\u001f\u007f]/g, "");
+}
+
+/**
+ * One access line per request, written once it is answered and naming the request too: fastify
+ * writes two by default (on arrival and on answer), which cost a busy gateway as much as its checks.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const client = clientRequestId(request);
+    const fields = {
+      req: request,
+      res: reply,
+      responseTime: reply.elapsedTime,
+      ...(client !== undefined && { clientRequestId: client }),
+    };
+    if (error) reply.log.error({ ...fields, err: error }, "request errored");
+    else reply.log.info(fields, "request completed");
+  }
+}
