@@ -48,6 +48,7 @@ beforeAll(async () => {
         },
         { id: "english", async: false, deny: true, checks: [{ id: "model.language", parameters: { allow: ["en"] } }] },
         { id: "injection", async: false, deny: true, checks: [{ id: "model.promptInjection" }] },
+        { id: "injection-flag", async: false, deny: false, checks: [{ id: "model.promptInjection" }] },
       ],
     },
   });
@@ -152,17 +153,28 @@ describe("model checks in a gateway", { timeout: 120_000 }, () => {
     const thread = emailThread(20_000);
     const middle = thread.indexOf("\n\n", thread.length / 2) + 2;
     const email = `${thread.slice(0, middle)}${injected}\n\n${thread.slice(middle)}`;
-    const error = await denied("injection", `Summarise this e-mail for me:\n\n${email}`);
+    const content = `Summarise this e-mail for me:\n\n${email}`;
+    const error = await denied("injection", content);
     expect(error.status).toBe(446);
     expect(upstream.requests).toHaveLength(0);
     const record = await gateway.logs.waitFor((r) => r.hook_results.before_request_hooks[0]?.id === "injection");
     const check = record.hook_results.before_request_hooks[0]?.checks[0];
     expect(check?.verdict).toBe(false);
-    const span = check?.data.span as { kind: string; text: string; start: number; end: number };
-    expect(span).toMatchObject({ kind: "sentence", text: injected });
-    expect(span.end - span.start).toBe(injected.length);
-    expect(check?.data.explanation).toContain(`in the sentence at characters ${span.start}–${span.end}`);
-    const words = (check?.data.signals as Array<{ text: string }>).map((s) => s.text);
+    // The log names the sentence by its place in the evaluated text; a denied text is not echoed.
+    const at = content.indexOf(injected);
+    expect(check?.data.span).toMatchObject({ kind: "sentence", start: at, end: at + injected.length });
+    expect(check?.data.explanation).toContain(`in the sentence at characters ${at}–${at + injected.length}`);
+    expect(check?.data).not.toHaveProperty("spanText");
+    expect(check?.data).not.toHaveProperty("signals");
+
+    // A guardrail that only flags keeps the sentence and the words that decided in the log.
+    const flagged = await client("injection-flag").chat.completions.create(ask(content)).withResponse();
+    expect(flagged.response.status).toBe(246);
+    const kept = await gateway.logs.waitFor((r) => r.hook_results.before_request_hooks[0]?.id === "injection-flag");
+    const flag = kept.hook_results.before_request_hooks[0]?.checks[0];
+    expect(flag?.verdict).toBe(false);
+    expect(flag?.data.spanText).toBe(injected);
+    const words = (flag?.data.signals as Array<{ text: string }>).map((s) => s.text);
     expect(words.some((w) => ["ignore", "instructions", "previous", "password"].includes(w))).toBe(true);
 
     // The same thread without the sentence reaches the model.

@@ -19,7 +19,8 @@ describe("model.promptInjection", () => {
       decoded: null,
       sensitivity: "balanced",
       textExcerpt: INJECTION,
-      span: { kind: "text", text: INJECTION, start: 0, end: INJECTION.length, scored: 1 },
+      span: { kind: "text", start: 0, end: INJECTION.length, scored: 1 },
+      spanText: INJECTION,
     });
     expect(result.data.score).toBeGreaterThanOrEqual(result.data.threshold as number);
     // Whole words of the text, never character pairs.
@@ -27,7 +28,8 @@ describe("model.promptInjection", () => {
     expect(words.length).toBeGreaterThan(0);
     for (const word of words) expect(INJECTION.toLowerCase().split(/\W+/)).toContain(word);
     expect(words.slice(0, 3).some((w) => ["ignore", "instructions", "previous", "prompt", "system"].includes(w))).toBe(true);
-    expect(result.data.explanation).toContain("strongest words");
+    // The explanation quotes none of the text: the words are in signals, withheld on a denial.
+    for (const word of words) expect(result.data.explanation).not.toContain(`"${word}"`);
   });
 
   it("passes ordinary requests in several languages", async () => {
@@ -66,9 +68,10 @@ describe("model.promptInjection", () => {
     const document = `${filler(25)}\n${INJECTION}\n${filler(25)}`;
     const result = await runCheck("model.promptInjection", {}, document);
     expect(result.verdict).toBe(false);
-    const span = result.data.span as { kind: string; text: string; start: number; end: number; scored: number };
+    const span = result.data.span as { kind: string; start: number; end: number; scored: number };
     expect(span.scored).toBeGreaterThan(50);
-    expect(span).toMatchObject({ kind: "sentence", text: INJECTION, start: document.indexOf(INJECTION) });
+    expect(span).toMatchObject({ kind: "sentence", start: document.indexOf(INJECTION) });
+    expect(result.data.spanText).toBe(INJECTION);
     expect(document.slice(span.start, span.end)).toBe(INJECTION);
     expect((await runCheck("model.promptInjection", {}, filler(50))).verdict).toBe(true);
   });

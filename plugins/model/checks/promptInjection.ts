@@ -80,19 +80,30 @@ export default defineCheck<Parameters>({
     signals: {
       type: "array",
       description:
-        "When the text is judged an injection: the words of the deciding span that pushed the score up most (folded: lower case, look-alikes and leetspeak undone), strongest first, each with its weight (share of the logit); empty otherwise.",
+        "When the text is judged an injection: the words of the deciding span that pushed the score up most (folded: lower case, look-alikes and leetspeak undone), strongest first, each with its weight (share of the logit); empty otherwise. Withheld when the side was denied.",
+      echoesText: true,
     },
     span: {
       type: "object",
       description:
-        'The span that decided: `kind` ("text" for a short text scored whole, "window", "sentence" for a sentence or line scored alone, "payload" for a decoded base64 or hex run), its `text` (trimmed, at most 240 characters; for a payload, what it decoded to), its offsets `start` and `end` in the evaluated text, and how many spans were `scored`.',
+        'Where the span that decided lies: `kind` ("text" for a short text scored whole, "window", "sentence" for a sentence or line scored alone, "payload" for a decoded base64 or hex run), its offsets `start` and `end` in the evaluated text, and how many spans were `scored`.',
+    },
+    spanText: {
+      type: "string",
+      description:
+        "The text of the span that decided, trimmed, at most 240 characters (for a payload, what it decoded to). Withheld when the side was denied, as the text it quotes is.",
+      echoesText: true,
     },
     decoded: {
       type: "string | null",
       description: '"base64" or "hex" when the highest score came from a decoded payload, else null.',
     },
     verdict: { type: "boolean", description: "The check's verdict." },
-    explanation: { type: "string", description: "The score against the threshold, where it came from and what drove it." },
+    explanation: {
+      type: "string",
+      description:
+        "The score against the threshold and where it came from (the words are in `signals`, so the explanation quotes none).",
+    },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
     escalated: { type: "boolean", description: "With `escalate`: whether the score fell in the band and a second stage ran." },
     decidedBy: {
@@ -129,15 +140,13 @@ export default defineCheck<Parameters>({
     const options = { decodePayloads, signals, explainFrom: applied };
     const result = text.length >= YIELD_FROM ? await scorer.scoreYielding(text, options) : scorer.score(text, options);
     const injection = result.score >= applied;
-    const span = decidingSpan(text, result);
+    const { span, text: spanText } = decidingSpan(text, result);
     const where =
       result.kind === "payload"
         ? ` in a ${result.decoded?.encoding} payload at characters ${result.start}–${result.end}`
         : result.kind === "text"
           ? ""
           : ` in the ${result.kind} at characters ${result.start}–${result.end}`;
-    const drivers =
-      result.signals.length > 0 ? `; strongest words: ${result.signals.map((s) => JSON.stringify(s.text)).join(", ")}` : "";
     const outcome = {
       verdict: !injection,
       data: {
@@ -147,9 +156,10 @@ export default defineCheck<Parameters>({
         label: injection ? "injection" : "benign",
         signals: result.signals,
         span,
+        spanText,
         decoded: result.decoded?.encoding ?? null,
         verdict: !injection,
-        explanation: `Prompt-injection score ${result.score.toFixed(3)}${where} is ${injection ? "at or above" : "below"} the threshold ${applied}${drivers}.`,
+        explanation: `Prompt-injection score ${result.score.toFixed(3)}${where} is ${injection ? "at or above" : "below"} the threshold ${applied}.`,
         textExcerpt: textExcerpt(text),
       },
     };

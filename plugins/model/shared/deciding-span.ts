@@ -7,10 +7,9 @@ import type { InjectionScore } from "./prompt-injection-model.js";
 /** The longest span text reported; a window is longer, and the offsets still name all of it. */
 export const SPAN_TEXT_MAX = 240;
 
-/** What `data.span` holds. */
+/** What `data.span` holds: where the span lies, never its text (that is `data.spanText`). */
 export interface DecidingSpan {
   kind: InjectionScore["kind"];
-  text: string;
   start: number;
   end: number;
   scored: number;
@@ -22,8 +21,11 @@ function readable(text: string): string {
   return flat.length <= SPAN_TEXT_MAX ? flat : `${flat.slice(0, SPAN_TEXT_MAX - 1).trimEnd()}…`;
 }
 
-/** The deciding span of `result`, a score of `text`. */
-export function decidingSpan(text: string, result: InjectionScore): DecidingSpan {
+/** The deciding span of `result`, a score of `text`, and its text as reported. */
+export function decidingSpan(text: string, result: InjectionScore): { span: DecidingSpan; text: string } {
   const source = result.decoded?.text ?? text.slice(result.start, result.end);
-  return { kind: result.kind, text: readable(source), start: result.start, end: result.end, scored: result.spans };
+  return {
+    span: { kind: result.kind, start: result.start, end: result.end, scored: result.spans },
+    text: readable(source),
+  };
 }
