@@ -15,18 +15,21 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && npm rebuild re2 better-sqlite3
 
-# The build: every dependency, then the TypeScript compiler's output in dist/.
+# The build: every dependency, then the TypeScript compiler's output and the console in dist/.
+# Every source `npm run build` reads is copied: test/deploy.test.ts runs this stage's COPY list.
+# The compiler and the bundler load no native module, so none is built here: the image takes
+# re2 and better-sqlite3 from the deps stage, which builds them once.
 FROM toolchain AS build
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund \
-  && npm rebuild re2 better-sqlite3
-COPY tsconfig.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json index.ts ./
 COPY core ./core
 COPY plugins ./plugins
 COPY server ./server
 COPY cli ./cli
 COPY scripts ./scripts
 COPY templates ./templates
+COPY console ./console
 RUN npm run build
 
 # The image: Node, production dependencies and the build; nothing else.
@@ -40,7 +43,8 @@ COPY --chown=root:root templates ./templates
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8787
-HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8787/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Ready, not merely up: the store, Redis and the worker pool answer and the models are loaded.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8787/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "dist/cli/bin.js"]
 CMD ["serve", "--host", "0.0.0.0", "--port", "8787", "--data-dir", "/data"]

@@ -1,6 +1,10 @@
 /**
  * The `guardgate` command: one subcommand per module, loaded only when used.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { packageRoot } from "../core/internal.js";
+
 /** A subcommand: runs with its arguments and resolves to the exit code. */
 export type Command = (args: string[]) => Promise<number>;
 
@@ -63,13 +67,22 @@ function usage(): string {
     "commands:",
     ...lines,
     "",
-    "guardgate <command> --help for a command's options",
+    "guardgate <command> --help for a command's options; guardgate --version for the version",
   ].join("\n");
+}
+
+/** The installed package's version, from its package.json (the same file from source or dist). */
+export function version(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v") {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
   if (!name || name === "--help" || name === "-h") {
     process.stdout.write(`${usage()}\n`);
     return name ? 0 : 2;

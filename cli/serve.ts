@@ -1,8 +1,8 @@
 /**
  * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
  * empty store prints the generated keys once; a config file seeds the store. Prints the address
- * and what was loaded; SIGTERM or SIGINT stops accepting, lets in-flight requests finish (bounded),
- * writes every request log, then exits.
+ * and what was loaded; SIGHUP reads the config file again; SIGTERM or SIGINT stops accepting, lets
+ * in-flight requests finish (bounded), writes every request log, then exits.
  */
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
@@ -12,7 +12,7 @@ import type { Command } from "./main.js";
 
 const ARGS = {
   usage: [
-    "serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000]",
+    "serve [--port 8787] [--host 127.0.0.1] [--config FILE] [--data-dir DIR] [--store URL] [--redis URL] [--executor auto] [--log-level info] [--grace-period 10000] [--wait-ready]",
   ],
   flags: {
     port: { type: "string", default: "8787", value: "N", help: "port to listen on (default 8787; 0 picks a free one)" },
@@ -49,6 +49,10 @@ const ARGS = {
       help: "how guardrail checks run: auto (default: each phase inline or in the worker pool,\nby measured cost), pool (always in worker threads) or inline",
     },
     "log-level": { type: "string", default: "info", value: "LEVEL", help: "fatal, error, warn, info (default), debug or trace" },
+    "wait-ready": {
+      type: "boolean",
+      help: "listen only once the worker pool runs and the models the configs and policies name\nare loaded (else it listens at once and /ready answers 503 until then)",
+    },
     "grace-period": {
       type: "string",
       default: "10000",
@@ -131,6 +135,7 @@ const serve: Command = async (argv) => {
       ...(values.redis && { redisUrl: values.redis }),
       logLevel: values["log-level"],
       gracePeriodMs,
+      waitReady: values["wait-ready"] === true,
       app: { executor },
       onKeyGenerated: (file) =>
         lines.warn(
@@ -167,6 +172,13 @@ const serve: Command = async (argv) => {
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
+    // SIGHUP reads the config file again (it would otherwise end the process); the outcome is logged.
+    process.on("SIGHUP", () => {
+      server.managed.reload().catch((error: unknown) => {
+        if ((error as { code?: string }).code === "no_config_file")
+          server.app.log.warn("SIGHUP: the gateway was started without --config: there is no file to reload");
+      });
+    });
   });
 
   const { engine } = server.app.guardgate;

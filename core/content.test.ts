@@ -65,26 +65,57 @@ describe("locateText on the input side evaluates only the last message", () => {
 });
 
 describe("locateText on the output side", () => {
-  it("reads the first choice of chat and completions", () => {
+  it("reads every choice of chat and completions, each a part of the text", () => {
     const chat = {
       choices: [
         { index: 0, message: { role: "assistant", content: "first" } },
         { index: 1, message: { role: "assistant", content: "second" } },
       ],
     };
-    expect(locateText("output", "chatComplete", chat).text).toBe("first");
-    expect(locateText("output", "complete", { choices: [{ text: "done" }] }).text).toBe("done");
+    expect(locateText("output", "chatComplete", chat).text).toBe("first\nsecond");
+    expect(locateText("output", "complete", { choices: [{ text: "done" }, { text: "again" }] }).text).toBe("done\nagain");
   });
 
-  it("reads the text blocks of a messages response, skipping tool use", () => {
+  it("reads tool-call arguments after a choice's content, unless told to leave them out", () => {
+    const chat = {
+      choices: [
+        {
+          message: {
+            content: "calling",
+            tool_calls: [{ function: { name: "a", arguments: '{"x":"one"}' } }, { function: { name: "b", arguments: "{}" } }],
+            function_call: { name: "c", arguments: '{"y":2}' },
+          },
+        },
+      ],
+    };
+    const located = locateText("output", "chatComplete", chat);
+    expect(located.text).toBe('calling\n{"x":"one"}\n{}\n{"y":2}');
+    expect(located.slots[1]?.path).toEqual(["choices", 0, "message", "tool_calls", 0, "function", "arguments"]);
+    expect(locateText("output", "chatComplete", chat, { toolArguments: false }).text).toBe("calling");
+  });
+
+  it("reads the text blocks of a messages response and the strings inside tool_use input", () => {
     const response = {
       content: [
         { type: "text", text: "Let me check." },
-        { type: "tool_use", id: "t1", name: "lookup", input: {} },
+        {
+          type: "tool_use",
+          id: "t1",
+          name: "lookup",
+          input: { query: "weather", where: { city: "Oslo" }, days: 3, tags: ["a"] },
+        },
         { type: "text", text: "Done." },
       ],
     };
-    expect(locateText("output", "messages", response).text).toBe("Let me check.\nDone.");
+    const located = locateText("output", "messages", response);
+    expect(located.text).toBe("Let me check.\nweather\nOslo\na\nDone.");
+    expect(located.slots[2]?.path).toEqual(["content", 1, "input", "where", "city"]);
+    expect(locateText("output", "messages", response, { toolArguments: false }).text).toBe("Let me check.\nDone.");
+    const written = writeText(response, located, "Let me check.\nweather\n[CITY]\na\nDone.") as typeof response;
+    expect(written.content[1]).toEqual({
+      ...response.content[1],
+      input: { query: "weather", where: { city: "[CITY]" }, days: 3, tags: ["a"] },
+    });
   });
 
   it("a tool-call-only chat response has empty text", () => {
@@ -147,8 +178,8 @@ describe("writeText keeps the body's shape and never mutates the caller's body",
         { index: 1, message: { content: "bob" } },
       ],
     };
-    const out = writeText(chat, locateText("output", "chatComplete", chat), "[X]") as typeof chat;
-    expect(out.choices.map((c) => c.message.content)).toEqual(["[X]", "bob"]);
+    const out = writeText(chat, locateText("output", "chatComplete", chat), "bob\n[X]") as typeof chat;
+    expect(out.choices.map((c) => c.message.content)).toEqual(["bob", "[X]"]);
     const completion = { choices: [{ text: "bob" }] };
     expect((writeText(completion, locateText("output", "complete", completion), "") as typeof completion).choices[0]?.text).toBe(
       "",

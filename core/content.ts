@@ -1,8 +1,10 @@
 /**
  * The evaluated content of a request or response: where its text lives in the body, and how a
  * transformed text is written back without changing the body's shape. Only the last message of a
- * request is evaluated (spec §1.3, §8.1); on the output side, the first choice or the Anthropic
- * text blocks.
+ * request is evaluated (spec §1.3, §8.1). On the output side everything the client receives is:
+ * every choice (`n > 1`), and with it the tool-call arguments (`tool_calls[].function.arguments`,
+ * the legacy `function_call.arguments`, and the string values inside an Anthropic `tool_use`
+ * block's `input`), unless the guardrail opted out of tool arguments.
  */
 import diff from "fast-diff";
 import type { RequestType, Side } from "./types.js";
@@ -83,19 +85,67 @@ function requestSlots(type: RequestType, body: Obj): TextSlot[] {
   }
 }
 
-function responseSlots(type: RequestType, body: Obj): TextSlot[] {
+/** What of a response is read besides its text. */
+export interface LocateOptions {
+  /** Tool-call arguments (default true): a guardrail's `tool_arguments: false` leaves them out. */
+  toolArguments?: boolean;
+}
+
+/** Slots of every string inside a JSON value (an Anthropic tool input), depth first, in key order. */
+function jsonStringSlots(value: unknown, path: BodyPath, into: TextSlot[], depth = 0): void {
+  // The body came through JSON.parse, whose own depth the server bounds; this bound keeps a
+  // hand-built body from exhausting the stack.
+  if (depth > 256) return;
+  if (typeof value === "string") into.push({ path, text: value });
+  else if (Array.isArray(value)) value.forEach((item, index) => jsonStringSlots(item, [...path, index], into, depth + 1));
+  else if (isObject(value)) for (const key of Object.keys(value)) jsonStringSlots(value[key], [...path, key], into, depth + 1);
+}
+
+/** Slots of one chat choice: its content, then its tool calls' arguments. */
+function chatChoiceSlots(choice: Obj, index: number, toolArguments: boolean): TextSlot[] {
+  const message = choice.message;
+  if (!isObject(message)) return [];
+  const slots = contentSlots(message.content, ["choices", index, "message", "content"]);
+  if (!toolArguments) return slots;
+  if (Array.isArray(message.tool_calls)) {
+    message.tool_calls.forEach((call, k) => {
+      const fn = isObject(call) ? call.function : undefined;
+      if (isObject(fn) && typeof fn.arguments === "string") {
+        slots.push({ path: ["choices", index, "message", "tool_calls", k, "function", "arguments"], text: fn.arguments });
+      }
+    });
+  }
+  const legacy = message.function_call;
+  if (isObject(legacy) && typeof legacy.arguments === "string") {
+    slots.push({ path: ["choices", index, "message", "function_call", "arguments"], text: legacy.arguments });
+  }
+  return slots;
+}
+
+function responseSlots(type: RequestType, body: Obj, toolArguments: boolean): TextSlot[] {
   switch (type) {
-    case "chatComplete": {
-      const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-      if (!isObject(choice) || !isObject(choice.message)) return [];
-      return contentSlots(choice.message.content, ["choices", 0, "message", "content"]);
-    }
+    case "chatComplete":
     case "complete": {
-      const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-      return isObject(choice) && typeof choice.text === "string" ? [{ path: ["choices", 0, "text"], text: choice.text }] : [];
+      if (!Array.isArray(body.choices)) return [];
+      const slots: TextSlot[] = [];
+      body.choices.forEach((choice, index) => {
+        if (!isObject(choice)) return;
+        if (type === "chatComplete") slots.push(...chatChoiceSlots(choice, index, toolArguments));
+        else if (typeof choice.text === "string") slots.push({ path: ["choices", index, "text"], text: choice.text });
+      });
+      return slots;
     }
-    case "messages":
-      return contentSlots(Array.isArray(body.content) ? body.content : undefined, ["content"]);
+    case "messages": {
+      if (!Array.isArray(body.content)) return [];
+      const slots: TextSlot[] = [];
+      body.content.forEach((block, index) => {
+        if (!isObject(block)) return;
+        if (block.type === "text" && typeof block.text === "string")
+          slots.push({ path: ["content", index, "text"], text: block.text });
+        else if (toolArguments && block.type === "tool_use") jsonStringSlots(block.input, ["content", index, "input"], slots);
+      });
+      return slots;
+    }
     case "embed":
       // Embedding vectors carry no text to evaluate.
       return [];
@@ -103,9 +153,10 @@ function responseSlots(type: RequestType, body: Obj): TextSlot[] {
 }
 
 /** Finds the evaluated text of a request (input side) or response (output side). */
-export function locateText(side: Side, requestType: RequestType, body: unknown): EvaluatedText {
+export function locateText(side: Side, requestType: RequestType, body: unknown, options: LocateOptions = {}): EvaluatedText {
   if (!isObject(body)) return { text: "", slots: [] };
-  const slots = side === "input" ? requestSlots(requestType, body) : responseSlots(requestType, body);
+  const slots =
+    side === "input" ? requestSlots(requestType, body) : responseSlots(requestType, body, options.toolArguments !== false);
   return { text: slots.map((s) => s.text).join(PART_SEPARATOR), slots };
 }
 

@@ -21,6 +21,7 @@ import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
 import { settleResultData } from "./result-data.js";
 import type { PhaseTask } from "./runner.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
+import { checksToLoad, loadChecks, type WarmReport } from "./warm.js";
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -108,6 +109,11 @@ export interface Engine {
   /** Normalises the guardrail keys of a config (or a target of one) into prepared lists. */
   normalize(config: unknown, options?: { path?: string; scope?: { workspaceId?: string } }): Promise<NormalizedGuardrails>;
   evaluate(options: EvaluateOptions): Promise<Evaluation>;
+  /**
+   * Starts the executor's threads and loads what the enabled checks of these guardrails need, in
+   * every thread that may run them (core/warm.ts); what fails to load is reported, not thrown.
+   */
+  warm(guardrails: readonly Guardrail[]): Promise<WarmReport>;
   /** Metadata of every registered check. */
   checks(): CheckInfo[];
   plugins(): PluginInfo[];
@@ -252,6 +258,10 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         transformed: phase.transformed,
         warnings,
       };
+    },
+    warm(guardrails) {
+      const request = { checks: checksToLoad(registry, guardrails), settings };
+      return executor.warm ? executor.warm(request) : loadChecks(registry, request);
     },
     checks: () => registry.checks(),
     plugins: () => registry.plugins(),

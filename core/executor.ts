@@ -5,11 +5,14 @@
 import type { LoadedPlugin } from "./plugin-loader.js";
 import type { CheckRegistry } from "./registry.js";
 import { type PhaseResult, type PhaseTask, runPhase } from "./runner.js";
+import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "./warm.js";
 
 /** Runs phases of guardrail checks. */
 export interface Executor {
   readonly name: string;
   run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult>;
+  /** Starts what runs checks (threads) and loads what the checks need, in every thread that may run them. */
+  warm?(request: WarmRequest): Promise<WarmReport>;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export class InlineExecutor implements Executor {
   readonly #registry: CheckRegistry;
   readonly #makePool: (() => Executor) | undefined;
   #pool: Executor | undefined;
+  #closed = false;
 
   constructor(registry: CheckRegistry, options: { pool?: () => Executor } = {}) {
     this.#registry = registry;
@@ -56,7 +60,21 @@ export class InlineExecutor implements Executor {
     return runPhase(this.#registry, task, signal);
   }
 
+  /** Loads here what runs here; checks bound to a worker load in the pool, which starts for them. */
+  async warm(request: WarmRequest): Promise<WarmReport> {
+    const bound = (c: WarmRequest["checks"][number]) =>
+      this.#makePool !== undefined && (c.runsInPool === true || this.#registry.get(c.id)?.runsInPool === true);
+    const here = await loadChecks(this.#registry, { ...request, checks: request.checks.filter((c) => !bound(c)) });
+    const inPool = request.checks.filter(bound);
+    // A warm-up still running when the engine closed must not start a pool nobody will stop.
+    if (inPool.length === 0 || !this.#makePool || this.#closed) return here;
+    this.#pool ??= this.#makePool();
+    const pool = await this.#pool.warm?.({ ...request, checks: inPool });
+    return pool ? mergeReports([here, pool]) : here;
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#pool?.close();
   }
 }

@@ -45,8 +45,13 @@ export interface CheckContext {
   guardrailId: string;
   side: Side;
   requestType: RequestType;
-  /** The evaluated text: the last message (input side) or the first choice (output side). */
+  /**
+   * The evaluated text: the last message (input side); on the output side every choice, with the
+   * tool-call arguments unless the guardrail set `tool_arguments: false`.
+   */
   text: string;
+  /** Whether the output text includes tool-call arguments (the guardrail's `tool_arguments`, default true). */
+  toolArguments?: boolean;
   /** The request body (never mutate it; return a transform instead). */
   request: unknown;
   /** The response body, on the output side. */
@@ -162,6 +167,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
    * loaded, so a bad combination is a config error and never a failure at request time.
    */
   validate?(parameters: P): ParameterProblem | undefined;
+  /**
+   * Loads into the calling thread what `run` would load on first use (a model, a table), so the
+   * first request does not pay for it. The gateway calls it at start for the checks its configs
+   * and policies name, in the main thread and in every worker, before it reports ready.
+   */
+  load?(parameters: P, settings: CheckSettings): void | Promise<void>;
   run(context: CheckContext, parameters: P): CheckOutcome | Promise<CheckOutcome>;
 }
 

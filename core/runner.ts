@@ -145,18 +145,20 @@ class RunContext implements CheckContext {
   declare provider?: string;
   declare credentials?: Record<string, unknown>;
   declare settings: CheckSettings;
+  declare toolArguments: boolean;
   readonly #signal: () => AbortSignal;
 
   constructor(
-    guardrailId: string,
+    guardrail: Guardrail,
     task: PhaseTask,
     requestType: RequestType,
     content: Content,
     credentials: Record<string, unknown> | undefined,
     signal: () => AbortSignal,
   ) {
-    this.guardrailId = guardrailId;
+    this.guardrailId = guardrail.id;
     this.side = task.side;
+    this.toolArguments = guardrail.toolArguments !== false;
     this.requestType = requestType;
     this.text = content.located.text;
     this.request = content.request;
@@ -295,6 +297,20 @@ function validOutcome(outcome: unknown, id: string): CheckOutcome {
   return outcome as CheckOutcome;
 }
 
+/** Content views without tool-call arguments, per content: the guardrails that opted out share one. */
+const toolFreeViews = new WeakMap<Content, Content>();
+
+/** The content as a guardrail with `tool_arguments: false` reads it: the same bodies, the text without tool arguments. */
+function withoutToolArguments(run: PhaseRun, content: Content): Content {
+  if (run.task.side !== "output") return content;
+  let view = toolFreeViews.get(content);
+  if (!view) {
+    view = { ...content, located: locateText("output", run.requestType, content.response, { toolArguments: false }) };
+    toolFreeViews.set(content, view);
+  }
+  return view;
+}
+
 /** Applies a check's transform to the content of its side; returns undefined when nothing changed. */
 function applyTransform(task: PhaseTask, content: Content, outcome: CheckOutcome): Content | undefined {
   const input = task.side === "input";
@@ -414,12 +430,13 @@ interface PhaseRun {
 /** Runs one check on `content` and builds its result; `next` is the content after its transform. */
 async function runCheck(
   run: PhaseRun,
-  guardrailId: string,
+  guardrail: Guardrail,
   { config, slot }: EnabledCheck,
-  content: Content,
+  phaseContent: Content,
   checkSignal: AbortSignal | undefined,
 ): Promise<{ result: CheckResult; next?: Content }> {
   const { task } = run;
+  const content = guardrail.toolArguments === false ? withoutToolArguments(run, phaseContent) : phaseContent;
   const created_at = isoNow();
   const started = performance.now();
   const timing: Timing = { end: 0 };
@@ -441,7 +458,7 @@ async function runCheck(
       await runWithLimit(
         check,
         config,
-        (signal) => new RunContext(guardrailId, task, run.requestType, content, credentials, signal),
+        (signal) => new RunContext(guardrail, task, run.requestType, content, credentials, signal),
         checkSignal,
         slot,
         run.watch,
@@ -496,7 +513,7 @@ async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: number): 
     // Sees the content as received; whatever it would transform stays unapplied.
     await Promise.all(
       enabled.map(async (config, i) => {
-        results[i] = (await runCheck(run, guardrail.id, config, run.original, own)).result;
+        results[i] = (await runCheck(run, guardrail, config, run.original, own)).result;
       }),
     );
   } else if (guardrail.sequential) {
@@ -504,7 +521,7 @@ async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: number): 
     const done = (async () => {
       let content = await previous;
       for (const [i, config] of enabled.entries()) {
-        const { result, next } = await runCheck(run, guardrail.id, config, content, own);
+        const { result, next } = await runCheck(run, guardrail, config, content, own);
         results[i] = result;
         if (next) {
           content = next;
@@ -522,7 +539,7 @@ async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: number): 
       let content = await previous;
       for (const [i, config] of enabled.entries()) {
         if (!transforming(config)) continue;
-        const { result, next } = await runCheck(run, guardrail.id, config, content, own);
+        const { result, next } = await runCheck(run, guardrail, config, content, own);
         results[i] = result;
         if (next) {
           content = next;
@@ -535,7 +552,7 @@ async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: number): 
     await Promise.all([
       transformsDone,
       ...enabled.map(async (config, i) => {
-        if (!transforming(config)) results[i] = (await runCheck(run, guardrail.id, config, run.original, own)).result;
+        if (!transforming(config)) results[i] = (await runCheck(run, guardrail, config, run.original, own)).result;
       }),
     ]);
   }

@@ -134,6 +134,8 @@ export interface Guardrail {
   sequential: boolean;
   /** The stream mode the guardrail asks for; absent leaves it to the config and the gateway's defaults. */
   streamMode?: StreamMode;
+  /** `tool_arguments: false`: the output text it reads leaves tool-call arguments out. */
+  toolArguments?: false;
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;

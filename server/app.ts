@@ -338,6 +338,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(settings.log_durable && { durableLogs: true }),
     ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
     ...(options.policy && { policy: options.policy }),
+    ...(attacher && { policies: attacher }),
   });
 
   const connections = new ConnectionTracker(app.server);
@@ -403,7 +404,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   healthRoute(app);
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
-    inferenceRoutes(scope, gateway, plans, bodyLimit, attacher);
+    inferenceRoutes(scope, gateway, plans, bodyLimit);
     hookRoutes(scope, {
       registry: engine.registry,
       phases,

@@ -32,6 +32,11 @@ export const GATEWAY_ERRORS = {
     status: 400,
     meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
   },
+  stream_not_checkable: {
+    status: 400,
+    meaning:
+      "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
+  },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
@@ -91,7 +96,8 @@ export const GATEWAY_ERRORS = {
   },
   stream_redaction_conflict: {
     status: 446,
-    meaning: "a redaction would change streamed text already sent, so the stream stops instead",
+    meaning:
+      "a redaction would change streamed text already sent, or text of several choices or tool calls interleaved, so the stream stops instead",
   },
   limits_unavailable: { status: 503, meaning: "Redis is down and limits are set to fail closed" },
   policy_unavailable: {
@@ -116,6 +122,11 @@ export const MANAGEMENT_ERRORS = {
   unknown_provider: { status: 400, meaning: "an integration names a provider that is not in the catalog" },
   duplicate_guardrail: { status: 400, meaning: "a policy lists the same guardrail twice on one side" },
   redacted_credential: { status: 400, meaning: 'a saved record sends back a masked credential ("…") instead of the secret' },
+  reload_refused: {
+    status: 400,
+    meaning:
+      "the config file was refused on reload (unreadable, invalid, or a record breaks a rule): the message names the file and the record; nothing changed",
+  },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
   invalid_api_key: { status: 401, meaning: "the API key is not known" },
   too_many_failed_keys: {
@@ -143,6 +154,7 @@ export const MANAGEMENT_ERRORS = {
   version_conflict: { status: 409, meaning: "the record changed since the version the caller read (If-Match)" },
   guardrail_in_use: { status: 409, meaning: "a saved config still names the guardrail" },
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
+  no_config_file: { status: 409, meaning: "a reload was asked of a gateway started without --config: there is no file to read" },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /**

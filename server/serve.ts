@@ -21,6 +21,14 @@ export interface ServeOptions {
   app?: AppOptions;
   /** Runs on the built app before it listens (the management plane registers its routes here). */
   setup?: (app: FastifyInstance) => Promise<void>;
+  /**
+   * Starts the worker pool and loads the models the gateway will need; `/ready` answers 503 until
+   * it is done. Runs once the gateway listens, or before with `waitReady`. It reports its own
+   * failures (the instance then stays unready); a rejection stops a `waitReady` start.
+   */
+  warmUp?: (app: FastifyInstance) => Promise<void>;
+  /** Listen only once `warmUp` is done (`guardgate serve --wait-ready`). */
+  waitReady?: boolean;
 }
 
 /** A running gateway. */
@@ -48,7 +56,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   // Loaded before the first request rather than in the middle of one (usage.ts).
   await loadUsageEstimation();
+  if (options.waitReady && options.warmUp) {
+    try {
+      await options.warmUp(app);
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   const address = await app.listen({ port: options.port, host: options.host });
+  // Without --wait-ready the warm-up runs while /health answers and /ready says 503.
+  if (!options.waitReady) void options.warmUp?.(app).catch(() => {});
   let stopping: Promise<void> | undefined;
   return {
     app,

@@ -22,6 +22,8 @@ export interface GuardrailDefinition {
   /** `monitor`: run asynchronously, verdicts logged and counted, never acted on; `enforce` (default): as written. */
   mode?: "enforce" | "monitor";
   stream_mode?: StreamMode;
+  /** Output side: whether the guardrail reads tool-call arguments with the text (default true). */
+  tool_arguments?: boolean;
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
   on_fail?: { feedback?: FeedbackConfig };
@@ -144,6 +146,7 @@ export function prepareGuardrail(
   if (streamMode !== undefined && !STREAM_MODES.includes(streamMode as StreamMode)) {
     throw new ConfigError(joinPath(path, "stream_mode"), `must be one of ${STREAM_MODES.map((m) => `"${m}"`).join(", ")}`);
   }
+  const toolArguments = optionalBoolean(def, "tool_arguments", path);
   const checksPath = joinPath(path, "checks");
   if (!Array.isArray(def.checks) || def.checks.length === 0) {
     throw new ConfigError(checkPaths ? path : checksPath, "a guardrail needs at least one check");
@@ -170,6 +173,7 @@ export function prepareGuardrail(
   if (monitor) guardrail.monitor = true;
   if (inline) guardrail.inline = true;
   if (streamMode !== undefined) guardrail.streamMode = streamMode as StreamMode;
+  if (toolArguments === false && side === "output") guardrail.toolArguments = false;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);
   if (onSuccess) guardrail.onSuccess = onSuccess;
@@ -180,6 +184,13 @@ export function prepareGuardrail(
       path: joinPath(path, "stream_mode"),
       code: "stream_mode_input",
       message: `${joinPath(path, "stream_mode")}: stream_mode applies to output guardrails only; an input guardrail runs before the upstream is called`,
+    });
+  }
+  if (toolArguments !== undefined && side === "input") {
+    warnings.push({
+      path: joinPath(path, "tool_arguments"),
+      code: "tool_arguments_input",
+      message: `${joinPath(path, "tool_arguments")}: tool_arguments applies to output guardrails only; the input side reads the last message`,
     });
   }
   // A monitored deny says what enforcing would do; only a plain asynchronous deny is a mistake.

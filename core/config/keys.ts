@@ -150,6 +150,7 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     sequential: ACTS,
     mode: ACTS,
     stream_mode: ACTS,
+    tool_arguments: ACTS,
     on_fail: ACTS,
     on_success: ACTS,
     onFail: ACTS,

@@ -77,6 +77,23 @@ describe("config normalisation", () => {
     }
   });
 
+  it("reads tool_arguments: false on an output guardrail, warns on the input side, and refuses a non-boolean by path", async () => {
+    const e = await engine();
+    const { output } = await e.normalize({
+      output_guardrails: [{ id: "prose", tool_arguments: false, wordCount: { maxWords: 5 } }],
+    });
+    expect(output[0]?.toolArguments).toBe(false);
+    const reading = await e.normalize({ output_guardrails: [{ id: "all", tool_arguments: true, wordCount: { maxWords: 5 } }] });
+    expect(reading.output[0]?.toolArguments).toBeUndefined();
+    const { warnings } = await e.normalize({
+      input_guardrails: [{ id: "in", tool_arguments: false, wordCount: { maxWords: 5 } }],
+    });
+    expect(warnings.map((w) => w.code)).toEqual(["tool_arguments_input"]);
+    await expect(
+      e.normalize({ output_guardrails: [{ id: "bad", tool_arguments: "no", wordCount: { maxWords: 5 } }] }),
+    ).rejects.toThrow("output_guardrails[0].tool_arguments: must be boolean");
+  });
+
   it("lets the same guardrail id serve both sides", async () => {
     const e = await engine();
     const { input, output } = await e.normalize({ input_guardrails: ["word-limit"], output_guardrails: ["word-limit"] });

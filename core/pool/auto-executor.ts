@@ -18,11 +18,13 @@
  * docs/design.md ("What `"auto"` picks"), docs/performance.md and bench/results/checks.md.
  */
 import { performance } from "node:perf_hooks";
+import { GuardgateError } from "../errors.js";
 import { locateText } from "../content.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../runner.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
+import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
 import { workerEntry } from "./worker-entry.js";
 
 /** Options of the "auto" executor. */
@@ -83,6 +85,7 @@ export class AutoExecutor implements Executor {
   /** Plugin ids by where their code came from; built-in plugins are absent. */
   readonly #origin = new Map<string, "module" | "object">();
   #pool: PoolExecutor | undefined;
+  #closed = false;
   #counts = { inline: 0, pool: 0 };
 
   /** Prepares both executors; the pool starts on first use. */
@@ -169,12 +172,30 @@ export class AutoExecutor implements Executor {
     return result;
   }
 
+  /**
+   * Starts the pool and warms every worker with all the checks (a phase may go there whatever its
+   * checks), and loads here the built-in checks that may run inline.
+   */
+  async warm(request: WarmRequest): Promise<WarmReport> {
+    const inline = request.checks.filter((c) => {
+      const check = this.#context.registry.get(c.id);
+      return check !== undefined && !check.runsInPool && !c.runsInPool && this.#origin.get(check.plugin.id) !== "module";
+    });
+    const here = await loadChecks(this.#context.registry, { ...request, checks: inline });
+    const pool = await this.#poolExecutor().warm(request);
+    return mergeReports([here, pool]);
+  }
+
   /** Stops the pool, if it started. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#pool?.close();
   }
 
   #poolExecutor(): PoolExecutor {
+    // A warm-up still running when the engine closed must not start a pool nobody will stop.
+    if (this.#closed && !this.#pool)
+      throw new GuardgateError("engine_closed", "the engine is closed: its worker pool does not start any more");
     // Phases with checks from plugin objects never come here, so the workers load only modules.
     const plugins = this.#context.plugins.filter((p) => p.moduleUrl !== undefined);
     const builtins = this.#context.builtins ?? [];

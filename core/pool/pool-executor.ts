@@ -29,7 +29,8 @@ import { regexEngine } from "../regex.js";
 import { type CheckRegistry, DEFAULT_TIMEOUTS } from "../registry.js";
 import { erroredPhase, type LostCheck, type PhaseResult, type PhaseTask } from "../runner.js";
 import type { CheckConfig } from "../types.js";
-import type { PhaseMessage, PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
+import { mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
+import type { PhaseMessage, PhaseReply, WarmReply, WorkerData, WorkerMessage } from "./protocol.js";
 import {
   cancelRequested,
   createTaskMemory,
@@ -68,6 +69,8 @@ export interface PoolStats {
   cutOffs: number;
   /** Tasks lost to a worker that crashed, ran out of memory or exited. */
   failures: number;
+  /** Workers that ran the last warm-up (`warm`): each loaded what its checks need. */
+  warmed: number;
 }
 
 const DEFAULT_MARGIN_MS = 50;
@@ -123,7 +126,7 @@ export class PoolExecutor implements Executor {
   readonly name = "pool";
   /** Number of worker threads. */
   readonly size: number;
-  readonly #pool: Piscina<WorkerMessage, PhaseReply[] | null>;
+  readonly #pool: Piscina<WorkerMessage, PhaseReply[] | WarmReply | null>;
   /** Phases waiting for a free worker, oldest first. */
   #waiting: Shipment[] = [];
   /** Tasks handed to piscina and not answered yet: at most one per worker. */
@@ -139,6 +142,7 @@ export class PoolExecutor implements Executor {
   #closed = false;
   #cutOffs = 0;
   #failures = 0;
+  #warmed = 0;
 
   /** Starts the workers. Plugins given as objects cannot cross into a worker: they are refused here. */
   constructor(context: ExecutorContext, options: PoolOptions = {}) {
@@ -166,7 +170,7 @@ export class PoolExecutor implements Executor {
       fail = reject;
     });
     this.#failed.catch(() => {});
-    this.#pool = new Piscina<WorkerMessage, PhaseReply[] | null>({
+    this.#pool = new Piscina<WorkerMessage, PhaseReply[] | WarmReply | null>({
       filename: workerEntry(),
       minThreads: this.size,
       maxThreads: this.size,
@@ -201,6 +205,21 @@ export class PoolExecutor implements Executor {
     await this.#pool.run({ ping: true });
   }
 
+  /**
+   * Starts every worker and has each load what the checks need: one warm-up per worker, each held
+   * until all have theirs (protocol.ts), so none is left cold.
+   */
+  async warm(request: WarmRequest): Promise<WarmReport> {
+    await this.ready();
+    const barrier = new SharedArrayBuffer(4);
+    const replies = (await Promise.race([
+      Promise.all(Array.from({ length: this.size }, () => this.#pool.run({ warm: request, barrier, threads: this.size }))),
+      this.#failed,
+    ])) as WarmReply[];
+    this.#warmed = new Set(replies.map((reply) => reply.threadId)).size;
+    return { ...mergeReports(replies.map((reply) => reply.report)), threads: this.#warmed };
+  }
+
   /** What the pool has had to do so far. */
   stats(): PoolStats {
     return {
@@ -210,6 +229,7 @@ export class PoolExecutor implements Executor {
       tasks: this.#tasks,
       cutOffs: this.#cutOffs,
       failures: this.#failures,
+      warmed: this.#warmed,
     };
   }
 
@@ -349,7 +369,9 @@ export class PoolExecutor implements Executor {
         (replies) => {
           this.#busy--;
           this.#completed += batch.length;
-          batch.forEach((shipment, i) => shipment.done(replies?.[i] ?? null));
+          // A phase batch is answered with its phases' replies, in order.
+          const answers = replies as PhaseReply[] | null;
+          batch.forEach((shipment, i) => shipment.done(answers?.[i] ?? null));
           this.#dispatch();
         },
         (error: unknown) => {

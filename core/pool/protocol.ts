@@ -5,6 +5,7 @@
 import type { RegexEngineName } from "../regex.js";
 import type { PhaseTask } from "../runner.js";
 import type { GuardrailResult } from "../types.js";
+import type { WarmReport, WarmRequest } from "../warm.js";
 
 /** Handed to every worker when it starts. */
 export interface WorkerData {
@@ -35,7 +36,23 @@ export interface PingMessage {
   ping: true;
 }
 
-export type WorkerMessage = BatchMessage | PingMessage;
+/**
+ * A warm-up: load what the checks need, then wait until `threads` workers have counted themselves
+ * in `barrier` (an Int32 at 0), so that each of the pool's workers takes exactly one of them.
+ */
+export interface WarmMessage {
+  warm: WarmRequest;
+  barrier: SharedArrayBuffer;
+  threads: number;
+}
+
+/** What a worker's warm-up did. */
+export interface WarmReply {
+  threadId: number;
+  report: WarmReport;
+}
+
+export type WorkerMessage = BatchMessage | PingMessage | WarmMessage;
 
 /** A phase's results. The body is only sent back when a check changed it. */
 export interface PhaseReply {

@@ -12,7 +12,7 @@ import { GuardgateError } from "../errors.js";
 const WORKER_PATH = ["dist", "core", "pool", "worker.js"];
 
 /** The package root: the nearest folder above this module holding a package.json. */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, "package.json"))) {
     const parent = path.dirname(dir);

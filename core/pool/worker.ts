@@ -8,7 +8,8 @@ import { importPlugin } from "../plugin-loader.js";
 import { regexEngine, useRegexEngine } from "../regex.js";
 import { CheckRegistry } from "../registry.js";
 import { runPhase } from "../runner.js";
-import type { PhaseMessage, PhaseReply, WorkerData, WorkerMessage } from "./protocol.js";
+import { loadChecks } from "../warm.js";
+import type { PhaseMessage, PhaseReply, WarmMessage, WarmReply, WorkerData, WorkerMessage } from "./protocol.js";
 import { cancelRequested, markDone, markRunning, viewTaskMemory, watchCancel, workerWatch } from "./task-memory.js";
 
 const data = workerData as WorkerData;
@@ -18,9 +19,39 @@ const registry = new CheckRegistry();
 for (const { moduleUrl, source } of data.plugins) registry.register(await importPlugin(moduleUrl), source);
 
 /** Runs one task, piscina calls it with each message: its phases run side by side. */
-export default function handle(message: WorkerMessage): Promise<PhaseReply[]> | null {
+export default function handle(message: WorkerMessage): Promise<PhaseReply[] | WarmReply> | null {
   if ("ping" in message) return null;
+  if ("warm" in message) return warm(message);
   return Promise.all(message.phases.map(runOne));
+}
+
+/** How long a warmed worker waits for the pool's other workers before it answers anyway. */
+const BARRIER_MS = 30_000;
+
+/** `Atomics.waitAsync` with a time limit (ES2024; the project's library is ES2023). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      view: Int32Array,
+      index: number,
+      value: number,
+      timeout: number,
+    ): { async: false } | { async: true; value: Promise<string> };
+  }
+).waitAsync;
+
+async function warm(message: WarmMessage): Promise<WarmReply> {
+  const report = await loadChecks(registry, message.warm);
+  // Holding this worker until every worker has its own warm-up keeps a second one off it.
+  const count = new Int32Array(message.barrier);
+  Atomics.add(count, 0, 1);
+  Atomics.notify(count, 0);
+  const deadline = Date.now() + BARRIER_MS;
+  for (let seen = Atomics.load(count, 0); seen < message.threads && Date.now() < deadline; seen = Atomics.load(count, 0)) {
+    const waiting = waitAsync(count, 0, seen, deadline - Date.now());
+    if (waiting.async) await waiting.value;
+  }
+  return { threadId, report: { ...report, threads: 1 } };
 }
 
 async function runOne(message: PhaseMessage): Promise<PhaseReply> {

@@ -13,6 +13,8 @@ import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../sources/store.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
+import type { ReloadReport } from "../managed/reload.js";
+import { reloadRoute } from "./routes/reload.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
@@ -33,6 +35,8 @@ export interface AdminOptions {
   sources: GatewaySources;
   /** guardgate's version, for the OpenAPI document. */
   version?: string;
+  /** `POST /admin/v1/reload`: reads the config file again, for the admins of the organization it seeds. */
+  reload?: { run: () => Promise<ReloadReport>; organization: () => string | undefined };
   /** Failed keys throttled per source; shared with the `/v1` routes so a source is counted once. */
   throttle?: AuthThrottle;
 }
@@ -94,6 +98,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         policyRoutes(scope, management);
         replayRoutes(scope, management);
         logRoutes(scope, management);
+        if (options.reload) reloadRoute(scope, options.reload);
       });
     },
     { prefix: ADMIN_PREFIX },

@@ -40,10 +40,22 @@ function bearer(authorization: string | undefined): string | undefined {
   return match?.[1]?.trim();
 }
 
-/** Messages: text blocks by index, from their start and their deltas; tool_use blocks for the body. */
+/**
+ * Messages: text blocks by index, from their start and their deltas, and tool_use blocks with
+ * their input's streamed JSON. Both are text the output side checks, so a tool call's input waits
+ * in the hold like any text; a block's first text is joined to the text before it by a newline.
+ */
 class MessageStreamText implements StreamText {
   readonly #blocks = new Map<number, string[]>();
   readonly #tools = new Map<number, { id: unknown; name: unknown; json: string }>();
+  /** Whether any block began: the next one is joined to it by a newline. */
+  #begun = false;
+
+  #lead(): number {
+    const lead = this.#begun ? 1 : 0;
+    this.#begun = true;
+    return lead;
+  }
 
   add(event: SseEvent): AddedText | undefined {
     const payload = eventObject(event.data);
@@ -51,10 +63,14 @@ class MessageStreamText implements StreamText {
     const index = typeof payload.index === "number" ? payload.index : 0;
     if (payload.type === "content_block_start") {
       const block = payload.content_block as { type?: string; text?: unknown; id?: unknown; name?: unknown } | undefined;
-      if (block?.type === "tool_use") this.#tools.set(index, { id: block.id, name: block.name, json: "" });
+      if (block?.type === "tool_use") {
+        this.#tools.set(index, { id: block.id, name: block.name, json: "" });
+        const lead = this.#lead();
+        return lead ? { text: "\n", lead } : undefined;
+      }
       if (block?.type !== "text") return undefined;
       // Blocks arrive one after another; a new one is joined to the text before it by a newline.
-      const lead = this.#blocks.size ? 1 : 0;
+      const lead = this.#lead();
       const text = typeof block.text === "string" ? block.text : "";
       this.#blocks.set(index, text ? [text] : []);
       return { text: `${lead ? "\n" : ""}${text}`, lead };
@@ -62,7 +78,10 @@ class MessageStreamText implements StreamText {
     if (payload.type === "content_block_delta") {
       const delta = payload.delta as { type?: string; text?: unknown; partial_json?: unknown } | undefined;
       const tool = this.#tools.get(index);
-      if (tool && delta?.type === "input_json_delta" && typeof delta.partial_json === "string") tool.json += delta.partial_json;
+      if (tool && delta?.type === "input_json_delta" && typeof delta.partial_json === "string" && delta.partial_json) {
+        tool.json += delta.partial_json;
+        return { text: delta.partial_json, lead: 0 };
+      }
       if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
         const parts = this.#blocks.get(index) ?? [];
         parts.push(delta.text);
@@ -76,18 +95,24 @@ class MessageStreamText implements StreamText {
   rewrite(event: SseEvent, own: string): Buffer {
     const payload = eventObject(event.data) as Record<string, unknown>;
     if (payload.type === "content_block_start") {
+      if ((payload.content_block as { type?: string } | undefined)?.type !== "text") {
+        throw new Error("a redaction reached the start of a tool_use block, which carries no text to rewrite");
+      }
       return replacedEvent(event, { ...payload, content_block: { ...(payload.content_block as object), text: own } });
     }
-    return replacedEvent(event, { ...payload, delta: { ...(payload.delta as object), text: own } });
-  }
-
-  #texts(): string[] {
-    return [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, parts]) => parts.join(""));
+    const delta = payload.delta as { type?: string };
+    const field = delta.type === "input_json_delta" ? "partial_json" : "text";
+    return replacedEvent(event, { ...payload, delta: { ...delta, [field]: own } });
   }
 
   text(): string {
     // Blocks are joined as core/content.ts joins them when it reads a non-streamed message.
-    return this.#texts().join("\n");
+    const texts: Array<[number, string]> = [...this.#blocks.entries()].map(([index, parts]) => [index, parts.join("")]);
+    for (const [index, tool] of this.#tools) texts.push([index, tool.json]);
+    return texts
+      .sort(([a], [b]) => a - b)
+      .map(([, text]) => text)
+      .join("\n");
   }
 
   body(): Record<string, unknown> {
@@ -109,12 +134,15 @@ class MessageStreamText implements StreamText {
   }
 }
 
-/** A tool call's input from its streamed JSON; a broken or missing one reads as `{}`. */
+/**
+ * A tool call's input from its streamed JSON; a missing one reads as `{}`. A broken one stays the
+ * string it is, so the output side still reads every character the client was sent.
+ */
 function toolInput(json: string): unknown {
   try {
     return json ? JSON.parse(json) : {};
   } catch {
-    return {};
+    return json;
   }
 }
 

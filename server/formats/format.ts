@@ -106,6 +106,11 @@ export interface WireFormat {
   streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */
   streamText(requestType: RequestType): StreamText;
+  /**
+   * A non-streamed answer as the stream the client asked for, its texts one after another (each
+   * choice whole, then its tool calls): for answers whose streamed texts would interleave.
+   */
+  streamOf?(requestType: RequestType, body: Record<string, unknown>): Generator<Buffer>;
   /** Where the answer's `usage` object reports its token counts. */
   readonly usageFields: { readonly input: string; readonly output: string };
   /** The mock's non-streamed answer. */

@@ -74,7 +74,7 @@ function at(path: string, label: string, error: unknown): unknown {
 }
 
 /** The integration slug of a file provider: its own slug, or slug and workspace when it names one. */
-function integrationSlug(provider: FileProvider): string {
+export function integrationSlug(provider: FileProvider): string {
   const raw =
     provider.workspace && provider.workspace !== DEFAULT_WORKSPACE ? `${provider.slug}-${provider.workspace}` : provider.slug;
   return raw

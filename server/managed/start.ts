@@ -28,6 +28,7 @@ import { isKnownProvider } from "../providers/catalog.js";
 import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
+import { ManagementError } from "../store/errors.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
@@ -36,6 +37,8 @@ import { GatewaySources } from "../sources/store.js";
 import { Management } from "../management/index.js";
 import { StorePolicy } from "../limits/request-policy.js";
 import { type SeedReport, seedFromFile } from "./seed.js";
+import { ConfigReloader, describeReload, type ReloadReport } from "./reload.js";
+import { warmUp, type WarmUpReport } from "./warm-up.js";
 
 /** Options of the managed gateway. */
 export interface ManagedOptions {
@@ -56,6 +59,8 @@ export interface ManagedOptions {
   storeUrl?: string;
   /** A `redis://` URL for the limit counters; wins over the file's `redis.url` and `GUARDGATE_REDIS_URL`. */
   redisUrl?: string;
+  /** Where `file` was read from: `reload` reads it again. */
+  configPath?: string;
 }
 
 /** What setting the app up did. */
@@ -106,13 +111,35 @@ export interface ManagedGateway {
   appOptions: AppOptions;
   /** Call on the built app before it listens. */
   setup(app: FastifyInstance): Promise<SetupReport>;
+  /**
+   * Starts the set-up app's worker pool and loads the models its configs and policies name;
+   * `/ready` answers 503 until it is done. Logs what it loaded; rejects when the pool cannot start.
+   */
+  warm(app: FastifyInstance): Promise<void>;
+  /**
+   * Reads the config file again and applies it (reload.ts); logs what changed, or why it was
+   * refused. Rejects with `reload_refused` (the old records kept) or `no_config_file`.
+   */
+  reload(): Promise<ReloadReport>;
+  /** The organization the config file seeds, once set up: its admins may reload it. */
+  readonly fileOrganization: string | undefined;
+  /** What the last warm-up did, once it is done. */
+  readonly warmedUp: WarmUpReport | undefined;
   /** Closes the store when the app was never built. */
   abandon(): Promise<void>;
 }
 
-/** What `GET /ready` asks: the store, Redis when limits count there, the worker pool once started. */
-function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined): ReadinessProbe[] {
-  const probes: ReadinessProbe[] = [{ name: "store", check: () => store.meta.get("records_version") }];
+/** What `GET /ready` asks: the warm-up, the store, Redis when limits count there, the worker pool once started. */
+function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined, warmed: () => boolean): ReadinessProbe[] {
+  const probes: ReadinessProbe[] = [
+    {
+      name: "warm_up",
+      check: async () => {
+        if (!warmed()) throw new Error("the worker pool is starting and the models are loading");
+      },
+    },
+    { name: "store", check: () => store.meta.get("records_version") },
+  ];
   if (redis) probes.push({ name: "redis", check: () => redis.ping() });
   probes.push({
     name: "pool",
@@ -200,6 +227,12 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
   });
   const metricsToken = file.metrics?.token ?? (env.GUARDGATE_METRICS_TOKEN || undefined);
   let executor: (() => Executor) | undefined;
+  let warmed: WarmUpReport | undefined;
+  let fileOrganization: string | undefined;
+  const reloader =
+    options.configPath && options.file
+      ? new ConfigReloader({ path: options.configPath, applied: options.file, store, management, sources })
+      : undefined;
   const metrics = metricsToken
     ? new GatewayMetrics({
         executor: () => executor!(),
@@ -207,6 +240,22 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
       })
     : undefined;
+  const reload = async (): Promise<ReloadReport> => {
+    if (!reloader) {
+      throw new ManagementError(409, "no_config_file", "the gateway was started without --config: there is no file to reload");
+    }
+    const log = app?.log;
+    try {
+      const report = await reloader.reload();
+      log?.info({ removed: report.removed, restart_needed: report.restart_needed }, describeReload(report));
+      if (report.restart_needed.length)
+        log?.warn(`config file: ${report.restart_needed.join(", ")} changed; restart the gateway to apply them`);
+      return report;
+    } catch (error) {
+      log?.error((error as Error).message);
+      throw error;
+    }
+  };
   return {
     store,
     dataDir,
@@ -266,10 +315,19 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         throw error;
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
-      await built.register(adminPlugin, { management, sources, throttle: built.guardgate.authThrottle });
+      fileOrganization = (await store.organizations.list())[0]?.id;
+      await built.register(adminPlugin, {
+        management,
+        sources,
+        throttle: built.guardgate.authThrottle,
+        reload: { run: reload, organization: () => fileOrganization },
+      });
       executor = () => built.guardgate.engine.executor;
       if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
-      readyRoute(built, readinessProbes(store, built, redis));
+      readyRoute(
+        built,
+        readinessProbes(store, built, redis, () => warmed !== undefined),
+      );
       await built.register(consolePlugin);
       built.addHook("onClose", async () => {
         // Hooks run in reverse order: this one before the gateway's own, so first let every
@@ -286,6 +344,30 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       });
       return report;
     },
+    async warm(built) {
+      const started = performance.now();
+      let report: WarmUpReport;
+      try {
+        report = await warmUp(store, built.guardgate.engine);
+      } catch (error) {
+        built.log.error({ err: error }, `warm-up failed (${(error as Error).message}); /ready answers 503`);
+        throw error;
+      }
+      for (const problem of report.problems) built.log.warn(`warm-up: skipped ${problem}`);
+      for (const failure of report.failed) built.log.warn(`warm-up: ${failure.id} did not load: ${failure.message}`);
+      built.log.info(
+        { loaded: report.loaded, threads: report.threads, ms: Math.round(performance.now() - started) },
+        `warm-up done: ${report.threads} worker thread(s) started, ${report.loaded.length} check(s) loaded${report.loaded.length ? ` (${report.loaded.join(", ")})` : ""}`,
+      );
+      warmed = report;
+    },
+    get warmedUp() {
+      return warmed;
+    },
+    get fileOrganization() {
+      return fileOrganization;
+    },
+    reload,
     abandon: async () => {
       redis?.disconnect();
       await logThread?.close();
@@ -307,6 +389,7 @@ export interface RunningManagedServer extends RunningServer {
 export async function startManagedServer(options: ManagedServeOptions): Promise<RunningManagedServer> {
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
   const managed = await prepareManagedGateway({ ...options, ...(loaded && { file: loaded.file }) });
+
   let report: SetupReport | undefined;
   let server: RunningServer;
   try {
@@ -317,6 +400,7 @@ export async function startManagedServer(options: ManagedServeOptions): Promise<
       setup: async (app) => {
         report = await managed.setup(app);
       },
+      warmUp: (app) => managed.warm(app),
     });
   } catch (error) {
     // Once set up, closing the app closed the store; before, nobody else will.

@@ -261,6 +261,10 @@ export const guardrailSchema: Schema = {
       enum: ["buffer", "window", "after"],
       description: "How a streamed answer is held for this output guardrail.",
     },
+    tool_arguments: {
+      type: "boolean",
+      description: "Output side: whether the checks read tool-call arguments with the answer's text (default true).",
+    },
     checks: {
       type: "array",
       minItems: 1,

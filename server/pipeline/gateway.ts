@@ -9,10 +9,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
+import { FORMATS } from "../formats/index.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
+import type { PolicyAttacher } from "../policies/attach.js";
+import { targetModel } from "../policies/scope.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
@@ -34,6 +37,7 @@ import type { Admission, RequestPolicy } from "./policy.js";
 import { type RelaySummary, StreamRelay } from "./relay.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
+import { assertStreamCheckable, regroupsStream } from "./stream-coverage.js";
 import { usageOf } from "./usage.js";
 
 /** Everything known about a request before its targets are tried. */
@@ -89,6 +93,8 @@ export interface GatewayDeps {
   policy?: RequestPolicy;
   /** Check time a held stream may use, ms (`stream_check_budget_ms`); default DEFAULT_STREAM_CHECK_BUDGET_MS. */
   streamCheckBudgetMs?: number;
+  /** Adds the guardrails of the policies holding each target, once its provider and model are resolved. */
+  policies?: PolicyAttacher;
 }
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
@@ -123,6 +129,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function scrub(text: string, secret: string | undefined): string {
   return secret && text.includes(secret) ? text.replaceAll(secret, "[REDACTED]") : text;
+}
+
+/** A streamed request as asked of the upstream whole. */
+function asWhole(request: Record<string, unknown>): Record<string, unknown> {
+  const whole = { ...request };
+  delete whole.stream;
+  delete whole.stream_options;
+  return whole;
 }
 
 function providerLabel(provider: ResolvedProvider): string {
@@ -239,8 +253,9 @@ export class Gateway {
     return outcome as Outcome;
   }
 
-  async #leaf(ctx: RequestContext, node: PlanNode): Promise<Outcome> {
+  async #leaf(ctx: RequestContext, target: PlanNode): Promise<Outcome> {
     let leaf: Leaf | undefined;
+    let node = target;
     const started = performance.now();
     try {
       let body = ctx.body;
@@ -255,6 +270,16 @@ export class Gateway {
         scope: { workspaceId: ctx.identity.workspaceId },
       });
       if (model !== undefined) body = { ...body, model };
+      // Policies are matched on what this target calls, per target and so per fallback and retry.
+      if (this.deps.policies) {
+        const set = await this.deps.policies.forRequest({
+          workspaceId: ctx.identity.workspaceId,
+          apiKeyId: ctx.identity.id,
+          model: targetModel(provider, body.model),
+        });
+        node = this.deps.policies.applyNode(target, set);
+      }
+      if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
       const admission = await this.deps.policy?.admit({
         identity: ctx.identity,
         provider,
@@ -347,7 +372,11 @@ export class Gateway {
       return this.#answer(ctx, leaf, 200, mockBody(endpoint, leaf.request, mockResponse), {});
     }
 
-    const sent = JSON.stringify(leaf.request);
+    // Several choices under a redaction: asked whole, then streamed to the client choice after choice.
+    const streamOf = FORMATS[endpoint.format].streamOf;
+    const regroup =
+      streaming && streamOf && regroupsStream(node.stream, endpoint.requestType, leaf.request) ? streamOf : undefined;
+    const sent = JSON.stringify(regroup ? asWhole(leaf.request) : leaf.request);
     const cacheKey =
       node.settings.cache && !ctx.stream
         ? this.deps.cache.key({
@@ -365,7 +394,7 @@ export class Gateway {
 
     const response = await this.deps.upstream.send({
       url: `${provider.baseUrl}${endpoint.upstreamPath}`,
-      headers: upstreamHeaders(ctx.headers, provider, streaming),
+      headers: upstreamHeaders(ctx.headers, provider, streaming && !regroup),
       body: sent,
       trusted: provider.trusted,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
@@ -388,6 +417,24 @@ export class Gateway {
           502,
           "upstream_invalid_response",
           `the upstream ${providerLabel(provider)} answered ${response.status} with a body that is not a JSON object`,
+        );
+      }
+      if (regroup) {
+        // Checked whole first, so each choice's redaction lands in its own choice (a stream's hold
+        // maps a redaction by position, and one spanning two choices' seam would move text across
+        // them); a deny is a 446 before any byte. The redacted answer then streams through the
+        // relay like any held stream, whose checks find nothing left to change.
+        const checked = await this.#answer(ctx, leaf, response.status, parsed, headers);
+        if (checked.status === 446 || !checked.output) return checked;
+        const asked = (leaf.request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+        const events = regroup(endpoint.requestType, asked ? checked.output : { ...checked.output, usage: undefined });
+        return this.#streamOutcome(
+          ctx,
+          leaf,
+          headers,
+          (async function* () {
+            yield* events;
+          })(),
         );
       }
       if (cacheKey) this.deps.cache.set(cacheKey, { status: response.status, text, headers }, node.settings.cache?.maxAgeSeconds);

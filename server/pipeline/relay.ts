@@ -359,7 +359,16 @@ export class StreamRelay {
     const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : undefined;
     try {
       if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
-      else this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
+      else {
+        // A redaction of the whole text is mapped back onto the held events by position, which needs
+        // the checked text in the order the events carried it: interleaved choices cannot take it.
+        if (checked !== undefined && locateText("output", this.#requestType, this.#text.body()).text !== this.#text.text()) {
+          throw new ReleasedTextChanged(
+            "a redaction reached the texts of several choices or tool calls, which cannot be rewritten in place",
+          );
+        }
+        this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
+      }
     } catch (error) {
       if (!(error instanceof ReleasedTextChanged)) throw error;
       this.#error = error;

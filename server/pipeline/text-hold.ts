@@ -12,8 +12,8 @@ import type { SseEvent } from "../upstream/sse.js";
 /** A check transformed text that had already been released: the stream cannot honour it. */
 export class ReleasedTextChanged extends Error {
   readonly code = "stream_redaction_conflict";
-  constructor() {
-    super("a redaction reached text that had already been streamed; the stream was stopped");
+  constructor(message = "a redaction reached text that had already been streamed; the stream was stopped") {
+    super(message);
   }
 }
 

@@ -43,6 +43,10 @@ export interface StreamHold {
   window: number;
   /** Characters held back after a passing window that was not the last. */
   tail: number;
+  /** Guardrails with a check that transforms the text (a redaction), by id. */
+  redactors?: string[];
+  /** Those of them that read tool-call arguments too (no `tool_arguments: false`). */
+  toolRedactors?: string[];
 }
 
 /** A check's scope on a held stream; `window` unless its definition says otherwise. */
@@ -87,13 +91,21 @@ export function streamHoldOf(
 ): StreamHold {
   let mode: StreamMode = "after";
   let tail = STREAM_HOLD_CHARS;
+  const redactors: string[] = [];
+  const toolRedactors: string[] = [];
   for (const guardrail of sync) {
     const own = guardrail.streamMode ?? settings.streamMode ?? defaultStreamMode(guardrail, checks);
     if (STREAM_MODES.indexOf(own) > STREAM_MODES.indexOf(mode)) mode = own;
+    if (guardrail.checks.some((check) => check.enabled && checks(check.id)?.transforms === true)) {
+      redactors.push(guardrail.id);
+      if (guardrail.toolArguments !== false) toolRedactors.push(guardrail.id);
+    }
     for (const check of guardrail.checks) {
       const needs = check.enabled ? checks(check.id)?.streamHoldChars : undefined;
       if (needs !== undefined) tail = Math.max(tail, Math.min(needs, MAX_STREAM_HOLD_CHARS));
     }
   }
-  return { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW, tail };
+  const hold: StreamHold = { mode, window: settings.streamWindow ?? DEFAULT_STREAM_WINDOW, tail };
+  if (redactors.length) Object.assign(hold, { redactors, toolRedactors });
+  return hold;
 }

@@ -1,11 +1,14 @@
 /**
  * Policies on the request path: the guardrails of every policy whose scope holds a request, added to
- * the plan its config made. They come before the config's own on each side; a config guardrail
+ * each target of the plan its config made once the target's provider and model are resolved (a
+ * scope is matched on what the target calls, never on the string the client wrote). They come
+ * before the config's own on each side, and the target's stream hold is recomputed with them, so a
+ * policy's output guardrail holds a stream whatever the client's config says; a config guardrail
  * with the id of a policy guardrail is dropped (it runs once, as the policy has it, and the client
  * cannot weaken or remove it). A monitor policy's guardrails run asynchronously: logged and
  * counted, never changing the answer. Each result a policy guardrail yields names its policy.
  *
- * The prepared set is cached per (workspace, key, model), and the plan with it per (plan, set);
+ * The prepared set is cached per (workspace, key, model), and each target with it per (target, set);
  * `invalidate` drops both when the store's change feed says a policy, workspace or plugin changed.
  */
 import { LRUCache } from "lru-cache";
@@ -21,6 +24,7 @@ import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { RequestPolicy } from "../pipeline/policy.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
+import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
 import { inScope, type ScopedRequest } from "./scope.js";
 
@@ -77,6 +81,8 @@ export interface PolicyAttacherOptions {
 export class PolicyAttacher {
   readonly #sets: LRUCache<string, Promise<PolicySet>>;
   #plans = new WeakMap<Plan, WeakMap<PolicySet, Plan>>();
+  /** Per set: merged lists by the config's list, and applied nodes by the config's node. */
+  #nodes = new WeakMap<PolicySet, { lists: WeakMap<GuardrailList, GuardrailList>; nodes: WeakMap<PlanNode, PlanNode> }>();
 
   constructor(
     private readonly engine: Engine,
@@ -120,20 +126,8 @@ export class PolicyAttacher {
     let bySet = this.#plans.get(plan);
     const held = bySet?.get(set);
     if (held) return held;
-    const lists = new Map<GuardrailList, GuardrailList>();
-    const list = (side: Side, own: GuardrailList): GuardrailList => {
-      let merged = lists.get(own);
-      if (!merged) {
-        const all = this.merge(side, set, [...own.sync, ...own.async]);
-        merged = { key: `${own.key}+${set.key}`, sync: all.filter((g) => !g.async), async: all.filter((g) => g.async) };
-        lists.set(own, merged);
-      }
-      return merged;
-    };
     const node = (n: PlanNode): PlanNode => ({
-      ...n,
-      input: list("input", n.input),
-      output: list("output", n.output),
+      ...this.applyNode(n, set),
       ...(n.targets && { targets: n.targets.map(node) }),
     });
     const hasSync = [...set.input, ...set.output].some((g) => !g.async);
@@ -146,10 +140,46 @@ export class PolicyAttacher {
     return applied;
   }
 
+  /**
+   * One plan node with a set's guardrails on both sides and its stream hold recomputed from the
+   * merged output list, so a policy's deny or redaction holds the stream as the config's own
+   * would; the same node and set give the same object, and lists shared by targets stay shared.
+   */
+  applyNode(n: PlanNode, set: PolicySet): PlanNode {
+    if (!set.input.length && !set.output.length) return n;
+    let nodes = this.#nodes.get(set);
+    if (!nodes) {
+      nodes = { lists: new WeakMap(), nodes: new WeakMap() };
+      this.#nodes.set(set, nodes);
+    }
+    const held = nodes.nodes.get(n);
+    if (held) return held;
+    const lists = nodes.lists;
+    const list = (side: Side, own: GuardrailList): GuardrailList => {
+      let merged = lists.get(own);
+      if (!merged) {
+        const all = this.merge(side, set, [...own.sync, ...own.async]);
+        merged = { key: `${own.key}+${set.key}`, sync: all.filter((g) => !g.async), async: all.filter((g) => g.async) };
+        lists.set(own, merged);
+      }
+      return merged;
+    };
+    const output = list("output", n.output);
+    const applied: PlanNode = {
+      ...n,
+      input: list("input", n.input),
+      output,
+      stream: streamHoldOf(output.sync, n.settings, (id) => this.engine.registry.get(id)?.definition),
+    };
+    nodes.nodes.set(n, applied);
+    return applied;
+  }
+
   /** Drops every cached set and plan: call when a policy, workspace, organisation or plugin changes. */
   invalidate(): void {
     this.#sets.clear();
     this.#plans = new WeakMap();
+    this.#nodes = new WeakMap();
   }
 
   async #load(request: ScopedRequest): Promise<PolicySet> {
@@ -191,6 +221,9 @@ export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyR
         },
       );
     }
-    return { ...guardrail, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
+    // The stream mode is fixed here, so a client's config (`stream_mode: "after"`) cannot loosen how
+    // a policy's deny or redaction holds a stream; only the policy's own stream_mode decides.
+    const streamMode = guardrail.streamMode ?? defaultStreamMode(guardrail, (id) => registry.get(id)?.definition);
+    return { ...guardrail, streamMode, ...(policy.mode === "monitor" && { async: true, monitor: true }), policy: tag };
   });
 }

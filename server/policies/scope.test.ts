@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inScope, modelMatches, requestModel } from "./scope.js";
+import { inScope, modelMatches, requestModel, targetModel } from "./scope.js";
 
 describe("model patterns", () => {
   it("matches `*` against any run of characters, slashes included, and nothing else specially", () => {
@@ -35,5 +35,19 @@ describe("scopes", () => {
 
   it("does not apply a model-scoped policy to a request that names no model", () => {
     expect(inScope({ models: ["*"] }, { workspaceId: "ws1", apiKeyId: "k1" })).toBe(false);
+  });
+
+  it("matches a target by the provider it resolved to: a slug's target is @slug/model, even with no model", () => {
+    expect(targetModel({ kind: "http", slug: "scr" }, "gpt-4o")).toBe("@scr/gpt-4o");
+    expect(targetModel({ kind: "http", slug: "scr" }, undefined)).toBe("@scr/");
+    expect(inScope({ models: ["@scr/*"] }, { ...request, model: targetModel({ kind: "http", slug: "scr" }, undefined) })).toBe(
+      true,
+    );
+    expect(targetModel({ kind: "mock" }, "m")).toBe("@mock/m");
+    expect(targetModel({ kind: "http" }, "gpt-4o")).toBe("gpt-4o");
+    expect(targetModel({ kind: "http" }, "")).toBeUndefined();
+    // A logged request (provider label and model sent) is matched as its target was.
+    expect(requestModel("m", "mock")).toBe(targetModel({ kind: "mock" }, "m"));
+    expect(requestModel("gpt-4o", "@scr")).toBe(targetModel({ kind: "http", slug: "scr" }, "gpt-4o"));
   });
 });

@@ -15,6 +15,20 @@ export interface ScopedRequest {
   model?: string;
 }
 
+/**
+ * The model one target of a request calls, as scopes match it: `@slug/model` for a provider
+ * reached through a slug however the request named it (model prefix, `provider`, `virtual_key`,
+ * their headers, a target, a fallback), with the model sent upstream after `override_params`; the
+ * built-in mock is `@mock`. A slug's target with no model is `@slug/`, so `@slug/*` still holds it.
+ * A provider named with the caller's own credential has no slug: its model is matched as sent.
+ */
+export function targetModel(provider: { kind: string; slug?: string }, model: unknown): string | undefined {
+  const sent = typeof model === "string" && model !== "" ? model : undefined;
+  const slug = provider.slug ?? (provider.kind === "mock" ? "mock" : undefined);
+  if (slug !== undefined) return `@${slug}/${sent ?? ""}`;
+  return sent;
+}
+
 const compiled = new Map<string, RegExp>();
 
 /** A model pattern as an anchored regular expression; only `*` is special. */
@@ -51,9 +65,12 @@ export function inScope(scope: PolicyScopeRule, request: ScopedRequest): boolean
 /**
  * The model a request names, as scopes match it: `@slug/model` as written, or the config's
  * `@slug` provider joined to a bare model name; a bare name without a provider slug stays bare.
+ * The built-in `mock` provider is `@mock`, as `targetModel` has it, so a logged request replays in
+ * the scope it was answered in.
  */
 export function requestModel(bodyModel: unknown, configProvider: string | undefined): string | undefined {
   if (typeof bodyModel !== "string" || bodyModel === "") return undefined;
-  if (bodyModel.startsWith("@") || configProvider === undefined || !configProvider.startsWith("@")) return bodyModel;
-  return `${configProvider}/${bodyModel}`;
+  const provider = configProvider === "mock" ? "@mock" : configProvider;
+  if (bodyModel.startsWith("@") || provider === undefined || !provider.startsWith("@")) return bodyModel;
+  return `${provider}/${bodyModel}`;
 }

@@ -7,6 +7,7 @@
  *   takes the evaluation context the peer posts and answers `{verdict, data, transformedData?}`, the
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
+ * - Both routes add the guardrails of the policies holding the caller, as the inference routes do.
  */
 import type { FastifyInstance } from "fastify";
 import {
@@ -170,6 +171,22 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin };
   };
 
+  /** The policies holding the caller's key (and the model the request names) run on both hook routes. */
+  const withPolicies = async (
+    side: Side,
+    identity: ApiKeyIdentity,
+    evaluated: unknown,
+    listed: Guardrail[],
+  ): Promise<Guardrail[]> => {
+    if (!policies) return listed;
+    const set = await policies.forRequest({
+      workspaceId: identity.workspaceId,
+      apiKeyId: identity.id,
+      model: requestModel(isObject(evaluated) ? evaluated.model : undefined, undefined),
+    });
+    return policies.merge(side, set, listed);
+  };
+
   app.post("/v1/hooks/evaluate", async (request) => {
     const started = performance.now();
     const identity = identityOf(request);
@@ -190,18 +207,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     } = body.guardrails
       ? await prepareList(body.guardrails, body.side, "guardrails", scope)
       : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
-    // The policies holding the caller's key (and the model the request names) run here too.
-    const prepared = policies
-      ? policies.merge(
-          body.side,
-          await policies.forRequest({
-            workspaceId: identity.workspaceId,
-            apiKeyId: identity.id,
-            model: requestModel(isObject(body.request) ? body.request.model : undefined, undefined),
-          }),
-          listed,
-        )
-      : listed;
+    const prepared = await withPolicies(body.side, identity, body.request, listed);
     const evaluation = await phases.whole(body.side, prepared, body.request, body.response, {
       requestType,
       metadata: body.metadata ?? {},
@@ -250,7 +256,13 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const { guardrails: listed, origin } = ids?.length
       ? await prepareList(ids, side, "guardrails", scope)
       : await fromConfig(configId as string, side, scope);
-    const prepared: Guardrail[] = listed.map((g) => ({ ...g, async: false }));
+    // The peer's own guardrail decides async and deny; a policy's monitor guardrails stay monitors.
+    const prepared = await withPolicies(
+      side,
+      identity,
+      requestJson,
+      listed.map((g): Guardrail => ({ ...g, async: false })),
+    );
     const evaluation = await phases.whole(side, prepared, requestJson, body.response?.json, {
       requestType,
       metadata: stringMetadata(body.metadata),
@@ -258,7 +270,17 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       ...(body.provider !== undefined && { provider: body.provider }),
       workspaceId: identity.workspaceId,
     });
-    log(request.id, "/v1/hooks/webhook", identity, requestType, side, evaluation.status, evaluation.results, started, origin);
+    log(
+      request.id,
+      "/v1/hooks/webhook",
+      identity,
+      requestType,
+      side,
+      evaluation.status,
+      [...evaluation.results, ...evaluation.asyncResults],
+      started,
+      origin,
+    );
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,

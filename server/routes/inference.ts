@@ -19,8 +19,6 @@ import {
 import { assertRequestShape } from "../pipeline/request-shape.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
-import type { PolicyAttacher } from "../policies/attach.js";
-import { requestModel } from "../policies/scope.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,16 +28,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const logged = new WeakSet<FastifyRequest>();
 
 /** Registers the inference routes. */
-export function inferenceRoutes(
-  app: FastifyInstance,
-  gateway: Gateway,
-  plans: PlanResolver,
-  bodyLimit: number,
-  policies?: PolicyAttacher,
-): void {
+export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: PlanResolver, bodyLimit: number): void {
   const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
-    app.post(endpoint.route, (request, reply) => handle(endpoint, request, reply, gateway, plans, policies));
+    app.post(endpoint.route, (request, reply) => handle(endpoint, request, reply, gateway, plans));
   }
   // A request refused before its handler ran (a body that is not JSON, too large, too deep) is
   // still an answered request of a known caller: it gets its record too.
@@ -82,7 +74,6 @@ async function handle(
   reply: FastifyReply,
   gateway: Gateway,
   plans: PlanResolver,
-  policies: PolicyAttacher | undefined,
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
@@ -102,17 +93,9 @@ async function handle(
       fields.headerProvider = headerProviderSettings(request.headers);
       fields.caller = callerCredentials(request.headers);
       const identity = fields.identity;
+      // Policies are added per target by the gateway, once each target's provider and model are known.
       const plan = await plans.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId });
-      return {
-        metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)),
-        plan: policies
-          ? await policies.attach(plan, {
-              workspaceId: identity.workspaceId,
-              apiKeyId: identity.id,
-              model: requestModel(body.model, plan.root.settings.provider),
-            })
-          : plan,
-      };
+      return { metadata: parseMetadata(headerValue(request.headers, HEADER.metadata)), plan };
     },
     {
       closed: (error) => void reply.code(499).send(errorBody(endpoint.errorStyle, 499, error.code, error.message)),

@@ -282,6 +282,14 @@ export class GatewaySources {
     };
   }
 
+  /**
+   * Forgets every cached record, as when another process changed the store: after a transaction
+   * that was rolled back, what was read while it ran must not stay.
+   */
+  forgetAll(): void {
+    this.#invalidate({ entity: "external" });
+  }
+
   /** Stops listening to the store. */
   close(): void {
     this.#unsubscribe();

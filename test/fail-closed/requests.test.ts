@@ -155,18 +155,28 @@ describe("bodies without the text guardrails read", () => {
         usage: { input_tokens: 3, output_tokens: 5 },
       },
     ],
-  ])("an output guardrail on %s says it had no text to read", async (_name, route, body, mockResponse) => {
-    const answer = await gw.call("POST", route, {
-      key,
-      body: { ...body, mock_response: mockResponse },
-      headers: configHeader({ output_guardrails: [{ checks: denyHello.checks }] }),
-    });
-    expect(answer.status).toBe(200);
-    const check = answer.body.hook_results.after_request_hooks[0].checks[0];
-    expect(check.error).toMatchObject({ name: "NoTextError" });
-    expect(check.error.message).toContain("only tool calls");
-    expect(check.verdict).toBe(false);
-  });
+  ])(
+    "an output guardrail on %s reads the tool arguments; one that opted out says it had no text to read",
+    async (_name, route, body, mockResponse) => {
+      const read = await gw.call("POST", route, {
+        key,
+        body: { ...body, mock_response: mockResponse },
+        headers: configHeader({ output_guardrails: [denyHello] }),
+      });
+      expect(read.status).toBe(446);
+      expect(read.body.hook_results.after_request_hooks[0].checks[0]).toMatchObject({ verdict: false });
+      const answer = await gw.call("POST", route, {
+        key,
+        body: { ...body, mock_response: mockResponse },
+        headers: configHeader({ output_guardrails: [{ checks: denyHello.checks, tool_arguments: false }] }),
+      });
+      expect(answer.status).toBe(200);
+      const check = answer.body.hook_results.after_request_hooks[0].checks[0];
+      expect(check.error).toMatchObject({ name: "NoTextError" });
+      expect(check.error.message).toContain("only tool calls");
+      expect(check.verdict).toBe(false);
+    },
+  );
 
   it("a body nested past the limit is a 400 at intake, logged", async () => {
     const nested = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;

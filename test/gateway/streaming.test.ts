@@ -117,20 +117,24 @@ describe("statuses on streams", () => {
 });
 
 describe("output guardrails on streams", () => {
-  it("never evaluate an empty text: a stream of tool calls only skips them, and the log says so", async () => {
-    const toolChunk = (args: string) =>
-      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] } }] })}\n\n`;
-    fixture.upstream.enqueue({ kind: "events", events: [toolChunk('{"a"'), toolChunk(":1}"), "data: [DONE]\n\n"] });
-    const { events, id } = await stream(
-      { output_guardrails: [{ deny: true, wordCount: { minWords: 1 } }] },
-      "call a tool",
-      loose,
-    );
-    expect(events.filter((e) => e.data.includes('"after_request_hooks"'))).toHaveLength(0);
-    expect(events.at(-1)?.data).toBe("[DONE]");
-    const record = await fixture.gateway.logs.waitFor((r) => r.id === id);
+  it("never evaluate an empty text, and the log says so; a stream of tool calls only is checked on its arguments", async () => {
+    const chunk = (delta: unknown) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+    const toolChunk = (args: string) => chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] });
+    const config = { output_guardrails: [{ deny: true, wordCount: { minWords: 1 } }] };
+    fixture.upstream.enqueue({ kind: "events", events: [chunk({ role: "assistant" }), chunk({}), "data: [DONE]\n\n"] });
+    const empty = await stream(config, "say nothing", loose);
+    expect(empty.events.filter((e) => e.data.includes('"after_request_hooks"'))).toHaveLength(0);
+    expect(empty.events.at(-1)?.data).toBe("[DONE]");
+    const record = await fixture.gateway.logs.waitFor((r) => r.id === empty.id);
     expect(record.stream_output_skipped).toBe(true);
     expect(record.hook_results.after_request_hooks).toEqual([]);
+
+    fixture.upstream.enqueue({ kind: "events", events: [toolChunk('{"city"'), toolChunk(':"Oslo"}'), "data: [DONE]\n\n"] });
+    const tools = await stream(config, "call a tool", loose);
+    const [hooks] = tools.events.filter((e) => e.data.includes('"after_request_hooks"'));
+    expect(JSON.parse(hooks?.data ?? "{}").hook_results.after_request_hooks[0]).toMatchObject({ verdict: true });
+    expect(tools.events.at(-1)?.data).toBe("[DONE]");
+    expect((await fixture.gateway.logs.waitFor((r) => r.id === tools.id)).stream_output_skipped).toBeUndefined();
   });
 
   it("in after mode, an output deny is reported in the last event and recorded, the text having gone out", async () => {

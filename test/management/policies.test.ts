@@ -219,6 +219,30 @@ describe("policies on the request path", () => {
     expect(hooks.body.hook_results.before_request_hooks.map((r: { id: string }) => r.id)).toEqual(["short", "chars"]);
   });
 
+  it("applies to /v1/hooks/webhook as to /v1/hooks/evaluate: the guardrails named in the query cannot leave a policy out", async () => {
+    await savePolicy(admin, { id: "word-limit", name: "Word limit", input_guardrails: [SHORT] });
+    const saved = await gw.call("POST", `/admin/v1/workspaces/${gw.keys.workspace_id}/guardrails`, {
+      key: admin,
+      body: { id: "chars", checks: [{ id: "default.characterCount", parameters: { maxCharacters: 1000 } }] },
+    });
+    expect(saved.status).toBe(201);
+    const webhook = (content: string) =>
+      gw.call("POST", "/v1/hooks/webhook?guardrails=chars", {
+        key: gw.keys.api_key,
+        body: { eventType: "beforeRequestHook", request: { json: { messages: [{ role: "user", content }] } } },
+      });
+    const denied = await webhook(LONG_TEXT);
+    expect(denied.status).toBe(200);
+    expect(denied.body.verdict).toBe(false);
+    expect(denied.body.data.status).toBe(446);
+    expect(denied.body.data.hook_results.before_request_hooks).toEqual([
+      expect.objectContaining({ id: "short", verdict: false, policy: { id: "word-limit", name: "Word limit" } }),
+      expect.objectContaining({ id: "chars", verdict: true }),
+    ]);
+    const passed = await webhook("two words");
+    expect(passed.body.verdict).toBe(true);
+  });
+
   it("takes effect on the next request after a change, and stops when deleted", async () => {
     await savePolicy(admin, { id: "word-limit", input_guardrails: [SHORT] });
     expect((await ask(gw.keys.api_key, LONG_TEXT)).status).toBe(446);
@@ -265,6 +289,36 @@ describe("who may manage policies", () => {
     expect((await gw.call("PATCH", "/admin/v1/policies/ws-policy", { key: member, body: { name: "x" } })).status).toBe(403);
     expect((await gw.call("DELETE", "/admin/v1/policies/org-policy", { key: wsAdmin.key })).status).toBe(403);
     expect((await gw.call("DELETE", "/admin/v1/policies/ws-policy", { key: wsAdmin.key })).status).toBe(204);
+  });
+
+  it("hides from a workspace's keys an organisation policy scoped to another workspace, with its guardrails' parameters", async () => {
+    const other = await gw.call("POST", "/admin/v1/workspaces", { key: admin, body: { name: "Other" } });
+    expect(other.status).toBe(201);
+    const secretList = { id: "secret-words", deny: true, "default.contains": { operator: "none", words: ["project-falcon"] } };
+    const elsewhere = await savePolicy(admin, {
+      id: "other-only",
+      scope: { workspaces: [other.body.id] },
+      output_guardrails: [secretList],
+    });
+    expect(elsewhere.status).toBe(201);
+    const here = await savePolicy(admin, {
+      id: "here-too",
+      scope: { workspaces: [gw.keys.workspace_id] },
+      input_guardrails: [SHORT],
+    });
+    expect(here.status).toBe(201);
+    const wsAdmin = await newKey("workspace_admin");
+    for (const key of [gw.keys.api_key, wsAdmin.key]) {
+      const listed = await gw.call("GET", "/admin/v1/policies", { key });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual(["here-too"]);
+      expect(JSON.stringify(listed.body)).not.toContain("project-falcon");
+      const read = await gw.call("GET", "/admin/v1/policies/other-only", { key });
+      expect(read.status).toBe(404);
+      expect(read.text).not.toContain("project-falcon");
+    }
+    const byAdmin = await gw.call("GET", "/admin/v1/policies/other-only", { key: admin });
+    expect(byAdmin.status).toBe(200);
   });
 
   it("refuses what cannot run: unknown checks, a guardrail for the wrong side, plan-gated checks, unknown saved guardrails", async () => {

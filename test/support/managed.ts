@@ -72,6 +72,8 @@ export async function startManaged(
   try {
     report = await managed.setup(app);
     await app.ready();
+    // As `guardgate serve --wait-ready` does: /ready answers 200 only after it.
+    await managed.warm(app);
   } catch (error) {
     await app.close();
     await managed.abandon();

@@ -1,4 +1,4 @@
-import { type CheckContext, defineCheck, textExcerpt } from "../../../core/index.js";
+import { type CheckContext, defineCheck, locateText, textExcerpt } from "../../../core/index.js";
 
 interface Parameters {
   not: boolean;
@@ -108,7 +108,11 @@ export default defineCheck<Parameters>({
     "A tool-call-only response fails unless `allowToolCalls` is true.",
   ].join("\n"),
   run(context, { not, allowToolCalls }) {
-    const { text } = context;
+    // Tool-call arguments are not the message's text: a tool-call-only answer is still told apart.
+    const text =
+      context.side === "output"
+        ? locateText("output", context.requestType, context.response, { toolArguments: false }).text
+        : context.text;
     const isBlank = BLANK.test(text);
     const { toolCalls, nonTextParts } = nonTextOf(context);
     const toolCallsOnly = isBlank && toolCalls > 0;

@@ -49,7 +49,7 @@ function writeAll(body: unknown, writes: ReadonlyArray<{ path: BodyPath; value: 
 export function transformSlots(context: CheckContext, transform: (text: string) => string): SlotTransform {
   const input = context.side === "input";
   const body = input ? context.request : context.response;
-  const located = locateText(context.side, context.requestType, body);
+  const located = locateText(context.side, context.requestType, body, { toolArguments: context.toolArguments !== false });
   const writes: Array<{ path: BodyPath; value: string }> = [];
   const texts = located.slots.map((slot) => {
     const next = transform(slot.text);

@@ -66,6 +66,9 @@ export default defineCheck<Parameters>({
     "",
     "On the held-out test split of the labelled sets, mixed-script and leetspeak rows included: precision 0.959, recall 0.969, F1 0.964 with the default threshold (0.29); every mixed-script test row is caught. Code-switching and technical tokens pass; foreign names with rare letter sequences and transliterated text (Hindi, Japanese; less often Russian and Greek) are the common false alarms. See docs/models.md.",
   ].join("\n"),
+  load() {
+    gibberishModel();
+  },
   run({ text }, { threshold }) {
     const model = gibberishModel();
     const applied = threshold ?? model.threshold;

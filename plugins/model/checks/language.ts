@@ -2,7 +2,7 @@
  * `model.language`: detects the language(s) of the text and checks them against allow and deny
  * lists of ISO 639-1 codes.
  */
-import { type DetectedLanguage, detectLanguages } from "../shared/language-detection.js";
+import { type DetectedLanguage, detectLanguages, loadDetector } from "../shared/language-detection.js";
 import { defineCheck, textExcerpt } from "../../../core/index.js";
 
 interface Parameters {
@@ -108,6 +108,9 @@ export default defineCheck<Parameters>({
     const both = allow?.find((code) => deny?.includes(code));
     if (both) return { message: `"${both}" is both allowed and denied` };
     return undefined;
+  },
+  async load() {
+    await loadDetector();
   },
   async run(context, { allow, deny, minShare, minLetters, undetermined }) {
     const report = await detectLanguages(context.text);

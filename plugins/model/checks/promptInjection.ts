@@ -9,6 +9,7 @@ import {
   escalationProfile,
 } from "../shared/escalation.js";
 import { promptInjectionScorer, type Sensitivity, SENSITIVITIES } from "../shared/prompt-injection-model.js";
+import classifier from "./classifier.js";
 
 interface Parameters {
   threshold?: number;
@@ -132,6 +133,11 @@ export default defineCheck<Parameters>({
     "Trained on public injection and jailbreak sets plus attacks, indirect injections and benign look-alikes written for it in many languages. Measured figures (test split, sources and attack families never trained on, each sensitivity preset per family and language, over-defense on trigger-word and sensitive-topic questions) are in docs/models.md; on sources unlike the training data, recall and false alarms are much worse than on the test split, so tune `threshold` or `sensitivity` on your own traffic.",
   ].join("\n"),
   configured: ({ escalate }) => escalationProfile(escalate),
+  async load({ escalate }, settings) {
+    promptInjectionScorer();
+    // A classifier folder as the second stage is loaded too; a judge has nothing to load.
+    if (escalate?.classifier) await classifier.load?.(escalate.classifier, settings);
+  },
   async run(context, { threshold, sensitivity, decodePayloads, signals, escalate }) {
     const { text } = context;
     const scorer = promptInjectionScorer();

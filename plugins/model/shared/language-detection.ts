@@ -30,7 +30,8 @@ interface Detector {
 
 let detector: Promise<Detector> | undefined;
 
-function loadDetector(): Promise<Detector> {
+/** The detector's table, loaded on first use (or ahead of it, by the check's `load`). */
+export function loadDetector(): Promise<Detector> {
   detector ??= import("eld/extrasmall").then((module) => module.eld as Detector);
   return detector;
 }
