@@ -19,7 +19,7 @@ import {
   ROOT,
   type Row,
 } from "./models/dataset.js";
-import { chooseThreshold, RECIPES, scoreRows, trainModel } from "./models/prompt-injection-training.js";
+import { calibrate, RECIPES, trainModel } from "./models/prompt-injection-training.js";
 
 const { values: args } = parseArgs({
   options: { architecture: { type: "string", default: "logistic" }, only: { type: "string" } },
@@ -34,15 +34,11 @@ function promptInjection(): void {
   const validation = all.filter((r) => partOf(r.text) === "validation");
 
   const started = performance.now();
-  const model = trainModel(train, RECIPES[architecture]);
-  const scores = scoreRows(model.scorer, validation);
-  const labels = validation.map((r) => r.label);
-  const threshold = chooseThreshold(scores, labels);
-  const m = metrics(
-    labels,
-    scores.map((s) => s >= threshold),
-  );
-  const bytes = model.write(threshold, {
+  const recipe = RECIPES[architecture];
+  const model = trainModel(train, recipe);
+  const calibration = calibrate(model.scorer, validation, recipe.segments);
+  const m = calibration.validation;
+  const bytes = model.write(calibration, {
     files: read.map((r) => r.record),
     split:
       "smallest sha256 over the folded letters and digits of each line, first 4 bytes mod 100: <70 train, <85 validation, else test",
@@ -51,7 +47,7 @@ function promptInjection(): void {
   const out = path.join(ROOT, "plugins", "model", "weights", "prompt-injection.ggmw");
   writeFileSync(out, bytes);
   console.log(
-    `prompt-injection (${architecture}): ${train.length} training rows, threshold ${threshold} on ${validation.length} validation rows: ` +
+    `prompt-injection (${architecture}): ${train.length} training rows; on ${validation.length} validation rows, thresholds ${JSON.stringify(calibration.thresholds)}, sentence gate ${calibration.segmentGate ?? "none"}: ` +
       `precision ${m.precision.toFixed(3)} recall ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)}; ${(bytes.length / 1024).toFixed(0)} KB in ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.relative(ROOT, out)}`,
   );
 }

@@ -15,6 +15,10 @@ export interface Row {
   label: 0 | 1;
   source: string;
   category: string;
+  /** The attack family or kind of benign text, where the file tags it (the written rows do). */
+  family?: string;
+  /** ISO 639-1 code of the text's language, where the file tags it. */
+  language?: string;
   /** The file it came from (base name). */
   file: string;
 }
@@ -39,8 +43,9 @@ export const DATASETS = path.resolve(ROOT, "..", "shared", "datasets");
 export const PROMPT_INJECTION_DIR = path.join(DATASETS, "prompt-injection");
 export const GIBBERISH_DIR = path.join(DATASETS, "gibberish");
 /**
- * Rows written for this project, trained on beside the datasets: attacks and ordinary requests in
- * 16 languages (the datasets have almost no non-English attacks) and benign hard negatives.
+ * Rows written for this project, trained on beside the datasets: attacks by family, hard negatives
+ * and indirect injections in 20 languages (the datasets have almost no non-English attacks), each
+ * tagged with its family and language; see data/README.md.
  */
 export const WRITTEN_DIR = path.join(ROOT, "scripts", "models", "data");
 
@@ -58,7 +63,16 @@ export function readRows(file: string): { rows: Row[]; record: FileRecord } {
       if (typeof row.text !== "string" || (row.label !== 0 && row.label !== 1)) {
         throw new Error(`${file}:${index + 1}: a row needs a string "text" and a "label" of 0 or 1`);
       }
-      rows.push({ text: row.text, label: row.label, source: row.source ?? name, category: row.category ?? name, file: name });
+      const read: Row = {
+        text: row.text,
+        label: row.label,
+        source: row.source ?? name,
+        category: row.category ?? name,
+        file: name,
+      };
+      if (typeof row.family === "string") read.family = row.family;
+      if (typeof row.language === "string") read.language = row.language;
+      rows.push(read);
     });
   return { rows, record: { name, rows: rows.length, sha256: createHash("sha256").update(bytes).digest("hex") } };
 }

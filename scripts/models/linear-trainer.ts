@@ -6,7 +6,12 @@
  */
 import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
 import { extractFeatures, type FeatureSpec, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
-import { classifierFrom, type Classifier, type WindowSpec } from "../../plugins/model/shared/prompt-injection-model.js";
+import {
+  classifierFrom,
+  type Classifier,
+  type Sensitivity,
+  type WindowSpec,
+} from "../../plugins/model/shared/prompt-injection-model.js";
 import type { TensorInput, WeightsHeader } from "../../plugins/model/shared/weights-file.js";
 import { seededRandom, shuffle } from "./dataset.js";
 
@@ -164,8 +169,10 @@ export function classifierOf(
   trained: Trained,
   spec: FeatureSpec,
   window: WindowSpec,
-  lines: boolean,
-  threshold = 0.5,
+  calibration: { segmentGate: number | undefined; thresholds: Record<Sensitivity, number> } = {
+    segmentGate: undefined,
+    thresholds: { low: 0.5, balanced: 0.5, high: 0.5 },
+  },
 ): Classifier {
   const tensors = new Map(trained.tensors.map((t) => [t.name, quantised(t)]));
   const header = {
@@ -173,8 +180,9 @@ export function classifierOf(
     tensors: [],
     features: spec,
     window,
-    lines,
-    threshold,
+    threshold: calibration.thresholds.balanced,
+    thresholds: calibration.thresholds,
+    ...(calibration.segmentGate === undefined ? {} : { segmentGate: calibration.segmentGate }),
     ...trained.header,
   } as WeightsHeader;
   return classifierFrom({

@@ -4,16 +4,32 @@
  */
 import { FoldBuffer, foldText } from "../../plugins/model/shared/fold.js";
 import { extractFeatures, FeatureVector } from "../../plugins/model/shared/hashed-features.js";
-import { InjectionScorer, type WindowSpec, windowStarts } from "../../plugins/model/shared/prompt-injection-model.js";
+import {
+  InjectionScorer,
+  type Sensitivity,
+  SENSITIVITIES,
+  type WindowSpec,
+  windowStarts,
+} from "../../plugins/model/shared/prompt-injection-model.js";
+import { segments } from "../../plugins/model/shared/segments.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
-import { type FileRecord, metrics, type Row } from "./dataset.js";
+import { type FileRecord, type Metrics, metrics, type Row } from "./dataset.js";
 import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
-export const TRAINER_VERSION = "prompt-injection-trainer/4";
+export const TRAINER_VERSION = "prompt-injection-trainer/5";
 
 /** Minimum precision the default threshold must reach on the validation split. */
 export const TARGET_PRECISION = 0.97;
+
+/** Minimum precision on the validation split of each sensitivity preset's threshold. */
+export const PRESET_PRECISION: Record<Sensitivity, number> = { low: 0.99, balanced: TARGET_PRECISION, high: 0.9 };
+
+/**
+ * The sentence gates tried on the validation split: the score a sentence or line alone must
+ * reach to count. Infinity scores windows only.
+ */
+const SEGMENT_GATES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99, Infinity];
 
 /** A training recipe: the trainer's options and how rows are weighted. */
 export interface Recipe extends TrainOptions {
@@ -27,8 +43,15 @@ export interface Recipe extends TrainOptions {
   writtenWeight: number;
   /** How long texts are cut, in training as at run time. */
   window: WindowSpec;
-  /** Score the lines of long texts on their own too (see `lines` in prompt-injection-model.ts). */
-  lines: boolean;
+  /** Score sentences and lines on their own too, with a gate chosen on validation (see `segments.ts`). */
+  segments: boolean;
+  /**
+   * How much the sentences and lines of a benign text longer than a window count, learnt on their
+   * own as benign (as a share of the text's weight; 0 leaves them out). They are what the
+   * sentence gate sees of ordinary documents; an attack's sentences are not all attacks, so only
+   * benign texts give them.
+   */
+  benignSegments: number;
 }
 
 /** The features and trainer settings of each architecture compared. */
@@ -37,7 +60,8 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     weighting: "file",
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
-    lines: true,
+    segments: true,
+    benignSegments: 0,
     architecture: "logistic",
     spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -49,7 +73,8 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     weighting: "file",
     writtenWeight: 3,
     window: { size: 768, stride: 384 },
-    lines: false,
+    segments: true,
+    benignSegments: 0,
     architecture: "mlp",
     spec: { bits: 17, maxCharGram: 5, wordBigrams: true },
     epochs: 6,
@@ -91,7 +116,7 @@ function rowWeights(rows: readonly Row[], { weighting, writtenWeight }: Pick<Rec
 /** Rows as weighted training examples, each long text split into the windows it is scored in. */
 export function examplesOf(
   rows: readonly Row[],
-  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window">,
+  recipe: Pick<Recipe, "spec" | "weighting" | "writtenWeight" | "window" | "benignSegments">,
 ): Example[] {
   const weights = rowWeights(rows, recipe);
   const buffer = new FoldBuffer();
@@ -111,12 +136,25 @@ export function examplesOf(
         weight: weight / starts.length,
       });
     }
+    if (row.label === 0 && recipe.benignSegments > 0 && starts.length > 1) {
+      const spans = segments(row.text, recipe.window.size);
+      for (const span of spans) {
+        foldText(row.text, buffer, span.start, span.end);
+        extractFeatures(buffer, 0, buffer.length, vector);
+        examples.push({
+          indices: vector.indices.slice(0, vector.size),
+          values: vector.values.slice(0, vector.size),
+          label: 0,
+          weight: (weight * recipe.benignSegments) / spans.length,
+        });
+      }
+    }
   }
   return examples;
 }
 
 /** The highest-F1 threshold whose precision reaches the target (or the highest-F1 one if none does). */
-export function chooseThreshold(scores: readonly number[], labels: readonly number[]): number {
+export function chooseThreshold(scores: readonly number[], labels: readonly number[], precision = TARGET_PRECISION): number {
   let best = { threshold: 0.5, f1: -1, reaches: false };
   for (let t = 5; t <= 99; t++) {
     const threshold = t / 100;
@@ -124,32 +162,80 @@ export function chooseThreshold(scores: readonly number[], labels: readonly numb
       labels,
       scores.map((s) => s >= threshold),
     );
-    const reaches = m.precision >= TARGET_PRECISION;
+    const reaches = m.precision >= precision;
     if ((reaches && !best.reaches) || (reaches === best.reaches && m.f1 > best.f1)) best = { threshold, f1: m.f1, reaches };
   }
   return best.threshold;
 }
 
+/** What is chosen on the validation split after training: the sentence gate and the preset thresholds. */
+export interface Calibration {
+  /** Undefined: sentences do not count (windows only). */
+  segmentGate: number | undefined;
+  thresholds: Record<Sensitivity, number>;
+  /** Validation metrics at the balanced threshold. */
+  validation: Metrics;
+}
+
+/**
+ * Chooses the sentence gate (the one giving the best validation F1 at the balanced threshold;
+ * the lower gate on a tie) and each preset's threshold, on validation rows. Each row is scored
+ * once, keeping the best window, sentence and payload apart, so every gate is tried for free.
+ */
+export function calibrate(scorer: InjectionScorer, rows: readonly Row[], segments: boolean): Calibration {
+  const best = rows.map((row) => scorer.score(row.text, { decodePayloads: true, signals: 0, segmentGate: 0 }).best);
+  const labels = rows.map((r) => r.label);
+  const scoresAt = (gate: number) => best.map((b) => Math.max(b.windows, b.payloads, b.sentences >= gate ? b.sentences : -1));
+  let chosen: { gate: number; f1: number; scores: number[] } | undefined;
+  for (const gate of segments ? SEGMENT_GATES : [Infinity]) {
+    const scores = scoresAt(gate);
+    const threshold = chooseThreshold(scores, labels);
+    const f1 = metrics(
+      labels,
+      scores.map((s) => s >= threshold),
+    ).f1;
+    // On a tie the lower gate wins: validation holds few long documents, where sentences matter.
+    if (chosen === undefined || f1 > chosen.f1) chosen = { gate, f1, scores };
+  }
+  const { gate, scores } = chosen as { gate: number; scores: number[] };
+  const thresholds = Object.fromEntries(
+    SENSITIVITIES.map((preset) => [preset, chooseThreshold(scores, labels, PRESET_PRECISION[preset])]),
+  ) as Record<Sensitivity, number>;
+  return {
+    segmentGate: gate === Infinity ? undefined : gate,
+    thresholds,
+    validation: metrics(
+      labels,
+      scores.map((s) => s >= thresholds.balanced),
+    ),
+  };
+}
+
 /** A trained model ready to score, with what it needs to be written. */
 export interface TrainedModel {
+  /** Scores windows and payloads only, until calibrated. */
   scorer: InjectionScorer;
-  write(threshold: number, training: Record<string, unknown>): Buffer;
+  /** The scorer with a calibration applied, as the written weights will score. */
+  calibrated(calibration: Calibration): InjectionScorer;
+  write(calibration: Calibration, training: Record<string, unknown>): Buffer;
 }
 
 /** Trains one architecture on rows. */
 export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
   const trained = train(examplesOf(rows, recipe), recipe);
   return {
-    scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window, recipe.lines)),
-    write: (threshold, training) =>
+    scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window)),
+    calibrated: (calibration) => new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window, calibration)),
+    write: (calibration, training) =>
       encodeWeights(
         {
           model: "prompt-injection",
           ...trained.header,
           features: recipe.spec,
-          threshold,
+          threshold: calibration.thresholds.balanced,
+          thresholds: calibration.thresholds,
+          ...(calibration.segmentGate === undefined ? {} : { segmentGate: calibration.segmentGate }),
           window: recipe.window,
-          lines: recipe.lines,
           training: {
             trainer: TRAINER_VERSION,
             seed: recipe.seed,
@@ -166,7 +252,7 @@ export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
   };
 }
 
-/** Scores rows with a scorer as the check does (windows and decoded payloads). */
+/** Scores rows with a scorer as the check does (windows, sentences past the gate, decoded payloads). */
 export function scoreRows(scorer: InjectionScorer, rows: readonly Row[]): number[] {
   return rows.map((row) => scorer.score(row.text, { decodePayloads: true, signals: 0 }).score);
 }

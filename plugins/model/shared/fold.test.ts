@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FoldBuffer, foldText } from "./fold.js";
+import { FoldBuffer, foldPieceEnd, foldText } from "./fold.js";
 import { findPayloads } from "./payloads.js";
 
 const fold = (text: string) => {
@@ -39,6 +39,24 @@ describe("foldText", () => {
     foldText("xx \u200bAB", out);
     expect(out.slice(0, out.length)).toBe("xx ab");
     expect(out.origin[3]).toBe(4);
+  });
+});
+
+describe("foldText in pieces", () => {
+  it("folds a text piece by piece, cut between words, as it folds it whole", () => {
+    const text = "Ｉgnore  tһe Ｈ3ll0 w0rld — i g n o r e café\n\t".repeat(40);
+    const whole = new FoldBuffer();
+    foldText(text, whole);
+    const pieces = new FoldBuffer();
+    let cuts = 0;
+    for (let start = 0; start < text.length; cuts++) {
+      const end = foldPieceEnd(text, start, 50);
+      foldText(text, pieces, start, end, true);
+      start = end;
+    }
+    expect(cuts).toBeGreaterThan(20);
+    expect(pieces.slice(0, pieces.length)).toBe(whole.slice(0, whole.length));
+    expect([...pieces.origin.subarray(0, pieces.length)]).toEqual([...whole.origin.subarray(0, whole.length)]);
   });
 });
 

@@ -157,11 +157,13 @@ export class FoldBuffer {
 }
 
 /**
- * Folds `text` (from `start` to `end`) into `out`, replacing what it held. Words are maximal runs
- * of letters, digits and `@`/`$`; each word is folded as a whole once it ends.
+ * Folds `text` (from `start` to `end`) into `out`, replacing what it held, or after it with
+ * `append` (a long text folded piece by piece, each piece starting after white space). Words are
+ * maximal runs of letters, digits and `@`/`$`; each word is folded as a whole once it ends.
  */
-export function foldText(text: string, out: FoldBuffer, start = 0, end = text.length): void {
-  out.length = 0;
+export function foldText(text: string, out: FoldBuffer, start = 0, end = text.length, append = false): void {
+  if (!append) out.length = 0;
+  const from = out.length;
   out.reserve(end - start + 2);
   let wordStart = -1;
   let hasLatin = false;
@@ -209,7 +211,29 @@ export function foldText(text: string, out: FoldBuffer, start = 0, end = text.le
     i += width;
   }
   finishWord(end);
-  joinSpacedLetters(out);
+  joinSpacedLetters(out, from);
+}
+
+const isSpaceChar = (c: string | undefined) => c !== undefined && /\s/.test(c);
+
+/**
+ * Where a piece of `text` starting at `start` should end to be folded on its own with `append`,
+ * about `size` characters on: after white space between two words of two characters or more, so
+ * that no word and no run of spaced-out letters ("i g n o r e") is cut. Folding the pieces one
+ * after the other gives what folding the whole text gives.
+ */
+export function foldPieceEnd(text: string, start: number, size: number): number {
+  for (let end = Math.min(text.length, start + size); end < text.length; end++) {
+    if (
+      isSpaceChar(text[end - 1]) &&
+      !isSpaceChar(text[end - 2]) &&
+      !isSpaceChar(text[end - 3]) &&
+      !isSpaceChar(text[end]) &&
+      !isSpaceChar(text[end + 1])
+    )
+      return end;
+  }
+  return text.length;
 }
 
 /** Writes the folded form of the character at `i`; returns the index after it. */
@@ -241,16 +265,16 @@ const isSpacer = (u: number) => u === SPACE || u === 0x2e || u === 0x2d || u ===
 
 /**
  * Joins runs of at least four single characters separated by one spacer each ("i g n o r e"), in
- * place: the spacing trick splits words so that no word n-gram matches.
+ * place from unit `from` on: the spacing trick splits words so that no word n-gram matches.
  */
-function joinSpacedLetters(out: FoldBuffer): void {
+function joinSpacedLetters(out: FoldBuffer, from: number): void {
   const u = out.units;
   const o = out.origin;
   const n = out.length;
   const single = (j: number) =>
     isWordUnit(u[j] as number) && (j === 0 || !isWordUnit(u[j - 1] as number)) && (j + 1 >= n || !isWordUnit(u[j + 1] as number));
-  let w = 0;
-  let i = 0;
+  let w = from;
+  let i = from;
   while (i < n) {
     if (single(i)) {
       let last = i;
