@@ -92,11 +92,19 @@ function client(guardrail: string): OpenAI {
 
 const ask = (content: string) => ({ model: "gpt-test", messages: [{ role: "user" as const, content }] });
 
-/** The logged result of the guardrail's one check, for the request whose text was `text`. */
-async function logged(guardrail: string, text: string): Promise<Record<string, unknown>> {
-  const record = await gateway.logs.waitFor(
-    (r) => r.hook_results.before_request_hooks[0]?.id === guardrail && JSON.stringify(r).includes(text),
-  );
+/** The request id an answer or a thrown APIError carries. */
+function idOf(answer: { headers?: Headers | undefined }): string {
+  const id = answer.headers?.get("x-gateway-request-id");
+  if (!id) throw new Error("the answer carries no x-gateway-request-id");
+  return id;
+}
+
+/**
+ * The logged result of the guardrail's one check, for the request of that id (a denied request's
+ * log holds none of its text, so the id is what finds it).
+ */
+async function logged(guardrail: string, id: string): Promise<Record<string, unknown>> {
+  const record = await gateway.logs.waitFor((r) => r.id === id && r.hook_results.before_request_hooks[0]?.id === guardrail);
   return record.hook_results.before_request_hooks[0]?.checks[0]?.data as Record<string, unknown>;
 }
 
@@ -108,7 +116,7 @@ describe("escalation behind a gateway", { timeout: 120_000 }, () => {
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(446);
     expect(upstream.requests).toHaveLength(0);
-    const data = await logged("cascade", UNCERTAIN_ATTACK);
+    const data = await logged("cascade", idOf(error as APIError));
     expect(data).toMatchObject({ escalated: true, decidedBy: "model.classifier", label: "injection" });
     const stages = data.stages as Array<Record<string, unknown>>;
     expect(stages.map((s) => [s.stage, s.verdict])).toEqual([
@@ -121,10 +129,10 @@ describe("escalation behind a gateway", { timeout: 120_000 }, () => {
   it("passes an uncertain text the classifier clears, and a clear text without a second stage", async () => {
     const { response } = await client("cascade").chat.completions.create(ask(UNCERTAIN_SAFE)).withResponse();
     expect(response.status).toBe(200);
-    expect(await logged("cascade", UNCERTAIN_SAFE)).toMatchObject({ escalated: true, decidedBy: "model.classifier" });
+    expect(await logged("cascade", idOf(response))).toMatchObject({ escalated: true, decidedBy: "model.classifier" });
     const clear = await client("cascade").chat.completions.create(ask(CLEAR)).withResponse();
     expect(clear.response.status).toBe(200);
-    const data = await logged("cascade", CLEAR);
+    const data = await logged("cascade", idOf(clear.response));
     expect(data).toMatchObject({ escalated: false, decidedBy: "model.promptInjection" });
     expect(data.stages).toHaveLength(1);
   });
@@ -136,7 +144,7 @@ describe("escalation behind a gateway", { timeout: 120_000 }, () => {
       .catch((e: unknown) => e);
     expect((error as APIError).status).toBe(446);
     expect(judge.requests).toHaveLength(1);
-    const data = await logged("judged-cascade", UNCERTAIN_SAFE);
+    const data = await logged("judged-cascade", idOf(error as APIError));
     expect(data).toMatchObject({ escalated: true, decidedBy: "model.llmJudge" });
     expect((data.stages as Array<Record<string, unknown>>)[1]).toMatchObject({
       stage: "model.llmJudge",
