@@ -37,7 +37,7 @@ export interface AttemptRecord {
 
 /** Whether an attempt failed at the upstream: its error answer, or the gateway's failure to reach or read it. */
 export function failedUpstream(attempt: AttemptRecord): boolean {
-  if (attempt.cache_status === "HIT") return false;
+  if (attempt.cache_status === "HIT" || attempt.before_upstream) return false;
   if (attempt.error) return attempt.error.code.startsWith("upstream_") || attempt.error.code === "stream_broken";
   // Without an error of the gateway's own, a failing status is the upstream's (an input deny is 446).
   return attempt.status >= 400 && attempt.status !== 446;

@@ -222,9 +222,8 @@ export class GatewayMetrics {
       }
       previous = attempt;
       if (failedUpstream(attempt)) this.#upstreamErrors.inc({ provider: attemptProvider, status: String(attempt.status) });
-      // A cache hit never reached the upstream, nor did an input deny: a 446 recorded without an
-      // outcome (an output deny carries its error).
-      if (attempt.cache_status === "HIT" || (attempt.status === 446 && attempt.error === undefined)) continue;
+      // A cache hit never reached the upstream, nor did an attempt ended before it (an input deny).
+      if (attempt.cache_status === "HIT" || attempt.before_upstream) continue;
       this.#upstream.observe({ provider: attemptProvider }, attempt.latency_ms / 1000);
     }
     if (record.usage) {
