@@ -57,6 +57,20 @@ export const GUARDRAIL_PLUGIN_FLAG = {
   help: "a plugin the guardrails' checks come from (package name or path); may be repeated",
 } as const satisfies Flag;
 
+/** `--plugin`, `--config` and `--data-dir`: the flags of a command that opens the store and validates guardrails. */
+export const STORE_PLUGIN_FLAGS = {
+  plugin: GUARDRAIL_PLUGIN_FLAG,
+  config: CONFIG_PLUGINS_FLAG,
+  "data-dir": DATA_DIR_FLAG,
+} as const satisfies Record<string, Flag>;
+
+/** `--organization ID`, for the commands that act in the store's first organization by default. */
+export const ORGANIZATION_FLAG = {
+  type: "string",
+  value: "ID",
+  help: "the organization (default: the first)",
+} as const satisfies Flag;
+
 /** What `parseArgs` is given for a command. */
 interface ParseConfig<O extends Record<string, Flag>> {
   args: string[];

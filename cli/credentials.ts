@@ -8,7 +8,7 @@ import type { PluginCredentials } from "../server/management/plugin-integrations
 import type { PluginIntegration, WorkspaceSelection } from "../server/store/types.js";
 import { type CommandArgs, CONFIG_PLUGINS_FLAG, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
+import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError, workspaceOf } from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -100,11 +100,7 @@ const credentials: Command = (argv) =>
       throw new UsageError("--workspace (a workspace's own) and --workspaces (the organization's) do not go together");
     }
     const given = action === "set" ? await credentialsOf(values.env) : undefined;
-    const access = await openStoreAccess({
-      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
-      ...(values.plugin && { plugins: values.plugin }),
-      ...(values.config && { config: values.config }),
-    });
+    const access = await openStoreAccess(storeOptionsOf(values));
     try {
       const organization = await organizationOf(access, values.organization);
       const service = access.management.pluginIntegrations;

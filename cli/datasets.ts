@@ -8,9 +8,17 @@ import { once } from "node:events";
 import { OPERATOR } from "../server/management/actor.js";
 import { Datasets } from "../server/quality/datasets.js";
 import type { DatasetFilter, DatasetRecord } from "../server/store/dataset-types.js";
-import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
+import { type CommandArgs, DATA_DIR_FLAG, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { feedbackFlag, openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
+import {
+  feedbackFlag,
+  openStoreAccess,
+  organizationOf,
+  runCommand,
+  storeOptionsOf,
+  UsageError,
+  workspaceOf,
+} from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -46,7 +54,7 @@ const ARGS = {
     out: { type: "string", value: "FILE", help: "export: write to FILE (mode 0600) instead of stdout" },
     "redact-pii": { type: "boolean", help: "export: replace personal data through default.pii" },
     json: { type: "boolean", help: "print records as JSON" },
-    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
+    organization: ORGANIZATION_FLAG,
     "data-dir": DATA_DIR_FLAG,
   },
   footer: "Logs kept without bodies (log_bodies off) make no row; create says how many were skipped.",
@@ -63,7 +71,7 @@ const datasetsCommand: Command = (argv) =>
     if (help || !action) return printHelp(ARGS, help);
     if (!["create", "list", "show", "label", "export"].includes(action))
       throw new UsageError(`unknown action "${action}"; use create, list, show, label or export`);
-    const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });
+    const access = await openStoreAccess(storeOptionsOf(values));
     try {
       const datasets = new Datasets(access.management.context);
       const organization = await organizationOf(access, values.organization);

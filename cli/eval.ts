@@ -19,17 +19,17 @@ import { pluginCredentialsOf } from "../server/management/plugin-integrations.js
 import { datasetEvalRows, Datasets } from "../server/quality/datasets.js";
 import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
-import {
-  type CommandArgs,
-  CONFIG_PLUGINS_FLAG,
-  DATA_DIR_FLAG,
-  type Flag,
-  GUARDRAIL_PLUGIN_FLAG,
-  parseCommand,
-  printHelp,
-} from "./args.js";
+import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, organizationOf, runCommand, type StoreAccess, UsageError, workspaceOf } from "./store-access.js";
+import {
+  openStoreAccess,
+  organizationOf,
+  runCommand,
+  type StoreAccess,
+  storeOptionsOf,
+  UsageError,
+  workspaceOf,
+} from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -56,14 +56,12 @@ const ARGS = {
     "max-fpr": { type: "string", value: "X", help: "exit 1 when the false-positive rate is above X (0 to 1)" },
     concurrency: { type: "string", value: "N", help: "rows in flight at once (default 32)" },
     workspace: { type: "string", value: "ID", help: "the saved guardrails' workspace (default: the organization's first)" },
-    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
+    organization: ORGANIZATION_FLAG,
     "allow-loopback": {
       type: "boolean",
       help: "let checks that call out reach 127.0.0.1 and ::1 (a webhook or a judge on this machine)",
     },
-    plugin: GUARDRAIL_PLUGIN_FLAG,
-    config: CONFIG_PLUGINS_FLAG,
-    "data-dir": DATA_DIR_FLAG,
+    ...STORE_PLUGIN_FLAGS,
   },
   positionals: false,
   footer:
@@ -148,12 +146,7 @@ const evalCommand: Command = (argv) =>
     let access: StoreAccess | undefined;
     let engine: Engine;
     if (needsStore) {
-      access = await openStoreAccess({
-        ...(values["data-dir"] && { dataDir: values["data-dir"] }),
-        ...(values.plugin && { plugins: values.plugin }),
-        ...(values.config && { config: values.config }),
-        executor: "pool",
-      });
+      access = await openStoreAccess({ ...storeOptionsOf(values), executor: "pool" });
       engine = access.engine;
     } else {
       const plugins = [...(values.plugin ?? [])];

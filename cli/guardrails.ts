@@ -6,18 +6,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import type { GuardrailInput } from "../server/management/guardrails.js";
-import {
-  type CommandArgs,
-  CONFIG_PLUGINS_FLAG,
-  DATA_DIR_FLAG,
-  type Flag,
-  GUARDRAIL_PLUGIN_FLAG,
-  parseCommand,
-  printHelp,
-} from "./args.js";
+import { type CommandArgs, type Flag, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
 import { readRecordFile } from "./record-file.js";
-import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
+import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError, workspaceOf } from "./store-access.js";
 
 const ARGS = {
   usage: ["guardrails apply FILE [--workspace ID] [--organization ID] [--plugin SPEC]... [--config FILE] [--data-dir DIR]"],
@@ -27,9 +19,7 @@ const ARGS = {
   flags: {
     workspace: { type: "string", value: "ID", help: "the workspace (default: the organization's first)" },
     organization: { type: "string", value: "ID", help: "the organization (default: the only one)" },
-    plugin: GUARDRAIL_PLUGIN_FLAG,
-    config: CONFIG_PLUGINS_FLAG,
-    "data-dir": DATA_DIR_FLAG,
+    ...STORE_PLUGIN_FLAGS,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
@@ -41,11 +31,7 @@ const guardrails: Command = (argv) =>
     if (action !== "apply") throw new UsageError(`unknown action "${action}"; use apply`);
     if (!file) throw new UsageError("apply needs a FILE");
     const list = await readRecordFile<GuardrailInput>(file, { one: "guardrail", many: "guardrails" });
-    const access = await openStoreAccess({
-      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
-      ...(values.plugin && { plugins: values.plugin }),
-      ...(values.config && { config: values.config }),
-    });
+    const access = await openStoreAccess(storeOptionsOf(values));
     try {
       const organization = await organizationOf(access, values.organization);
       const workspace = await workspaceOf(access, organization, values.workspace);

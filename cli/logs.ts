@@ -7,7 +7,7 @@ import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { feedbackFlag, openStoreAccess, runCommand, UsageError } from "./store-access.js";
+import { feedbackFlag, openStoreAccess, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -91,7 +91,7 @@ const logs: Command = (argv) =>
       ...(feedbackMin !== undefined && { feedback_min: feedbackMin }),
       ...(feedbackMax !== undefined && { feedback_max: feedbackMax }),
     };
-    const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });
+    const access = await openStoreAccess(storeOptionsOf(values));
     const print = (entry: LogSummary) => process.stdout.write(`${values.json ? JSON.stringify(entry) : line(entry)}\n`);
     try {
       const first = count > 0 ? await access.management.logs.query(OPERATOR, { ...filter, limit: count }) : { items: [] };

@@ -5,18 +5,10 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import type { PolicyInput } from "../server/management/policies.js";
-import {
-  type CommandArgs,
-  CONFIG_PLUGINS_FLAG,
-  DATA_DIR_FLAG,
-  type Flag,
-  GUARDRAIL_PLUGIN_FLAG,
-  parseCommand,
-  printHelp,
-} from "./args.js";
+import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
 import { readRecordFile } from "./record-file.js";
-import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
+import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -31,10 +23,8 @@ const ARGS = {
     "delete ID": "removes a policy; its guardrails stop applying from the next request",
   },
   flags: {
-    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
-    plugin: GUARDRAIL_PLUGIN_FLAG,
-    config: CONFIG_PLUGINS_FLAG,
-    "data-dir": DATA_DIR_FLAG,
+    organization: ORGANIZATION_FLAG,
+    ...STORE_PLUGIN_FLAGS,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
@@ -48,11 +38,7 @@ const policies: Command = (argv) =>
     if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
     const list =
       action === "apply" ? await readRecordFile<PolicyInput>(argument as string, { one: "policy", many: "policies" }) : [];
-    const access = await openStoreAccess({
-      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
-      ...(values.plugin && { plugins: values.plugin }),
-      ...(values.config && { config: values.config }),
-    });
+    const access = await openStoreAccess(storeOptionsOf(values));
     try {
       const organization = await organizationOf(access, values.organization);
       const service = access.management.policies;

@@ -6,17 +6,9 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import { renderComparison, renderReport } from "../server/policies/replay-report.js";
-import {
-  type CommandArgs,
-  CONFIG_PLUGINS_FLAG,
-  DATA_DIR_FLAG,
-  type Flag,
-  GUARDRAIL_PLUGIN_FLAG,
-  parseCommand,
-  printHelp,
-} from "./args.js";
+import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, organizationOf, runCommand, UsageError } from "./store-access.js";
+import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 
 const ARGS = {
   usage: [
@@ -40,10 +32,8 @@ const ARGS = {
     },
     limit: { type: "string", value: "N", help: "read at most N logs, newest first (default 100000)" },
     json: { type: "boolean", help: "print the report (and comparison) as JSON instead of tables" },
-    organization: { type: "string", value: "ID", help: "the organization (default: the first)" },
-    plugin: GUARDRAIL_PLUGIN_FLAG,
-    config: CONFIG_PLUGINS_FLAG,
-    "data-dir": DATA_DIR_FLAG,
+    organization: ORGANIZATION_FLAG,
+    ...STORE_PLUGIN_FLAGS,
   },
   positionals: false,
   footer:
@@ -98,12 +88,7 @@ const replayCommand: Command = (argv) =>
     const limit = values.limit === undefined ? undefined : Number(values.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
       throw new UsageError("--limit must be a positive integer");
-    const access = await openStoreAccess({
-      ...(values["data-dir"] && { dataDir: values["data-dir"] }),
-      ...(values.plugin && { plugins: values.plugin }),
-      ...(values.config && { config: values.config }),
-      executor: "pool",
-    });
+    const access = await openStoreAccess({ ...storeOptionsOf(values), executor: "pool" });
     const progress = progressWriter(process.stderr.isTTY === true);
     try {
       const organization = await organizationOf(access, values.organization);

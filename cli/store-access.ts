@@ -77,6 +77,19 @@ export async function openStoreAccess(options: {
   };
 }
 
+/** The `openStoreAccess` options that a command's --data-dir, --plugin and --config flags give. */
+export function storeOptionsOf(values: {
+  "data-dir"?: string | undefined;
+  plugin?: string[] | undefined;
+  config?: string | undefined;
+}): { dataDir?: string; plugins?: string[]; config?: string } {
+  return {
+    ...(values["data-dir"] && { dataDir: values["data-dir"] }),
+    ...(values.plugin && { plugins: values.plugin }),
+    ...(values.config && { config: values.config }),
+  };
+}
+
 /** The organization to act in: the one named, else the only (first) one. */
 export async function organizationOf(access: StoreAccess, id: string | undefined): Promise<Organization> {
   const store = access.management.context.store;

@@ -108,6 +108,34 @@ export function PageHead({ title, children }: { title: string; children?: Compon
   );
 }
 
+/** A list as a table: its column heads and a row per item, or a line saying the list is empty. */
+export function ListTable<T>({
+  items,
+  empty,
+  heads,
+  class: className,
+  row,
+}: {
+  items: T[];
+  empty: string;
+  /** The column heads; "" for a column without one (its actions). */
+  heads: string[];
+  class?: string;
+  row: (item: T) => ComponentChildren;
+}) {
+  if (items.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <div class="table-wrap">
+      <table class={className}>
+        <thead>
+          <tr>{heads.map((head, i) => (head ? <th key={i}>{head}</th> : <th key={i} />))}</tr>
+        </thead>
+        <tbody>{items.map(row)}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Milliseconds, rounded for reading. */
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined) return "–";

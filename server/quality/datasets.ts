@@ -31,16 +31,7 @@ export interface DatasetInput {
 }
 
 /** One exported row: `text` is the input, so the file is an eval row file as it is. */
-export interface ExportedRow {
-  log_id: string;
-  text: string;
-  input: string;
-  output: string | null;
-  verdicts: Record<string, "pass" | "fail">;
-  failed_checks: string[];
-  feedback: number[];
-  label: 0 | 1;
-}
+export type ExportedRow = Omit<DatasetRow, "dataset_id" | "seq"> & { text: string };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -9,7 +9,7 @@ import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { idFromName } from "../record-id";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, ErrorBox, ListTable, PageHead, useLoad } from "../ui";
 
 interface ConfigRecord {
   id: string;
@@ -32,45 +32,31 @@ function ConfigList({ workspace }: { workspace: string }) {
       </PageHead>
       <ErrorBox error={error} />
       <Await loaded={loaded}>
-        {(list) =>
-          list.data.length === 0 ? (
-            <p class="muted">No configs yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Id</th>
-                    <th>Input guardrails</th>
-                    <th>Output guardrails</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((c) => (
-                    <tr key={c.id} data-config-id={c.id}>
-                      <td>
-                        <a href={href(["configs", c.id])}>{c.name}</a>
-                      </td>
-                      <td>{c.id}</td>
-                      <td>{JSON.stringify(c.config.input_guardrails ?? [])}</td>
-                      <td>{JSON.stringify(c.config.output_guardrails ?? [])}</td>
-                      <td>
-                        <DeleteButton
-                          what={`config ${c.id}`}
-                          path={`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`}
-                          onDeleted={loaded.reload}
-                          onError={setError}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(list) => (
+          <ListTable
+            items={list.data}
+            empty="No configs yet."
+            heads={["Name", "Id", "Input guardrails", "Output guardrails", ""]}
+            row={(c) => (
+              <tr key={c.id} data-config-id={c.id}>
+                <td>
+                  <a href={href(["configs", c.id])}>{c.name}</a>
+                </td>
+                <td>{c.id}</td>
+                <td>{JSON.stringify(c.config.input_guardrails ?? [])}</td>
+                <td>{JSON.stringify(c.config.output_guardrails ?? [])}</td>
+                <td>
+                  <DeleteButton
+                    what={`config ${c.id}`}
+                    path={`/workspaces/${encodeURIComponent(workspace)}/configs/${encodeURIComponent(c.id)}`}
+                    onDeleted={loaded.reload}
+                    onError={setError}
+                  />
+                </td>
+              </tr>
+            )}
+          />
+        )}
       </Await>
     </section>
   );

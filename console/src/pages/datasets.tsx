@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { admin, call, type List, storedKey } from "../api";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, ErrorBox, PageHead, useLoad, when } from "../ui";
+import { Await, ErrorBox, ListTable, PageHead, useLoad, when } from "../ui";
 
 export interface Dataset {
   id: string;
@@ -220,42 +220,28 @@ export function Datasets({ id }: { id?: string | undefined }) {
       </p>
       {workspaceId && <CreateForm workspaceId={workspaceId} onCreated={(d) => go(["datasets", d.id])} />}
       <Await loaded={list}>
-        {(found) =>
-          found.data.length === 0 ? (
-            <p class="muted">No dataset yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="datasets">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Rows</th>
-                    <th>Label 1</th>
-                    <th>Skipped</th>
-                    <th>Label rule</th>
-                    <th>Made</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((d) => (
-                    <tr key={d.id} data-dataset-id={d.id}>
-                      <td>
-                        <a href={href(["datasets", d.id])}>{d.name}</a>
-                      </td>
-                      <td>{d.rows}</td>
-                      <td>{d.positives}</td>
-                      <td>{d.skipped.no_body}</td>
-                      <td>
-                        <code>{d.label_rule ?? "–"}</code>
-                      </td>
-                      <td>{when(d.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(found) => (
+          <ListTable
+            items={found.data}
+            empty="No dataset yet."
+            heads={["Name", "Rows", "Label 1", "Skipped", "Label rule", "Made"]}
+            class="datasets"
+            row={(d) => (
+              <tr key={d.id} data-dataset-id={d.id}>
+                <td>
+                  <a href={href(["datasets", d.id])}>{d.name}</a>
+                </td>
+                <td>{d.rows}</td>
+                <td>{d.positives}</td>
+                <td>{d.skipped.no_body}</td>
+                <td>
+                  <code>{d.label_rule ?? "–"}</code>
+                </td>
+                <td>{when(d.created_at)}</td>
+              </tr>
+            )}
+          />
+        )}
       </Await>
     </section>
   );

@@ -5,7 +5,7 @@
 import { useState } from "preact/hooks";
 import { admin, type List } from "../api";
 import { go, href, useRoute } from "../router";
-import { Await, PageHead, useLoad, when } from "../ui";
+import { Await, ListTable, PageHead, useLoad, when } from "../ui";
 
 interface Scores {
   precision: number | null;
@@ -151,48 +151,36 @@ export function Evals() {
         reports side by side.
       </p>
       <Await loaded={runs}>
-        {(list) =>
-          list.data.length === 0 ? (
-            <p class="muted">No evaluation yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="evals">
-                <thead>
-                  <tr>
-                    <th />
-                    <th>Name</th>
-                    <th>Status</th>
-                    <th>Started</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((run) => (
-                    <tr key={run.id} data-eval-id={run.id}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`choose ${run.name}`}
-                          checked={chosen.includes(run.id)}
-                          disabled={run.status !== "done"}
-                          onChange={(e) =>
-                            setChosen(
-                              (e.target as HTMLInputElement).checked
-                                ? [...chosen, run.id].slice(-2)
-                                : chosen.filter((c) => c !== run.id),
-                            )
-                          }
-                        />
-                      </td>
-                      <td>{run.name}</td>
-                      <td>{run.status === "failed" ? `failed: ${run.error ?? ""}` : run.status}</td>
-                      <td>{when(run.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(list) => (
+          <ListTable
+            items={list.data}
+            empty="No evaluation yet."
+            heads={["", "Name", "Status", "Started"]}
+            class="evals"
+            row={(run) => (
+              <tr key={run.id} data-eval-id={run.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`choose ${run.name}`}
+                    checked={chosen.includes(run.id)}
+                    disabled={run.status !== "done"}
+                    onChange={(e) =>
+                      setChosen(
+                        (e.target as HTMLInputElement).checked
+                          ? [...chosen, run.id].slice(-2)
+                          : chosen.filter((c) => c !== run.id),
+                      )
+                    }
+                  />
+                </td>
+                <td>{run.name}</td>
+                <td>{run.status === "failed" ? `failed: ${run.error ?? ""}` : run.status}</td>
+                <td>{when(run.created_at)}</td>
+              </tr>
+            )}
+          />
+        )}
       </Await>
     </section>
   );

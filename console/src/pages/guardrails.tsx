@@ -11,7 +11,7 @@ import { go, href } from "../router";
 import { type Schema, validate } from "../schema";
 import { SchemaForm } from "../schema-form";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, Json, ms, PageHead, useLoad, Verdict } from "../ui";
+import { Await, DeleteButton, ErrorBox, Json, ListTable, ms, PageHead, useLoad, Verdict } from "../ui";
 
 /** A check of the catalog. */
 interface CheckInfo {
@@ -106,50 +106,35 @@ function List_({ workspace }: { workspace: string }) {
       </PageHead>
       <ErrorBox error={error} />
       <Await loaded={loaded}>
-        {(list) =>
-          list.data.length === 0 ? (
-            <p class="muted">No guardrails yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Id</th>
-                    <th>Side</th>
-                    <th>Checks</th>
-                    <th>Mode</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((g) => (
-                    <tr key={g.id} data-guardrail-id={g.id}>
-                      <td>
-                        <a href={href(["guardrails", g.id])}>{g.name}</a>
-                      </td>
-                      <td>{g.id}</td>
-                      <td>{g.definition.side ?? "either"}</td>
-                      <td>{g.definition.checks.map((c) => c.id).join(", ")}</td>
-                      <td>
-                        {g.definition.async === false ? "sync" : "async"}
-                        {g.definition.deny ? " · deny" : ""}
-                      </td>
-                      <td>
-                        <DeleteButton
-                          what={`guardrail ${g.id}`}
-                          path={`/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`}
-                          onDeleted={loaded.reload}
-                          onError={setError}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(list) => (
+          <ListTable
+            items={list.data}
+            empty="No guardrails yet."
+            heads={["Name", "Id", "Side", "Checks", "Mode", ""]}
+            row={(g) => (
+              <tr key={g.id} data-guardrail-id={g.id}>
+                <td>
+                  <a href={href(["guardrails", g.id])}>{g.name}</a>
+                </td>
+                <td>{g.id}</td>
+                <td>{g.definition.side ?? "either"}</td>
+                <td>{g.definition.checks.map((c) => c.id).join(", ")}</td>
+                <td>
+                  {g.definition.async === false ? "sync" : "async"}
+                  {g.definition.deny ? " · deny" : ""}
+                </td>
+                <td>
+                  <DeleteButton
+                    what={`guardrail ${g.id}`}
+                    path={`/workspaces/${encodeURIComponent(workspace)}/guardrails/${encodeURIComponent(g.id)}`}
+                    onDeleted={loaded.reload}
+                    onError={setError}
+                  />
+                </td>
+              </tr>
+            )}
+          />
+        )}
       </Await>
     </section>
   );

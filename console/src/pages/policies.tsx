@@ -10,7 +10,7 @@ import { admin, ApiError, call, type List } from "../api";
 import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, ms, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, ErrorBox, ListTable, ms, PageHead, useLoad } from "../ui";
 
 interface Definition {
   id: string;
@@ -57,47 +57,32 @@ function PolicyList({ workspace }: { workspace: string }) {
       <p class="muted">Guardrails added to every request in a policy's scope, whatever config the client sends.</p>
       <ErrorBox error={error} />
       <Await loaded={loaded}>
-        {(list) =>
-          list.data.length === 0 ? (
-            <p class="muted">No policies yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Applies in</th>
-                    <th>Mode</th>
-                    <th>Scope</th>
-                    <th>Guardrails</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((p) => (
-                    <tr key={p.id} data-policy-id={p.id}>
-                      <td>
-                        <a href={href(["policies", p.id])}>{p.name}</a>
-                      </td>
-                      <td>{p.workspace_id ?? "the organization"}</td>
-                      <td data-mode={p.mode}>{p.mode}</td>
-                      <td>{scopeText(p.scope)}</td>
-                      <td>{[...p.input_guardrails, ...p.output_guardrails].map((g) => g.id).join(", ")}</td>
-                      <td>
-                        <DeleteButton
-                          what={`policy ${p.id}`}
-                          path={`/policies/${encodeURIComponent(p.id)}`}
-                          onDeleted={loaded.reload}
-                          onError={setError}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(list) => (
+          <ListTable
+            items={list.data}
+            empty="No policies yet."
+            heads={["Name", "Applies in", "Mode", "Scope", "Guardrails", ""]}
+            row={(p) => (
+              <tr key={p.id} data-policy-id={p.id}>
+                <td>
+                  <a href={href(["policies", p.id])}>{p.name}</a>
+                </td>
+                <td>{p.workspace_id ?? "the organization"}</td>
+                <td data-mode={p.mode}>{p.mode}</td>
+                <td>{scopeText(p.scope)}</td>
+                <td>{[...p.input_guardrails, ...p.output_guardrails].map((g) => g.id).join(", ")}</td>
+                <td>
+                  <DeleteButton
+                    what={`policy ${p.id}`}
+                    path={`/policies/${encodeURIComponent(p.id)}`}
+                    onDeleted={loaded.reload}
+                    onError={setError}
+                  />
+                </td>
+              </tr>
+            )}
+          />
+        )}
       </Await>
     </section>
   );

@@ -3,7 +3,7 @@
  * labels and JSONL export; and evaluation runs of a guardrail or policy on labelled rows, as jobs.
  */
 import { Readable } from "node:stream";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Management } from "../../management/index.js";
 import { type DatasetInput, Datasets } from "../../quality/datasets.js";
 import { type EvalJobInput, EvalJobs, MAX_INLINE_ROWS } from "../../quality/eval-jobs.js";
@@ -107,6 +107,24 @@ function workspaceOf(given: string | undefined, actor: ReturnType<typeof actorOf
   return workspaceId;
 }
 
+/** A create call's body, acting in the workspace it names, else the key's own. */
+function bodyInWorkspace<T extends { workspace_id: string }>(request: FastifyRequest, actor: ReturnType<typeof actorOf>): T {
+  const input = body<Omit<T, "workspace_id"> & { workspace_id?: string }>(request);
+  return { ...input, workspace_id: workspaceOf(input.workspace_id, actor) } as T;
+}
+
+/** The organization a list call reads: a key's own, else "". */
+function organizationOf(actor: ReturnType<typeof actorOf>): string {
+  return actor.kind === "key" ? actor.organization_id : "";
+}
+
+/** A list answer's schema: `{data: [item, ...]}`. */
+const listOf = (item: object) => ({
+  type: "object",
+  properties: { data: { type: "array", items: item } },
+  required: ["data"],
+});
+
 export function qualityRoutes(scope: FastifyInstance, management: Management): void {
   const datasets = new Datasets(management.context);
   const jobs = new EvalJobs(management.context, () => scope.guardgate.engine);
@@ -137,8 +155,7 @@ export function qualityRoutes(scope: FastifyInstance, management: Management): v
     response: [201, datasetSchema],
     handler: async (request) => {
       const actor = actorOf(request);
-      const input = body<Omit<DatasetInput, "workspace_id"> & { workspace_id?: string }>(request);
-      return datasets.create(actor, { ...input, workspace_id: workspaceOf(input.workspace_id, actor) });
+      return datasets.create(actor, bodyInWorkspace<DatasetInput>(request, actor));
     },
   });
   route(scope, {
@@ -147,11 +164,10 @@ export function qualityRoutes(scope: FastifyInstance, management: Management): v
     summary: "The datasets the caller sees, newest first",
     tag,
     query: { type: "object", properties: { workspace_id: id }, additionalProperties: false },
-    response: [200, { type: "object", properties: { data: { type: "array", items: datasetSchema } }, required: ["data"] }],
+    response: [200, listOf(datasetSchema)],
     handler: async (request) => {
       const actor = actorOf(request);
-      const organizationId = actor.kind === "key" ? actor.organization_id : "";
-      return { data: await datasets.list(actor, organizationId, query<{ workspace_id?: string }>(request).workspace_id) };
+      return { data: await datasets.list(actor, organizationOf(actor), query<{ workspace_id?: string }>(request).workspace_id) };
     },
   });
   route(scope, {
@@ -279,8 +295,7 @@ export function qualityRoutes(scope: FastifyInstance, management: Management): v
     response: [202, runSchema],
     handler: async (request) => {
       const actor = actorOf(request);
-      const input = body<Omit<EvalJobInput, "workspace_id"> & { workspace_id?: string }>(request);
-      return jobs.start(actor, { ...input, workspace_id: workspaceOf(input.workspace_id, actor) });
+      return jobs.start(actor, bodyInWorkspace<EvalJobInput>(request, actor));
     },
   });
   route(scope, {
@@ -288,10 +303,10 @@ export function qualityRoutes(scope: FastifyInstance, management: Management): v
     url: "/evals",
     summary: "Evaluation runs the caller sees, newest first, without their reports",
     tag,
-    response: [200, { type: "object", properties: { data: { type: "array", items: runSchema } }, required: ["data"] }],
+    response: [200, listOf(runSchema)],
     handler: async (request) => {
       const actor = actorOf(request);
-      const runs = await jobs.list(actor, actor.kind === "key" ? actor.organization_id : "");
+      const runs = await jobs.list(actor, organizationOf(actor));
       return { data: runs.map(({ report: _report, ...run }) => run) };
     },
   });
