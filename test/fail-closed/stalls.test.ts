@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { chat, startManaged } from "../support/managed.js";
@@ -16,18 +16,17 @@ afterAll(() => {
 });
 
 /**
- * The bound the gateway promises: no /health answer waits more than 50 ms while another request's
- * megabyte is relayed and counted. Counting a megabyte of one character on the event loop held
- * every request for minutes before the count was linear; the relay and the count now give the
- * event loop a turn every 2 ms (core/thread-share.ts), and `npm run bench:stalls` measures it.
+ * The gateway promises that no /health answer waits more than 50 ms while another request's
+ * megabyte is relayed and counted; `npm run bench:stalls` measures that promise. Counting a
+ * megabyte of one character on the event loop held every request for minutes before the count was
+ * linear; the relay and the count now give the event loop a turn every 2 ms (core/thread-share.ts).
  *
- * The bound holds where the process has a core to run on. With more runnable work than cores (the
- * whole suite on 2 cores), a probe's answer waits for a core as well, whatever the gateway does: a
- * CPU profile of such a 40–56 ms answer shows the gateway running for 4–6 ms of it. There the bound
- * asserted is a second, which still fails by far if counting holds the thread (100 KB took 7 s).
+ * A test cannot hold the 50 ms bound: on a shared machine a probe's answer also waits for a core,
+ * whatever the gateway does (a CPU profile of a 40–77 ms answer shows the gateway running for 4–6
+ * ms of it). What it asserts is that /health is answered while the megabyte is on its way and that
+ * no answer waits a second, which fails by far if counting holds the thread (100 KB took 7 s).
  */
-const HEALTH_BOUND_MS = 50;
-const OVERLOADED_BOUND_MS = 1_000;
+const STALL_BOUND_MS = 1_000;
 
 describe("a long run of one character", () => {
   it("is counted while /health keeps answering", async () => {
@@ -83,8 +82,7 @@ describe("a long run of one character", () => {
       // /health was answered while the megabyte was still on its way, not only after it.
       expect(probes.filter((p) => p.at > sent && p.at < received).length).toBeGreaterThan(0);
       const worst = Math.max(...probes.map((p) => p.took));
-      const overloaded = (loadavg()[0] ?? 0) > cpus().length;
-      expect(worst).toBeLessThan(overloaded ? OVERLOADED_BOUND_MS : HEALTH_BOUND_MS);
+      expect(worst).toBeLessThan(STALL_BOUND_MS);
     } finally {
       await gw.close();
     }
