@@ -4,7 +4,7 @@
  * guardgate uses core/index.ts (the `guardgate` package) only.
  */
 export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
-export { checkConfigKeys, nearestKey } from "./config/keys.js";
+export { checkConfigKeys, nearestKey, PROVIDER_OPTION_KEYS } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
 export { type BodyPath, PART_SEPARATOR } from "./content.js";

@@ -47,7 +47,13 @@ export const GATEWAY_ERRORS = {
   unknown_provider_name: { status: 400, meaning: "a provider name that is not in the catalog" },
   provider_format_mismatch: {
     status: 400,
-    meaning: "the provider does not speak the route's wire format (an Anthropic provider on /v1/chat/completions, …)",
+    meaning:
+      "the provider cannot serve the route, in its own format or translated (/v1/completions to an Anthropic or Bedrock provider, …)",
+  },
+  unsupported_parameter: {
+    status: 400,
+    meaning:
+      "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
   },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
