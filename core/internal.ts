@@ -16,3 +16,12 @@ export { parameterError } from "./parameters.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
+export {
+  clearServiceAccountTokens,
+  type GrantedToken,
+  type PostTokenExchange,
+  type ServiceAccount,
+  ServiceAccountKeyError,
+  serviceAccountToken,
+  type TokenExchange,
+} from "./net/google-token.js";

@@ -55,6 +55,21 @@ export const GATEWAY_ERRORS = {
     meaning:
       "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
   },
+  unsupported_content: {
+    status: 400,
+    meaning:
+      "a message holds content its provider cannot take once translated (an http image URL Gemini cannot fetch itself, an audio format it lacks, …); the message names where",
+  },
+  provider_credentials_missing: {
+    status: 400,
+    meaning:
+      "the provider has no credential to call with (a Gemini provider without an API key); the message names the setting to give",
+  },
+  provider_blocked_prompt: {
+    status: 400,
+    meaning:
+      "the provider's own safety filter blocked the prompt and answered nothing (Gemini promptFeedback.blockReason); the message names the reason, the log's provider_filters keep the details",
+  },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
@@ -89,6 +104,11 @@ export const GATEWAY_ERRORS = {
   },
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
+  provider_auth_failed: {
+    status: 502,
+    meaning:
+      "the provider's access token could not be obtained: its token endpoint refused the service account's signed JWT, or could not be reached or read",
+  },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
   upstream_stream_incomplete: {
     status: 502,

@@ -130,6 +130,10 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     ),
     ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
     drop_params: ACTS,
+    // Read by the vertex-ai provider kind (server/providers/kinds/google).
+    vertex_project_id: ACTS,
+    vertex_region: ACTS,
+    vertex_service_account_json: ACTS,
   },
   retry: {
     attempts: ACTS,

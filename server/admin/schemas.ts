@@ -314,6 +314,22 @@ export const logViewSchema: Schema = {
       },
       additionalProperties: false,
     },
+    provider_filters: {
+      type: "array",
+      description:
+        "What the providers' own filters reported: a blocked prompt, an answer's safety ratings, content-filter results, as each provider sent them",
+      items: {
+        type: "object",
+        properties: {
+          provider: { type: "string" },
+          kind: { type: "string" },
+          choice: { type: "integer" },
+          detail: {},
+        },
+        required: ["provider", "kind", "detail"],
+        additionalProperties: false,
+      },
+    },
   },
   required: [...Object.keys(logColumns), "guardrail_results", "feedback", "hook_results", "attempts", "error"],
   additionalProperties: false,

@@ -43,6 +43,20 @@ export function failedUpstream(attempt: AttemptRecord): boolean {
   return attempt.status >= 400 && attempt.status !== 446;
 }
 
+/**
+ * What a provider's own filter said of a request or its answer: a prompt it blocked, an answer's
+ * safety ratings, content-filter results. Kept as the provider sent them, under the provider's
+ * name and what the entry is (`prompt_blocked`, `safety_ratings`, `content_filter`, …).
+ */
+export interface ProviderFilterRecord {
+  /** The provider kind (`google`, `vertex-ai`, `azure-openai`, …). */
+  provider: string;
+  kind: string;
+  /** Which choice of the answer it concerns, when it concerns one. */
+  choice?: number;
+  detail: unknown;
+}
+
 /** Token usage of one answer; `estimated` when counted by the gateway rather than reported upstream. */
 export interface LogUsage {
   input_tokens: number;
@@ -87,6 +101,8 @@ export interface RequestLogRecord extends SettledFields {
   stream_output_skipped?: boolean;
   /** A stream the gateway stopped after it began: by which guardrails, after how much text (docs/streaming.md). */
   stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
+  /** What the providers' own filters reported, attempt after attempt (safety ratings, blocked prompts). */
+  provider_filters?: ProviderFilterRecord[];
   error?: { code: string; message: string };
   /** Bodies, only when the gateway is set to log them; capped (body-cap.ts). */
   request?: unknown;

@@ -11,7 +11,7 @@ import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/in
 import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { FORMATS } from "../formats/index.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
+import { type AttemptRecord, keepBodies, type ProviderFilterRecord, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
@@ -66,6 +66,8 @@ export interface RequestContext {
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   attempts: AttemptRecord[];
+  /** What the providers' own filters reported, for the request log. */
+  providerFilters: ProviderFilterRecord[];
   /** Input evaluations by list and target, so fallback targets sharing a list evaluate it once. */
   inputs: Map<string, Promise<Evaluation | undefined>>;
   /** Asynchronous input guardrails started, by list. */
@@ -73,7 +75,7 @@ export interface RequestContext {
 }
 
 /** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
-export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;
+export type RequestFields = Omit<RequestContext, "started" | "attempts" | "providerFilters" | "inputs" | "asyncInputs">;
 
 /** What a route does with the answer `Gateway.handle` hands it. */
 export interface AnswerSender {
@@ -241,6 +243,7 @@ export class Gateway {
     const ctx = fields as RequestContext;
     ctx.started = performance.now();
     ctx.attempts = [];
+    ctx.providerFilters = [];
     ctx.inputs = new Map();
     ctx.asyncInputs = new Map();
     return ctx;
@@ -417,6 +420,7 @@ export class Gateway {
       dropParams: node.settings.dropParams === true,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
+      filters: ctx.providerFilters,
     };
     const response = await adapterFor(kindOf(provider.name), endpoint).send(this.deps.upstream, call);
     const headers = passedBackHeaders(response.headers);
@@ -670,6 +674,7 @@ export class Gateway {
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
       if (stream?.stop) record.stream_stop = stream.stop;
+      if (ctx.providerFilters.length) record.provider_filters = ctx.providerFilters;
       const admission = leaf && this.#admissions.get(leaf);
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.

@@ -11,6 +11,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FormatName } from "../formats/index.js";
+import type { ProviderFilterRecord } from "../logs/record.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type { HttpProvider } from "./resolve.js";
@@ -35,6 +36,11 @@ export interface ProviderCall {
   dropParams: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Where a backend reports what the provider's own filters said (safety ratings, a blocked
+   * prompt, content-filter results); the gateway records them in the request log.
+   */
+  filters?: ProviderFilterRecord[];
 }
 
 /** The URL and headers of a passthrough call. */
@@ -69,12 +75,15 @@ export interface NativeError {
  */
 export interface ChatBackend {
   readonly parameters: ReadonlySet<string>;
-  /** The native call for an OpenAI chat request whose fields are all in `parameters`. */
-  request(chat: Json, call: ProviderCall): Promise<NativeCall>;
+  /**
+   * The native call for an OpenAI chat request whose fields are all in `parameters`. `upstream`
+   * is there for what the call needs first (an access token from a token endpoint).
+   */
+  request(chat: Json, call: ProviderCall, upstream: UpstreamClient): Promise<NativeCall>;
   /** A 2xx native answer as an OpenAI chat completion. */
-  response(body: Json, chat: Json): Json;
+  response(body: Json, chat: Json, call: ProviderCall): Json;
   /** A 2xx native stream as OpenAI chat completion chunks; the last one carries `usage`. */
-  stream(source: AsyncIterable<Buffer>, chat: Json): AsyncIterable<Json>;
+  stream(source: AsyncIterable<Buffer>, chat: Json, call: ProviderCall): AsyncIterable<Json>;
   /** A non-2xx native answer. */
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;
 }
@@ -82,7 +91,7 @@ export interface ChatBackend {
 /** A provider's embeddings, reached from the OpenAI embeddings form. */
 export interface EmbeddingsBackend {
   readonly parameters: ReadonlySet<string>;
-  request(embeddings: Json, call: ProviderCall): Promise<NativeCall>;
+  request(embeddings: Json, call: ProviderCall, upstream: UpstreamClient): Promise<NativeCall>;
   /** A 2xx native answer as an OpenAI embeddings list. */
   response(body: Json, embeddings: Json): Json;
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;

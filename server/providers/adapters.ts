@@ -113,16 +113,16 @@ function translatedChat(backend: ChatBackend): ProviderAdapter {
       if (!codec) throw new GatewayError(400, "provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
       const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
       if (call.stream) chat.stream = true;
-      const native = await backend.request(chat, call);
+      const native = await backend.request(chat, call, upstream);
       const response = await upstream.send({ ...native, ...common(call) });
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       if (call.stream) {
-        return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat), call.body));
+        return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat, call), call.body));
       }
       return jsonAnswer(
         response.status,
         response.headers,
-        codec.fromChat(backend.response(await objectOf(response), chat), call.body),
+        codec.fromChat(backend.response(await objectOf(response), chat, call), call.body),
       );
     },
   };
@@ -132,7 +132,7 @@ function translatedEmbeddings(backend: EmbeddingsBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const request = keptParameters(call.body, backend.parameters, call);
-      const native = await backend.request(request, call);
+      const native = await backend.request(request, call, upstream);
       const response = await upstream.send({ ...native, ...common(call) });
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       return jsonAnswer(response.status, response.headers, backend.response(await objectOf(response), request));

@@ -40,11 +40,27 @@ export function secretOptionValues(provider: string, options: Json): string[] {
   const values: string[] = [];
   for (const name of kindOf(provider).secretOptions ?? []) {
     const value = options[name];
-    if (typeof value === "string" && value) values.push(value);
-    // A secret given as an object (a service account's JSON): each long string of it.
-    else if (value && typeof value === "object") {
-      values.push(...Object.values(value).filter((v): v is string => typeof v === "string" && v.length >= 8));
+    if (typeof value === "string" && value) {
+      values.push(value);
+      // A service account's JSON given as text: its long strings too, as they would be echoed one by one.
+      values.push(...longStrings(jsonObject(value)));
     }
+    // A secret given as an object (a service account's JSON): each long string of it.
+    else values.push(...longStrings(value));
   }
   return values;
+}
+
+function jsonObject(text: string): unknown {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function longStrings(value: unknown): string[] {
+  if (!value || typeof value !== "object") return [];
+  return Object.values(value).filter((v): v is string => typeof v === "string" && v.length >= 8);
 }

@@ -1,0 +1,137 @@
+/**
+ * A Gemini `GenerateContentResponse` as an OpenAI chat completion: each candidate a choice whose
+ * text parts are joined and whose function calls become tool calls (with ids made here, as Gemini
+ * gives none on the Gemini API), the finish reason in OpenAI's words, and `usageMetadata` as
+ * usage. A prompt Gemini blocked is a 400 `provider_blocked_prompt` naming the reason: an
+ * OpenAI SDK raises it as a BadRequestError, as it does Azure OpenAI's filtered prompts, instead
+ * of handing the application an empty answer it might take for one. What Gemini's safety filter
+ * said (the block, the candidates' ratings) goes to the request log's `provider_filters`.
+ */
+import { randomBytes } from "node:crypto";
+import { GatewayError } from "../../../errors.js";
+import type { ProviderFilterRecord } from "../../../logs/record.js";
+import type { Json } from "../../adapter.js";
+
+/** Gemini's finish reasons in OpenAI's words; one not listed is `stop`. */
+const FINISH_REASONS: Readonly<Record<string, string>> = {
+  STOP: "stop",
+  MAX_TOKENS: "length",
+  SAFETY: "content_filter",
+  RECITATION: "content_filter",
+  BLOCKLIST: "content_filter",
+  PROHIBITED_CONTENT: "content_filter",
+  SPII: "content_filter",
+  IMAGE_SAFETY: "content_filter",
+};
+
+/** The OpenAI finish reason of a candidate; a stop after function calls is `tool_calls`. */
+export function finishReasonOf(reason: unknown, calledTools: boolean): string {
+  const mapped = typeof reason === "string" ? (FINISH_REASONS[reason] ?? "stop") : "stop";
+  return mapped === "stop" && calledTools ? "tool_calls" : mapped;
+}
+
+/** An id for a tool call, in OpenAI's style. */
+export function toolCallId(): string {
+  return `call_${randomBytes(12).toString("hex")}`;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The parts of a candidate's content; thought summaries are the model's reasoning, not its answer. */
+export function partsOf(candidate: Json): Json[] {
+  const content = isObject(candidate.content) ? candidate.content : undefined;
+  const parts = Array.isArray(content?.parts) ? (content.parts as unknown[]) : [];
+  return parts.filter((part): part is Json => isObject(part) && part.thought !== true);
+}
+
+/** A function call part as an OpenAI tool call. */
+export function toolCallOf(call: Json): Json {
+  return {
+    id: typeof call.id === "string" && call.id ? call.id : toolCallId(),
+    type: "function",
+    function: { name: String(call.name ?? ""), arguments: JSON.stringify(call.args ?? {}) },
+  };
+}
+
+/** `usageMetadata` as OpenAI usage, cached tokens included when Gemini reports some. */
+export function usageOf(metadata: unknown): Json | undefined {
+  if (!isObject(metadata)) return undefined;
+  const prompt = Number(metadata.promptTokenCount ?? 0);
+  // Thinking tokens are billed as output: they count among the completion's tokens, as OpenAI counts reasoning.
+  const completion = Number(metadata.candidatesTokenCount ?? 0) + Number(metadata.thoughtsTokenCount ?? 0);
+  const usage: Json = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  if (typeof metadata.cachedContentTokenCount === "number") {
+    usage.prompt_tokens_details = { cached_tokens: metadata.cachedContentTokenCount };
+  }
+  return usage;
+}
+
+/**
+ * Records a blocked prompt and throws its 400, when the answer is one. Gemini answers a blocked
+ * prompt with `promptFeedback.blockReason` and no candidates.
+ */
+export function checkPromptFeedback(answer: Json, provider: string, filters: ProviderFilterRecord[] | undefined): void {
+  const feedback = isObject(answer.promptFeedback) ? answer.promptFeedback : undefined;
+  const reason = feedback?.blockReason;
+  if (typeof reason !== "string" || reason === "BLOCK_REASON_UNSPECIFIED") return;
+  filters?.push({ provider, kind: "prompt_blocked", detail: feedback });
+  const message = typeof feedback?.blockReasonMessage === "string" ? ` (${feedback.blockReasonMessage})` : "";
+  throw new GatewayError(
+    400,
+    "provider_blocked_prompt",
+    `${provider} blocked the prompt: ${reason}${message}; its safety filter answered nothing`,
+  );
+}
+
+/** Records a candidate's safety ratings and, when its answer was stopped, why. */
+export function recordCandidateFilters(
+  candidate: Json,
+  index: number,
+  provider: string,
+  filters: ProviderFilterRecord[] | undefined,
+): void {
+  if (!filters) return;
+  const reason = candidate.finishReason;
+  const blocked = typeof reason === "string" && FINISH_REASONS[reason] === "content_filter";
+  if (!blocked && !Array.isArray(candidate.safetyRatings)) return;
+  const detail: Json = {};
+  if (blocked) detail.finishReason = reason;
+  if (Array.isArray(candidate.safetyRatings)) detail.safetyRatings = candidate.safetyRatings;
+  filters.push({ provider, kind: blocked ? "answer_blocked" : "safety_ratings", choice: index, detail });
+}
+
+/** The OpenAI chat completion of a Gemini answer. */
+export function chatCompletion(answer: Json, chat: Json, provider: string, filters?: ProviderFilterRecord[]): Json {
+  checkPromptFeedback(answer, provider, filters);
+  const candidates = Array.isArray(answer.candidates) ? (answer.candidates as unknown[]).filter(isObject) : [];
+  const choices = candidates.map((candidate, i) => {
+    const index = typeof candidate.index === "number" ? candidate.index : i;
+    recordCandidateFilters(candidate, index, provider, filters);
+    const parts = partsOf(candidate);
+    const text = parts
+      .filter((p) => typeof p.text === "string")
+      .map((p) => p.text as string)
+      .join("");
+    const toolCalls = parts.filter((p) => isObject(p.functionCall)).map((p) => toolCallOf(p.functionCall as Json));
+    const message: Json = { role: "assistant", content: text || (toolCalls.length ? null : ""), refusal: null };
+    if (toolCalls.length) message.tool_calls = toolCalls;
+    return {
+      index,
+      message,
+      logprobs: null,
+      finish_reason: finishReasonOf(candidate.finishReason, toolCalls.length > 0),
+    };
+  });
+  const completion: Json = {
+    id: typeof answer.responseId === "string" ? `chatcmpl-${answer.responseId}` : `chatcmpl-${randomBytes(12).toString("hex")}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: typeof answer.modelVersion === "string" ? answer.modelVersion : chat.model,
+    choices,
+  };
+  const usage = usageOf(answer.usageMetadata);
+  if (usage) completion.usage = usage;
+  return completion;
+}
