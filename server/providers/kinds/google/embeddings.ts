@@ -2,7 +2,8 @@
  * OpenAI embeddings requests to Google: the Gemini API's `batchEmbedContents`
  * (`{requests: [{model, content: {parts: [{text}]}}]}` → `embeddings[].values`) and Vertex AI's
  * `predict` for text-embedding models (`{instances: [{content}]}` →
- * `predictions[].embeddings.values`), answered as an OpenAI embeddings list.
+ * `predictions[].embeddings.values`), answered as an OpenAI embeddings list, in floats or, as the
+ * openai SDKs ask by default, base64.
  */
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
@@ -13,14 +14,11 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The texts to embed; token arrays and a base64 answer are OpenAI's alone. */
+/** The texts to embed; token arrays are OpenAI's alone. */
 export function embeddingInputs(request: Json): string[] {
-  if (request.encoding_format !== undefined && request.encoding_format !== "float") {
-    throw new GatewayError(
-      400,
-      "unsupported_parameter",
-      'encoding_format: Google answers floats only; ask for "float" or leave it out',
-    );
+  const encoding = request.encoding_format;
+  if (encoding !== undefined && encoding !== "float" && encoding !== "base64") {
+    throw new GatewayError(400, "invalid_request", 'encoding_format: must be "float" or "base64"');
   }
   const input = request.input;
   const texts = typeof input === "string" ? [input] : input;
@@ -53,11 +51,20 @@ export function predictBody(request: Json): Json {
   };
 }
 
-function list(vectors: unknown[], model: unknown, tokens: number | undefined): Json {
+/** A vector as OpenAI's base64 encoding gives it: the little-endian float32 bytes. */
+function base64Vector(values: unknown[]): string {
+  const bytes = Buffer.alloc(values.length * 4);
+  values.forEach((value, i) => bytes.writeFloatLE(Number(value), i * 4));
+  return bytes.toString("base64");
+}
+
+function list(vectors: unknown[][], request: Json, tokens: number | undefined): Json {
+  // The openai SDKs ask for base64 by default and decode it themselves.
+  const encode = request.encoding_format === "base64" ? base64Vector : (values: unknown[]) => values;
   const answer: Json = {
     object: "list",
-    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
-    model,
+    data: vectors.map((values, index) => ({ object: "embedding", index, embedding: encode(values) })),
+    model: request.model,
   };
   // The Gemini API reports no token counts; the gateway then estimates them for the log.
   if (tokens !== undefined) answer.usage = { prompt_tokens: tokens, total_tokens: tokens };
@@ -73,9 +80,9 @@ export function fromBatchEmbed(body: Json, request: Json, provider: string): Jso
   if (!Array.isArray(body.embeddings)) throw malformed(provider, "embeddings[]");
   const vectors = (body.embeddings as unknown[]).map((e) => {
     if (!isObject(e) || !Array.isArray(e.values)) throw malformed(provider, "embeddings[].values");
-    return e.values;
+    return e.values as unknown[];
   });
-  return list(vectors, request.model, undefined);
+  return list(vectors, request, undefined);
 }
 
 /** A predict answer as an OpenAI embeddings list, with the token counts Vertex AI reports. */
@@ -87,7 +94,7 @@ export function fromPredict(body: Json, request: Json, provider: string): Json {
     if (!embeddings || !Array.isArray(embeddings.values)) throw malformed(provider, "predictions[].embeddings.values");
     const count = isObject(embeddings.statistics) ? embeddings.statistics.token_count : undefined;
     if (typeof count === "number") tokens += count;
-    return embeddings.values;
+    return embeddings.values as unknown[];
   });
-  return list(vectors, request.model, tokens);
+  return list(vectors, request, tokens);
 }
