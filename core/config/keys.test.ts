@@ -75,7 +75,8 @@ describe("config keys", () => {
         forward_headers: ["x-a"],
         strict_open_ai_compliance: false,
         retry: { attempts: 1, use_retry_after_header: true },
-        vertex_region: "us-central1",
+        vertex_storage_bucket_name: "batch-files",
+        vertex_region: "europe-west4",
       },
       request: { messages: [{ role: "user", content: "hello" }] },
     });
@@ -88,7 +89,9 @@ describe("config keys", () => {
         "config.retry.use_retry_after_header",
       ]),
     );
-    expect(paths).toContain("config.vertex_region");
+    expect(paths).toContain("config.vertex_storage_bucket_name");
+    // A key a provider kind reads is acted on: no warning.
+    expect(paths).not.toContain("config.vertex_region");
     for (const level of Object.values(CONFIG_KEYS)) expect(Object.keys(level).length).toBeGreaterThan(0);
   });
 

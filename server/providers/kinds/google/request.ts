@@ -43,6 +43,11 @@ function unsupported(where: string, problem: string): never {
   throw new GatewayError(400, "unsupported_content", `${where}: ${problem}`);
 }
 
+/** A request field's value Gemini has no equivalent of: refused like a field it lacks. */
+function unsupportedParameter(where: string, problem: string): never {
+  throw new GatewayError(400, "unsupported_parameter", `${where}: ${problem}`);
+}
+
 function invalid(where: string, problem: string): never {
   throw new GatewayError(400, "invalid_request", `${where}: ${problem}`);
 }
@@ -239,7 +244,8 @@ function generationConfigOf(chat: Json): Json {
       if (schema === undefined) invalid("response_format.json_schema.schema", "is required");
       config.responseMimeType = "application/json";
       config.responseSchema = geminiSchema(schema, "response_format.json_schema.schema");
-    } else if (format.type !== "text") unsupported("response_format.type", `Gemini has no "${String(format.type)}" format`);
+    } else if (format.type !== "text")
+      unsupportedParameter("response_format.type", `Gemini has no "${String(format.type)}" format`);
   }
   return config;
 }
@@ -250,7 +256,7 @@ function toolsOf(tools: unknown): Json[] {
   const declarations = tools.map((tool: unknown, i) => {
     const where = `tools[${i}]`;
     if (!isObject(tool) || tool.type !== "function" || !isObject(tool.function)) {
-      unsupported(where, `Gemini takes function tools only`);
+      unsupportedParameter(where, "Gemini takes function tools only");
     }
     const fn = tool.function;
     if (typeof fn.name !== "string") invalid(`${where}.function.name`, "must be a string");
@@ -272,5 +278,5 @@ function toolChoiceOf(choice: unknown): Json {
   if (isObject(choice) && choice.type === "function" && isObject(choice.function) && typeof choice.function.name === "string") {
     return { mode: "ANY", allowedFunctionNames: [choice.function.name] };
   }
-  return unsupported("tool_choice", 'Gemini takes "auto", "none", "required" or one function by name');
+  return unsupportedParameter("tool_choice", 'Gemini takes "auto", "none", "required" or one function by name');
 }
