@@ -358,6 +358,46 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
   });
 });
 
+describe("across providers", () => {
+  it("falls back from the Gemini API answering 429 to Vertex AI, the log recording both attempts", async () => {
+    fake.enqueue({ kind: "error", status: 429, name: "RESOURCE_EXHAUSTED", message: "Quota exceeded" });
+    const config = {
+      strategy: { mode: "fallback", on_status_codes: [429] },
+      targets: [
+        { provider: "@gemini", override_params: { model: "gemini-2.0-flash" } },
+        { provider: "@vertex", override_params: { model: "gemini-2.0-flash" } },
+      ],
+    };
+    const { data, response } = await client(config)
+      .chat.completions.create({ model: "any", messages: [{ role: "user", content: "hello" }] })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe("echo: hello");
+    expect(fake.requests.map((r) => r.service)).toEqual(["gemini", "vertex"]);
+    const record = await recordOf(response.headers.get("x-gateway-request-id"));
+    expect(record.attempts.map((a) => [a.provider, a.status])).toEqual([
+      ["@gemini", 429],
+      ["@vertex", 200],
+    ]);
+  });
+
+  it("reaches the Gemini API by name, with the config's api_key", async () => {
+    const config = { provider: "google", api_key: fake.apiKey, custom_host: fake.geminiBaseUrl };
+    const data = await client(config).chat.completions.create({
+      model: "gemini-2.0-flash",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(data.choices[0]?.message.content).toBe("echo: hi");
+    expect(fake.requests[0]?.headers["x-goog-api-key"]).toBe(fake.apiKey);
+    // Without a key there is nothing to call with.
+    const error = (await client({ provider: "google", custom_host: fake.geminiBaseUrl })
+      .chat.completions.create({ model: "gemini-2.0-flash", messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e)) as APIError;
+    expect(error.status).toBe(400);
+    expect(error.code).toBe("provider_credentials_missing");
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
 describe("credentials", () => {
   it("a Vertex AI token is asked once and reused while it lives", async () => {
     const before = fake.tokensIssued().length;

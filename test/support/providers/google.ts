@@ -284,11 +284,12 @@ export async function startGoogleProviderFake(): Promise<GoogleFake> {
     }
     const text = behaviour.kind === "text" || behaviour.kind === "cut" ? behaviour.text : "";
     const finish = behaviour.kind === "text" ? (behaviour.finishReason ?? "STOP") : "STOP";
-    const blocked = finish !== "STOP" && finish !== "MAX_TOKENS";
+    const ratings = behaviour.kind === "text" ? behaviour.safetyRatings : undefined;
+    // A candidate the safety filter stopped before any text comes without content.
+    const answered = candidate(text ? [{ text }] : [], finish, ratings);
+    if (!text) delete answered.content;
     sendJson(res, 200, {
-      candidates: [
-        candidate(blocked ? [] : [{ text }], finish, behaviour.kind === "text" ? behaviour.safetyRatings : undefined),
-      ].map((c) => (blocked && (c.content as { parts: unknown[] }).parts.length === 0 ? { ...c, content: undefined } : c)),
+      candidates: [answered],
       usageMetadata: usage(body, text, behaviour.kind === "text" ? behaviour.cachedTokens : undefined),
       ...common,
     });
