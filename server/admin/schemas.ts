@@ -206,6 +206,14 @@ const overview = record({
 });
 
 const num = nullable({ type: "number" });
+/** One category's verdict of a provider's content filter (server/logs/record.ts, FilterVerdict). */
+const filterVerdict = {
+  type: "object",
+  properties: { filtered: { type: "boolean" }, severity: str, detected: { type: "boolean" } },
+  required: ["filtered"],
+  additionalProperties: false,
+};
+
 const logColumns = {
   id: str,
   created_at: time,
@@ -315,20 +323,17 @@ export const logViewSchema: Schema = {
       additionalProperties: false,
     },
     provider_filters: {
-      type: "array",
+      type: "object",
       description:
-        "What the providers' own filters reported: a blocked prompt, an answer's safety ratings, content-filter results, as each provider sent them",
-      items: {
-        type: "object",
-        properties: {
-          provider: { type: "string" },
-          kind: { type: "string" },
-          choice: { type: "integer" },
-          detail: {},
-        },
-        required: ["provider", "kind", "detail"],
-        additionalProperties: false,
+        "What the provider's own content filter said (Azure's content filter): whether it blocked or cut anything, and each category's worst verdict on the prompt and the completion",
+      properties: {
+        source: { type: "string" },
+        filtered: { type: "boolean" },
+        prompt: { type: "object", additionalProperties: filterVerdict },
+        completion: { type: "object", additionalProperties: filterVerdict },
       },
+      required: ["source", "filtered"],
+      additionalProperties: false,
     },
   },
   required: [...Object.keys(logColumns), "guardrail_results", "feedback", "hook_results", "attempts", "error"],

@@ -11,12 +11,12 @@ import type { Evaluation, GuardrailResult, GuardrailStatus } from "../../core/in
 import { deniedBody, deniedHeaders, denialOf, describeError, errorBody, GatewayError, type Refusal } from "../errors.js";
 import { FORMATS } from "../formats/index.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { type AttemptRecord, keepBodies, type ProviderFilterRecord, requestRecord } from "../logs/record.js";
+import { type AttemptRecord, keepBodies, requestRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { targetModel } from "../policies/scope.js";
-import type { ProviderCall } from "../providers/adapter.js";
+import type { CallFacts, ProviderCall } from "../providers/adapter.js";
 import { adapterFor, kindOf } from "../providers/adapters.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { secretOptionValues } from "../providers/options.js";
@@ -66,8 +66,6 @@ export interface RequestContext {
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   attempts: AttemptRecord[];
-  /** What the providers' own filters reported, for the request log. */
-  providerFilters: ProviderFilterRecord[];
   /** Input evaluations by list and target, so fallback targets sharing a list evaluate it once. */
   inputs: Map<string, Promise<Evaluation | undefined>>;
   /** Asynchronous input guardrails started, by list. */
@@ -75,7 +73,7 @@ export interface RequestContext {
 }
 
 /** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
-export type RequestFields = Omit<RequestContext, "started" | "attempts" | "providerFilters" | "inputs" | "asyncInputs">;
+export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;
 
 /** What a route does with the answer `Gateway.handle` hands it. */
 export interface AnswerSender {
@@ -243,7 +241,6 @@ export class Gateway {
     const ctx = fields as RequestContext;
     ctx.started = performance.now();
     ctx.attempts = [];
-    ctx.providerFilters = [];
     ctx.inputs = new Map();
     ctx.asyncInputs = new Map();
     return ctx;
@@ -357,13 +354,15 @@ export class Gateway {
     const retry = leaf.node.settings.retry;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      const facts: CallFacts = {};
       let outcome: Outcome;
       try {
-        outcome = await this.#callOnce(ctx, leaf, attempt);
+        outcome = await this.#callOnce(ctx, leaf, attempt, facts);
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
         outcome = this.#failure(ctx, error, leaf);
       }
+      outcome.facts = facts;
       this.#record(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
       if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
       const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, this.deps.retryTiming);
@@ -374,7 +373,7 @@ export class Gateway {
   }
 
   /** One call of a target: the mock, the cache, or the upstream; then the output side. */
-  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number): Promise<Outcome> {
+  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number, facts: CallFacts): Promise<Outcome> {
     const { provider, node } = leaf;
     const endpoint = ctx.endpoint;
     const streaming = ctx.stream && endpoint.requestType !== "embed";
@@ -420,7 +419,7 @@ export class Gateway {
       dropParams: node.settings.dropParams === true,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
-      filters: ctx.providerFilters,
+      facts,
     };
     const response = await adapterFor(kindOf(provider.name), endpoint).send(this.deps.upstream, call);
     const headers = passedBackHeaders(response.headers);
@@ -600,6 +599,7 @@ export class Gateway {
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
     if (outcome?.error) attempt.error = outcome.error;
+    if (outcome?.facts?.provider_filters) attempt.provider_filters = outcome.facts.provider_filters;
     const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
     if (hooks) attempt.hook_results = hooks;
     ctx.attempts.push(attempt);
@@ -674,7 +674,6 @@ export class Gateway {
       if (stream?.output?.status === 446) record.stream_output_denied = true;
       if (stream?.outputSkipped) record.stream_output_skipped = true;
       if (stream?.stop) record.stream_stop = stream.stop;
-      if (ctx.providerFilters.length) record.provider_filters = ctx.providerFilters;
       const admission = leaf && this.#admissions.get(leaf);
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
@@ -685,9 +684,14 @@ export class Gateway {
         if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
-      // A stream's output side ran after its attempt was recorded.
+      // A stream's output side ran, and its content filter spoke, after its attempt was recorded.
       const lastAttempt = ctx.attempts.at(-1);
       if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
+      const filters = outcome?.facts?.provider_filters;
+      if (filters) {
+        record.provider_filters = filters;
+        if (lastAttempt) lastAttempt.provider_filters = filters;
+      }
       if (this.deps.logBodies)
         keepBodies(record, leaf?.request ?? ctx.body, response, this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES);
       await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);

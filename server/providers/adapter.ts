@@ -11,7 +11,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FormatName } from "../formats/index.js";
-import type { ProviderFilterRecord } from "../logs/record.js";
+import type { ProviderFilters } from "../logs/record.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type { HttpProvider } from "./resolve.js";
@@ -36,11 +36,17 @@ export interface ProviderCall {
   dropParams: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /**
-   * Where a backend reports what the provider's own filters said (safety ratings, a blocked
-   * prompt, content-filter results); the gateway records them in the request log.
-   */
-  filters?: ProviderFilterRecord[];
+  /** Where the kind notes what the request log keeps of this call; filled while the answer is read. */
+  facts?: CallFacts;
+}
+
+/**
+ * What a kind learns of one call for the request log, beyond status and body: its content
+ * filter's verdicts (Azure's content filter, Gemini's safety ratings). Filled as the answer is
+ * read, so a stream's facts are complete when the stream ends, which is when its log is written.
+ */
+export interface CallFacts {
+  provider_filters?: ProviderFilters;
 }
 
 /** The URL and headers of a passthrough call. */

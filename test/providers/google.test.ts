@@ -189,18 +189,22 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
     expect(fake.requests[0]?.method).toBe("streamGenerateContent");
   });
 
-  it("streams text delta by delta", async () => {
+  it("streams text delta by delta, the log keeping the safety ratings of the stream", async () => {
     const text = "The quick brown fox jumps over the lazy dog, twice over.";
     fake.enqueue({ kind: "text", text });
-    const stream = await client().chat.completions.create({
-      model: at,
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
+    const { data: stream, response } = await client()
+      .chat.completions.create({ model: at, stream: true, messages: [{ role: "user", content: "go" }] })
+      .withResponse();
     const deltas: string[] = [];
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) deltas.push(chunk.choices[0].delta.content);
     expect(deltas.join("")).toBe(text);
     expect(deltas.length).toBeGreaterThan(3);
+    const record = await recordOf(response.headers.get("x-gateway-request-id"));
+    expect(record.provider_filters).toMatchObject({
+      source: "gemini_safety_filter",
+      filtered: false,
+      completion: { hate_speech: { filtered: false, severity: "negligible" } },
+    });
   });
 
   it("stops a stream in window mode when a denying output guardrail matches, with the SDK's error", async () => {
@@ -245,13 +249,12 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
     expect(error.message).toContain("PROHIBITED_CONTENT");
     const record = await recordOf(error.headers?.get("x-gateway-request-id") ?? null);
     expect(record.error?.code).toBe("provider_blocked_prompt");
-    expect(record.provider_filters).toEqual([
-      {
-        provider: slug === "gemini" ? "google" : "vertex-ai",
-        kind: "prompt_blocked",
-        detail: expect.objectContaining({ blockReason: "PROHIBITED_CONTENT" }),
-      },
-    ]);
+    expect(record.provider_filters).toMatchObject({
+      source: "gemini_safety_filter",
+      filtered: true,
+      prompt: { prohibited_content: { filtered: true, detected: true }, harassment: { filtered: false, severity: "negligible" } },
+    });
+    expect(record.attempts.at(-1)?.provider_filters).toEqual(record.provider_filters);
   });
 
   it("ends a stream whose prompt was blocked with the SDK's error naming the reason", async () => {
@@ -283,14 +286,11 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
     expect(data.choices[0]?.finish_reason).toBe("content_filter");
     expect(data.choices[0]?.message.content).toBe("");
     const record = await recordOf(response.headers.get("x-gateway-request-id"));
-    expect(record.provider_filters).toEqual([
-      {
-        provider: slug === "gemini" ? "google" : "vertex-ai",
-        kind: "answer_blocked",
-        choice: 0,
-        detail: { finishReason: "SAFETY", safetyRatings: ratings },
-      },
-    ]);
+    expect(record.provider_filters).toEqual({
+      source: "gemini_safety_filter",
+      filtered: true,
+      completion: { dangerous_content: { filtered: true, severity: "high" }, safety: { filtered: true, detected: true } },
+    });
   });
 
   it("embeds texts as an OpenAI embeddings list", async () => {

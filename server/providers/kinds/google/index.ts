@@ -13,6 +13,7 @@ import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, ProviderCall, Pr
 import { SERVICE_ACCOUNT_OPTION, serviceAccountOf, vertexAccessToken } from "./auth.js";
 import { batchEmbedBody, EMBEDDINGS_PARAMETERS, fromBatchEmbed, fromPredict, predictBody } from "./embeddings.js";
 import { googleError } from "./errors.js";
+import { SafetyFacts } from "./filters.js";
 import { CHAT_PARAMETERS, generateContentBody, type RequestFlavour } from "./request.js";
 import { chatCompletion } from "./response.js";
 import { chatChunks } from "./stream.js";
@@ -21,8 +22,7 @@ const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
 
 /** What tells the two services apart: where a model's methods are and how a call is authorised. */
 interface Service extends RequestFlavour {
-  /** The kind's name, as errors and the log's provider_filters name it. */
-  name: string;
+  /** How messages name the service. */
   label: string;
   /** `…/models/{model}` for a call. */
   modelUrl(call: ProviderCall, model: string): string;
@@ -41,7 +41,6 @@ function modelOf(value: unknown): string {
 }
 
 const GEMINI: Service = {
-  name: "google",
   label: "Gemini API",
   cloudStorage: false,
   modelUrl: (call, model) => `${call.provider.baseUrl || GEMINI_BASE_URL}/models/${model}`,
@@ -63,7 +62,6 @@ const GEMINI: Service = {
 };
 
 const VERTEX: Service = {
-  name: "vertex-ai",
   label: "Vertex AI",
   cloudStorage: true,
   modelUrl(call, model) {
@@ -98,8 +96,8 @@ function chatBackend(service: Service): ChatBackend {
       const headers = { ...(await service.auth(call, upstream)), "content-type": "application/json" };
       return { url, headers, body };
     },
-    response: (body, chat, call) => chatCompletion(body, chat, service.name, call.filters),
-    stream: (source, chat, call) => chatChunks(source, chat, service.name, call.filters),
+    response: (body, chat, call) => chatCompletion(body, chat, service.label, new SafetyFacts(call.facts)),
+    stream: (source, chat, call) => chatChunks(source, chat, service.label, new SafetyFacts(call.facts)),
     error: (status, text, headers) => googleError(status, text, headers, service.label),
   };
 }

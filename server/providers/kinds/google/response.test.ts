@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import type { ProviderFilterRecord } from "../../../logs/record.js";
+import type { CallFacts } from "../../adapter.js";
+import { SafetyFacts } from "./filters.js";
 import { chatCompletion } from "./response.js";
 
 const RATINGS = [{ category: "HARM_CATEGORY_HARASSMENT", probability: "NEGLIGIBLE" }];
+const none = () => new SafetyFacts(undefined);
 
 describe("a Gemini answer as an OpenAI chat completion", () => {
   it("joins text parts, leaves thoughts out, and reports usage with cached tokens", () => {
@@ -20,7 +22,8 @@ describe("a Gemini answer as an OpenAI chat completion", () => {
         modelVersion: "gemini-2.0-flash-001",
       },
       { model: "gemini-2.0-flash" },
-      "google",
+      "Gemini API",
+      none(),
     );
     expect(completion).toMatchObject({
       object: "chat.completion",
@@ -38,7 +41,8 @@ describe("a Gemini answer as an OpenAI chat completion", () => {
         ],
       },
       { model: "m" },
-      "google",
+      "Gemini API",
+      none(),
     );
     const choice = (completion.choices as Array<{ finish_reason: string; message: Record<string, unknown> }>)[0];
     expect(choice?.finish_reason).toBe("tool_calls");
@@ -67,14 +71,15 @@ describe("a Gemini answer as an OpenAI chat completion", () => {
       const completion = chatCompletion(
         { candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: gemini }] },
         {},
-        "google",
+        "Gemini API",
+        none(),
       );
       expect((completion.choices as Array<{ finish_reason: string }>)[0]?.finish_reason).toBe(openai);
     }
   });
 
-  it("records a candidate's safety ratings, and a blocked answer as such", () => {
-    const filters: ProviderFilterRecord[] = [];
+  it("notes each category's worst rating over the candidates, and a stopped answer as filtered", () => {
+    const facts: CallFacts = {};
     chatCompletion(
       {
         candidates: [
@@ -82,41 +87,48 @@ describe("a Gemini answer as an OpenAI chat completion", () => {
           {
             finishReason: "SAFETY",
             index: 1,
-            safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }],
+            safetyRatings: [
+              { category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true },
+              { category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW", severity: "HARM_SEVERITY_MEDIUM" },
+            ],
           },
         ],
       },
       {},
-      "vertex-ai",
-      filters,
+      "Vertex AI",
+      new SafetyFacts(facts),
     );
-    expect(filters).toEqual([
-      { provider: "vertex-ai", kind: "safety_ratings", choice: 0, detail: { safetyRatings: RATINGS } },
-      {
-        provider: "vertex-ai",
-        kind: "answer_blocked",
-        choice: 1,
-        detail: {
-          finishReason: "SAFETY",
-          safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }],
-        },
+    expect(facts.provider_filters).toEqual({
+      source: "gemini_safety_filter",
+      filtered: true,
+      completion: {
+        harassment: { filtered: true, severity: "high" },
+        hate_speech: { filtered: false, severity: "medium" },
+        safety: { filtered: true, detected: true },
       },
-    ]);
+    });
   });
 
-  it("answers a blocked prompt with a 400 naming the reason, and records the block", () => {
-    const filters: ProviderFilterRecord[] = [];
+  it("answers a blocked prompt with a 400 naming the reason, and notes the block", () => {
+    const facts: CallFacts = {};
     let error: unknown;
     try {
-      chatCompletion({ promptFeedback: { blockReason: "SAFETY", safetyRatings: RATINGS } }, {}, "google", filters);
+      chatCompletion(
+        { promptFeedback: { blockReason: "SAFETY", safetyRatings: RATINGS } },
+        {},
+        "Gemini API",
+        new SafetyFacts(facts),
+      );
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ status: 400, code: "provider_blocked_prompt" });
     expect((error as Error).message).toContain("SAFETY");
-    expect(filters).toEqual([
-      { provider: "google", kind: "prompt_blocked", detail: { blockReason: "SAFETY", safetyRatings: RATINGS } },
-    ]);
+    expect(facts.provider_filters).toEqual({
+      source: "gemini_safety_filter",
+      filtered: true,
+      prompt: { harassment: { filtered: false, severity: "negligible" }, safety: { filtered: true, detected: true } },
+    });
   });
 });

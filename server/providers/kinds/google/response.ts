@@ -5,29 +5,18 @@
  * usage. A prompt Gemini blocked is a 400 `provider_blocked_prompt` naming the reason: an
  * OpenAI SDK raises it as a BadRequestError, as it does Azure OpenAI's filtered prompts, instead
  * of handing the application an empty answer it might take for one. What Gemini's safety filter
- * said (the block, the candidates' ratings) goes to the request log's `provider_filters`.
+ * said (the block, the ratings) goes to the request log's `provider_filters` (filters.ts).
  */
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "../../../errors.js";
-import type { ProviderFilterRecord } from "../../../logs/record.js";
 import type { Json } from "../../adapter.js";
+import { FILTERED_FINISH_REASONS, type SafetyFacts } from "./filters.js";
 
-/** Gemini's finish reasons in OpenAI's words; one not listed is `stop`. */
-const FINISH_REASONS: Readonly<Record<string, string>> = {
-  STOP: "stop",
-  MAX_TOKENS: "length",
-  SAFETY: "content_filter",
-  RECITATION: "content_filter",
-  BLOCKLIST: "content_filter",
-  PROHIBITED_CONTENT: "content_filter",
-  SPII: "content_filter",
-  IMAGE_SAFETY: "content_filter",
-};
-
-/** The OpenAI finish reason of a candidate; a stop after function calls is `tool_calls`. */
+/** The OpenAI finish reason of a candidate; a stop after function calls is `tool_calls`, one not known `stop`. */
 export function finishReasonOf(reason: unknown, calledTools: boolean): string {
-  const mapped = typeof reason === "string" ? (FINISH_REASONS[reason] ?? "stop") : "stop";
-  return mapped === "stop" && calledTools ? "tool_calls" : mapped;
+  if (typeof reason === "string" && FILTERED_FINISH_REASONS.has(reason)) return "content_filter";
+  if (reason === "MAX_TOKENS") return "length";
+  return calledTools ? "tool_calls" : "stop";
 }
 
 /** An id for a tool call, in OpenAI's style. */
@@ -69,14 +58,14 @@ export function usageOf(metadata: unknown): Json | undefined {
 }
 
 /**
- * Records a blocked prompt and throws its 400, when the answer is one. Gemini answers a blocked
- * prompt with `promptFeedback.blockReason` and no candidates.
+ * Notes the prompt's ratings and, when Gemini blocked it (`promptFeedback.blockReason`, no
+ * candidates), throws its 400.
  */
-export function checkPromptFeedback(answer: Json, provider: string, filters: ProviderFilterRecord[] | undefined): void {
+export function checkPromptFeedback(answer: Json, provider: string, safety: SafetyFacts): void {
   const feedback = isObject(answer.promptFeedback) ? answer.promptFeedback : undefined;
+  safety.prompt(feedback);
   const reason = feedback?.blockReason;
   if (typeof reason !== "string" || reason === "BLOCK_REASON_UNSPECIFIED") return;
-  filters?.push({ provider, kind: "prompt_blocked", detail: feedback });
   const message = typeof feedback?.blockReasonMessage === "string" ? ` (${feedback.blockReasonMessage})` : "";
   throw new GatewayError(
     400,
@@ -85,30 +74,13 @@ export function checkPromptFeedback(answer: Json, provider: string, filters: Pro
   );
 }
 
-/** Records a candidate's safety ratings and, when its answer was stopped, why. */
-export function recordCandidateFilters(
-  candidate: Json,
-  index: number,
-  provider: string,
-  filters: ProviderFilterRecord[] | undefined,
-): void {
-  if (!filters) return;
-  const reason = candidate.finishReason;
-  const blocked = typeof reason === "string" && FINISH_REASONS[reason] === "content_filter";
-  if (!blocked && !Array.isArray(candidate.safetyRatings)) return;
-  const detail: Json = {};
-  if (blocked) detail.finishReason = reason;
-  if (Array.isArray(candidate.safetyRatings)) detail.safetyRatings = candidate.safetyRatings;
-  filters.push({ provider, kind: blocked ? "answer_blocked" : "safety_ratings", choice: index, detail });
-}
-
 /** The OpenAI chat completion of a Gemini answer. */
-export function chatCompletion(answer: Json, chat: Json, provider: string, filters?: ProviderFilterRecord[]): Json {
-  checkPromptFeedback(answer, provider, filters);
+export function chatCompletion(answer: Json, chat: Json, provider: string, safety: SafetyFacts): Json {
+  checkPromptFeedback(answer, provider, safety);
   const candidates = Array.isArray(answer.candidates) ? (answer.candidates as unknown[]).filter(isObject) : [];
   const choices = candidates.map((candidate, i) => {
     const index = typeof candidate.index === "number" ? candidate.index : i;
-    recordCandidateFilters(candidate, index, provider, filters);
+    safety.candidate(candidate);
     const parts = partsOf(candidate);
     const text = parts
       .filter((p) => typeof p.text === "string")

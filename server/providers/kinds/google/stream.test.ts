@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ProviderFilterRecord } from "../../../logs/record.js";
+import type { CallFacts } from "../../adapter.js";
+import { SafetyFacts } from "./filters.js";
 import { chatChunks } from "./stream.js";
 
 async function* bytes(text: string, size: number): AsyncGenerator<Buffer> {
@@ -15,9 +16,9 @@ interface Chunk {
   usage?: Record<string, unknown>;
 }
 
-async function collect(text: string, size = 7, filters?: ProviderFilterRecord[]) {
+async function collect(text: string, size = 7, facts?: CallFacts) {
   const chunks: Chunk[] = [];
-  for await (const chunk of chatChunks(bytes(text, size), { model: "gemini" }, "google", filters))
+  for await (const chunk of chatChunks(bytes(text, size), { model: "gemini" }, "Gemini API", new SafetyFacts(facts)))
     chunks.push(chunk as unknown as Chunk);
   return chunks;
 }
@@ -73,28 +74,47 @@ describe("a Gemini SSE stream as OpenAI chunks", () => {
     await expect(collect("")).rejects.toMatchObject({ status: 502, code: "upstream_stream_incomplete" });
   });
 
-  it("fails with 400 provider_blocked_prompt on a blocked prompt, recording it", async () => {
-    const filters: ProviderFilterRecord[] = [];
-    await expect(collect(event({ promptFeedback: { blockReason: "PROHIBITED_CONTENT" } }), 7, filters)).rejects.toMatchObject({
+  it("fails with 400 provider_blocked_prompt on a blocked prompt, noting it", async () => {
+    const facts: CallFacts = {};
+    await expect(collect(event({ promptFeedback: { blockReason: "PROHIBITED_CONTENT" } }), 7, facts)).rejects.toMatchObject({
       status: 400,
       code: "provider_blocked_prompt",
     });
-    expect(filters).toEqual([{ provider: "google", kind: "prompt_blocked", detail: { blockReason: "PROHIBITED_CONTENT" } }]);
+    expect(facts.provider_filters).toEqual({
+      source: "gemini_safety_filter",
+      filtered: true,
+      prompt: { prohibited_content: { filtered: true, detected: true } },
+    });
   });
 
-  it("finishes a candidate the safety filter stopped with content_filter, recording its last ratings", async () => {
-    const filters: ProviderFilterRecord[] = [];
-    const ratings = [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }];
+  it("finishes a candidate the safety filter stopped with content_filter, noting the worst rating of the stream", async () => {
+    const facts: CallFacts = {};
     const chunks = await collect(
-      event({ candidates: [{ content: { parts: [{ text: "Step one" }] }, safetyRatings: [] }] }) +
-        event({ candidates: [{ finishReason: "SAFETY", safetyRatings: ratings }] }),
+      event({
+        candidates: [
+          {
+            content: { parts: [{ text: "Step one" }] },
+            safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "MEDIUM" }],
+          },
+        ],
+      }) +
+        event({
+          candidates: [
+            {
+              finishReason: "SAFETY",
+              safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }],
+            },
+          ],
+        }),
       7,
-      filters,
+      facts,
     );
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe("content_filter");
-    expect(filters).toEqual([
-      { provider: "google", kind: "answer_blocked", choice: 0, detail: { finishReason: "SAFETY", safetyRatings: ratings } },
-    ]);
+    expect(facts.provider_filters).toEqual({
+      source: "gemini_safety_filter",
+      filtered: true,
+      completion: { dangerous_content: { filtered: true, severity: "high" }, safety: { filtered: true, detected: true } },
+    });
   });
 
   it("fails with stream_broken on an error event", async () => {

@@ -8,17 +8,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "../../../errors.js";
-import type { ProviderFilterRecord } from "../../../logs/record.js";
 import { SseSplitter } from "../../../upstream/sse.js";
 import type { Json } from "../../adapter.js";
-import { checkPromptFeedback, finishReasonOf, partsOf, recordCandidateFilters, toolCallOf, usageOf } from "./response.js";
+import type { SafetyFacts } from "./filters.js";
+import { checkPromptFeedback, finishReasonOf, partsOf, toolCallOf, usageOf } from "./response.js";
 
 interface ChoiceState {
   started: boolean;
   toolCalls: number;
   finished: boolean;
-  /** The latest safety ratings, recorded once the candidate finishes. */
-  last?: Json;
 }
 
 function isObject(value: unknown): value is Json {
@@ -30,7 +28,7 @@ export async function* chatChunks(
   source: AsyncIterable<Buffer>,
   chat: Json,
   provider: string,
-  filters?: ProviderFilterRecord[],
+  safety: SafetyFacts,
 ): AsyncGenerator<Json> {
   const splitter = new SseSplitter();
   const choices = new Map<number, ChoiceState>();
@@ -54,7 +52,7 @@ export async function* chatChunks(
     id ??=
       typeof answer.responseId === "string" ? `chatcmpl-${answer.responseId}` : `chatcmpl-${randomBytes(12).toString("hex")}`;
     if (typeof answer.modelVersion === "string") model = answer.modelVersion;
-    checkPromptFeedback(answer, provider, filters);
+    checkPromptFeedback(answer, provider, safety);
     usage = usageOf(answer.usageMetadata) ?? usage;
     const candidates = Array.isArray(answer.candidates) ? (answer.candidates as unknown[]).filter(isObject) : [];
     for (const [i, candidate] of candidates.entries()) {
@@ -64,7 +62,7 @@ export async function* chatChunks(
         state = { started: false, toolCalls: 0, finished: false };
         choices.set(index, state);
       }
-      if (Array.isArray(candidate.safetyRatings)) state.last = candidate;
+      safety.candidate(candidate);
       for (const part of partsOf(candidate)) {
         const role = state.started ? {} : { role: "assistant" };
         if (typeof part.text === "string" && part.text !== "") {
@@ -81,7 +79,6 @@ export async function* chatChunks(
         !state.finished
       ) {
         state.finished = true;
-        recordCandidateFilters({ ...(state.last ?? {}), ...candidate }, index, provider, filters);
         const role = state.started ? {} : { role: "assistant", content: "" };
         state.started = true;
         yield chunk(index, role, finishReasonOf(candidate.finishReason, state.toolCalls > 0));
