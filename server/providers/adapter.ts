@@ -82,14 +82,14 @@ export interface NativeError {
 export interface ChatBackend {
   readonly parameters: ReadonlySet<string>;
   /**
-   * The native call for an OpenAI chat request whose fields are all in `parameters`. `upstream`
-   * is there for what the call needs first (an access token from a token endpoint).
+   * The native call for an OpenAI chat request whose fields are all in `parameters`. The adapter
+   * passes `upstream` for what a call needs first (Vertex AI's access token from a token endpoint).
    */
-  request(chat: Json, call: ProviderCall, upstream: UpstreamClient): Promise<NativeCall>;
-  /** A 2xx native answer as an OpenAI chat completion. */
-  response(body: Json, chat: Json, call: ProviderCall): Json;
+  request(chat: Json, call: ProviderCall, upstream?: UpstreamClient): Promise<NativeCall>;
+  /** A 2xx native answer as an OpenAI chat completion; the adapter passes the call for its `facts`. */
+  response(body: Json, chat: Json, call?: ProviderCall): Json;
   /** A 2xx native stream as OpenAI chat completion chunks; the last one carries `usage`. */
-  stream(source: AsyncIterable<Buffer>, chat: Json, call: ProviderCall): AsyncIterable<Json>;
+  stream(source: AsyncIterable<Buffer>, chat: Json, call?: ProviderCall): AsyncIterable<Json>;
   /** A non-2xx native answer. */
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;
 }
@@ -97,7 +97,7 @@ export interface ChatBackend {
 /** A provider's embeddings, reached from the OpenAI embeddings form. */
 export interface EmbeddingsBackend {
   readonly parameters: ReadonlySet<string>;
-  request(embeddings: Json, call: ProviderCall, upstream: UpstreamClient): Promise<NativeCall>;
+  request(embeddings: Json, call: ProviderCall, upstream?: UpstreamClient): Promise<NativeCall>;
   /** A 2xx native answer as an OpenAI embeddings list. */
   response(body: Json, embeddings: Json): Json;
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;

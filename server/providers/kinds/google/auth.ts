@@ -49,7 +49,9 @@ export function serviceAccountOf(options: Json): ServiceAccount {
 }
 
 /** The bearer token for a Vertex AI call. */
-export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamClient): Promise<string> {
+export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamClient | undefined): Promise<string> {
+  // The adapter always passes its client; a caller that does not has no way to reach the token endpoint.
+  if (!upstream) throw new Error("a Vertex AI call needs the upstream client to obtain its access token");
   const account = serviceAccountOf(call.provider.options);
   try {
     return await serviceAccountToken(account, async (exchange) => {

@@ -27,7 +27,7 @@ interface Service extends RequestFlavour {
   /** `…/models/{model}` for a call. */
   modelUrl(call: ProviderCall, model: string): string;
   /** The credential headers of a call. */
-  auth(call: ProviderCall, upstream: UpstreamClient): Promise<Record<string, string>>;
+  auth(call: ProviderCall, upstream: UpstreamClient | undefined): Promise<Record<string, string>>;
   embeddingsBody(request: Json, model: string): Json;
   embeddingsMethod: string;
   embeddingsAnswer(body: Json, request: Json, provider: string): Json;
@@ -96,8 +96,8 @@ function chatBackend(service: Service): ChatBackend {
       const headers = { ...(await service.auth(call, upstream)), "content-type": "application/json" };
       return { url, headers, body };
     },
-    response: (body, chat, call) => chatCompletion(body, chat, service.label, new SafetyFacts(call.facts)),
-    stream: (source, chat, call) => chatChunks(source, chat, service.label, new SafetyFacts(call.facts)),
+    response: (body, chat, call) => chatCompletion(body, chat, service.label, new SafetyFacts(call?.facts)),
+    stream: (source, chat, call) => chatChunks(source, chat, service.label, new SafetyFacts(call?.facts)),
     error: (status, text, headers) => googleError(status, text, headers, service.label),
   };
 }
