@@ -18,6 +18,7 @@ export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
 export {
   clearServiceAccountTokens,
+  DEFAULT_TOKEN_URI,
   type GrantedToken,
   type PostTokenExchange,
   type ServiceAccount,

@@ -398,6 +398,44 @@ describe("across providers", () => {
   });
 });
 
+describe("a Vertex AI provider given in a config", () => {
+  const named = (options: Record<string, unknown>) => ({
+    provider: "vertex-ai",
+    custom_host: fake.vertexBaseUrl,
+    vertex_region: fake.region,
+    vertex_project_id: fake.project,
+    vertex_service_account_json: fake.serviceAccount,
+    ...options,
+  });
+  const ask = { model: "gemini-2.0-flash", messages: [{ role: "user" as const, content: "hi" }] };
+
+  it("is reached with the config's service account", async () => {
+    const data = await client(named({})).chat.completions.create(ask);
+    expect(data.choices[0]?.message.content).toBe("echo: hi");
+    expect(fake.requests[0]?.service).toBe("vertex");
+  });
+
+  it("cannot send its token request to the private network or the metadata service", async () => {
+    for (const host of ["169.254.169.254", "10.0.0.7"]) {
+      const account = { ...fake.serviceAccount, token_uri: `http://${host}/token` };
+      const error = (await client(named({ vertex_service_account_json: account }))
+        .chat.completions.create(ask)
+        .catch((e: unknown) => e)) as APIError;
+      expect(error.status).toBe(400);
+      expect(error.code).toBe("custom_host_refused");
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("cannot put anything but a region name in the endpoint's host", async () => {
+    const error = (await client(named({ vertex_region: "evil.example/x?" }))
+      .chat.completions.create(ask)
+      .catch((e: unknown) => e)) as APIError;
+    expect(error.status).toBe(400);
+    expect(error.message).toContain("vertex_region");
+  });
+});
+
 describe("credentials", () => {
   it("a Vertex AI token is asked once and reused while it lives", async () => {
     const before = fake.tokensIssued().length;

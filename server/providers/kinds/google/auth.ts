@@ -5,7 +5,12 @@
  * failed exchange is a 502 `provider_auth_failed` that names the account's field or the token
  * endpoint's refusal, never the key or a token.
  */
-import { type ServiceAccount, ServiceAccountKeyError, serviceAccountToken } from "../../../../core/internal.js";
+import {
+  DEFAULT_TOKEN_URI,
+  type ServiceAccount,
+  ServiceAccountKeyError,
+  serviceAccountToken,
+} from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { UpstreamClient } from "../../../upstream/client.js";
 import type { Json, ProviderCall } from "../../adapter.js";
@@ -48,6 +53,16 @@ export function serviceAccountOf(options: Json): ServiceAccount {
   return account as unknown as ServiceAccount;
 }
 
+/**
+ * Whether the token endpoint is the operator's choice. A provider record's service account is; one
+ * in a config may be a client's (x-gateway-config), so its `token_uri`, unless Google's own, goes
+ * through the custom-host address policy like any host a client chose: no private network, no
+ * metadata service.
+ */
+function tokenEndpointTrusted(call: ProviderCall, url: string): boolean {
+  return call.provider.trusted && (call.provider.slug !== undefined || url === DEFAULT_TOKEN_URI);
+}
+
 /** The bearer token for a Vertex AI call. */
 export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamClient | undefined): Promise<string> {
   // The adapter always passes its client; a caller that does not has no way to reach the token endpoint.
@@ -57,7 +72,7 @@ export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamCl
     return await serviceAccountToken(account, async (exchange) => {
       const response = await upstream.send({
         ...exchange,
-        trusted: call.provider.trusted,
+        trusted: tokenEndpointTrusted(call, exchange.url),
         ...(call.timeoutMs !== undefined && { timeoutMs: call.timeoutMs }),
         ...(call.signal && { signal: call.signal }),
       });
@@ -86,7 +101,8 @@ export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamCl
     });
   } catch (error) {
     if (error instanceof ServiceAccountKeyError) throw failed(`${SERVICE_ACCOUNT_OPTION}.${error.message}`);
-    if (error instanceof GatewayError && error.code !== "provider_auth_failed") {
+    // A token endpoint the address policy refuses is the config's fault: said as such.
+    if (error instanceof GatewayError && error.code !== "provider_auth_failed" && error.code !== "custom_host_refused") {
       throw failed(`the token endpoint could not be reached: ${error.message}`);
     }
     throw error;

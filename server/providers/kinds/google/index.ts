@@ -130,14 +130,15 @@ export const VERTEX_AI_KIND: ProviderKind = {
   optionsSchema: {
     type: "object",
     properties: {
+      // Both go into the endpoint's host and path, and a config may come from a client: names only.
       vertex_project_id: {
         type: "string",
-        minLength: 1,
+        pattern: "^[a-z0-9][a-z0-9.:-]*$",
         description: "Google Cloud project; the service account's project_id when absent",
       },
       vertex_region: {
         type: "string",
-        minLength: 1,
+        pattern: "^[a-z0-9][a-z0-9-]*$",
         description: "Region of the endpoint (us-central1, europe-west4, global, …)",
       },
       [SERVICE_ACCOUNT_OPTION]: {
