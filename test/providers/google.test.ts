@@ -238,6 +238,27 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
     expect(record.stream_stop?.mode).toBe("window");
   });
 
+  it("ends a stream that stops before its candidate finished with the SDK's error, logged as incomplete", async () => {
+    fake.enqueue({ kind: "cut", text: "The start of an answer that never" });
+    let streamed = "";
+    let error: unknown;
+    try {
+      const stream = await client().chat.completions.create({
+        model: at,
+        stream: true,
+        messages: [{ role: "user", content: "go" }],
+      });
+      for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? "";
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).error).toMatchObject({ code: "upstream_stream_incomplete" });
+    expect("The start of an answer that never".startsWith(streamed)).toBe(true);
+    const record = await gateway.logs.waitFor((r) => r.error?.code === "upstream_stream_incomplete" && r.provider === `@${slug}`);
+    expect(record.stream).toBe(true);
+  });
+
   it("answers a blocked prompt with a 400 naming the reason, and logs Google's feedback", async () => {
     fake.enqueue({ kind: "blocked", reason: "PROHIBITED_CONTENT" });
     const error = (await client()
