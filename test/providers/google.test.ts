@@ -377,6 +377,33 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
     const dropped = await client({ drop_params: true }).chat.completions.create(ask);
     expect(dropped.choices[0]?.message.content).toBe("echo: hi");
   });
+
+  it("inlines a base64 image, and refuses an https image URL it would have to fetch, naming where", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const image = (url: string) => ({
+      model: at,
+      messages: [
+        {
+          role: "user" as const,
+          content: [
+            { type: "text" as const, text: "What is this?" },
+            { type: "image_url" as const, image_url: { url } },
+          ],
+        },
+      ],
+    });
+    await client().chat.completions.create(image(`data:image/png;base64,${png}`));
+    expect(fake.requests[0]?.body.contents).toEqual([
+      { role: "user", parts: [{ text: "What is this?" }, { inlineData: { mimeType: "image/png", data: png } }] },
+    ]);
+    const error = (await client()
+      .chat.completions.create(image("https://example.com/cat.png"))
+      .catch((e: unknown) => e)) as APIError;
+    expect(error.status).toBe(400);
+    expect(error.code).toBe("unsupported_content");
+    expect(error.message).toContain("messages[0].content[1].image_url.url");
+    expect(fake.requests).toHaveLength(1);
+  });
 });
 
 describe("across providers", () => {
