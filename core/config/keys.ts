@@ -52,6 +52,7 @@ export const PROVIDER_OPTION_KEYS = [
   "aws_access_key_id",
   "aws_session_token",
   "aws_region",
+  "aws_profile",
   "aws_auth_type",
   "aws_role_arn",
   "aws_external_id",
@@ -130,6 +131,12 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     ),
     ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
     drop_params: ACTS,
+    // The Amazon Bedrock provider kind (server/providers/kinds/bedrock).
+    aws_access_key_id: ACTS,
+    aws_secret_access_key: ACTS,
+    aws_session_token: ACTS,
+    aws_region: ACTS,
+    aws_profile: ACTS,
   },
   retry: {
     attempts: ACTS,

@@ -83,8 +83,8 @@ export interface ChatBackend {
 export interface EmbeddingsBackend {
   readonly parameters: ReadonlySet<string>;
   request(embeddings: Json, call: ProviderCall): Promise<NativeCall>;
-  /** A 2xx native answer as an OpenAI embeddings list. */
-  response(body: Json, embeddings: Json): Json;
+  /** A 2xx native answer as an OpenAI embeddings list; some providers count tokens in a header only. */
+  response(body: Json, embeddings: Json, headers: IncomingHttpHeaders): Json;
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;
 }
 

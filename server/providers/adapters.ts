@@ -135,7 +135,7 @@ function translatedEmbeddings(backend: EmbeddingsBackend): ProviderAdapter {
       const native = await backend.request(request, call);
       const response = await upstream.send({ ...native, ...common(call) });
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
-      return jsonAnswer(response.status, response.headers, backend.response(await objectOf(response), request));
+      return jsonAnswer(response.status, response.headers, backend.response(await objectOf(response), request, response.headers));
     },
   };
 }
