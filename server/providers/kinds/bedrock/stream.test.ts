@@ -121,7 +121,7 @@ describe("ConverseStream → OpenAI chat chunks", () => {
 
   it("refuses a message whose checksum fails, and a length prelude past 16 MiB", async () => {
     const corrupt = Buffer.from(TOOL_STREAM[2]!);
-    corrupt[corrupt.length - 6] ^= 0xff;
+    corrupt.writeUInt8(corrupt.readUInt8(corrupt.length - 6) ^ 0xff, corrupt.length - 6);
     expect((await failure([TOOL_STREAM[0]!, corrupt])).code).toBe("upstream_invalid_response");
     const huge = Buffer.alloc(8);
     huge.writeUInt32BE(0x7fffffff, 0);
