@@ -52,7 +52,6 @@ export const PROVIDER_OPTION_KEYS = [
   "aws_access_key_id",
   "aws_session_token",
   "aws_region",
-  "aws_profile",
   "aws_auth_type",
   "aws_role_arn",
   "aws_external_id",
@@ -136,7 +135,6 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     aws_secret_access_key: ACTS,
     aws_session_token: ACTS,
     aws_region: ACTS,
-    aws_profile: ACTS,
   },
   retry: {
     attempts: ACTS,

@@ -391,6 +391,15 @@ describe("credentials from the standard chain", () => {
     );
     expect([error.status, error.code]).toEqual([400, "custom_host_needs_credentials"]);
     expect(fake.requests).toHaveLength(0);
+    // Nor may a config pick another profile of the gateway's shared files.
+    const profile = await apiError(() =>
+      client({ provider: "@bedrock-chain", aws_profile: "admin" }).chat.completions.create({
+        model: PROFILE_MODEL,
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    );
+    expect(profile.status).toBe(400);
+    expect(profile.message).toContain("aws_profile");
     // Keys the config itself gives may go there.
     const answer = await client({ provider: "bedrock", custom_host: fake.origin, ...KEYS }).chat.completions.create({
       model: PROFILE_MODEL,

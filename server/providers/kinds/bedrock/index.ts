@@ -36,6 +36,8 @@ export const bedrock: ProviderKind = {
       aws_secret_access_key: text("The secret access key, with aws_access_key_id."),
       aws_session_token: text("A session token, with temporary credentials."),
       aws_region: { type: "string", pattern: REGION_PATTERN, description: "The region, e.g. us-east-1." },
+      // A provider record's or an integration's only: a config (which a request may carry) cannot
+      // pick another profile of the operator's files, so it is not among the config keys.
       aws_profile: text("The profile of the shared AWS files read when no keys are given; default AWS_PROFILE, else default."),
     },
     dependentRequired: {
