@@ -59,7 +59,7 @@ export const GATEWAY_ERRORS = {
   unsupported_content: {
     status: 400,
     meaning:
-      "a message part, role or input the provider cannot take (an image by URL to Amazon Bedrock, which takes bytes; several texts to Amazon Titan embeddings); the message names it",
+      "a message part, role or input the provider cannot take (an image by URL to Amazon Bedrock, which takes bytes; token arrays to Bedrock embeddings); the message names it",
   },
   custom_host_needs_credentials: {
     status: 400,
@@ -91,7 +91,8 @@ export const GATEWAY_ERRORS = {
   },
   workspace_not_of_key: {
     status: 403,
-    meaning: "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
+    meaning:
+      "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },

@@ -344,6 +344,38 @@ describe("embeddings through InvokeModel", () => {
     expect(cohere.usage).toEqual({ prompt_tokens: 5, total_tokens: 5 });
     expect(fake.calls[1]?.body).toEqual({ texts: ["first text", "second text here"], input_type: "search_document" });
   });
+
+  it("sends a list to Titan text by text and answers it as one list, in order", async () => {
+    const input = ["alpha", "beta gamma", "delta", "epsilon zeta eta", "theta", "iota"];
+    const list = await client().embeddings.create({
+      model: "@bedrock/amazon.titan-embed-text-v1",
+      input,
+      encoding_format: "float",
+    });
+    seen.push(JSON.stringify(list));
+    expect(fake.calls.map((c) => c.body.inputText).sort()).toEqual([...input].sort());
+    expect(list.data.map((d) => d.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    // Each vector is the one its own text gets alone.
+    const alone = await client().embeddings.create({
+      model: "@bedrock/amazon.titan-embed-text-v1",
+      input: "epsilon zeta eta",
+      encoding_format: "float",
+    });
+    expect(list.data[3]?.embedding).toEqual(alone.data[0]?.embedding);
+    expect(list.usage).toEqual({ prompt_tokens: 9, total_tokens: 9 });
+    // A part that fails is the answer.
+    const error = await apiError(() =>
+      client().embeddings.create({ model: "@bedrock/amazon.titan-embed-text-v1", input: ["fine", 42 as unknown as string] }),
+    );
+    expect([error.status, error.code]).toEqual([400, "unsupported_content"]);
+    // Refused before any part was sent.
+    expect(fake.calls).toHaveLength(7);
+    const throttled = await apiError(() =>
+      client().embeddings.create({ model: "@bedrock/amazon.titan-embed-text-v1", input: ["fine", "throttle me", "fine too"] }),
+    );
+    expect([throttled.status, throttled.code]).toEqual([429, "rate_limited"]);
+    expect(fake.calls).toHaveLength(10);
+  });
 });
 
 describe("credentials from the standard chain", () => {

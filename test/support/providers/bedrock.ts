@@ -13,7 +13,8 @@
  * What the model says depends on the last user text: "weather" with tools declared calls the first
  * tool with {"city":"Paris"}; "throttle", "overload", "too long", "forbidden" answer AWS's errors;
  * "mid-stream" streams some text then a throttlingException; "cut" ends a stream without its
- * messageStop; "count to N" answers the numbers 1..N; anything else is echoed.
+ * messageStop; "count to N" answers the numbers 1..N; anything else is echoed. A Titan text saying "throttle" is
+ * throttled.
  */
 import type { ServerResponse } from "node:http";
 import { EventStreamCodec } from "@smithy/core/event-streams";
@@ -255,6 +256,10 @@ function invoke(model: string, body: Json, res: ServerResponse): void {
     const allowed = v2 ? ["inputText", "dimensions", "normalize", "embeddingTypes"] : ["inputText"];
     if (typeof body.inputText !== "string" || keys.some((key) => !allowed.includes(key))) {
       sendError(res, 400, "ValidationException", "Malformed input request, please reformat your input and try again.");
+      return;
+    }
+    if (/throttle/.test(body.inputText)) {
+      sendError(res, 429, "ThrottlingException", "Too many requests, please wait before trying again.");
       return;
     }
     const size = v2 ? ((body.dimensions as number | undefined) ?? 1024) : 1536;

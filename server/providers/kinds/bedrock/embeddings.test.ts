@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import { embeddingsList, invokeBody } from "./embeddings.js";
+import { bedrockEmbeddings, embeddingsList, invokeBody } from "./embeddings.js";
 
 function refusal(run: () => unknown): GatewayError {
   try {
@@ -33,7 +33,6 @@ describe("OpenAI embeddings → InvokeModel", () => {
   });
 
   it.each([
-    ["several texts to Titan", { model: "amazon.titan-embed-text-v2:0", input: ["a", "b"] }, "unsupported_content", "input"],
     ["token arrays", { model: "cohere.embed-english-v3", input: [[1, 2]] }, "unsupported_content", "input"],
     [
       "dimensions to Titan v1",
@@ -52,6 +51,15 @@ describe("OpenAI embeddings → InvokeModel", () => {
     const error = refusal(() => invokeBody(request, false));
     expect([error.status, error.code]).toEqual([400, code]);
     expect(error.message.startsWith(`${where}:`)).toBe(true);
+  });
+
+  it("takes one text per Titan call and 96 per Cohere call, which the adapter splits lists by", () => {
+    expect(bedrockEmbeddings.batchSize?.({ model: "amazon.titan-embed-text-v2:0" })).toBe(1);
+    expect(bedrockEmbeddings.batchSize?.({ model: "cohere.embed-english-v3" })).toBe(96);
+    // A Titan body never holds two texts.
+    expect(refusal(() => invokeBody({ model: "amazon.titan-embed-text-v1", input: ["a", "b"] }, false)).code).toBe(
+      "unsupported_content",
+    );
   });
 
   it("answers an OpenAI list, in floats or base64 float32s, with usage from the body or the header", () => {

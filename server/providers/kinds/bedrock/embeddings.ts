@@ -1,9 +1,9 @@
 /**
  * OpenAI embeddings through Bedrock's InvokeModel (Amazon Bedrock User Guide, Amazon Titan Text
  * Embeddings and Cohere Embed model parameters): `POST /model/{modelId}/invoke` with the model
- * family's own body. Titan (`amazon.titan-embed-*`) embeds one `inputText` per call, v2 with
- * `dimensions` and `normalize`; Cohere (`cohere.embed-*`) embeds a list of `texts` with an
- * `input_type`. The answer becomes an OpenAI embeddings list, as floats or as base64 of
+ * family's own body. Titan (`amazon.titan-embed-*`) embeds one `inputText` per call (a list is
+ * sent text by text, see `batchSize`), v2 with `dimensions` and `normalize`; Cohere
+ * (`cohere.embed-*`) embeds up to 96 `texts` per call with an `input_type`. The answer becomes an OpenAI embeddings list, as floats or as base64 of
  * little-endian float32s (`encoding_format`, which the openai SDK sets to base64 by default).
  */
 import type { IncomingHttpHeaders } from "node:http";
@@ -81,7 +81,7 @@ export function invokeBody(request: Json, dropParams: boolean): Json {
     throw new GatewayError(
       400,
       "unsupported_content",
-      `input: Amazon Titan embeds one text per request and ${inputs.length} were given; send them one by one, or use a cohere.embed-* model for a batch`,
+      `input: Amazon Titan embeds one text per call and ${inputs.length} were given in one`,
     );
   }
   if (request.input_type !== undefined) refuse("input_type", "Amazon Titan takes no input_type", dropParams);
@@ -133,8 +133,13 @@ export function embeddingsList(body: Json, request: Json, headers: IncomingHttpH
   };
 }
 
+/** Cohere Embed takes at most 96 texts per call. */
+const COHERE_BATCH = 96;
+
 export const bedrockEmbeddings: EmbeddingsBackend = {
   parameters: EMBEDDING_PARAMETERS,
+  // Titan embeds one text per call: the adapter sends a list text by text and joins the answers.
+  batchSize: (request) => (familyOf(request.model) === "cohere" ? COHERE_BATCH : 1),
   request: (request, call) =>
     signedCall(call, `${modelPath(request.model)}/invoke`, invokeBody(request, call.dropParams), "application/json"),
   response: embeddingsList,
