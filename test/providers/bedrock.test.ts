@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { APIError } from "openai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { CLIENT_CODECS } from "../../server/providers/codecs/index.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import {
@@ -257,6 +259,51 @@ describe("chat through Converse", () => {
       response_format: { type: "json_object" },
     });
     expect(dropped.choices[0]?.message.content).toBe("echo: hi");
+  });
+});
+
+// Runs once guardgate has the Anthropic client codec; until then /v1/messages cannot reach Bedrock.
+describe.skipIf(!CLIENT_CODECS.anthropic)("the Anthropic client to /v1/messages", () => {
+  const anthropic = () =>
+    new Anthropic({
+      baseURL: gateway.url,
+      apiKey: "sk-ant-client-key",
+      maxRetries: 0,
+      defaultHeaders: { "x-gateway-api-key": API_KEY },
+    });
+  const request = {
+    model: `@bedrock/${PROFILE_MODEL}`,
+    max_tokens: 200,
+    system: "Use the tools.",
+    messages: [{ role: "user" as const, content: "What is the weather in Paris?" }],
+    tools: [
+      {
+        name: "get_weather",
+        description: "The weather in a city",
+        input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] },
+      },
+    ],
+  };
+
+  it("calls a tool through Converse, streamed and not", async () => {
+    const whole = await anthropic().messages.create(request);
+    seen.push(JSON.stringify(whole));
+    expect(whole.stop_reason).toBe("tool_use");
+    expect(whole.content.find((block) => block.type === "tool_use")).toMatchObject({
+      id: "tooluse_fake0001",
+      name: "get_weather",
+      input: { city: "Paris" },
+    });
+    expect(fake.calls[0]).toMatchObject({ operation: "converse", body: { system: [{ text: "Use the tools." }] } });
+
+    const streamed = await anthropic().messages.stream(request).finalMessage();
+    seen.push(JSON.stringify(streamed));
+    expect(fake.calls[1]?.operation).toBe("converse-stream");
+    expect(streamed.stop_reason).toBe("tool_use");
+    expect(streamed.content.find((block) => block.type === "tool_use")).toMatchObject({
+      name: "get_weather",
+      input: { city: "Paris" },
+    });
   });
 });
 
