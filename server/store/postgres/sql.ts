@@ -102,16 +102,26 @@ export async function reaching<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** Runs a prepared statement; resolves to its rows and the number of rows it touched. */
+export async function query(
+  db: Queryable,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<{ rows: Record<string, unknown>[]; changes: number }> {
+  const result = await reaching(
+    (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values: values as unknown[] }),
+  );
+  return { rows: result.rows as Record<string, unknown>[], changes: result.rowCount ?? 0 };
+}
+
 /** Runs a prepared statement; resolves to its rows. */
 export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
-  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
-  return result.rows as T[];
+  return (await query(db, text, values)).rows as T[];
 }
 
 /** Runs a prepared statement; resolves to the number of rows it touched. */
 export async function run(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
-  return result.rowCount ?? 0;
+  return (await query(db, text, values)).changes;
 }
 
 /**
