@@ -18,6 +18,7 @@ export const POSTGRES_DIALECT: Dialect = {
   },
   decode: (_kind, value) => value ?? null,
   sorted: (column, kind) => (kind === "text" ? `${column} COLLATE "C"` : column),
+  columnTypes: { text: "text", int: "integer", bool: "boolean", json: "jsonb" },
 };
 
 export class PgDriver implements Driver {

@@ -51,6 +51,8 @@ export interface Dialect {
   decode(kind: ColumnKind, value: unknown): unknown;
   /** An ORDER BY term that sorts the column bytewise. */
   sorted(column: string, kind: ColumnKind): string;
+  /** The column type the migrations give each kind, as the database reports it (the store tests hold them to it). */
+  readonly columnTypes: Readonly<Record<ColumnKind, string>>;
 }
 
 /** Runs store work: once, or as one transaction (all its statements kept, or none). */

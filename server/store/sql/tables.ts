@@ -6,9 +6,9 @@
  * postgres/migrations.ts), written out as SQL: a migration that has shipped is history, and DDL
  * generated from a description would change under a database that already ran it whenever the
  * description changed. The types, constraints and indexes also differ in ways a description would
- * have to spell out anyway (jsonb and GIN indexes, partitions, expression indexes). Instead, a
- * test of each store compares these descriptions with the schema its migrations produce
- * (`describedTablesMatch` in test/support/store-contract.ts), so the two cannot drift apart.
+ * have to spell out anyway (jsonb and GIN indexes, partitions, expression indexes). Instead, each
+ * store's test compares these descriptions with the columns and types its migrations produce
+ * (`Dialect.columnTypes`), so the two cannot drift apart.
  */
 import type {
   ApiKeyWithHash,

@@ -20,6 +20,7 @@ export const SQLITE_DIALECT: Dialect = {
     return kind === "json" ? JSON.parse(value as string) : value;
   },
   sorted: (column) => column,
+  columnTypes: { text: "TEXT", int: "INTEGER", bool: "INTEGER", json: "TEXT" },
 };
 
 export class SqliteDriver implements Driver {
