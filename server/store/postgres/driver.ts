@@ -18,7 +18,16 @@ export const POSTGRES_DIALECT: Dialect = {
   },
   decode: (_kind, value) => value ?? null,
   sorted: (column, kind) => (kind === "text" ? `${column} COLLATE "C"` : column),
-  columnTypes: { text: "text", int: "integer", bool: "boolean", json: "jsonb" },
+  // One array parameter: one prepared statement whatever the number of values.
+  oneOf: (q, column, values) => `${column} = ANY(${q.param(values)}::text[])`,
+  columnTypes: {
+    text: "text",
+    int: "integer",
+    smallint: "smallint",
+    real: "double precision",
+    bool: "boolean",
+    json: "jsonb",
+  },
 };
 
 export class PgDriver implements Driver {

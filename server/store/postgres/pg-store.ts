@@ -15,8 +15,7 @@ import { LocalChangeFeed } from "../change-feed.js";
 import { recordRepositories } from "../sql/repositories.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
-import { PgDatasets, PgEvalRuns } from "./datasets.js";
-import { PgFeedback } from "./feedback.js";
+import { PgDatasets } from "./datasets.js";
 import { PgLogs } from "./logs.js";
 import { migratePostgres } from "./migrations.js";
 import { LogPartitions } from "./partitions.js";
@@ -216,11 +215,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return {
     kind: "postgres",
     location,
-    ...recordRepositories(new PgDriver(pool), announce),
+    ...recordRepositories(new PgDriver(pool), announce, new PgDatasets(pool)),
     logs: new PgLogs(pool, partitions),
-    feedback: new PgFeedback(pool),
-    evalRuns: new PgEvalRuns(pool),
-    datasets: new PgDatasets(pool),
     meta: new PgMeta(pool),
     changes: feed,
     atomically: (work) => atomically(pool, work),

@@ -1,6 +1,8 @@
-/** The record repositories of a SQL store, over its driver, announcing through `announce`. */
+/** The repositories a SQL store shares with the other, over its driver, announcing through `announce`. */
 import type { Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
+import { Datasets, EvalRuns } from "./datasets.js";
+import { Feedback } from "./feedback.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
 import { Policies, ReplayReports } from "./policies.js";
 import {
@@ -28,9 +30,13 @@ type RecordRepositories = Pick<
   | "configs"
   | "policies"
   | "replayReports"
+  | "feedback"
+  | "evalRuns"
+  | "datasets"
 >;
 
-export function recordRepositories(db: Driver, announce: Announce): RecordRepositories {
+/** `datasets` is given when the store has its own (Postgres writes rows its own way). */
+export function recordRepositories(db: Driver, announce: Announce, datasets = new Datasets(db)): RecordRepositories {
   return {
     organizations: new Organizations(db, announce),
     workspaces: new Workspaces(db, announce),
@@ -43,5 +49,8 @@ export function recordRepositories(db: Driver, announce: Announce): RecordReposi
     configs: new Versioned<StoredConfig>(db, announce, "configs"),
     policies: new Policies(db, announce),
     replayReports: new ReplayReports(db),
+    feedback: new Feedback(db),
+    evalRuns: new EvalRuns(db),
+    datasets,
   };
 }

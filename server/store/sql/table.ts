@@ -10,8 +10,8 @@
  * Everything else — upserts (`ON CONFLICT … DO UPDATE`), `RETURNING`, `IS NULL` — is SQL both speak.
  */
 
-/** How a column is stored and decoded. */
-export type ColumnKind = "text" | "int" | "bool" | "json";
+/** How a column is stored and decoded (`smallint` and `real` decode as `int` does; they differ in the DDL). */
+export type ColumnKind = "text" | "int" | "smallint" | "real" | "bool" | "json";
 
 /** A column name, or one followed by ` DESC`. */
 export type OrderTerm<T> = (keyof T & string) | `${keyof T & string} DESC`;
@@ -51,6 +51,8 @@ export interface Dialect {
   decode(kind: ColumnKind, value: unknown): unknown;
   /** An ORDER BY term that sorts the column bytewise. */
   sorted(column: string, kind: ColumnKind): string;
+  /** A condition that a text column holds one of `values`, its parameters added to `q`. */
+  oneOf(q: Query, column: string, values: readonly string[]): string;
   /** The column type the migrations give each kind, as the database reports it (the store tests hold them to it). */
   readonly columnTypes: Readonly<Record<ColumnKind, string>>;
 }

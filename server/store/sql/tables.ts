@@ -10,6 +10,8 @@
  * store's test compares these descriptions with the columns and types its migrations produce
  * (`Dialect.columnTypes`), so the two cannot drift apart.
  */
+import type { DatasetRecord, DatasetRow, EvalRunRecord } from "../dataset-types.js";
+import type { FeedbackRecord } from "../log-types.js";
 import type {
   ApiKeyWithHash,
   GuardrailRecord,
@@ -211,6 +213,73 @@ export const REPLAY_REPORTS: TableDescription<ReplayReportRecord> = {
   order: ["created_at DESC", "id DESC"],
 };
 
+export const LOG_FEEDBACK: TableDescription<FeedbackRecord> = {
+  name: "log_feedback",
+  columns: {
+    id: "text",
+    log_id: "text",
+    organization_id: "text",
+    workspace_id: "text",
+    value: "int",
+    weight: "real",
+    metadata: "json",
+    created_at: "text",
+    updated_at: "text",
+  },
+  order: ["created_at", "id"],
+};
+
+export const DATASETS: TableDescription<DatasetRecord> = {
+  name: "datasets",
+  columns: {
+    id: "text",
+    organization_id: "text",
+    workspace_id: "text",
+    name: "text",
+    filter: "json",
+    label_rule: "text",
+    status: "text",
+    rows: "int",
+    positives: "int",
+    skipped: "json",
+    created_at: "text",
+    updated_at: "text",
+  },
+  order: ["created_at DESC", "id DESC"],
+};
+
+export const DATASET_ROWS: TableDescription<DatasetRow> = {
+  name: "dataset_rows",
+  columns: {
+    dataset_id: "text",
+    seq: "int",
+    log_id: "text",
+    input: "text",
+    output: "text",
+    verdicts: "json",
+    failed_checks: "json",
+    feedback: "json",
+    label: "smallint",
+  },
+  order: ["seq"],
+};
+
+export const EVAL_RUNS: TableDescription<EvalRunRecord> = {
+  name: "eval_runs",
+  columns: {
+    id: "text",
+    organization_id: "text",
+    workspace_id: "text",
+    name: "text",
+    status: "text",
+    error: "text",
+    report: "json",
+    created_at: "text",
+    updated_at: "text",
+  },
+  order: ["created_at DESC", "id DESC"],
+};
+
 /** Every table described in full, for the tests that hold the descriptions to the migrated schemas. */
 export const DESCRIBED_TABLES: readonly { readonly name: string; readonly columns: Readonly<Record<string, ColumnKind>> }[] = [
   ORGANIZATIONS,
@@ -225,6 +294,10 @@ export const DESCRIBED_TABLES: readonly { readonly name: string; readonly column
   CONFIGS,
   POLICIES,
   REPLAY_REPORTS,
+  LOG_FEEDBACK,
+  DATASETS,
+  DATASET_ROWS,
+  EVAL_RUNS,
 ];
 
 /** Request-log rows as far as deleting an owner's logs goes (the logs have their own modules). */

@@ -20,7 +20,8 @@ export const SQLITE_DIALECT: Dialect = {
     return kind === "json" ? JSON.parse(value as string) : value;
   },
   sorted: (column) => column,
-  columnTypes: { text: "TEXT", int: "INTEGER", bool: "INTEGER", json: "TEXT" },
+  oneOf: (q, column, values) => `${column} IN (${values.map((value) => q.param(value)).join(", ")})`,
+  columnTypes: { text: "TEXT", int: "INTEGER", smallint: "INTEGER", real: "REAL", bool: "INTEGER", json: "TEXT" },
 };
 
 export class SqliteDriver implements Driver {

@@ -16,8 +16,6 @@ import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
 import { recordRepositories } from "../sql/repositories.js";
 import { openConnection } from "./connection.js";
-import { SqliteDatasets, SqliteEvalRuns } from "./datasets.js";
-import { SqliteFeedback } from "./feedback.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
 import { SqliteDriver } from "./driver.js";
@@ -122,9 +120,6 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     location: options.file,
     ...recordRepositories(new SqliteDriver(db), (event) => feed.emit(event)),
     logs: new SqliteLogs(db),
-    feedback: new SqliteFeedback(db),
-    evalRuns: new SqliteEvalRuns(db),
-    datasets: new SqliteDatasets(db),
     meta: new SqliteMeta(db),
     changes: feed,
     atomically,
