@@ -8,6 +8,12 @@
  * The dialects differ only where `Dialect` says: placeholders (`?` / `$1`), how booleans and JSON
  * travel, and how text sorts (Postgres is told `COLLATE "C"` so ids sort bytewise, as in SQLite).
  * Everything else — upserts (`ON CONFLICT … DO UPDATE`), `RETURNING`, `IS NULL` — is SQL both speak.
+ *
+ * Why not a query builder such as kysely: the statements here are a handful of shapes (insert,
+ * select by equality, patch, delete, count), which this file makes in about 200 lines with the
+ * drivers; kysely would still need the schema restated as TypeScript interfaces, the bool and JSON
+ * codecs by hand, and its SQLite dialect runs a transaction as a chain of awaits on the one
+ * connection, where here it is one synchronous call.
  */
 
 /** How a column is stored and decoded (`smallint` and `real` decode as `int` does; they differ in the DDL). */
