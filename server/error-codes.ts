@@ -55,15 +55,26 @@ export const GATEWAY_ERRORS = {
     meaning:
       "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
   },
+  // Amazon Bedrock (server/providers/kinds/bedrock).
   unsupported_content: {
     status: 400,
     meaning:
-      "a message holds content its provider cannot take once translated (an http image URL Gemini cannot fetch itself, an audio format it lacks, …); the message names where",
+      "a message part, role or input the provider cannot take (an image by URL to Amazon Bedrock, which takes bytes, or to Gemini, which fetches no client URL; token arrays to Bedrock or Google embeddings); the message names it",
   },
-  provider_credentials_missing: {
+  custom_host_needs_credentials: {
     status: 400,
     meaning:
-      "the provider has no credential to call with (a Gemini provider without an API key); the message names the setting to give",
+      "a custom host was given to a provider that would sign with the gateway's own credentials (Amazon Bedrock's environment or shared AWS files); give the credentials in the config, or define the provider with its base_url",
+  },
+  provider_not_configured: {
+    status: 400,
+    meaning:
+      "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files; the Gemini API: no API key; Vertex AI: no service account or project); the message names what is missing",
+  },
+  upstream_stream_error: {
+    status: 502,
+    meaning:
+      "the provider's stream reported an error part way (Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …; an error event in a Gemini stream); the stream's error event names it",
   },
   provider_blocked_prompt: {
     status: 400,
@@ -82,6 +93,11 @@ export const GATEWAY_ERRORS = {
   workspace_not_in_organization: {
     status: 403,
     meaning: "an organization admin key named, in x-gateway-workspace, a workspace that is not its organization's",
+  },
+  workspace_not_of_key: {
+    status: 403,
+    meaning:
+      "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },

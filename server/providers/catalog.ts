@@ -5,6 +5,7 @@
  * reached with `custom_host` or a provider record's `base_url`.
  */
 import type { ProviderKind } from "./adapter.js";
+import { bedrock } from "./kinds/bedrock/index.js";
 import { GOOGLE_KIND, VERTEX_AI_KIND } from "./kinds/google/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
@@ -18,6 +19,7 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
   openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
   ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+  bedrock,
   google: GOOGLE_KIND,
   "vertex-ai": VERTEX_AI_KIND,
 };

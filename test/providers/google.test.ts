@@ -441,7 +441,7 @@ describe("across providers", () => {
       .chat.completions.create({ model: "gemini-2.0-flash", messages: [{ role: "user", content: "hi" }] })
       .catch((e: unknown) => e)) as APIError;
     expect(error.status).toBe(400);
-    expect(error.code).toBe("provider_credentials_missing");
+    expect(error.code).toBe("provider_not_configured");
     expect(fake.requests).toHaveLength(1);
   });
 });

@@ -38,7 +38,7 @@ export function serviceAccountOf(options: Json): ServiceAccount {
   if (!isObject(account)) {
     throw new GatewayError(
       400,
-      "provider_credentials_missing",
+      "provider_not_configured",
       `Vertex AI needs ${SERVICE_ACCOUNT_OPTION}: a service account key (its JSON object, or that JSON as text)`,
     );
   }

@@ -46,7 +46,7 @@ describe("the Gemini API kind", () => {
   it("refuses to call without a key", async () => {
     await expect(GOOGLE_KIND.chat?.request(chat, call({ baseUrl: "https://g.test/v1beta" }), upstream)).rejects.toMatchObject({
       status: 400,
-      code: "provider_credentials_missing",
+      code: "provider_not_configured",
     });
   });
 });

@@ -49,7 +49,7 @@ const GEMINI: Service = {
       return Promise.reject(
         new GatewayError(
           400,
-          "provider_credentials_missing",
+          "provider_not_configured",
           "the Gemini API needs an API key: the provider record's api_key, or api_key in the config",
         ),
       );
@@ -71,7 +71,7 @@ const VERTEX: Service = {
     if (!project) {
       throw new GatewayError(
         400,
-        "provider_credentials_missing",
+        "provider_not_configured",
         `Vertex AI needs vertex_project_id, or a project_id in ${SERVICE_ACCOUNT_OPTION}`,
       );
     }

@@ -117,10 +117,10 @@ describe("a Gemini SSE stream as OpenAI chunks", () => {
     });
   });
 
-  it("fails with stream_broken on an error event", async () => {
+  it("fails with upstream_stream_error on an error event", async () => {
     await expect(collect(event({ error: { code: 500, message: "Internal error", status: "INTERNAL" } }))).rejects.toMatchObject({
       status: 502,
-      code: "stream_broken",
+      code: "upstream_stream_error",
     });
   });
 });

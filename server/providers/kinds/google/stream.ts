@@ -47,7 +47,7 @@ export async function* chatChunks(
   function* translate(answer: Json): Generator<Json> {
     if (isObject(answer.error)) {
       const message = typeof answer.error.message === "string" ? answer.error.message : "an error event";
-      throw new GatewayError(502, "stream_broken", `${provider} broke off its stream: ${message}`);
+      throw new GatewayError(502, "upstream_stream_error", `${provider} reported an error in its stream: ${message}`);
     }
     id ??=
       typeof answer.responseId === "string" ? `chatcmpl-${answer.responseId}` : `chatcmpl-${randomBytes(12).toString("hex")}`;
