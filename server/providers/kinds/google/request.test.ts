@@ -127,6 +127,8 @@ describe("an OpenAI chat request as a Gemini request", () => {
         presence_penalty: 0.1,
         frequency_penalty: 0.3,
         response_format: { type: "json_object" },
+        top_k: 40,
+        parallel_tool_calls: true,
       },
       GEMINI,
     );
@@ -140,7 +142,13 @@ describe("an OpenAI chat request as a Gemini request", () => {
       presencePenalty: 0.1,
       frequencyPenalty: 0.3,
       responseMimeType: "application/json",
+      topK: 40,
     });
+    const error = refusal(() =>
+      generateContentBody({ messages: [{ role: "user", content: "x" }], parallel_tool_calls: false }, GEMINI),
+    );
+    expect(error.code).toBe("unsupported_parameter");
+    expect(error.message).toContain("parallel_tool_calls");
   });
 
   it("sends a json_schema response format as responseSchema in Gemini's schema form", () => {

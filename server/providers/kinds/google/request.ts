@@ -17,6 +17,8 @@ export const CHAT_PARAMETERS: ReadonlySet<string> = new Set([
   "max_completion_tokens",
   "temperature",
   "top_p",
+  // Not OpenAI's, but what the Anthropic client codec keeps of `top_k`: Gemini has it.
+  "top_k",
   "stop",
   "n",
   "seed",
@@ -25,6 +27,7 @@ export const CHAT_PARAMETERS: ReadonlySet<string> = new Set([
   "response_format",
   "tools",
   "tool_choice",
+  "parallel_tool_calls",
 ]);
 
 /** What differs between the two services' requests. */
@@ -85,6 +88,10 @@ export function generateContentBody(chat: Json, flavour: RequestFlavour): Json {
   if (Object.keys(generationConfig).length) body.generationConfig = generationConfig;
   if (chat.tools !== undefined) body.tools = toolsOf(chat.tools);
   if (chat.tool_choice !== undefined) body.toolConfig = { functionCallingConfig: toolChoiceOf(chat.tool_choice) };
+  // Gemini may call several functions in one turn and has no switch against it: only the default is honoured.
+  if (chat.parallel_tool_calls === false) {
+    unsupportedParameter("parallel_tool_calls", "Gemini cannot be held to one function call per turn; leave it out or true");
+  }
   return body;
 }
 
@@ -229,6 +236,7 @@ function generationConfigOf(chat: Json): Json {
   if (maxTokens !== undefined && maxTokens !== null) config.maxOutputTokens = maxTokens;
   if (chat.temperature !== undefined && chat.temperature !== null) config.temperature = chat.temperature;
   if (chat.top_p !== undefined && chat.top_p !== null) config.topP = chat.top_p;
+  if (chat.top_k !== undefined && chat.top_k !== null) config.topK = chat.top_k;
   if (chat.stop !== undefined && chat.stop !== null)
     config.stopSequences = typeof chat.stop === "string" ? [chat.stop] : chat.stop;
   if (chat.n !== undefined && chat.n !== null) config.candidateCount = chat.n;
