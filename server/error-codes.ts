@@ -94,6 +94,10 @@ export const GATEWAY_ERRORS = {
     status: 502,
     meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
   },
+  upstream_stream_error: {
+    status: 502,
+    meaning: "the provider sent an error in the middle of a translated stream (overloaded, …); the message is the provider's",
+  },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
   stream_too_large: {
