@@ -64,7 +64,7 @@ function anthropic(config?: unknown): Anthropic {
 const WEATHER_TOOL = {
   name: "get_weather",
   description: "The weather in a city",
-  schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] },
 };
 const CALL: ScriptedTurn = {
   text: "Let me look up Paris.",
