@@ -465,6 +465,36 @@ describe("window-mode enforcement on translated streams", () => {
   });
 });
 
+describe("the caller's own provider key", () => {
+  it("goes on in the provider's header whichever SDK sent it", async () => {
+    const viaOpenAi = new OpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: ANTHROPIC_KEY,
+      maxRetries: 0,
+      defaultHeaders: headers({ provider: "anthropic", custom_host: claude.baseUrl }),
+    });
+    const chat = await viaOpenAi.chat.completions.create({ model: "claude-test", messages: [{ role: "user", content: "hi" }] });
+    expect(chat.choices[0]?.message.content).toBe("echo: hi");
+    expect(claude.requests[0]?.headers["x-api-key"]).toBe(ANTHROPIC_KEY);
+    expect(claude.requests[0]?.headers.authorization).toBeUndefined();
+
+    const viaAnthropic = new Anthropic({
+      baseURL: gateway.url,
+      apiKey: OPENAI_KEY,
+      maxRetries: 0,
+      defaultHeaders: headers({ provider: "openai", custom_host: gpt.baseUrl }),
+    });
+    const message = await viaAnthropic.messages.create({
+      model: "gpt-test",
+      max_tokens: 5,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(message.content[0]).toMatchObject({ text: "echo: hi" });
+    expect(gpt.requests[0]?.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(gpt.requests[0]?.headers["x-api-key"]).toBeUndefined();
+  });
+});
+
 describe("parameters a provider cannot honour", () => {
   it("refuses top_k to an OpenAI-format provider by name, and drops it under drop_params", async () => {
     const ask = { model: "@gpt/m", max_tokens: 10, top_k: 5, messages: [{ role: "user" as const, content: "hi" }] };

@@ -21,6 +21,7 @@ const MAPPED = new Set([
   "tool_choice",
   "metadata",
   "stream",
+  "service_tier",
 ]);
 
 /** The request as an OpenAI chat request. */
@@ -45,6 +46,10 @@ export function chatOfMessages(body: Json, call: ProviderCall): Json {
     const { user_id: user, ...rest } = body.metadata;
     if (typeof user === "string") chat.user = user;
     for (const key of Object.keys(rest)) dropOrRefuse(call, `metadata.${key}`, "the provider has no such metadata");
+  }
+  // Anthropic's "auto" is what an OpenAI-format provider does unasked; its other tiers have no match there.
+  if (body.service_tier !== undefined && body.service_tier !== "auto") {
+    dropOrRefuse(call, "service_tier", `"${String(body.service_tier)}" has no match at an OpenAI-format provider`);
   }
   for (const [name, value] of Object.entries(body)) if (!MAPPED.has(name) && value !== undefined) chat[name] = value;
   return chat;

@@ -116,6 +116,11 @@ describe("anthropicCodec.toChat", () => {
     expect(refusal({ ...base, ...body })).toMatch(says);
   });
 
+  it('sends service_tier "auto" as the provider\'s default, and refuses another tier', () => {
+    expect(anthropicCodec.toChat({ ...base, messages: [], service_tier: "auto" }, call())).not.toHaveProperty("service_tier");
+    expect(refusal({ ...base, messages: [], service_tier: "standard_only" })).toMatch(/^unsupported_parameter: service_tier: /);
+  });
+
   it("drops a block it cannot send under drop_params", () => {
     const body = {
       ...base,
