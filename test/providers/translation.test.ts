@@ -465,6 +465,59 @@ describe("window-mode enforcement on translated streams", () => {
   });
 });
 
+describe("buffer and after modes on translated streams", () => {
+  const long = "a very long answer indeed, with the secret at its end";
+  const config = (model: string, mode: "buffer" | "after") => ({
+    stream_mode: mode,
+    output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    override_params: { model },
+  });
+
+  it("buffer mode answers 446 before any byte, to either SDK", async () => {
+    claude.enqueue({ kind: "turn", turn: { text: long } });
+    const fromOpenAi = (await openai(config("@claude/m", "buffer"))
+      .chat.completions.create({ model: "x", stream: true, messages: [{ role: "user", content: "talk" }] })
+      .catch((e: unknown) => e)) as OpenAiError;
+    expect(fromOpenAi).toBeInstanceOf(OpenAiError);
+    expect(fromOpenAi.status).toBe(446);
+
+    gpt.enqueue({ kind: "turn", turn: { text: long } });
+    const fromAnthropic = (await anthropic(config("@gpt/m", "buffer"))
+      .messages.create({ model: "x", max_tokens: 50, stream: true, messages: [{ role: "user", content: "talk" }] })
+      .catch((e: unknown) => e)) as AnthropicError;
+    expect(fromAnthropic).toBeInstanceOf(AnthropicError);
+    expect(fromAnthropic.status).toBe(446);
+  });
+
+  it("after mode streams all of it and records the denial", async () => {
+    claude.enqueue({ kind: "turn", turn: { text: long } });
+    const { data: stream, response } = await openai(config("@claude/m", "after"))
+      .chat.completions.create({ model: "x", stream: true, messages: [{ role: "user", content: "talk" }] })
+      .withResponse();
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe(long);
+    expect((await recordOf(response)).stream_output_denied).toBe(true);
+  });
+});
+
+describe("fallback across formats", () => {
+  it("falls back from an overloaded Anthropic provider (529, a 503 once translated) to an OpenAI one, and logs both attempts", async () => {
+    claude.enqueue({ kind: "error", status: 529, type: "overloaded_error", message: "Overloaded" });
+    const config = {
+      strategy: { mode: "fallback", on_status_codes: [503] },
+      targets: [{ override_params: { model: "@claude/c" } }, { override_params: { model: "@gpt/g" } }],
+    };
+    const { data, response } = await openai(config)
+      .chat.completions.create({ model: "x", messages: [{ role: "user", content: "hello" }] })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe("echo: hello");
+    const record = await recordOf(response);
+    expect(record.attempts.map((a) => a.status)).toEqual([503, 200]);
+    expect([claude.bodies.length, gpt.bodies.length]).toEqual([1, 1]);
+  });
+});
+
 describe("the caller's own provider key", () => {
   it("goes on in the provider's header whichever SDK sent it", async () => {
     const viaOpenAi = new OpenAI({
