@@ -230,3 +230,23 @@ describe("anthropicCodec.streamFromChat", () => {
     expect(written[0]?.[1].message).toMatchObject({ model: "asked", usage: { input_tokens: 0, output_tokens: 0 } });
   });
 });
+
+describe("anthropicCodec.streamFromChat as chunks arrive", () => {
+  it("writes each chunk's events before the next chunk comes", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* source() {
+      yield delta({ content: "first" });
+      await held;
+      yield delta({}, "stop");
+    }
+    const out = anthropicCodec.streamFromChat(source(), {})[Symbol.asyncIterator]();
+    const names: string[] = [];
+    for (let i = 0; i < 3; i++) names.push(/^event: (.*)$/m.exec(String((await out.next()).value))?.[1] ?? "");
+    expect(names).toEqual(["message_start", "content_block_start", "content_block_delta"]);
+    release();
+    let rest = 0;
+    while (!(await out.next()).done) rest++;
+    expect(rest).toBe(3);
+  });
+});

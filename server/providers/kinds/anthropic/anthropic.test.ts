@@ -278,3 +278,24 @@ describe("Anthropic chat backend: errors", () => {
     expect(ANTHROPIC_CHAT.error(status, text, headers)).toEqual(expected);
   });
 });
+
+describe("Anthropic chat backend: streaming as it arrives", () => {
+  it("yields each chunk before the provider's stream goes on", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* source() {
+      yield Buffer.from(ev("message_start", { message: { id: "m", usage: { input_tokens: 1 } } }));
+      yield Buffer.from(ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
+      yield Buffer.from(ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "first" } }));
+      await held;
+      yield Buffer.from(ev("message_stop", {}));
+    }
+    const chunks = ANTHROPIC_CHAT.stream(source(), {})[Symbol.asyncIterator]();
+    await chunks.next();
+    const first = await chunks.next();
+    expect((first.value as { choices: Json[] }).choices[0]?.delta).toEqual({ content: "first" });
+    release();
+    expect((await chunks.next()).value).toMatchObject({ choices: [], usage: { prompt_tokens: 1 } });
+    expect((await chunks.next()).done).toBe(true);
+  });
+});
