@@ -4,6 +4,7 @@
  * (`drop_params`), so nothing is lost without the operator having chosen it.
  */
 import { GatewayError } from "../errors.js";
+import { FORMAT_LIST, type FormatName } from "../formats/index.js";
 import type { Json, ProviderCall } from "./adapter.js";
 
 /** Refuses what the target cannot say (400 `unsupported_parameter`), or lets the caller drop it under `drop_params`. */
@@ -39,4 +40,18 @@ export function nowSeconds(): number {
 /** An SSE event with a name, as the Anthropic format frames them. */
 export function namedEvent(name: string, value: unknown): Buffer {
   return Buffer.from(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
+}
+
+/**
+ * The call's headers without those a client of another format forwards (`anthropic-beta`,
+ * `openai-organization`, …): they select features and accounts of a provider this call does not go to.
+ */
+export function headersFor(format: FormatName, headers: Record<string, string>): Record<string, string> {
+  const foreign = FORMAT_LIST.filter((f) => f.name !== format).flatMap((f) => [
+    ...f.forwardedHeaders,
+    ...f.forwardedWithCallerCredential,
+  ]);
+  const out = { ...headers };
+  for (const name of foreign) delete out[name];
+  return out;
 }

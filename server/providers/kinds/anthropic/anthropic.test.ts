@@ -20,6 +20,14 @@ async function refusal(chat: Json): Promise<string> {
 }
 
 describe("Anthropic chat backend: requests", () => {
+  it("sends the provider's headers, not those an OpenAI client forwards for its own provider", async () => {
+    const forwarded = providerCall("/v1/chat/completions", {
+      headers: { "x-api-key": "k", "anthropic-version": "2023-06-01", "openai-organization": "org-1", "openai-project": "p" },
+    });
+    const native = await ANTHROPIC_CHAT.request({ model: "m", messages: [] }, forwarded);
+    expect(native.headers).toEqual({ "x-api-key": "k", "anthropic-version": "2023-06-01" });
+  });
+
   it("lifts system and developer messages into the system prompt and merges tool results into one user turn", async () => {
     const body = await request({
       messages: [

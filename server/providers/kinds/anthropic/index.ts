@@ -3,6 +3,7 @@
  * provider's headers (its `x-api-key` and `anthropic-version`).
  */
 import type { ChatBackend } from "../../adapter.js";
+import { headersFor } from "../../translate.js";
 import { anthropicError } from "./errors.js";
 import { ANTHROPIC_CHAT_PARAMETERS, messagesOfChat } from "./request.js";
 import { completionOfMessage } from "./response.js";
@@ -15,7 +16,7 @@ export const ANTHROPIC_CHAT: ChatBackend = {
   request: (chat, call) =>
     Promise.resolve({
       url: `${call.provider.baseUrl}/messages`,
-      headers: call.headers,
+      headers: headersFor("anthropic", call.headers),
       body: JSON.stringify(messagesOfChat(chat, call)),
     }),
   response: completionOfMessage,

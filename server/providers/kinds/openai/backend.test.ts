@@ -31,6 +31,13 @@ describe("openAiChatBackend", () => {
     expect(streamed).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
+  it("leaves out the headers an Anthropic client forwards for its own provider", async () => {
+    const forwarded = providerCall("/v1/messages", {
+      headers: { authorization: "Bearer k", "anthropic-version": "2023-06-01", "anthropic-beta": "x" },
+    });
+    expect((await openAiChatBackend().request(chat, forwarded)).headers).toEqual({ authorization: "Bearer k" });
+  });
+
   it("goes where its target says", async () => {
     const backend = openAiChatBackend(() => Promise.resolve({ url: "http://azure/x", headers: { "api-key": "a" } }));
     const native = await backend.request(chat, call(false));

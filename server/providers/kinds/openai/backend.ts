@@ -5,6 +5,7 @@
  * call goes is the target's to say, so a kind with its own URLs and auth (Azure) reuses it.
  */
 import type { ChatBackend, Json, PassthroughTarget, ProviderCall } from "../../adapter.js";
+import { headersFor } from "../../translate.js";
 import { openAiError } from "./errors.js";
 import { openAiChunks } from "./stream.js";
 
@@ -46,7 +47,7 @@ export const OPENAI_CHAT_PARAMETERS: ReadonlySet<string> = new Set([
 
 /** `baseUrl + /chat/completions` with the call's headers (the provider's credential among them). */
 export const baseUrlTarget: ChatTarget = (call) =>
-  Promise.resolve({ url: `${call.provider.baseUrl}/chat/completions`, headers: call.headers });
+  Promise.resolve({ url: `${call.provider.baseUrl}/chat/completions`, headers: headersFor("openai", call.headers) });
 
 /** A chat backend for an OpenAI-format provider reached at `target`. */
 export function openAiChatBackend(target: ChatTarget = baseUrlTarget): ChatBackend {
