@@ -6,6 +6,7 @@
  */
 import type { ProviderKind } from "./adapter.js";
 import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
+import { bedrock } from "./kinds/bedrock/index.js";
 import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
@@ -19,6 +20,7 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1", chat: OPENAI_CHAT },
   openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1", chat: OPENAI_CHAT },
   ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1", chat: OPENAI_CHAT },
+  bedrock,
 };
 
 /** The built-in provider that answers from `mock_response` without calling anything. */
