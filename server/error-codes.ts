@@ -74,7 +74,7 @@ export const GATEWAY_ERRORS = {
   upstream_stream_error: {
     status: 502,
     meaning:
-      "the provider's stream reported an error part way (Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …); the stream's error event names it",
+      "the provider's stream reported an error part way (an error event in a translated Anthropic or OpenAI-format stream, Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …); the stream's error event names it",
   },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
@@ -119,10 +119,6 @@ export const GATEWAY_ERRORS = {
   upstream_stream_incomplete: {
     status: 502,
     meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
-  },
-  upstream_stream_error: {
-    status: 502,
-    meaning: "the provider sent an error in the middle of a translated stream (overloaded, …); the message is the provider's",
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
