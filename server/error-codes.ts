@@ -74,7 +74,7 @@ export const GATEWAY_ERRORS = {
   upstream_stream_error: {
     status: 502,
     meaning:
-      "the provider's stream reported an error part way (Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …; an error event in a Gemini stream); the stream's error event names it",
+      "the provider's stream reported an error part way (an error event in a translated Anthropic, OpenAI-format or Gemini stream, Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …); the stream's error event names it",
   },
   provider_blocked_prompt: {
     status: 400,

@@ -5,20 +5,22 @@
  * reached with `custom_host` or a provider record's `base_url`.
  */
 import type { ProviderKind } from "./adapter.js";
+import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
 import { bedrock } from "./kinds/bedrock/index.js";
 import { GOOGLE_KIND, VERTEX_AI_KIND } from "./kinds/google/index.js";
+import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
 export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
-  openai: { format: "openai", baseUrl: "https://api.openai.com/v1" },
-  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
-  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1" },
-  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1" },
-  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1" },
-  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1" },
-  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
-  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
-  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+  openai: { format: "openai", baseUrl: "https://api.openai.com/v1", chat: OPENAI_CHAT },
+  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1", chat: ANTHROPIC_CHAT },
+  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1", chat: OPENAI_CHAT },
+  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1", chat: OPENAI_CHAT },
+  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1", chat: OPENAI_CHAT },
+  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1", chat: OPENAI_CHAT },
+  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1", chat: OPENAI_CHAT },
+  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1", chat: OPENAI_CHAT },
+  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1", chat: OPENAI_CHAT },
   bedrock,
   google: GOOGLE_KIND,
   "vertex-ai": VERTEX_AI_KIND,

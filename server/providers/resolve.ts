@@ -157,8 +157,13 @@ export class ProviderResolver {
     }
     const baseUrl = customHost ? parseCustomHost(customHost, hostWhere) : (entry.baseUrl ?? "");
     const format = entry.format;
-    // A credential in the config wins over the caller's.
-    const secret = settings.apiKey ?? (format ? FORMATS[format].callerSecret(input.caller) : undefined);
+    // A credential in the config wins over the caller's. A caller of the other format sends its key
+    // as its own SDK does (x-api-key from the Anthropic SDK): it goes on in the provider's header.
+    const callerSecret = format
+      ? (FORMATS[format].callerSecret(input.caller) ??
+        (endpoint.format !== format ? FORMATS[endpoint.format].callerSecret(input.caller) : undefined))
+      : undefined;
+    const secret = settings.apiKey ?? callerSecret;
     const headers =
       secret && format
         ? FORMATS[format].credentialHeaders(secret)

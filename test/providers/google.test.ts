@@ -1,6 +1,6 @@
 /**
- * End to end through the official `openai` client: guardgate in front of the Gemini API and
- * Vertex AI contract fakes (test/support/providers/google.ts) on 127.0.0.1. Chats with tool
+ * End to end through the official `openai` and `@anthropic-ai/sdk` clients: guardgate in front of
+ * the Gemini API and Vertex AI contract fakes (test/support/providers/google.ts) on 127.0.0.1. Chats with tool
  * calls, streamed and not, embeddings, a stream stopped by an output guardrail, a blocked prompt,
  * Google's errors, and no key, token or private key in any answer, error or log.
  */
@@ -9,7 +9,6 @@ import { Writable } from "node:stream";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLIENT_CODECS } from "../../server/providers/codecs/index.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import { type GoogleFake, startGoogleProviderFake } from "../support/providers/google.js";
 
@@ -408,9 +407,8 @@ describe.each(SERVICES)("the openai client through guardgate to %s", (_name, slu
   });
 });
 
-// `/v1/messages` reaches Gemini through the Anthropic client codec; without that codec the route
-// answers 400 provider_format_mismatch, so these run once the codec is part of the build.
-describe.skipIf(!CLIENT_CODECS.anthropic).each(SERVICES)("the Anthropic client through guardgate to %s", (_name, slug, model) => {
+// `/v1/messages` reaches Gemini through the Anthropic client codec and the same backends.
+describe.each(SERVICES)("the Anthropic client through guardgate to %s", (_name, slug, model) => {
   const at = `@${slug}/${model}`;
   const anthropic = (config?: unknown) =>
     new Anthropic({
