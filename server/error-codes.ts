@@ -55,6 +55,11 @@ export const GATEWAY_ERRORS = {
     meaning:
       "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
   },
+  provider_not_configured: {
+    status: 400,
+    meaning:
+      "the provider lacks a setting it needs to be called (Azure OpenAI without resource_name or base_url), or a config sets one only a provider record may; the message names it",
+  },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
   missing_api_key: { status: 401, meaning: "no x-gateway-api-key header" },
@@ -93,6 +98,11 @@ export const GATEWAY_ERRORS = {
   upstream_stream_incomplete: {
     status: 502,
     meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
+  },
+  provider_auth_failed: {
+    status: 502,
+    meaning:
+      "the gateway could not obtain a token for the provider (Microsoft Entra ID refused the application or could not be reached); the message says why, never a secret",
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },

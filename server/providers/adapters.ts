@@ -69,7 +69,8 @@ function passthrough(kind: ProviderKind): ProviderAdapter {
       const target = kind.passthrough
         ? await kind.passthrough(call)
         : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      return upstream.send({ ...target, body: call.text, ...common(call) });
+      const response = await upstream.send({ ...target, body: call.text, ...common(call) });
+      return kind.answered ? kind.answered(response, call) : response;
     },
   };
 }

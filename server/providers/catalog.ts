@@ -5,6 +5,7 @@
  * reached with `custom_host` or a provider record's `base_url`.
  */
 import type { ProviderKind } from "./adapter.js";
+import { azureOpenAi } from "./kinds/azure/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
 export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
@@ -17,10 +18,25 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
   openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
   ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+  // OpenAI-compatible services (docs/providers.md, "OpenAI-compatible services").
+  cohere: { format: "openai", baseUrl: "https://api.cohere.ai/compatibility/v1" },
+  "perplexity-ai": { format: "openai", baseUrl: "https://api.perplexity.ai" },
+  "x-ai": { format: "openai", baseUrl: "https://api.x.ai/v1" },
+  cerebras: { format: "openai", baseUrl: "https://api.cerebras.ai/v1" },
+  // Local servers at their documented default ports; base_url or custom_host points elsewhere.
+  vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1" },
+  "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1" },
+  "azure-openai": azureOpenAi,
 };
 
 /** The built-in provider that answers from `mock_response` without calling anything. */
 export const MOCK_PROVIDER = "mock";
+
+/** Whether a kind's default server runs on this machine (Ollama, vLLM, LM Studio), which needs no key. */
+export function isLocalKind(name: string): boolean {
+  const url = Object.hasOwn(PROVIDER_CATALOG, name) ? PROVIDER_CATALOG[name]?.baseUrl : undefined;
+  return url !== undefined && new URL(url).hostname === "127.0.0.1";
+}
 
 /** Whether a name is a provider guardgate can call. */
 export function isKnownProvider(name: string): boolean {
