@@ -104,6 +104,10 @@ export const GATEWAY_ERRORS = {
     meaning:
       "the gateway could not obtain a token for the provider (Microsoft Entra ID refused the application or could not be reached); the message says why, never a secret",
   },
+  upstream_stream_error: {
+    status: 502,
+    meaning: "the provider sent an error in the middle of a translated stream (overloaded, …); the message is the provider's",
+  },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },
   stream_too_large: {

@@ -21,9 +21,10 @@ import type {
 } from "./adapter.js";
 import { PROVIDER_CATALOG } from "./catalog.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
+import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** A provider record naming a kind the catalog lacks is an OpenAI-compatible server at its `base_url`. */
-const COMPATIBLE: ProviderKind = { format: "openai" };
+const COMPATIBLE: ProviderKind = { format: "openai", chat: OPENAI_CHAT };
 
 /** The kind behind a provider name. */
 export function kindOf(name: string): ProviderKind {

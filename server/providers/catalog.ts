@@ -5,27 +5,29 @@
  * reached with `custom_host` or a provider record's `base_url`.
  */
 import type { ProviderKind } from "./adapter.js";
+import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
 import { azureOpenAi } from "./kinds/azure/index.js";
+import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
 export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
-  openai: { format: "openai", baseUrl: "https://api.openai.com/v1" },
-  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
-  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1" },
-  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1" },
-  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1" },
-  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1" },
-  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
-  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
-  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+  openai: { format: "openai", baseUrl: "https://api.openai.com/v1", chat: OPENAI_CHAT },
+  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1", chat: ANTHROPIC_CHAT },
+  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1", chat: OPENAI_CHAT },
+  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1", chat: OPENAI_CHAT },
+  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1", chat: OPENAI_CHAT },
+  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1", chat: OPENAI_CHAT },
+  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1", chat: OPENAI_CHAT },
+  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1", chat: OPENAI_CHAT },
+  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1", chat: OPENAI_CHAT },
   // OpenAI-compatible services (docs/providers.md, "OpenAI-compatible services").
-  cohere: { format: "openai", baseUrl: "https://api.cohere.ai/compatibility/v1" },
-  "perplexity-ai": { format: "openai", baseUrl: "https://api.perplexity.ai" },
-  "x-ai": { format: "openai", baseUrl: "https://api.x.ai/v1" },
-  cerebras: { format: "openai", baseUrl: "https://api.cerebras.ai/v1" },
+  cohere: { format: "openai", baseUrl: "https://api.cohere.ai/compatibility/v1", chat: OPENAI_CHAT },
+  "perplexity-ai": { format: "openai", baseUrl: "https://api.perplexity.ai", chat: OPENAI_CHAT },
+  "x-ai": { format: "openai", baseUrl: "https://api.x.ai/v1", chat: OPENAI_CHAT },
+  cerebras: { format: "openai", baseUrl: "https://api.cerebras.ai/v1", chat: OPENAI_CHAT },
   // Local servers at their documented default ports; base_url or custom_host points elsewhere.
-  vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1" },
-  "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1" },
+  vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1", chat: OPENAI_CHAT },
+  "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1", chat: OPENAI_CHAT },
   "azure-openai": azureOpenAi,
 };
 
