@@ -2,10 +2,12 @@
  * Azure OpenAI end to end: the official `openai` client, pointed at guardgate, reaches the Azure
  * contract fake (test/support/providers/azure.ts) through provider records of kind
  * `azure-openai`: deployment URLs and api-version, the api key or an Entra ID token, chat with a
- * tool call, completions and embeddings, streamed and not; content filter results kept in the
+ * tool call, completions and embeddings, streamed and not; the official `@anthropic-ai/sdk`
+ * client's Messages translated to the deployment's chat completions; content filter results kept in the
  * answers and recorded in the log; Azure's errors and retry hints; fallback on 429; and no key,
  * secret or token anywhere a client or a log reader could see it.
  */
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RequestLogRecord } from "../../server/logs/record.js";
@@ -189,6 +191,89 @@ describe("chat with a tool call", () => {
     expect(azure.inference[0]?.body.stream).toBe(true);
     const record = await logOf(response.headers.get("x-gateway-request-id"));
     expect(record.provider_filters).toMatchObject({ filtered: false, prompt: { hate: { severity: "safe" } } });
+  });
+});
+
+function anthropic(): Anthropic {
+  return new Anthropic({
+    baseURL: gateway.url,
+    apiKey: "sk-ant-unused-by-slug-providers",
+    maxRetries: 0,
+    defaultHeaders: { "x-gateway-api-key": API_KEY },
+  });
+}
+
+const ANTHROPIC_TOOL = {
+  name: "get_weather",
+  description: "The weather in a city",
+  input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] },
+};
+
+describe("Anthropic clients", () => {
+  it("a Messages request with a tool reaches the deployment's chat completions and comes back as tool_use", async () => {
+    const message = await anthropic().messages.create({
+      model: "@azure/gpt-4o",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "weather in Paris?" }],
+      tools: [ANTHROPIC_TOOL],
+    });
+    seen.push(JSON.stringify(message));
+    expect(message.stop_reason).toBe("tool_use");
+    const use = message.content.find((block) => block.type === "tool_use");
+    expect(use).toMatchObject({ name: "get_weather", input: { city: "Paris" } });
+    const sent = azure.inference[0];
+    expect(sent).toMatchObject({ deployment: "gpt-4o-prod", operation: "chat/completions", apiVersion: "2024-10-21" });
+    expect(sent?.headers["api-key"]).toBe(azure.apiKey);
+    expect((sent?.body.tools as unknown[] | undefined)?.[0]).toMatchObject({
+      type: "function",
+      function: { name: "get_weather" },
+    });
+  });
+
+  it("a streamed Messages request with a tool streams the tool's input back", async () => {
+    const stream = anthropic().messages.stream({
+      model: "@azure/gpt-4o",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "weather in Paris?" }],
+      tools: [ANTHROPIC_TOOL],
+    });
+    const message = await stream.finalMessage();
+    seen.push(JSON.stringify(message));
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content.find((block) => block.type === "tool_use")).toMatchObject({ input: { city: "Paris" } });
+    expect(azure.inference[0]?.body.stream).toBe(true);
+  });
+
+  it("a denying output guardrail stops a translated stream in window mode with the SDK's error event", async () => {
+    azure.text = `${"all is well here and now ".repeat(8)}the secret is out`;
+    const config = {
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const client = new Anthropic({
+      baseURL: gateway.url,
+      apiKey: "sk-ant-unused",
+      maxRetries: 0,
+      defaultHeaders: { "x-gateway-api-key": API_KEY, "x-gateway-config": JSON.stringify(config) },
+    });
+    const stream = client.messages.stream({
+      model: "@azure/gpt-4o",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "talk" }],
+    });
+    let text = "";
+    stream.on("text", (delta) => (text += delta));
+    const error = await stream.finalMessage().catch((e: unknown) => e);
+    expect(text).toContain("all is well");
+    expect(text).not.toContain("secret");
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    // The Anthropic client keeps the event's body, `{type: "error", error: {...}}`, as `error`.
+    expect(((error as InstanceType<typeof Anthropic.APIError>).error as { error: unknown }).error).toMatchObject({
+      type: "hooks_failed",
+      side: "output",
+      guardrails: ["no-secrets"],
+    });
   });
 });
 

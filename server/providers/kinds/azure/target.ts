@@ -45,10 +45,13 @@ export function azureDeployment(call: ProviderCall, options: AzureOptions): stri
   return deployment;
 }
 
-/** The full URL of one call. */
-export function azureUrl(call: ProviderCall, options: AzureOptions): string {
+/**
+ * The full URL of one call: to the operation of the client's route, or to `path` (chat
+ * completions, for a client of another format reaching Azure through translation).
+ */
+export function azureUrl(call: ProviderCall, options: AzureOptions, path = call.endpoint.upstreamPath): string {
   const version = encodeURIComponent(options.api_version ?? DEFAULT_API_VERSION);
-  return `${azureBase(call, options)}/deployments/${azureDeployment(call, options)}${call.endpoint.upstreamPath}?api-version=${version}`;
+  return `${azureBase(call, options)}/deployments/${azureDeployment(call, options)}${path}?api-version=${version}`;
 }
 
 export function label(call: ProviderCall): string {
