@@ -6,6 +6,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROVIDER_CATALOG } from "../../server/providers/catalog.js";
+import { OPENAI_CHAT } from "../../server/providers/kinds/openai/index.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 
@@ -61,7 +62,8 @@ function sdk(): OpenAI {
 
 describe("OpenAI-compatible kinds", () => {
   it.each(KINDS)("%s speaks the OpenAI format at %s with its key as a bearer", async (kind, baseUrl, local) => {
-    expect(PROVIDER_CATALOG[kind]).toEqual({ format: "openai", baseUrl });
+    // Anthropic clients reach it through the OpenAI chat backend (docs/providers.md, "Format translation").
+    expect(PROVIDER_CATALOG[kind]).toEqual({ format: "openai", baseUrl, chat: OPENAI_CHAT });
     expect(new URL(baseUrl).hostname === "127.0.0.1").toBe(local);
     const answer = await sdk().chat.completions.create({
       model: `@${kind}/some-model`,
