@@ -371,6 +371,33 @@ describe("output guardrails on Azure streams", () => {
   });
 });
 
+describe("a config naming the kind", () => {
+  it("carries the kind's settings as its own keys, the peer gateway's way", async () => {
+    const config = {
+      provider: "azure-openai",
+      custom_host: azure.baseUrl,
+      api_key: azure.apiKey,
+      deployment_id: "gpt-4o-prod",
+      api_version: "2025-01-01-preview",
+    };
+    const data = await client(config).chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    seen.push(JSON.stringify(data));
+    expect(data.choices[0]?.message.content).toBe("echo: hi");
+    expect(azure.inference[0]).toMatchObject({ deployment: "gpt-4o-prod", apiVersion: "2025-01-01-preview" });
+    expect(azure.inference[0]?.headers["api-key"]).toBe(azure.apiKey);
+  });
+
+  it("refuses a setting that does not suit the kind, naming it, before any call", async () => {
+    const config = { provider: "azure-openai", custom_host: azure.baseUrl, api_key: azure.apiKey, api_version: "newest" };
+    const error = await caught(
+      client(config).chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toContain("api_version");
+    expect(azure.inference).toHaveLength(0);
+  });
+});
+
 describe("Microsoft Entra ID", () => {
   it("authenticates with a bearer token from the client-credentials flow, fetched once and reused", async () => {
     forgetAzureTokens();
@@ -397,6 +424,28 @@ describe("Microsoft Entra ID", () => {
       expect(request.headers.authorization).toBe(`Bearer ${token}`);
       expect(request.headers["api-key"]).toBeUndefined();
       expect(request.deployment).toBe("gpt-4o-prod");
+    }
+  });
+
+  it("renews the token before it expires", async () => {
+    forgetAzureTokens();
+    azure.tokenLifetime = 1;
+    try {
+      const ask = () =>
+        client().chat.completions.create({ model: "@azure-entra/gpt-4o", messages: [{ role: "user", content: "hi" }] });
+      await ask();
+      await ask();
+      expect(azure.tokenRequests).toHaveLength(1);
+      // A one-second token is renewed at half its life.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await ask();
+      expect(azure.tokenRequests).toHaveLength(2);
+      const [first, second, third] = azure.inference.map((r) => r.headers.authorization);
+      expect(second).toBe(first);
+      expect(third).not.toBe(first);
+    } finally {
+      azure.tokenLifetime = 3599;
+      forgetAzureTokens();
     }
   });
 

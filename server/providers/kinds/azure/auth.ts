@@ -5,7 +5,7 @@
  * caller's own `Authorization`. Entra tokens are cached per provider until shortly before they
  * expire; the cache is keyed by the provider's identity and the application, never by a secret.
  */
-import { request } from "undici";
+import { type Dispatcher, request } from "undici";
 import { GatewayError } from "../../../errors.js";
 import type { ProviderCall } from "../../adapter.js";
 import { type AzureOptions, DEFAULT_AUTHORITY_HOST, DEFAULT_ENTRA_SCOPE } from "./options.js";
@@ -107,10 +107,9 @@ async function fetchToken(call: ProviderCall, options: AzureOptions, authority: 
       "provider_auth_failed",
       `${label(call)}: Microsoft Entra ID gave no token: ${secret ? why.replaceAll(secret, "[REDACTED]") : why}`,
     );
-  let status: number;
-  let text: string;
+  let response: Dispatcher.ResponseData;
   try {
-    const response = await request(url, {
+    response = await request(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: form.toString(),
@@ -118,11 +117,16 @@ async function fetchToken(call: ProviderCall, options: AzureOptions, authority: 
       bodyTimeout: TOKEN_TIMEOUT_MS,
       ...(call.signal && { signal: call.signal }),
     });
-    status = response.statusCode;
-    text = await readCapped(response.body);
   } catch (error) {
     const e = error as { code?: string; message?: string };
     throw failed(`${new URL(url).host} could not be reached (${e.code ?? e.message ?? "unknown error"})`);
+  }
+  const status = response.statusCode;
+  let text: string;
+  try {
+    text = await readCapped(response.body);
+  } catch (error) {
+    throw failed(`the token endpoint's answer could not be read (${(error as Error).message})`);
   }
   let answer: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
   try {
@@ -146,13 +150,16 @@ function firstLine(text: string): string {
   return text.split(/\r?\n/)[0]?.slice(0, 300) ?? "";
 }
 
-async function readCapped(body: AsyncIterable<Buffer>): Promise<string> {
+async function readCapped(body: Dispatcher.ResponseData["body"]): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of body) {
-    size += part.length;
-    if (size > MAX_TOKEN_BYTES) throw new Error(`the token answer exceeds ${MAX_TOKEN_BYTES} bytes`);
-    parts.push(part);
+    size += (part as Buffer).length;
+    if (size > MAX_TOKEN_BYTES) {
+      body.destroy();
+      throw new Error(`it exceeds ${MAX_TOKEN_BYTES} bytes`);
+    }
+    parts.push(part as Buffer);
   }
   return Buffer.concat(parts).toString("utf8");
 }
