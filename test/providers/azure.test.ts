@@ -244,6 +244,18 @@ describe("Anthropic clients", () => {
     expect(azure.inference[0]?.body.stream).toBe(true);
   });
 
+  it("Azure's 429 keeps its status, with retry-after-ms given as retry-after", async () => {
+    azure.enqueue({ kind: "error", status: 429, headers: { "retry-after-ms": "2500" } });
+    const error = await anthropic()
+      .messages.create({ model: "@azure/gpt-4o", max_tokens: 50, messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    const apiError = error as InstanceType<typeof Anthropic.APIError>;
+    seen.push(JSON.stringify(apiError.error ?? null));
+    expect(apiError.status).toBe(429);
+    expect(apiError.headers?.get("retry-after")).toBe("2.5");
+  });
+
   it("a denying output guardrail stops a translated stream in window mode with the SDK's error event", async () => {
     azure.text = `${"all is well here and now ".repeat(8)}the secret is out`;
     const config = {

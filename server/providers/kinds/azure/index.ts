@@ -5,9 +5,9 @@
  * the answer's content filter verdicts for the log. Clients of another format (Anthropic's
  * Messages) reach the deployment's chat completions through the OpenAI chat backend.
  */
-import type { PassthroughTarget, ProviderCall, ProviderKind } from "../../adapter.js";
+import type { ChatBackend, PassthroughTarget, ProviderCall, ProviderKind } from "../../adapter.js";
 import { openAiChatBackend } from "../openai/index.js";
-import { azureAnswer } from "./answer.js";
+import { azureAnswer, withRetryAfter } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";
 import { AZURE_OPTIONS_SCHEMA, AZURE_SECRET_OPTIONS, azureOptions } from "./options.js";
 import { azureUrl } from "./target.js";
@@ -18,10 +18,16 @@ async function target(call: ProviderCall, path?: string): Promise<PassthroughTar
   return { url, headers: await azureAuthHeaders(call, options) };
 }
 
+/** The OpenAI chat backend at the deployment's chat completions, reading Azure's retry hint in milliseconds too. */
+function chatBackend(): ChatBackend {
+  const backend = openAiChatBackend((call) => target(call, "/chat/completions"));
+  return { ...backend, error: (status, text, headers) => backend.error(status, text, withRetryAfter(headers)) };
+}
+
 export const azureOpenAi: ProviderKind = {
   format: "openai",
   passthrough: (call) => target(call),
-  chat: openAiChatBackend((call) => target(call, "/chat/completions")),
+  chat: chatBackend(),
   answered: azureAnswer,
   optionsSchema: AZURE_OPTIONS_SCHEMA,
   secretOptions: AZURE_SECRET_OPTIONS,
