@@ -73,6 +73,10 @@ export const GATEWAY_ERRORS = {
     status: 403,
     meaning: "an organization admin key named, in x-gateway-workspace, a workspace that is not its organization's",
   },
+  workspace_not_of_key: {
+    status: 403,
+    meaning: "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
+  },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
   invalid_feedback: {
