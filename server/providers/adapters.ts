@@ -59,8 +59,8 @@ export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: stri
 export function adapterFor(kind: ProviderKind, endpoint: Endpoint): ProviderAdapter {
   const route = routeOf(kind, endpoint);
   if (route === "passthrough") return passthrough(kind);
-  if (route === "chat") return translatedChat(kind.chat as ChatBackend);
-  if (route === "embeddings") return translatedEmbeddings(kind.embeddings as EmbeddingsBackend);
+  if (route === "chat") return translatedChat(kind, kind.chat as ChatBackend);
+  if (route === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend);
   throw new GatewayError(400, "provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
 }
 
@@ -70,10 +70,14 @@ function passthrough(kind: ProviderKind): ProviderAdapter {
       const target = kind.passthrough
         ? await kind.passthrough(call)
         : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      const response = await upstream.send({ ...target, body: call.text, ...common(call) });
-      return kind.answered ? kind.answered(response, call) : response;
+      return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
     },
   };
+}
+
+/** The provider's answer as its kind has the gateway read it (adapter.ts, `answered`). */
+function answered(kind: ProviderKind, response: UpstreamResponse, call: ProviderCall): UpstreamResponse {
+  return kind.answered ? kind.answered(response, call) : response;
 }
 
 function common(call: ProviderCall): { trusted: boolean; timeoutMs?: number; signal?: AbortSignal } {
@@ -108,7 +112,7 @@ function providerLabel(call: ProviderCall): string {
   return call.provider.slug ? `provider "@${call.provider.slug}" (${call.provider.name})` : `provider "${call.provider.name}"`;
 }
 
-function translatedChat(backend: ChatBackend): ProviderAdapter {
+function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const codec = CLIENT_CODECS[call.endpoint.format];
@@ -116,7 +120,7 @@ function translatedChat(backend: ChatBackend): ProviderAdapter {
       const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
       if (call.stream) chat.stream = true;
       const native = await backend.request(chat, call);
-      const response = await upstream.send({ ...native, ...common(call) });
+      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       if (call.stream) {
         return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat), call.body));
@@ -130,12 +134,12 @@ function translatedChat(backend: ChatBackend): ProviderAdapter {
   };
 }
 
-function translatedEmbeddings(backend: EmbeddingsBackend): ProviderAdapter {
+function translatedEmbeddings(kind: ProviderKind, backend: EmbeddingsBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const request = keptParameters(call.body, backend.parameters, call);
       const native = await backend.request(request, call);
-      const response = await upstream.send({ ...native, ...common(call) });
+      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       return jsonAnswer(response.status, response.headers, backend.response(await objectOf(response), request));
     },

@@ -244,6 +244,25 @@ describe("Anthropic clients", () => {
     expect(azure.inference[0]?.body.stream).toBe(true);
   });
 
+  it("the content filter's verdicts on a translated answer and stream are recorded in the log", async () => {
+    azure.enqueue({ kind: "filtered-output" }, { kind: "filtered-output" });
+    const { response } = await anthropic()
+      .messages.create({ model: "@azure/gpt-4o", max_tokens: 50, messages: [{ role: "user", content: "tell me" }] })
+      .withResponse();
+    const whole = await logOf(response.headers.get("x-gateway-request-id"));
+    expect(whole.provider_filters).toMatchObject({
+      filtered: true,
+      completion: { violence: { filtered: true, severity: "medium" } },
+    });
+
+    const { response: streamed, data: stream } = await anthropic()
+      .messages.create({ model: "@azure/gpt-4o", max_tokens: 50, stream: true, messages: [{ role: "user", content: "tell me" }] })
+      .withResponse();
+    for await (const event of stream) seen.push(JSON.stringify(event));
+    const record = await logOf(streamed.headers.get("x-gateway-request-id"));
+    expect(record.provider_filters).toMatchObject({ filtered: true, prompt: { jailbreak: { detected: false } } });
+  });
+
   it("Azure's 429 keeps its status, with retry-after-ms given as retry-after", async () => {
     azure.enqueue({ kind: "error", status: 429, headers: { "retry-after-ms": "2500" } });
     const error = await anthropic()

@@ -3,11 +3,12 @@
  * authentication, api versions and content filter (docs/providers.md, "Azure OpenAI"). Requests
  * in the OpenAI format pass through unchanged; the kind gives their URL and credential, and reads
  * the answer's content filter verdicts for the log. Clients of another format (Anthropic's
- * Messages) reach the deployment's chat completions through the OpenAI chat backend.
+ * Messages) reach the deployment's chat completions through the OpenAI chat backend, whose
+ * native answer is read the same way.
  */
-import type { ChatBackend, PassthroughTarget, ProviderCall, ProviderKind } from "../../adapter.js";
+import type { PassthroughTarget, ProviderCall, ProviderKind } from "../../adapter.js";
 import { openAiChatBackend } from "../openai/index.js";
-import { azureAnswer, withRetryAfter } from "./answer.js";
+import { azureAnswer } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";
 import { AZURE_OPTIONS_SCHEMA, AZURE_SECRET_OPTIONS, azureOptions } from "./options.js";
 import { azureUrl } from "./target.js";
@@ -18,16 +19,10 @@ async function target(call: ProviderCall, path?: string): Promise<PassthroughTar
   return { url, headers: await azureAuthHeaders(call, options) };
 }
 
-/** The OpenAI chat backend at the deployment's chat completions, reading Azure's retry hint in milliseconds too. */
-function chatBackend(): ChatBackend {
-  const backend = openAiChatBackend((call) => target(call, "/chat/completions"));
-  return { ...backend, error: (status, text, headers) => backend.error(status, text, withRetryAfter(headers)) };
-}
-
 export const azureOpenAi: ProviderKind = {
   format: "openai",
   passthrough: (call) => target(call),
-  chat: chatBackend(),
+  chat: openAiChatBackend((call) => target(call, "/chat/completions")),
   answered: azureAnswer,
   optionsSchema: AZURE_OPTIONS_SCHEMA,
   secretOptions: AZURE_SECRET_OPTIONS,
