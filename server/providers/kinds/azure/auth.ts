@@ -82,8 +82,17 @@ async function entraToken(call: ProviderCall, options: AzureOptions): Promise<st
     pending.set(key, fetching);
   }
   const fresh = await fetching;
+  if (tokens.size >= MAX_CACHED_TOKENS) forgetExpired();
   tokens.set(key, fresh);
   return fresh.token;
+}
+
+/** Configs may each name an application of their own: past this many tokens, those due for renewal go. */
+const MAX_CACHED_TOKENS = 1000;
+
+function forgetExpired(): void {
+  const now = Date.now();
+  for (const [key, token] of tokens) if (token.renewAt <= now) tokens.delete(key);
 }
 
 /** Forgets every cached token (tests, and a process that rotates its applications' secrets). */
