@@ -9,6 +9,7 @@ export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
 export { type BodyPath, PART_SEPARATOR } from "./content.js";
 export { isCredentialHeader } from "./credential-headers.js";
+export { type AwsCredentials, type SignedRequest, signRequest } from "./net/aws-sigv4.js";
 export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";
 export { resolveWithPolicy } from "./net/lookup.js";
 export { addressPermitted, policyKey } from "./net/network-policy.js";

@@ -58,7 +58,18 @@ export const GATEWAY_ERRORS = {
   provider_not_configured: {
     status: 400,
     meaning:
-      "the provider lacks a setting it needs to be called (Azure OpenAI without resource_name or base_url), or a config sets one only a provider record may; the message names it",
+      "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files; Azure OpenAI: no resource_name or base_url), or a config sets one only a provider record may; the message names it",
+  },
+  // Amazon Bedrock (server/providers/kinds/bedrock).
+  unsupported_content: {
+    status: 400,
+    meaning:
+      "a message part, role or input the provider cannot take (an image by URL to Amazon Bedrock, which takes bytes; token arrays to Bedrock embeddings); the message names it",
+  },
+  custom_host_needs_credentials: {
+    status: 400,
+    meaning:
+      "a custom host was given to a provider that would sign with the gateway's own credentials (Amazon Bedrock's environment or shared AWS files); give the credentials in the config, or define the provider with its base_url",
   },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
@@ -75,7 +86,8 @@ export const GATEWAY_ERRORS = {
   },
   workspace_not_of_key: {
     status: 403,
-    meaning: "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
+    meaning:
+      "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
@@ -110,7 +122,8 @@ export const GATEWAY_ERRORS = {
   },
   upstream_stream_error: {
     status: 502,
-    meaning: "the provider sent an error in the middle of a translated stream (overloaded, …); the message is the provider's",
+    meaning:
+      "the provider sent an error in the middle of a translated stream (Anthropic's overloaded, Amazon Bedrock's throttlingException, modelStreamErrorException, …); the stream's error event names it",
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },

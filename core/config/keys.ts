@@ -133,6 +133,11 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     ),
     ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
     drop_params: ACTS,
+    // The Amazon Bedrock provider kind (server/providers/kinds/bedrock).
+    aws_access_key_id: ACTS,
+    aws_secret_access_key: ACTS,
+    aws_session_token: ACTS,
+    aws_region: ACTS,
     // Azure OpenAI (server/providers/kinds/azure/options.ts).
     resource_name: ACTS,
     deployment_id: ACTS,

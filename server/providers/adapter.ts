@@ -94,9 +94,11 @@ export interface ChatBackend {
 /** A provider's embeddings, reached from the OpenAI embeddings form. */
 export interface EmbeddingsBackend {
   readonly parameters: ReadonlySet<string>;
+  /** The most inputs one native call takes for this request's model, when limited; longer lists are sent in parts. */
+  batchSize?(embeddings: Json): number | undefined;
   request(embeddings: Json, call: ProviderCall): Promise<NativeCall>;
-  /** A 2xx native answer as an OpenAI embeddings list. */
-  response(body: Json, embeddings: Json): Json;
+  /** A 2xx native answer as an OpenAI embeddings list; some providers count tokens in a header only. */
+  response(body: Json, embeddings: Json, headers: IncomingHttpHeaders): Json;
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;
 }
 

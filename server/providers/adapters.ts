@@ -9,11 +9,12 @@ import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS } from "../formats/index.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
-import type { UpstreamResponse } from "../upstream/client.js";
+import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type {
   ChatBackend,
   EmbeddingsBackend,
   Json,
+  NativeCall,
   NativeError,
   ProviderAdapter,
   ProviderCall,
@@ -134,14 +135,77 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
   };
 }
 
+/** Native calls in flight at once for one split embeddings request: a few, not a burst the provider throttles. */
+const SPLIT_CONCURRENCY = 4;
+
+type EmbeddedPart = { list: Json; response: UpstreamResponse } | { failed: UpstreamResponse };
+
+async function embedOnce(
+  kind: ProviderKind,
+  backend: EmbeddingsBackend,
+  upstream: UpstreamClient,
+  call: ProviderCall,
+  request: Json,
+  native: NativeCall,
+): Promise<EmbeddedPart> {
+  const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
+  if (response.status < 200 || response.status >= 300) {
+    return { failed: await errorAnswer(call, response, backend.error.bind(backend)) };
+  }
+  return { list: backend.response(await objectOf(response), request, response.headers), response };
+}
+
+/** The lists of consecutive parts of one input as one list: indexes run on, usage adds up. */
+function joinedLists(lists: Json[]): Json {
+  const data: Json[] = [];
+  let prompt = 0;
+  let total = 0;
+  for (const list of lists) {
+    for (const item of list.data as Json[]) data.push({ ...item, index: data.length });
+    const usage = list.usage as { prompt_tokens?: number; total_tokens?: number } | undefined;
+    prompt += usage?.prompt_tokens ?? 0;
+    total += usage?.total_tokens ?? 0;
+  }
+  return { ...lists[0], data, usage: { prompt_tokens: prompt, total_tokens: total } };
+}
+
+/**
+ * Embeddings through a backend. An input list longer than one native call takes (`batchSize`:
+ * one text for Amazon Titan) is sent in parts, a few at a time, and answered as one list; the
+ * first part that fails is the answer.
+ */
 function translatedEmbeddings(kind: ProviderKind, backend: EmbeddingsBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const request = keptParameters(call.body, backend.parameters, call);
-      const native = await backend.request(request, call);
-      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
-      if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
-      return jsonAnswer(response.status, response.headers, backend.response(await objectOf(response), request));
+      const size = backend.batchSize?.(request);
+      const inputs = request.input;
+      if (!size || !Array.isArray(inputs) || inputs.length <= size) {
+        const part = await embedOnce(kind, backend, upstream, call, request, await backend.request(request, call));
+        if ("failed" in part) return part.failed;
+        return jsonAnswer(part.response.status, part.response.headers, part.list);
+      }
+      const requests: Json[] = [];
+      for (let at = 0; at < inputs.length; at += size) requests.push({ ...request, input: inputs.slice(at, at + size) });
+      // Every part is built before any is sent: a part the backend refuses leaves no call behind.
+      const natives = await Promise.all(requests.map((part) => backend.request(part, call)));
+      const lists: Json[] = [];
+      let last: UpstreamResponse | undefined;
+      for (let at = 0; at < requests.length; at += SPLIT_CONCURRENCY) {
+        const group = requests.slice(at, at + SPLIT_CONCURRENCY);
+        // Settled, not raced: no call is left running when the answer goes out.
+        const settled = await Promise.allSettled(
+          group.map((part, i) => embedOnce(kind, backend, upstream, call, part, natives[at + i] as NativeCall)),
+        );
+        for (const result of settled) {
+          if (result.status === "rejected") throw result.reason;
+          if ("failed" in result.value) return result.value.failed;
+          lists.push(result.value.list);
+          last = result.value.response;
+        }
+      }
+      const response = last as UpstreamResponse;
+      return jsonAnswer(response.status, response.headers, joinedLists(lists));
     },
   };
 }

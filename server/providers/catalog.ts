@@ -7,6 +7,7 @@
 import type { ProviderKind } from "./adapter.js";
 import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
 import { azureOpenAi } from "./kinds/azure/index.js";
+import { bedrock } from "./kinds/bedrock/index.js";
 import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
@@ -29,6 +30,7 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1", chat: OPENAI_CHAT },
   "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1", chat: OPENAI_CHAT },
   "azure-openai": azureOpenAi,
+  bedrock,
 };
 
 /** The built-in provider that answers from `mock_response` without calling anything. */
