@@ -15,9 +15,18 @@ import { forgetAzureTokens } from "../../server/providers/kinds/azure/auth.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import { AzureFake } from "../support/providers/azure.js";
+import {
+  BEDROCK_ACCESS_KEY_ID,
+  BEDROCK_REGION,
+  BEDROCK_SECRET_ACCESS_KEY,
+  BEDROCK_SESSION_TOKEN,
+  type BedrockFake,
+  startBedrockFake,
+} from "../support/providers/bedrock.js";
 
 let azure: AzureFake;
 let backup: FakeUpstream;
+let bedrock: BedrockFake;
 let gateway: TestGateway;
 /** Every answer and error body a client received, for the secrets test. */
 const seen: string[] = [];
@@ -28,6 +37,7 @@ const WRONG_SECRET = "entra-wrong-secret-~Xy7Z~0123456789";
 beforeAll(async () => {
   azure = await new AzureFake().start();
   backup = await new FakeUpstream().start();
+  bedrock = await startBedrockFake();
   const entra = {
     azure_auth_mode: "entra",
     azure_entra_tenant_id: azure.tenant,
@@ -61,6 +71,17 @@ beforeAll(async () => {
         },
         { slug: "azure-by-model", provider: "azure-openai", base_url: azure.baseUrl, api_key: azure.apiKey },
         { slug: "backup", provider: "openai", base_url: backup.baseUrl, api_key: BACKUP_KEY },
+        {
+          slug: "bedrock",
+          provider: "bedrock",
+          base_url: bedrock.origin,
+          options: {
+            aws_access_key_id: BEDROCK_ACCESS_KEY_ID,
+            aws_secret_access_key: BEDROCK_SECRET_ACCESS_KEY,
+            aws_session_token: BEDROCK_SESSION_TOKEN,
+            aws_region: BEDROCK_REGION,
+          },
+        },
       ],
     },
   });
@@ -70,11 +91,13 @@ afterAll(async () => {
   await gateway.close();
   await azure.close();
   await backup.close();
+  await bedrock.close();
 });
 
 beforeEach(() => {
   azure.reset();
   backup.reset();
+  bedrock.reset();
 });
 
 function client(config?: unknown): OpenAI {
@@ -539,6 +562,30 @@ describe("errors, retry and fallback", () => {
     ]);
   });
 
+  it("fallback from Azure answering 429 to Amazon Bedrock answers 200, and the log records both attempts", async () => {
+    azure.enqueue({ kind: "error", status: 429, headers: { "retry-after-ms": "1000" } });
+    const config = {
+      strategy: { mode: "fallback" },
+      targets: [
+        { provider: "@azure" },
+        { provider: "@bedrock", override_params: { model: "us.anthropic.claude-3-5-sonnet-20240620-v1:0" } },
+      ],
+    };
+    const { data, response } = await client(config)
+      .chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hello" }] })
+      .withResponse();
+    seen.push(JSON.stringify(data));
+    expect(response.status).toBe(200);
+    expect(data.choices[0]?.message.content).toBe("echo: hello");
+    expect(azure.inference).toHaveLength(1);
+    expect(bedrock.calls).toMatchObject([{ model: "us.anthropic.claude-3-5-sonnet-20240620-v1:0", operation: "converse" }]);
+    const record = await logOf(response.headers.get("x-gateway-request-id"));
+    expect(record.attempts.map((a) => [a.provider, a.status])).toEqual([
+      ["@azure", 429],
+      ["@bedrock", 200],
+    ]);
+  });
+
   it("without deployment settings the model names the deployment, and a model that cannot is refused before any call", async () => {
     const data = await client().chat.completions.create({
       model: "@azure-by-model/gpt-4o-prod",
@@ -556,7 +603,15 @@ describe("errors, retry and fallback", () => {
 
 describe("secrets", () => {
   it("no api key, client secret or token appears in any answer, error or log record", () => {
-    const secrets = [azure.apiKey, azure.clientSecret, WRONG_SECRET, BACKUP_KEY, ...azure.issued];
+    const secrets = [
+      azure.apiKey,
+      azure.clientSecret,
+      WRONG_SECRET,
+      BACKUP_KEY,
+      BEDROCK_SECRET_ACCESS_KEY,
+      BEDROCK_SESSION_TOKEN,
+      ...azure.issued,
+    ];
     expect(azure.issued.length).toBeGreaterThan(0);
     const logs = JSON.stringify(gateway.logs.list());
     expect(seen.length).toBeGreaterThan(10);
