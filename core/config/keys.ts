@@ -89,6 +89,9 @@ export const PROVIDER_OPTION_KEYS = [
   "fireworks_file_length",
   "snowflake_account",
   "model_pricing_config",
+  // Azure OpenAI settings of guardgate's own (docs/providers.md).
+  "azure_deployments",
+  "azure_authority_host",
 ] as const;
 
 /** The levels of a config that have their own keys. */
@@ -135,6 +138,18 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     aws_secret_access_key: ACTS,
     aws_session_token: ACTS,
     aws_region: ACTS,
+    // Azure OpenAI (server/providers/kinds/azure/options.ts).
+    resource_name: ACTS,
+    deployment_id: ACTS,
+    api_version: ACTS,
+    azure_auth_mode: ACTS,
+    azure_entra_client_id: ACTS,
+    azure_entra_client_secret: ACTS,
+    azure_entra_tenant_id: ACTS,
+    azure_entra_scope: ACTS,
+    azure_ad_token: ACTS,
+    azure_deployments: ACTS,
+    azure_authority_host: ACTS,
   },
   retry: {
     attempts: ACTS,

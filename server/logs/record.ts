@@ -33,6 +33,32 @@ export interface AttemptRecord {
    * stay those of the final attempt.
    */
   hook_results?: HookResultsRecord;
+  /** What the provider's own content filter said of this attempt, when it has one and said something. */
+  provider_filters?: ProviderFilters;
+}
+
+/** One category's verdict of a provider's content filter: the worst seen over the answer. */
+export interface FilterVerdict {
+  /** Whether the filter blocked or cut text for this category. */
+  filtered: boolean;
+  /** The severity or probability the filter gave (`safe`, `low`, `medium`, `high`, …). */
+  severity?: string;
+  /** For detectors without a severity (jailbreak, protected material): whether it found something. */
+  detected?: boolean;
+}
+
+/**
+ * What a provider's own content filter said of a call (docs/providers.md, "Content filter results
+ * in the log"): the filter's name, whether it blocked or cut anything, and each category's worst
+ * verdict on the prompt and on the completion. Kept small: verdicts, never the filtered text.
+ */
+export interface ProviderFilters {
+  /** Which filter spoke, e.g. `azure_content_filter`. */
+  source: string;
+  /** True when anything was blocked or cut: a filtered category, a `content_filter` finish, a refused prompt. */
+  filtered: boolean;
+  prompt?: Record<string, FilterVerdict>;
+  completion?: Record<string, FilterVerdict>;
 }
 
 /** Whether an attempt failed at the upstream: its error answer, or the gateway's failure to reach or read it. */
@@ -85,6 +111,8 @@ export interface RequestLogRecord extends SettledFields {
   stream_output_denied?: boolean;
   /** True when streamed output guardrails were skipped because the stream carried no text. */
   stream_output_skipped?: boolean;
+  /** What the provider's own content filter said of the final attempt (Azure's content filter), when it said something. */
+  provider_filters?: ProviderFilters;
   /** A stream the gateway stopped after it began: by which guardrails, after how much text (docs/streaming.md). */
   stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
   error?: { code: string; message: string };

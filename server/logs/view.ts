@@ -132,6 +132,7 @@ export function logView(
   response?: unknown;
   body_notes?: unknown;
   stream_stop?: unknown;
+  provider_filters?: unknown;
 } {
   const views = guardrailViews(entry.record);
   const { record, ...columns } = entry;
@@ -155,5 +156,7 @@ export function logView(
     ...("body_notes" in record && { body_notes: record.body_notes }),
     // A stream the gateway stopped after it began: which guardrails, after how many characters.
     ...("stream_stop" in record && { stream_stop: record.stream_stop }),
+    // What the provider's own content filter said (docs/providers.md).
+    ...("provider_filters" in record && { provider_filters: record.provider_filters }),
   };
 }

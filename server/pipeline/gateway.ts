@@ -16,7 +16,7 @@ import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { targetModel } from "../policies/scope.js";
-import type { ProviderCall } from "../providers/adapter.js";
+import type { CallFacts, ProviderCall } from "../providers/adapter.js";
 import { adapterFor, kindOf } from "../providers/adapters.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { secretOptionValues } from "../providers/options.js";
@@ -354,13 +354,15 @@ export class Gateway {
     const retry = leaf.node.settings.retry;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      const facts: CallFacts = {};
       let outcome: Outcome;
       try {
-        outcome = await this.#callOnce(ctx, leaf, attempt);
+        outcome = await this.#callOnce(ctx, leaf, attempt, facts);
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
         outcome = this.#failure(ctx, error, leaf);
       }
+      outcome.facts = facts;
       this.#record(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
       if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
       const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, this.deps.retryTiming);
@@ -371,7 +373,7 @@ export class Gateway {
   }
 
   /** One call of a target: the mock, the cache, or the upstream; then the output side. */
-  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number): Promise<Outcome> {
+  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number, facts: CallFacts): Promise<Outcome> {
     const { provider, node } = leaf;
     const endpoint = ctx.endpoint;
     const streaming = ctx.stream && endpoint.requestType !== "embed";
@@ -417,6 +419,7 @@ export class Gateway {
       dropParams: node.settings.dropParams === true,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
+      facts,
     };
     const response = await adapterFor(kindOf(provider.name), endpoint).send(this.deps.upstream, call);
     const headers = passedBackHeaders(response.headers);
@@ -596,6 +599,7 @@ export class Gateway {
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
     if (outcome?.error) attempt.error = outcome.error;
+    if (outcome?.facts?.provider_filters) attempt.provider_filters = outcome.facts.provider_filters;
     const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
     if (hooks) attempt.hook_results = hooks;
     ctx.attempts.push(attempt);
@@ -680,9 +684,14 @@ export class Gateway {
         if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
-      // A stream's output side ran after its attempt was recorded.
+      // A stream's output side ran, and its content filter spoke, after its attempt was recorded.
       const lastAttempt = ctx.attempts.at(-1);
       if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
+      const filters = outcome?.facts?.provider_filters;
+      if (filters) {
+        record.provider_filters = filters;
+        if (lastAttempt) lastAttempt.provider_filters = filters;
+      }
       if (this.deps.logBodies)
         keepBodies(record, leaf?.request ?? ctx.body, response, this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES);
       await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);

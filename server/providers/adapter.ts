@@ -11,6 +11,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FormatName } from "../formats/index.js";
+import type { ProviderFilters } from "../logs/record.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type { HttpProvider } from "./resolve.js";
@@ -35,6 +36,17 @@ export interface ProviderCall {
   dropParams: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Where the kind notes what the request log keeps of this call; filled while the answer is read. */
+  facts?: CallFacts;
+}
+
+/**
+ * What a kind learns of one call for the request log, beyond status and body: its content
+ * filter's verdicts (Azure's content filter, Gemini's safety ratings). Filled as the answer is
+ * read, so a stream's facts are complete when the stream ends, which is when its log is written.
+ */
+export interface CallFacts {
+  provider_filters?: ProviderFilters;
 }
 
 /** The URL and headers of a passthrough call. */
@@ -108,6 +120,12 @@ export interface ProviderKind {
   readonly baseUrl?: string;
   /** Where a passthrough call goes, when not `baseUrl + upstreamPath` with the provider's headers. */
   passthrough?(call: ProviderCall): Promise<PassthroughTarget>;
+  /**
+   * The provider's answer as the gateway (or, for a translated call, the backend) is to read it:
+   * the kind may put headers in their usual form (Azure's `retry-after-ms`) and note facts for the
+   * log (`call.facts`) as the body goes by, without changing a byte of it.
+   */
+  answered?(response: UpstreamResponse, call: ProviderCall): UpstreamResponse;
   /** Chat for clients of another format, or for every client when the kind has no format of guardgate's. */
   readonly chat?: ChatBackend;
   /** Embeddings for OpenAI clients, for kinds without an OpenAI passthrough. */

@@ -2,7 +2,8 @@
  * The log view of one request (spec §2.5): the request's facts, an overview of checks passed and
  * failed, every guardrail with its verdict, deny, async and transformed flags, every check with
  * its verdict, latency, error and data (its explanation first), the feedback object, the attempts
- * of a retried or fallen-back request, and the bodies when they were kept.
+ * of a retried or fallen-back request, what the provider's own content filter said, and the
+ * bodies when they were kept.
  */
 import { admin } from "../api";
 import { href } from "../router";
@@ -70,6 +71,35 @@ interface LogView extends LogSummary {
   response?: unknown;
   /** A stream the gateway stopped after it began. */
   stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
+  /** What the provider's own content filter said (Azure's), when it said something. */
+  provider_filters?: ProviderFilters;
+}
+
+interface FilterVerdict {
+  filtered: boolean;
+  severity?: string;
+  detected?: boolean;
+}
+
+interface ProviderFilters {
+  source: string;
+  filtered: boolean;
+  prompt?: Record<string, FilterVerdict>;
+  completion?: Record<string, FilterVerdict>;
+}
+
+/** One sentence on the provider's content filter: which categories it filtered, on which side. */
+function filterSummary(filters: ProviderFilters): string {
+  const hits: string[] = [];
+  for (const side of ["prompt", "completion"] as const) {
+    for (const [category, verdict] of Object.entries(filters[side] ?? {})) {
+      if (verdict.filtered)
+        hits.push(`${side} ${category.replaceAll("_", " ")}${verdict.severity ? ` (${verdict.severity})` : ""}`);
+    }
+  }
+  const filter = `The provider's content filter (${filters.source})`;
+  if (hits.length) return `${filter} filtered: ${hits.join(", ")}.`;
+  return filters.filtered ? `${filter} cut the answer.` : `${filter} filtered nothing.`;
 }
 
 /** One upstream call (or cache lookup, or input denial) of the request, as the log keeps it. */
@@ -354,6 +384,11 @@ export function LogDetail({ id }: { id: string }) {
                     ? `Stream stopped by ${log.stream_stop.guardrails.join(", ")}`
                     : "Stream stopped: a redaction reached text already sent"}{" "}
                   after {log.stream_stop.released_chars} characters had been sent ({log.stream_stop.mode} mode).
+                </p>
+              )}
+              {log.provider_filters && (
+                <p class={log.provider_filters.filtered ? "error" : "muted"} data-field="provider-filters">
+                  {filterSummary(log.provider_filters)}
                 </p>
               )}
               <h2>Guardrails</h2>
