@@ -4,12 +4,13 @@
  * calibration on the training part of the labelled set and choose the threshold on its
  * validation part. Deterministic (full-batch gradient descent, fixed order).
  */
-import { folded, Kind } from "../../plugins/model/shared/fold.js";
+import { folded, Kind, Script } from "../../plugins/model/shared/fold.js";
 import {
   type Calibration,
   calibrated,
   GIBBERISH_FEATURES,
   GibberishTables,
+  letterKey,
   LOGGED_TABLES,
   measure,
   MODELLED_SCRIPTS,
@@ -38,7 +39,7 @@ export function gibberishLabelled(): { rows: Row[]; records: FileRecord[] } {
 }
 
 /** Bumped whenever the recipe changes what a given input produces. */
-export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/3";
+export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/4";
 
 const BOUNDARY = 0x20;
 
@@ -48,7 +49,13 @@ const add = (table: Float32Array, index: number, weight: number) => {
 };
 
 /** Counts one natural text into the tables. */
-function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>, weight: number): void {
+function count(
+  tables: GibberishTables,
+  text: string,
+  alphabets: Map<number, Set<number>>,
+  latin: Map<string, number>,
+  weight: number,
+): void {
   let script = 0;
   let letters: number[] = [];
   let hash = FNV_OFFSET;
@@ -72,6 +79,10 @@ function count(tables: GibberishTables, text: string, alphabets: Map<number, Set
       if (hasPrevious) tables.pairs[tables.pairIndex(previous, hash)] = 1;
       previous = hash;
       hasPrevious = true;
+      if (script === Script.Latin) {
+        const word = String.fromCharCode(...letters);
+        latin.set(word, (latin.get(word) ?? 0) + weight);
+      }
       let alphabet = alphabets.get(script);
       if (!alphabet) alphabets.set(script, (alphabet = new Set()));
       for (const l of letters) alphabet.add(l);
@@ -102,7 +113,7 @@ function count(tables: GibberishTables, text: string, alphabets: Map<number, Set
  * Natural rows of six or more words with one random-letter token put in (label 0, generated): a
  * stray token in a sentence is not gibberish, and the calibration should learn so.
  */
-function withStrayTokens(rows: readonly Row[]): Row[] {
+export function withStrayTokens(rows: readonly Row[]): Row[] {
   const random = seededRandom(7);
   const letters = "qwertyuiopasdfghjklzxcvbnm";
   return rows
@@ -116,7 +127,7 @@ function withStrayTokens(rows: readonly Row[]): Row[] {
 }
 
 /** Fits a standardised logistic regression by full-batch gradient descent. */
-function fitCalibration(features: Float64Array[], labels: number[]): Calibration {
+export function fitCalibration(features: Float64Array[], labels: number[]): Calibration {
   const d = GIBBERISH_FEATURES.length;
   const measured = (j: number) => features.map((f) => f[j] as number).filter((v) => !Number.isNaN(v));
   const mean = Array.from({ length: d }, (_, j) => measured(j).reduce((s, v) => s + v, 0) / Math.max(1, measured(j).length));
@@ -273,10 +284,15 @@ export function corpusWeights(corpus: readonly Row[], balance: number): number[]
   });
 }
 
-/** How the gibberish model is trained. */
-export const GIBBERISH_RECIPE: { languageBalance: number; romanise: readonly string[] } = {
+/**
+ * How the gibberish model is trained. `anagramMinCount`: the weighted corpus count from which a
+ * Latin word's letter multiset goes into the anagram filter (rarer words would fill it with
+ * collisions and match foreign words by chance).
+ */
+export const GIBBERISH_RECIPE: { languageBalance: number; romanise: readonly string[]; anagramMinCount: number } = {
   languageBalance: 1,
   romanise: ["ru", "el"],
+  anagramMinCount: 50,
 };
 
 /** Trains the language model on the corpus and the calibration on the labelled rows. */
@@ -291,8 +307,16 @@ export function trainGibberish(
   const alphabets = new Map<number, Set<number>>();
   const counted = withRomanised(corpus, recipe.romanise);
   const weights = corpusWeights(counted, recipe.languageBalance);
-  counted.forEach((row, i) => count(tables, row.text, alphabets, weights[i] as number));
+  const latin = new Map<string, number>();
+  counted.forEach((row, i) => count(tables, row.text, alphabets, latin, weights[i] as number));
   for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
+  for (const [word, n] of latin) {
+    if (n < recipe.anagramMinCount || word.length < 2) continue;
+    let key = 0;
+    for (let i = 0; i < word.length; i++) key = (key + letterKey(word.charCodeAt(i))) | 0;
+    tables.anagrams[tables.anagramSlot1(key, word.length)] = 1;
+    tables.anagrams[tables.anagramSlot2(key, word.length)] = 1;
+  }
   // Stored as int8 of ln(1 + count): quantise now so calibration sees the tables as they will load.
   for (const t of [tables.trigram, tables.bigram, tables.unigram, tables.words]) {
     let max = 0;
@@ -320,7 +344,7 @@ export function trainGibberish(
     return {
       name,
       values: logged ? values.map((v) => Math.log1p(v)) : values,
-      dtype: logged || name === "pairs" ? ("int8" as const) : ("float32" as const),
+      dtype: logged || name === "pairs" || name === "anagrams" ? ("int8" as const) : ("float32" as const),
     };
   });
   const bytes = encodeWeights(
