@@ -32,6 +32,20 @@ export function gibberishLabelledFiles(): string[] {
   return [path.join(GIBBERISH_DIR, "gibberish_train.jsonl"), ...jsonlFiles(WRITTEN_GIBBERISH_DIR)];
 }
 
+/**
+ * The natural text the character and word model is counted from: the datasets' corpus, then the
+ * sentences written in Latin letters for languages of other scripts (`corpus/`, not labelled rows).
+ */
+export function gibberishCorpusFiles(): string[] {
+  return [path.join(GIBBERISH_DIR, "natural_corpus.jsonl"), ...jsonlFiles(path.join(WRITTEN_GIBBERISH_DIR, "corpus"))];
+}
+
+/** The rows of the corpus files, and the files' records for the weights header. */
+export function gibberishCorpus(): { rows: Row[]; records: FileRecord[] } {
+  const read = gibberishCorpusFiles().map(readRows);
+  return { rows: read.flatMap((r) => r.rows), records: read.map((r) => r.record) };
+}
+
 /** The rows of every labelled file, and the files' records for the weights header. */
 export function gibberishLabelled(): { rows: Row[]; records: FileRecord[] } {
   const read = gibberishLabelledFiles().map(readRows);
@@ -270,13 +284,16 @@ function withRomanised(corpus: readonly Row[], languages: readonly string[]): Ro
  * sentences) and the other languages one set of paragraphs each, so their words and letter
  * sequences would look rare next to English ones. Each language's rows are weighted by
  * (English characters / its characters) ^ balance: 0 counts every row once, 1 gives every
- * language the same mass.
+ * language the same mass. Rows of the written romanised corpus (category `…_written`) count
+ * `writtenWeight` times each instead.
  */
-export function corpusWeights(corpus: readonly Row[], balance: number): number[] {
+export function corpusWeights(corpus: readonly Row[], balance: number, writtenWeight = 1): number[] {
   const chars = new Map<string, number>();
   for (const row of corpus) chars.set(corpusLanguage(row), (chars.get(corpusLanguage(row)) ?? 0) + row.text.length);
   const english = chars.get("en") ?? 0;
   return corpus.map((row) => {
+    // The written romanised sentences are too few for their language's share to be made up to English's.
+    if (row.category.endsWith("_written")) return writtenWeight;
     const language = corpusLanguage(row);
     const own = chars.get(language) ?? 0;
     // Rows that name no language count once.
@@ -287,12 +304,20 @@ export function corpusWeights(corpus: readonly Row[], balance: number): number[]
 /**
  * How the gibberish model is trained. `anagramMinCount`: the weighted corpus count from which a
  * Latin word's letter multiset goes into the anagram filter (rarer words would fill it with
- * collisions and match foreign words by chance).
+ * collisions and match foreign words by chance). `writtenWeight`: how many times each sentence of
+ * the written romanised corpus counts (its 13 languages then hold about 40% of a corpus language's
+ * mass each).
  */
-export const GIBBERISH_RECIPE: { languageBalance: number; romanise: readonly string[]; anagramMinCount: number } = {
+export const GIBBERISH_RECIPE: {
+  languageBalance: number;
+  romanise: readonly string[];
+  anagramMinCount: number;
+  writtenWeight: number;
+} = {
   languageBalance: 1,
   romanise: ["ru", "el"],
   anagramMinCount: 50,
+  writtenWeight: 400,
 };
 
 /** Trains the language model on the corpus and the calibration on the labelled rows. */
@@ -306,7 +331,7 @@ export function trainGibberish(
   const tables = new GibberishTables();
   const alphabets = new Map<number, Set<number>>();
   const counted = withRomanised(corpus, recipe.romanise);
-  const weights = corpusWeights(counted, recipe.languageBalance);
+  const weights = corpusWeights(counted, recipe.languageBalance, recipe.writtenWeight);
   const latin = new Map<string, number>();
   counted.forEach((row, i) => count(tables, row.text, alphabets, latin, weights[i] as number));
   for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
