@@ -357,14 +357,17 @@ export function measure(
   // terms ("Google Docs" in a Russian or Hebrew sentence): their statistics would judge the text
   // by what it is not.
   const latinText = latinWords > 0 && latinWords * 2 >= words + otherWords;
-  // Names a minority of the Latin words are taken out of every statistic: a foreign name's letters
-  // are rare in the corpus without being gibberish. Capitalised words making most of a text
-  // (a title-case mash) stay in.
+  // Names are taken out of the word statistics (a foreign name is an unknown word without being
+  // gibberish) while another Latin word remains, and out of the letter statistics too when they
+  // are a minority of the Latin words: a text of capitalised words (a title-case mash) is still
+  // judged by its letters.
   if (names > 0 && names * 2 < latinWords) {
     modelledLetters -= nameLetters;
     sumBits -= nameBits;
     gibberishLetters -= nameGibberishLetters;
     words -= names;
+  }
+  if (names > 0 && names < latinWords) {
     latinWords -= names;
     unknown -= nameUnknown;
     anagrams -= nameAnagrams;
