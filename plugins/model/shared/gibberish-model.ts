@@ -138,7 +138,10 @@ function isUpper(cp: number): boolean {
 }
 
 /** A letter's share of an order-free key of a word's letters: the key is the sum of its letters' shares. */
-export const letterKey = (c: number) => mix(Math.imul(c ^ 0x2545f491, 0x9e3779b1));
+const mixedLetterKey = (c: number) => mix(Math.imul(c ^ 0x2545f491, 0x9e3779b1));
+/** The keys of the Latin letters folded text holds, looked up rather than mixed per letter. */
+const LETTER_KEYS = Int32Array.from({ length: 0x250 }, (_, c) => mixedLetterKey(c));
+export const letterKey = (c: number) => (c < 0x250 ? (LETTER_KEYS[c] as number) : mixedLetterKey(c) | 0);
 
 /** What the scorer measures of a text, before calibration. */
 export interface GibberishMeasure {
