@@ -9,6 +9,7 @@
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType } from "../../core/index.js";
 import type { LogEntry } from "../store/log-types.js";
 import { REPLAY_FORMAT, type ReplayCheckLine, type ReplayReport, type ReplaySubject } from "./replay-report.js";
+import { isObject } from "../../core/internal.js";
 
 const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>(["chatComplete", "complete", "embed", "messages"]);
 
@@ -40,10 +41,6 @@ function enforced(guardrails: Guardrail[]): Guardrail[] {
     const { monitor: _monitor, ...rest } = g;
     return { ...rest, async: false };
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Nearest-rank percentile of sorted values. */

@@ -1,4 +1,5 @@
 import { defineCheck, type RequestType } from "../../../core/index.js";
+import { isObject } from "../../../core/internal.js";
 
 type Role = "user" | "system" | "assistant";
 
@@ -10,8 +11,6 @@ interface Parameters {
 }
 
 type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What was done, for `data.action`. */
 type Action = "prefixed" | "insertedPart" | "insertedMessage" | "setSystem" | "skipped" | "notApplicable";

@@ -1,13 +1,10 @@
 import { type CheckContext, defineCheck, locateText, textExcerpt } from "../../../core/index.js";
+import { isObject } from "../../../core/internal.js";
 
 interface Parameters {
   not: boolean;
   allowToolCalls: boolean;
 }
-
-type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 // White space, and characters that render as nothing (zero-width spaces, joiners, BOM, …).
 const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
