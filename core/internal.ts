@@ -17,3 +17,4 @@ export { isObject } from "./plain-data.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
+export { type CountOptions, countTokens, type Encoding, ENCODINGS, loadEncoding, type TokenCount } from "./tokens.js";

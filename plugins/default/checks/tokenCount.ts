@@ -1,6 +1,6 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
+import { countTokens, ENCODINGS, type Encoding } from "../../../core/internal.js";
 import { checkBounds, rangeProblem } from "../shared/count-bounds.js";
-import { countTokens, ENCODINGS, type Encoding } from "../shared/tokens.js";
 
 interface Parameters {
   minTokens: number;
@@ -9,7 +9,7 @@ interface Parameters {
   not: boolean;
 }
 
-/** Counts tokens with a real BPE tokenizer (see tokens.ts) and compares the count with a range. */
+/** Counts tokens with a real BPE tokenizer (see core/tokens.ts) and compares the count with a range. */
 export default defineCheck<Parameters>({
   id: "tokenCount",
   name: "Token count",
