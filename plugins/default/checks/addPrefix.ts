@@ -193,10 +193,14 @@ export default defineCheck<Parameters>({
       parameters: { prefix: "Answer in English. ", applyToRole: "user" },
       text: "Wie spät ist es?",
       description: "Prefix the user's message.",
+      verdict: true,
+      transformedText: "Answer in English. Wie spät ist es?",
     },
     {
       parameters: { prefix: "You are a careful assistant.", applyToRole: "system", onlyIfEmpty: true },
       description: "Add a system prompt when the request has none.",
+      verdict: true,
+      data: { action: "insertedMessage" },
     },
   ],
   notes: [

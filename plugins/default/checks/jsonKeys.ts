@@ -69,6 +69,8 @@ export default defineCheck<Parameters>({
       parameters: { keys: ["answer", "sources"], operator: "all" },
       text: '{"answer": "42", "sources": ["guide"]}',
       description: "The reply must be an object with both keys.",
+      verdict: true,
+      data: { missingKeys: [] },
     },
   ],
   notes: [

@@ -97,7 +97,7 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: {}, text: "Here is your answer.", description: "The model must answer with text." }],
+  examples: [{ parameters: {}, text: "Here is your answer.", description: "The model must answer with text.", verdict: true }],
   notes: [
     "Blank means empty, or made only of Unicode white space and default-ignorable characters (zero-width spaces and joiners, BOM, soft hyphen, bidi marks): text a reader cannot see.",
     "",
