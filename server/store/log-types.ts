@@ -196,12 +196,15 @@ export function guardrailRows(record: Record<string, unknown>): GuardrailRow[] {
   return rows;
 }
 
+/** Nearest-rank percentile `p` (0–100) of sorted values; 0 when there are none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
 /** Nearest-rank percentiles of sorted latencies. */
 export function latencyStats(sorted: readonly number[]): LatencyStats {
-  const at = (p: number): number => {
-    if (sorted.length === 0) return 0;
-    const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-    return sorted[Math.min(rank, sorted.length) - 1]!;
-  };
+  const at = (p: number): number => percentile(sorted, p);
   return { p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: sorted.at(-1) ?? 0 };
 }
