@@ -9,6 +9,7 @@ import { loadGatewayFile } from "../server/config-file.js";
 import { Management } from "../server/management/index.js";
 import { validateGatewayConfig } from "../server/plan/schema.js";
 import { isKnownProvider } from "../server/providers/catalog.js";
+import { checkProviderOptions } from "../server/providers/options.js";
 import { openStore } from "../server/store/open.js";
 import type { Organization, Workspace } from "../server/store/types.js";
 import { UsageError } from "./usage-error.js";
@@ -65,6 +66,7 @@ export async function openStoreAccess(options: {
     registry: engine.registry,
     validateGatewayKeys: (config) => validateGatewayConfig(config, ""),
     isProviderKind: isKnownProvider,
+    checkProviderOptions,
   });
   return {
     management,

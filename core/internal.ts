@@ -4,11 +4,12 @@
  * guardgate uses core/index.ts (the `guardgate` package) only.
  */
 export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
-export { checkConfigKeys, nearestKey } from "./config/keys.js";
+export { checkConfigKeys, nearestKey, PROVIDER_OPTION_KEYS } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
 export { type BodyPath, PART_SEPARATOR } from "./content.js";
 export { isCredentialHeader } from "./credential-headers.js";
+export { type AwsCredentials, type SignedRequest, signRequest } from "./net/aws-sigv4.js";
 export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";
 export { resolveWithPolicy } from "./net/lookup.js";
 export { addressPermitted, policyKey } from "./net/network-policy.js";

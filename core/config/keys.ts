@@ -23,8 +23,12 @@ function peerOnly(note = "a setting of the peer gateway that guardgate does not 
 
 const PROVIDER_SPECIFIC = peerOnly("a provider setting of the peer gateway; guardgate's providers do not use it");
 
-/** Provider-specific keys of the peer gateway's config (Azure, AWS, Vertex, OpenAI, ...). */
-const PEER_PROVIDER_KEYS = [
+/**
+ * Provider-specific keys of the peer gateway's config (Azure, AWS, Vertex, OpenAI, ...). A config
+ * or target holding some hands them to its provider as options (server/providers/adapter.ts); the
+ * keys a provider kind reads are marked implemented in `CONFIG_KEYS` below.
+ */
+export const PROVIDER_OPTION_KEYS = [
   "resource_name",
   "deployment_id",
   "api_version",
@@ -125,7 +129,13 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     default_output_guardrails: peerOnly(
       "the peer gateway's organisation defaults; guardrails listed here do not run, list them under output_guardrails",
     ),
-    ...Object.fromEntries(PEER_PROVIDER_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
+    ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
+    drop_params: ACTS,
+    // The Amazon Bedrock provider kind (server/providers/kinds/bedrock).
+    aws_access_key_id: ACTS,
+    aws_secret_access_key: ACTS,
+    aws_session_token: ACTS,
+    aws_region: ACTS,
   },
   retry: {
     attempts: ACTS,

@@ -23,7 +23,7 @@ import {
   requiredField,
   TIMEOUT_PARAMETER,
 } from "../partner-kit/index.js";
-import { signRequest } from "./signing.js";
+import { signRequest } from "../../core/internal.js";
 
 export const BEDROCK: PartnerService = { id: "bedrock", name: "Amazon Bedrock Guardrails" };
 

@@ -16,8 +16,17 @@ import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { targetModel } from "../policies/scope.js";
+import type { ProviderCall } from "../providers/adapter.js";
+import { adapterFor, kindOf } from "../providers/adapters.js";
 import { mockBody, mockStream } from "../providers/mock.js";
-import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
+import { secretOptionValues } from "../providers/options.js";
+import type {
+  CallerCredentials,
+  HeaderProviderSettings,
+  HttpProvider,
+  ProviderResolver,
+  ResolvedProvider,
+} from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { Endpoint } from "./endpoints.js";
@@ -124,8 +133,12 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
   return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
 }
 
-function scrub(text: string, secret: string | undefined): string {
-  return secret && text.includes(secret) ? text.replaceAll(secret, "[REDACTED]") : text;
+/** The upstream's answer without the provider's secrets: its key, and the options holding secrets. */
+function scrub(text: string, provider: HttpProvider): string {
+  const secrets = secretOptionValues(provider.name, provider.options);
+  if (provider.secret) secrets.push(provider.secret);
+  for (const secret of secrets) if (text.includes(secret)) text = text.replaceAll(secret, "[REDACTED]");
+  return text;
 }
 
 /** A streamed request as asked of the upstream whole. */
@@ -374,7 +387,8 @@ export class Gateway {
     const streamOf = FORMATS[endpoint.format].streamOf;
     const regroup =
       streaming && streamOf && regroupsStream(node.stream, endpoint.requestType, leaf.request) ? streamOf : undefined;
-    const sent = JSON.stringify(regroup ? asWhole(leaf.request) : leaf.request);
+    const request = regroup ? asWhole(leaf.request) : leaf.request;
+    const sent = JSON.stringify(request);
     const cacheKey =
       node.settings.cache && !ctx.stream
         ? this.deps.cache.key({
@@ -390,19 +404,23 @@ export class Gateway {
       if (hit) return this.#answer(ctx, leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
     }
 
-    const response = await this.deps.upstream.send({
-      url: `${provider.baseUrl}${endpoint.upstreamPath}`,
+    const call: ProviderCall = {
+      endpoint,
+      body: request,
+      text: sent,
+      stream: streaming && !regroup,
       headers: upstreamHeaders(ctx.headers, provider, streaming && !regroup),
-      body: sent,
-      trusted: provider.trusted,
+      provider,
+      dropParams: node.settings.dropParams === true,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
-    });
+    };
+    const response = await adapterFor(kindOf(provider.name), endpoint).send(this.deps.upstream, call);
     const headers = passedBackHeaders(response.headers);
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
       return this.#streamOutcome(ctx, leaf, headers, response.stream(), () => response.discard());
     }
-    const text = scrub(await response.text(), provider.secret);
+    const text = scrub(await response.text(), provider);
     let parsed: unknown;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);

@@ -1,19 +1,14 @@
 /**
- * Providers guardgate knows by name: the wire format each speaks, its base URL (with the version
- * segment, as SDKs take it) and how it expects the credential. Any OpenAI- or Anthropic-compatible
- * server can also be reached with `custom_host` or a provider record's `base_url`.
+ * Providers guardgate knows by name, each a `ProviderKind` (adapter.ts): the wire format it
+ * speaks, its base URL (with the version segment, as SDKs take it), and for kinds with a format of
+ * their own, the backend that reaches them. Any OpenAI- or Anthropic-compatible server can also be
+ * reached with `custom_host` or a provider record's `base_url`.
  */
-import type { FormatName } from "../formats/index.js";
-
-/** How a provider is reached. */
-export interface CatalogEntry {
-  format: FormatName;
-  /** Base URL including the version segment; none for local servers that need `custom_host`. */
-  baseUrl: string;
-}
+import type { ProviderKind } from "./adapter.js";
+import { bedrock } from "./kinds/bedrock/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
-export const PROVIDER_CATALOG: Readonly<Record<string, CatalogEntry>> = {
+export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   openai: { format: "openai", baseUrl: "https://api.openai.com/v1" },
   anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
   groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1" },
@@ -23,6 +18,7 @@ export const PROVIDER_CATALOG: Readonly<Record<string, CatalogEntry>> = {
   deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
   openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
   ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+  bedrock,
 };
 
 /** The built-in provider that answers from `mock_response` without calling anything. */

@@ -11,7 +11,7 @@
  * DRAFT, exist. Decisions: "kill" is blocked by the content policy (VIOLENCE, HIGH); email
  * addresses are anonymized as {EMAIL}; "password" is blocked by the sensitive information policy.
  */
-import { signRequest } from "../../../plugins/bedrock/signing.js";
+import { signRequest } from "../../../core/internal.js";
 import type { ReceivedRequest } from "../http-server.js";
 import { jsonBody, type PartnerFake, startPartnerFake } from "./fake.js";
 
