@@ -67,7 +67,7 @@ export const GATEWAY_ERRORS = {
       "a custom host was given to a provider that would sign with the gateway's own credentials (Amazon Bedrock's environment or shared AWS files); give the credentials in the config, or define the provider with its base_url",
   },
   provider_not_configured: {
-    status: 500,
+    status: 400,
     meaning:
       "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files); the message names what is missing",
   },

@@ -455,7 +455,7 @@ describe("credentials from the standard chain", () => {
     // Nothing anywhere: the operator is told what is missing.
     vi.stubEnv("AWS_PROFILE", "nobody");
     const error = await apiError(ask);
-    expect([error.status, error.code]).toEqual([500, "provider_not_configured"]);
+    expect([error.status, error.code]).toEqual([400, "provider_not_configured"]);
   });
 
   it("never signs with the gateway's own credentials for a host the request chose", async () => {

@@ -83,7 +83,7 @@ describe("Bedrock credentials and region", () => {
 
   it("says what is missing when nothing gives credentials or a region", async () => {
     const credentials = await refusal(() => credentialsFor({}));
-    expect([credentials.status, credentials.code]).toEqual([500, "provider_not_configured"]);
+    expect([credentials.status, credentials.code]).toEqual([400, "provider_not_configured"]);
     expect(credentials.message).toContain("no AWS credentials");
     expect((await refusal(() => regionFor({}))).message).toContain("no region");
   });

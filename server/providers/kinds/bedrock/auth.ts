@@ -77,7 +77,7 @@ export async function credentialsFor(options: Json): Promise<ResolvedCredentials
   const shared = (await sharedProfile(profile)).credentials;
   if (shared) return { credentials: shared, fromOptions: false };
   throw new GatewayError(
-    500,
+    400,
     "provider_not_configured",
     `Amazon Bedrock: no AWS credentials: set aws_access_key_id and aws_secret_access_key on the provider, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the gateway's environment, or profile "${profile}" in the shared AWS files`,
   );
@@ -92,13 +92,13 @@ export async function regionFor(options: Json): Promise<string> {
     (await sharedProfile(profileName(options))).region;
   if (!region) {
     throw new GatewayError(
-      500,
+      400,
       "provider_not_configured",
       "Amazon Bedrock: no region: set aws_region on the provider, AWS_REGION in the gateway's environment, or region in the shared AWS config file",
     );
   }
   if (!REGION.test(region)) {
-    throw new GatewayError(500, "provider_not_configured", `Amazon Bedrock: "${region}" is not an AWS region name`);
+    throw new GatewayError(400, "provider_not_configured", `Amazon Bedrock: "${region}" is not an AWS region name`);
   }
   return region;
 }
