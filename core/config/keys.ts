@@ -9,6 +9,7 @@
 import { ConfigError } from "../errors.js";
 import type { ConfigWarning } from "./definition.js";
 import { joinPath } from "./path.js";
+import { isObject } from "../plain-data.js";
 
 /** How guardgate treats a known key: it acts on it, or accepts it and says it does not. */
 export type KeySupport = { implemented: true } | { implemented: false; note: string };
@@ -267,10 +268,6 @@ export function checkKeys(object: Record<string, unknown>, level: KeyLevel, path
     }
   }
   return warnings;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
