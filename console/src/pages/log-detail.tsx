@@ -26,7 +26,6 @@ function filterSummary(filters: ProviderFilters): string {
   return filters.filtered ? `${filter} cut the answer.` : `${filter} filtered nothing.`;
 }
 
-
 /** The guardrails an attempt ran, each with its verdict: `brief failed, tone passed`. */
 function attemptGuardrails(attempt: AttemptRecord): string {
   const hooks = attempt.hook_results;
