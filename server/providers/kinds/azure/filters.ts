@@ -5,15 +5,12 @@
  * `content_filter_results`), and whether anything was filtered (a category, or a finish reason
  * `content_filter`). Azure OpenAI documentation, "Content filtering": the annotations' fields.
  */
+import { isObject } from "../../../../core/internal.js";
 import type { FilterVerdict, ProviderFilters } from "../../../logs/record.js";
 import type { CallFacts, Json } from "../../adapter.js";
 
 const SOURCE = "azure_content_filter";
 const SEVERITY_RANK: Readonly<Record<string, number>> = { safe: 0, low: 1, medium: 2, high: 3 };
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Gathers verdicts into the call's facts, worst first, across answers, choices and chunks. */
 export class FilterFacts {
