@@ -14,9 +14,11 @@ export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from
 export { resolveWithPolicy } from "./net/lookup.js";
 export { addressPermitted, policyKey } from "./net/network-policy.js";
 export { parameterError } from "./parameters.js";
+export { isObject } from "./plain-data.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
+export { type CountOptions, countTokens, type Encoding, ENCODINGS, loadEncoding, type TokenCount } from "./tokens.js";
 export {
   clearServiceAccountTokens,
   DEFAULT_TOKEN_URI,

@@ -36,7 +36,7 @@ import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
-import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
+import { isKnownProvider, isLocalKind, knownProviderNames } from "./providers/catalog.js";
 import { checkProviderOptions } from "./providers/options.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
@@ -169,7 +169,8 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
       );
     }
     checkProviderOptions(provider.provider, provider.options, `providers[${index}].options`);
-    const reachable = provider.api_key || provider.base_url || provider.options || ["mock", "ollama"].includes(provider.provider);
+    const reachable =
+      provider.api_key || provider.base_url || provider.options || provider.provider === "mock" || isLocalKind(provider.provider);
     if (!reachable) {
       throw new ConfigError(
         `providers[${index}]`,

@@ -55,6 +55,11 @@ export const GATEWAY_ERRORS = {
     meaning:
       "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
   },
+  provider_not_configured: {
+    status: 400,
+    meaning:
+      "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files; Azure OpenAI: no resource_name or base_url; the Gemini API: no API key; Vertex AI: no service account or project), or a config sets one only a provider record may; the message names it",
+  },
   // Amazon Bedrock (server/providers/kinds/bedrock).
   unsupported_content: {
     status: 400,
@@ -65,11 +70,6 @@ export const GATEWAY_ERRORS = {
     status: 400,
     meaning:
       "a custom host was given to a provider that would sign with the gateway's own credentials (Amazon Bedrock's environment or shared AWS files); give the credentials in the config, or define the provider with its base_url",
-  },
-  provider_not_configured: {
-    status: 400,
-    meaning:
-      "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files; the Gemini API: no API key; Vertex AI: no service account or project); the message names what is missing",
   },
   upstream_stream_error: {
     status: 502,
@@ -120,15 +120,15 @@ export const GATEWAY_ERRORS = {
   },
   client_closed: { status: 499, meaning: "the client left before the answer (request log only)" },
   internal_error: { status: 500, meaning: "a bug in guardgate; the details are in its log, never in the answer" },
-  provider_auth_failed: {
-    status: 502,
-    meaning:
-      "the provider's access token could not be obtained: its token endpoint refused the service account's signed JWT, or could not be reached or read",
-  },
   upstream_unreachable: { status: 502, meaning: "the provider could not be reached, or its stream broke" },
   upstream_stream_incomplete: {
     status: 502,
     meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
+  },
+  provider_auth_failed: {
+    status: 502,
+    meaning:
+      "the gateway could not obtain a token for the provider (Microsoft Entra ID refused the application or could not be reached; Google's token endpoint refused a Vertex AI service account's signed JWT, or could not be reached or read); the message says why, never a secret",
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },

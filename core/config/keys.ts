@@ -9,6 +9,7 @@
 import { ConfigError } from "../errors.js";
 import type { ConfigWarning } from "./definition.js";
 import { joinPath } from "./path.js";
+import { isObject } from "../plain-data.js";
 
 /** How guardgate treats a known key: it acts on it, or accepts it and says it does not. */
 export type KeySupport = { implemented: true } | { implemented: false; note: string };
@@ -89,6 +90,9 @@ export const PROVIDER_OPTION_KEYS = [
   "fireworks_file_length",
   "snowflake_account",
   "model_pricing_config",
+  // Azure OpenAI settings of guardgate's own (docs/providers.md).
+  "azure_deployments",
+  "azure_authority_host",
 ] as const;
 
 /** The levels of a config that have their own keys. */
@@ -135,6 +139,18 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     aws_secret_access_key: ACTS,
     aws_session_token: ACTS,
     aws_region: ACTS,
+    // Azure OpenAI (server/providers/kinds/azure/options.ts).
+    resource_name: ACTS,
+    deployment_id: ACTS,
+    api_version: ACTS,
+    azure_auth_mode: ACTS,
+    azure_entra_client_id: ACTS,
+    azure_entra_client_secret: ACTS,
+    azure_entra_tenant_id: ACTS,
+    azure_entra_scope: ACTS,
+    azure_ad_token: ACTS,
+    azure_deployments: ACTS,
+    azure_authority_host: ACTS,
     // Read by the vertex-ai provider kind (server/providers/kinds/google).
     vertex_project_id: ACTS,
     vertex_region: ACTS,
@@ -256,10 +272,6 @@ export function checkKeys(object: Record<string, unknown>, level: KeyLevel, path
     }
   }
   return warnings;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -116,7 +116,13 @@ export default defineCheck<Parameters>({
     assessments: { type: "object[]", description: "Bedrock's assessments, without matched text." },
     redacted: { type: "boolean", description: "Whether the text was replaced by Bedrock's masked output." },
   },
-  examples: [{ parameters: { guardrailId: "gr0abc123def", guardrailVersion: "1", redact: true } }],
+  examples: [
+    {
+      parameters: { guardrailId: "gr0abc123def", guardrailVersion: "1", redact: true },
+      text: "I will kill the server if it crashes again.",
+      verdict: false,
+    },
+  ],
   notes: partnerNotes(BEDROCK.name, BEDROCK.id, NOTES),
   async run(context, { guardrailId: idParameter, guardrailVersion: versionParameter, redact, timeout }) {
     const credentials = context.credentials;

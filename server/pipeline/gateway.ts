@@ -48,6 +48,7 @@ import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { assertStreamCheckable, regroupsStream } from "./stream-coverage.js";
 import { usageOf } from "./usage.js";
+import { isObject } from "../../core/internal.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
@@ -130,10 +131,6 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
     if (point < 0) return target;
   }
   return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The upstream's answer without the provider's secrets: its key, and the options holding secrets. */

@@ -123,6 +123,12 @@ export interface ProviderKind {
   readonly baseUrl?: string;
   /** Where a passthrough call goes, when not `baseUrl + upstreamPath` with the provider's headers. */
   passthrough?(call: ProviderCall): Promise<PassthroughTarget>;
+  /**
+   * The provider's answer as the gateway (or, for a translated call, the backend) is to read it:
+   * the kind may put headers in their usual form (Azure's `retry-after-ms`) and note facts for the
+   * log (`call.facts`) as the body goes by, without changing a byte of it.
+   */
+  answered?(response: UpstreamResponse, call: ProviderCall): UpstreamResponse;
   /** Chat for clients of another format, or for every client when the kind has no format of guardgate's. */
   readonly chat?: ChatBackend;
   /** Embeddings for OpenAI clients, for kinds without an OpenAI passthrough. */

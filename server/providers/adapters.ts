@@ -60,8 +60,8 @@ export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: stri
 export function adapterFor(kind: ProviderKind, endpoint: Endpoint): ProviderAdapter {
   const route = routeOf(kind, endpoint);
   if (route === "passthrough") return passthrough(kind);
-  if (route === "chat") return translatedChat(kind.chat as ChatBackend);
-  if (route === "embeddings") return translatedEmbeddings(kind.embeddings as EmbeddingsBackend);
+  if (route === "chat") return translatedChat(kind, kind.chat as ChatBackend);
+  if (route === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend);
   throw new GatewayError(400, "provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
 }
 
@@ -71,9 +71,14 @@ function passthrough(kind: ProviderKind): ProviderAdapter {
       const target = kind.passthrough
         ? await kind.passthrough(call)
         : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      return upstream.send({ ...target, body: call.text, ...common(call) });
+      return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
     },
   };
+}
+
+/** The provider's answer as its kind has the gateway read it (adapter.ts, `answered`). */
+function answered(kind: ProviderKind, response: UpstreamResponse, call: ProviderCall): UpstreamResponse {
+  return kind.answered ? kind.answered(response, call) : response;
 }
 
 function common(call: ProviderCall): { trusted: boolean; timeoutMs?: number; signal?: AbortSignal } {
@@ -108,7 +113,7 @@ function providerLabel(call: ProviderCall): string {
   return call.provider.slug ? `provider "@${call.provider.slug}" (${call.provider.name})` : `provider "${call.provider.name}"`;
 }
 
-function translatedChat(backend: ChatBackend): ProviderAdapter {
+function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const codec = CLIENT_CODECS[call.endpoint.format];
@@ -116,7 +121,7 @@ function translatedChat(backend: ChatBackend): ProviderAdapter {
       const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
       if (call.stream) chat.stream = true;
       const native = await backend.request(chat, call, upstream);
-      const response = await upstream.send({ ...native, ...common(call) });
+      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       if (call.stream) {
         return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat, call), call.body));
@@ -136,13 +141,14 @@ const SPLIT_CONCURRENCY = 4;
 type EmbeddedPart = { list: Json; response: UpstreamResponse } | { failed: UpstreamResponse };
 
 async function embedOnce(
+  kind: ProviderKind,
   backend: EmbeddingsBackend,
   upstream: UpstreamClient,
   call: ProviderCall,
   request: Json,
   native: NativeCall,
 ): Promise<EmbeddedPart> {
-  const response = await upstream.send({ ...native, ...common(call) });
+  const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
   if (response.status < 200 || response.status >= 300) {
     return { failed: await errorAnswer(call, response, backend.error.bind(backend)) };
   }
@@ -168,14 +174,14 @@ function joinedLists(lists: Json[]): Json {
  * one text for Amazon Titan) is sent in parts, a few at a time, and answered as one list; the
  * first part that fails is the answer.
  */
-function translatedEmbeddings(backend: EmbeddingsBackend): ProviderAdapter {
+function translatedEmbeddings(kind: ProviderKind, backend: EmbeddingsBackend): ProviderAdapter {
   return {
     async send(upstream, call) {
       const request = keptParameters(call.body, backend.parameters, call);
       const size = backend.batchSize?.(request);
       const inputs = request.input;
       if (!size || !Array.isArray(inputs) || inputs.length <= size) {
-        const part = await embedOnce(backend, upstream, call, request, await backend.request(request, call, upstream));
+        const part = await embedOnce(kind, backend, upstream, call, request, await backend.request(request, call, upstream));
         if ("failed" in part) return part.failed;
         return jsonAnswer(part.response.status, part.response.headers, part.list);
       }
@@ -189,7 +195,7 @@ function translatedEmbeddings(backend: EmbeddingsBackend): ProviderAdapter {
         const group = requests.slice(at, at + SPLIT_CONCURRENCY);
         // Settled, not raced: no call is left running when the answer goes out.
         const settled = await Promise.allSettled(
-          group.map((part, i) => embedOnce(backend, upstream, call, part, natives[at + i] as NativeCall)),
+          group.map((part, i) => embedOnce(kind, backend, upstream, call, part, natives[at + i] as NativeCall)),
         );
         for (const result of settled) {
           if (result.status === "rejected") throw result.reason;

@@ -6,6 +6,7 @@
  */
 import type { ProviderKind } from "./adapter.js";
 import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
+import { azureOpenAi } from "./kinds/azure/index.js";
 import { bedrock } from "./kinds/bedrock/index.js";
 import { GOOGLE_KIND, VERTEX_AI_KIND } from "./kinds/google/index.js";
 import { OPENAI_CHAT } from "./kinds/openai/index.js";
@@ -21,6 +22,15 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
   deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1", chat: OPENAI_CHAT },
   openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1", chat: OPENAI_CHAT },
   ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1", chat: OPENAI_CHAT },
+  // OpenAI-compatible services (docs/providers.md, "OpenAI-compatible services").
+  cohere: { format: "openai", baseUrl: "https://api.cohere.ai/compatibility/v1", chat: OPENAI_CHAT },
+  "perplexity-ai": { format: "openai", baseUrl: "https://api.perplexity.ai", chat: OPENAI_CHAT },
+  "x-ai": { format: "openai", baseUrl: "https://api.x.ai/v1", chat: OPENAI_CHAT },
+  cerebras: { format: "openai", baseUrl: "https://api.cerebras.ai/v1", chat: OPENAI_CHAT },
+  // Local servers at their documented default ports; base_url or custom_host points elsewhere.
+  vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1", chat: OPENAI_CHAT },
+  "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1", chat: OPENAI_CHAT },
+  "azure-openai": azureOpenAi,
   bedrock,
   google: GOOGLE_KIND,
   "vertex-ai": VERTEX_AI_KIND,
@@ -28,6 +38,12 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
 
 /** The built-in provider that answers from `mock_response` without calling anything. */
 export const MOCK_PROVIDER = "mock";
+
+/** Whether a kind's default server runs on this machine (Ollama, vLLM, LM Studio), which needs no key. */
+export function isLocalKind(name: string): boolean {
+  const url = Object.hasOwn(PROVIDER_CATALOG, name) ? PROVIDER_CATALOG[name]?.baseUrl : undefined;
+  return url !== undefined && new URL(url).hostname === "127.0.0.1";
+}
 
 /** Whether a name is a provider guardgate can call. */
 export function isKnownProvider(name: string): boolean {

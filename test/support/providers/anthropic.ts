@@ -9,6 +9,7 @@
 import type { ServerResponse } from "node:http";
 import { type LocalServer, type ReceivedRequest, sendJson, startServer } from "../http-server.js";
 import { DEFAULT_USAGE, pieces, type Scripted, type ScriptedTurn } from "./script.js";
+import { isObject } from "../../../core/internal.js";
 
 type Json = Record<string, unknown>;
 
@@ -36,8 +37,6 @@ const STOP: Record<NonNullable<ScriptedTurn["stop"]>, string> = {
   stop_sequence: "stop_sequence",
   filter: "refusal",
 };
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** What is wrong with a request body, as the API's invalid_request_error says it; undefined when nothing. */
 function invalid(body: unknown): string | undefined {

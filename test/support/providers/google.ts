@@ -17,7 +17,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { jwtVerify } from "jose";
-import type { ServiceAccount } from "../../../core/internal.js";
+import { isObject, type ServiceAccount } from "../../../core/internal.js";
 import { type LocalServer, type ReceivedRequest, sendJson, startServer } from "../http-server.js";
 
 /** How the next model call is answered; with none queued, "echo: <last user text>". */
@@ -69,10 +69,6 @@ class InvalidArgument extends Error {}
 
 function status(code: number, name: string, message: string, details?: unknown[]): Record<string, unknown> {
   return { error: { code, message, status: name, ...(details && { details }) } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Throws Google's "Unknown name" error for a field outside `allowed`. */

@@ -11,6 +11,7 @@
 import type { ServerResponse } from "node:http";
 import { type LocalServer, type ReceivedRequest, sendJson, startServer } from "../http-server.js";
 import { DEFAULT_USAGE, pieces, type Scripted, type ScriptedTurn } from "./script.js";
+import { isObject } from "../../../core/internal.js";
 
 type Json = Record<string, unknown>;
 
@@ -21,8 +22,6 @@ const FINISH: Record<NonNullable<ScriptedTurn["stop"]>, string> = {
   stop_sequence: "stop",
   filter: "content_filter",
 };
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function invalid(body: unknown): { message: string; param: string } | undefined {
   if (!isObject(body)) return { message: "the body must be a JSON object", param: "" };

@@ -5,6 +5,7 @@
  * one role merged as Converse requires alternation; tools, tool_choice and the sampling fields
  * become `toolConfig` and `inferenceConfig`. What Converse cannot take is a 400 naming it.
  */
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
 
@@ -32,10 +33,6 @@ const IMAGE_FORMATS = new Set(["png", "jpeg", "gif", "webp"]);
 
 function refuse(code: "unsupported_content" | "unsupported_parameter" | "invalid_request", message: string): never {
   throw new GatewayError(400, code, message);
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Converse takes image bytes only: a data URL is decoded, a web URL is refused (it is never fetched). */

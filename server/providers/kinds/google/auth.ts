@@ -7,6 +7,7 @@
  */
 import {
   DEFAULT_TOKEN_URI,
+  isObject,
   type ServiceAccount,
   ServiceAccountKeyError,
   serviceAccountToken,
@@ -19,10 +20,6 @@ export const SERVICE_ACCOUNT_OPTION = "vertex_service_account_json";
 
 function failed(message: string): GatewayError {
   return new GatewayError(502, "provider_auth_failed", message);
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The service account of the options: given as an object, or as its JSON text. */

@@ -5,14 +5,11 @@
  * `predictions[].embeddings.values`), answered as an OpenAI embeddings list, in floats or, as the
  * openai SDKs ask by default, base64.
  */
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
 
 export const EMBEDDINGS_PARAMETERS: ReadonlySet<string> = new Set(["model", "input", "dimensions", "encoding_format"]);
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The texts to embed; token arrays are OpenAI's alone. */
 export function embeddingInputs(request: Json): string[] {

@@ -6,6 +6,7 @@
  * API calls invalid a 401, so retry and fallback treat Google like any provider.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { isObject } from "../../../../core/internal.js";
 import type { Json, NativeError } from "../../adapter.js";
 
 /** The status and code of each google.rpc.Code name. */
@@ -27,10 +28,6 @@ const BY_STATUS: Readonly<Record<string, { status: number; code: string }>> = {
 
 /** Messages of an INVALID_ARGUMENT about a prompt longer than the model takes. */
 const TOO_LONG = /token count|exceeds the maximum number of tokens|context (window|length)|too many tokens|input is too long/i;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Seconds from a google.protobuf.Duration (`"37s"`, `"0.5s"`), rounded up. */
 function seconds(duration: unknown): string | undefined {

@@ -6,6 +6,7 @@
  * whether anything was blocked. Categories lose their `HARM_CATEGORY_` prefix (`hate_speech`);
  * a rating's severity is Vertex AI's `severity` where it gives one, else its `probability`.
  */
+import { isObject } from "../../../../core/internal.js";
 import type { FilterVerdict, ProviderFilters } from "../../../logs/record.js";
 import type { CallFacts, Json } from "../../adapter.js";
 
@@ -21,10 +22,6 @@ export const FILTERED_FINISH_REASONS: ReadonlySet<string> = new Set([
   "SPII",
   "IMAGE_SAFETY",
 ]);
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Gathers Gemini's verdicts into a call's facts, worst first, across candidates and stream events. */
 export class SafetyFacts {

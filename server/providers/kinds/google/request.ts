@@ -5,6 +5,7 @@
  * sampling fields `generationConfig`. Gemini fetches no URL of the client's: an image is sent as
  * inline base64 data, or, on Vertex AI, as a `gs://` file reference.
  */
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
 import { geminiSchema } from "./schema.js";
@@ -53,10 +54,6 @@ function unsupportedParameter(where: string, problem: string): never {
 
 function invalid(where: string, problem: string): never {
   throw new GatewayError(400, "invalid_request", `${where}: ${problem}`);
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The Gemini request body for an OpenAI chat request. */

@@ -8,6 +8,7 @@
  * said (the block, the ratings) goes to the request log's `provider_filters` (filters.ts).
  */
 import { randomBytes } from "node:crypto";
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
 import { FILTERED_FINISH_REASONS, type SafetyFacts } from "./filters.js";
@@ -22,10 +23,6 @@ export function finishReasonOf(reason: unknown, calledTools: boolean): string {
 /** An id for a tool call, in OpenAI's style. */
 export function toolCallId(): string {
   return `call_${randomBytes(12).toString("hex")}`;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The parts of a candidate's content; thought summaries are the model's reasoning, not its answer. */

@@ -8,6 +8,7 @@
  * (`$ref`, `oneOf`, `const`, `additionalProperties` as a schema, …) is refused, naming it, since
  * dropping it would silently loosen the schema.
  */
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { Json } from "../../adapter.js";
 
@@ -50,10 +51,6 @@ function refuse(where: string, problem: string): never {
     "unsupported_parameter",
     `${where}: ${problem}; Gemini takes the OpenAPI subset of JSON Schema (type, properties, items, enum, anyOf, required, …)`,
   );
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `schema` in Gemini's form; `where` names it in errors (`tools[0].function.parameters`). */

@@ -7,6 +7,7 @@
  * complete when every candidate it began has finished; one ending before is a 502.
  */
 import { randomBytes } from "node:crypto";
+import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import { SseSplitter } from "../../../upstream/sse.js";
 import type { Json } from "../../adapter.js";
@@ -17,10 +18,6 @@ interface ChoiceState {
   started: boolean;
   toolCalls: number;
   finished: boolean;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** OpenAI chat chunks of a Gemini SSE stream. */
