@@ -168,7 +168,8 @@ export function mocking(answers: Answers): Interceptor {
 
 /** A cached answer for a target with `cache` set (not streamed); on a miss, the key the upstream's answer is kept under. */
 export function caching(cache: AnswerCache, answers: Answers): Interceptor {
-  return async (call, next) => {
+  // Not async itself, so a target without a cache passes through without a promise of its own.
+  return (call, next) => {
     const { ctx, leaf } = call;
     if (!leaf.node.settings.cache || ctx.stream || leaf.provider.kind !== "http") return next(call);
     const key = cache.key({
@@ -177,14 +178,16 @@ export function caching(cache: AnswerCache, answers: Answers): Interceptor {
       path: ctx.endpoint.upstreamPath,
       body: wireOf(call).text,
     });
-    // A retry asks the upstream again: the cached answer is what is being retried.
-    if (call.attempt === 0) {
-      const hit = await cache.get(key);
-      if (hit) return answers.json(ctx, leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
-    }
     call.cacheKey = key;
-    return next(call);
+    // A retry asks the upstream again: the cached answer is what is being retried.
+    return call.attempt === 0 ? cachedOr(cache, answers, key, call, next) : next(call);
   };
+}
+
+async function cachedOr(cache: AnswerCache, answers: Answers, key: string, call: TargetCall, next: Dispatch): Promise<Outcome> {
+  const hit = await cache.get(key);
+  if (!hit) return next(call);
+  return answers.json(call.ctx, call.leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
 }
 
 /** The bottom of the stack: the provider kind's adapter calls the upstream, and its answer is checked. */
