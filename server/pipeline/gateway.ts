@@ -16,7 +16,7 @@ import type { ProviderResolver } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { Answers } from "./answer.js";
 import { providerLabel } from "./attempts.js";
-import { discardOutcome, type JsonOutcome, type Outcome, type StreamOutcome } from "./outcome.js";
+import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
 import type { Phases } from "./phases.js";
 import type { RequestPolicy } from "./policy.js";
 import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
@@ -58,10 +58,6 @@ export interface GatewayDeps {
   streamCheckBudgetMs?: number;
   /** Adds the guardrails of the policies holding each target, once its provider and model are resolved. */
   policies?: PolicyAttacher;
-}
-
-function ok(status: number): boolean {
-  return status >= 200 && status < 300;
 }
 
 /** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (docs/spec-notes.md, "The peer gateway"). */

@@ -87,6 +87,11 @@ export function retryStatus(outcome: Outcome): number {
   return outcome.outputStatus === 246 ? 246 : 200;
 }
 
+/** Whether an HTTP status is a success (2xx). */
+export function ok(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
 /** Frees what an outcome holds when it is not the one answered. */
 export function discardOutcome(outcome: Outcome): void {
   if (outcome.kind === "stream") outcome.discard();

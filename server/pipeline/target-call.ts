@@ -23,6 +23,7 @@ import {
   hookResultsOf,
   type JsonOutcome,
   type Leaf,
+  ok,
   type Outcome,
   retryStatus,
 } from "./outcome.js";
@@ -75,10 +76,6 @@ export function compose(interceptors: readonly Interceptor[], bottom: Dispatch):
 /** The stack a gateway calls its targets through: retry, mock, cache, upstream. */
 export function targetCallStack(deps: TargetCallDeps): Dispatch {
   return compose([retrying(deps.retryTiming), mocking(deps.answers), caching(deps.cache, deps.answers)], upstreamCall(deps));
-}
-
-function ok(status: number): boolean {
-  return status >= 200 && status < 300;
 }
 
 function streamingOf(ctx: RequestContext): boolean {
