@@ -7,6 +7,7 @@ import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "./phases.js";
+import type { Admission } from "./policy.js";
 import type { StreamRelay } from "./relay.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
@@ -18,6 +19,8 @@ export interface Leaf {
   phase: PhaseContext;
   /** The synchronous input evaluation, when the target has synchronous input guardrails. */
   input?: Evaluation;
+  /** The request policy's admission, settled with the answer's usage when the request is logged. */
+  admission?: Admission;
 }
 
 /** A complete, non-streamed answer. */
@@ -82,6 +85,11 @@ export function appendHookResults(text: string, body: Record<string, unknown>, h
 export function retryStatus(outcome: Outcome): number {
   if (outcome.status !== 246) return outcome.status;
   return outcome.outputStatus === 246 ? 246 : 200;
+}
+
+/** Whether an HTTP status is a success (2xx). */
+export function ok(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 /** Frees what an outcome holds when it is not the one answered. */

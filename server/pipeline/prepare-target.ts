@@ -1,0 +1,119 @@
+/**
+ * A target made ready to call: its provider resolved, the policies holding it applied, the
+ * request policy's admission taken, and its input side run. A 446 or a refusal here is the
+ * target's answer at once, and the upstream is never called.
+ */
+import type { Evaluation } from "../../core/index.js";
+import { deniedBody, deniedHeaders, denialOf, GatewayError } from "../errors.js";
+import type { PlanNode } from "../plan/build.js";
+import type { PolicyAttacher } from "../policies/attach.js";
+import { targetModel } from "../policies/scope.js";
+import type { ProviderResolver } from "../providers/resolve.js";
+import { failureAnswer } from "./answer.js";
+import { providerLabel, recordAttempt } from "./attempts.js";
+import { checkHeaders } from "./headers.js";
+import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
+import type { RequestPolicy } from "./policy.js";
+import type { RequestContext } from "./request-context.js";
+import { assertStreamCheckable } from "./stream-coverage.js";
+
+/** What preparing a target needs. */
+export interface TargetPreparation {
+  providers: ProviderResolver;
+  phases: Phases;
+  policy?: RequestPolicy;
+  policies?: PolicyAttacher;
+}
+
+/**
+ * The target ready to call (a `Leaf`), or its answer when the input side denied it or a step
+ * refused (a `JsonOutcome`, its attempt recorded as ended before the upstream).
+ */
+export async function prepareTarget(
+  deps: TargetPreparation,
+  ctx: RequestContext,
+  target: PlanNode,
+  started: number,
+): Promise<Leaf | JsonOutcome> {
+  let leaf: Leaf | undefined;
+  let node = target;
+  try {
+    let body = ctx.body;
+    const overrides = node.settings.overrideParams;
+    if (Object.keys(overrides).length) body = { ...body, ...overrides };
+    const { provider, model } = await deps.providers.resolve({
+      settings: node.settings,
+      header: ctx.headerProvider,
+      model: body.model,
+      endpoint: ctx.endpoint,
+      caller: ctx.caller,
+      scope: { workspaceId: ctx.identity.workspaceId },
+    });
+    if (model !== undefined) body = { ...body, model };
+    // Policies are matched on what this target calls, per target and so per fallback and retry.
+    if (deps.policies) {
+      const set = await deps.policies.forRequest({
+        workspaceId: ctx.identity.workspaceId,
+        apiKeyId: ctx.identity.id,
+        model: targetModel(provider, body.model),
+      });
+      node = deps.policies.applyNode(target, set);
+    }
+    if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
+    const admission = await deps.policy?.admit({
+      identity: ctx.identity,
+      provider,
+      model: typeof body.model === "string" ? body.model : undefined,
+      requestType: ctx.endpoint.requestType,
+    });
+    const guarded = node.input.sync.length + node.input.async.length + node.output.sync.length + node.output.async.length > 0;
+    const phase: PhaseContext = {
+      requestType: ctx.endpoint.requestType,
+      metadata: ctx.metadata,
+      // The caller's Authorization is a provider credential unless a slug or the mock answers.
+      headers: guarded ? checkHeaders(ctx.headers, provider.kind === "mock" || provider.slug !== undefined) : {},
+      ...(typeof body.model === "string" && { model: body.model }),
+      provider: providerLabel(provider),
+      workspaceId: ctx.identity.workspaceId,
+    };
+    let evaluation: Evaluation | undefined;
+    if (node.input.sync.length) {
+      const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
+        Object.keys(overrides).length ? JSON.stringify(overrides) : ""
+      }`;
+      let input = ctx.inputs.get(inputKey);
+      if (!input) {
+        input = deps.phases.sync("input", node.input.sync, body, undefined, phase);
+        ctx.inputs.set(inputKey, input);
+      }
+      evaluation = await input;
+    }
+    leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
+    if (admission) leaf.admission = admission;
+    if (evaluation) leaf.input = evaluation;
+    if (node.input.async.length && !ctx.asyncInputs.has(node.input.key)) {
+      ctx.asyncInputs.set(node.input.key, deps.phases.async("input", node.input.async, body, undefined, phase));
+    }
+    if (evaluation?.status === 446) {
+      const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
+      const denied: JsonOutcome = {
+        kind: "json",
+        status: 446,
+        body: deniedBody(ctx.endpoint.errorStyle, "input", hooks),
+        headers: deniedHeaders(denialOf("input", hooks)),
+        leaf,
+        hooks,
+        error: { code: "hooks_failed", message: "denied by input guardrails" },
+      };
+      recordAttempt(ctx, node, leaf, 446, started, denied, true);
+      return denied;
+    }
+    return leaf;
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const outcome = failureAnswer(ctx, error, leaf);
+    recordAttempt(ctx, node, leaf, outcome.status, started, outcome, true);
+    return outcome;
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "../errors.js";
+import type { JsonOutcome, Leaf, Outcome } from "./outcome.js";
+import type { RequestContext } from "./request-context.js";
+import { compose, type Dispatch, type Interceptor, retrying, type TargetCall } from "./target-call.js";
+
+function answer(status: number): JsonOutcome {
+  return { kind: "json", status, headers: {} };
+}
+
+function callOf(retry?: { attempts: number; onStatusCodes: number[] }): TargetCall {
+  const leaf = {
+    node: { path: "targets[0]", settings: { ...(retry && { retry }) }, input: { sync: [] }, output: { sync: [] } },
+    provider: { kind: "http", name: "openai" },
+    request: {},
+    phase: { requestType: "chatComplete", metadata: {}, headers: {} },
+  } as unknown as Leaf;
+  const ctx = {
+    attempts: [],
+    endpoint: { errorStyle: "openai" },
+    signal: new AbortController().signal,
+  } as unknown as RequestContext;
+  return { ctx, leaf, attempt: 0, facts: {} };
+}
+
+describe("the target call stack", () => {
+  it("runs interceptors outermost first, each handing the call to the one below, the bottom last", async () => {
+    const seen: string[] = [];
+    const step =
+      (name: string): Interceptor =>
+      async (call, next) => {
+        seen.push(`${name}>`);
+        const outcome = await next(call);
+        seen.push(`<${name}`);
+        return outcome;
+      };
+    const bottom: Dispatch = async () => {
+      seen.push("bottom");
+      return answer(200);
+    };
+    const dispatch = compose([step("a"), step("b")], bottom);
+    expect((await dispatch(callOf())).status).toBe(200);
+    expect(seen).toEqual(["a>", "b>", "bottom", "<b", "<a"]);
+  });
+
+  it("lets an interceptor answer without calling what lies below", async () => {
+    let called = false;
+    const dispatch = compose([async () => answer(446)], async () => {
+      called = true;
+      return answer(200);
+    });
+    expect((await dispatch(callOf())).status).toBe(446);
+    expect(called).toBe(false);
+  });
+
+  it("retries the listed statuses with a fresh attempt number and facts, recording every attempt", async () => {
+    const statuses = [503, 429, 200];
+    const attempts: number[] = [];
+    const facts = new Set<object>();
+    const dispatch = compose([retrying({ baseDelayMs: 0 })], async (call) => {
+      attempts.push(call.attempt);
+      facts.add(call.facts);
+      return answer(statuses.shift() as number);
+    });
+    const call = callOf({ attempts: 3, onStatusCodes: [429, 503] });
+    const outcome: Outcome = await dispatch(call);
+    expect(outcome.status).toBe(200);
+    expect(attempts).toEqual([0, 1, 2]);
+    expect(facts.size).toBe(3);
+    expect(call.ctx.attempts.map((a) => a.status)).toEqual([503, 429, 200]);
+  });
+
+  it("turns a gateway error below into the target's answer, and stops after the allowed attempts", async () => {
+    const dispatch = compose([retrying({ baseDelayMs: 0 })], async () => {
+      throw new GatewayError(502, "upstream_unreachable", "the upstream could not be reached");
+    });
+    const call = callOf({ attempts: 1, onStatusCodes: [502] });
+    const outcome = await dispatch(call);
+    expect(outcome).toMatchObject({ kind: "json", status: 502, error: { code: "upstream_unreachable" } });
+    expect(call.ctx.attempts.map((a) => a.error?.code)).toEqual(["upstream_unreachable", "upstream_unreachable"]);
+  });
+});
