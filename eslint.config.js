@@ -1,12 +1,13 @@
 // Lint rules: ESLint's and typescript-eslint's recommended sets over the TypeScript sources, and
 // core's boundary: core/ imports nothing outside itself, and code outside core/ reaches core only
-// through its public entry (core/index.ts), its internal entry (core/internal.ts) or
-// `guardgate/testing` (core/testing/index.ts). Core's tests may also use the package entry
+// through its public entry (core/index.ts), its internal entry (core/internal.ts),
+// `guardgate/testing` (core/testing/index.ts) or its result types (core/types.ts, which imports
+// nothing with a runtime: what the console's browser build type-checks against). Core's tests may also use the package entry
 // (index.ts), which adds the built-in plugins, and the test helpers in test/support/.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-const CORE_ENTRIES = "(index|internal)\\.js$|testing/index\\.js$";
+const CORE_ENTRIES = "(index|internal|types)\\.js$|testing/index\\.js$";
 
 /** no-restricted-imports options refusing relative imports that climb out of a folder `depth` levels inside core. */
 function leavingCore(depth, allowPackageEntry) {
@@ -34,7 +35,8 @@ export const coreBoundary = [
           patterns: [
             {
               regex: `^(\\.\\.?/)+core/(?!${CORE_ENTRIES})`,
-              message: "import core through core/index.js (public) or core/internal.js (guardgate's own code), not its modules.",
+              message:
+                "import core through core/index.js (public) or core/internal.js (guardgate's own code), or its result types through core/types.js, not its modules.",
             },
           ],
         },

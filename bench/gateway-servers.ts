@@ -178,10 +178,16 @@ async function floor(upstreamPort: number): Promise<number> {
 function benchFile(upstreamPort: number): GatewayFile {
   return {
     api_keys: [{ key: BENCH_KEY }],
-    providers: [{ slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" }],
+    providers: [
+      { slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" },
+      // The same fake upstream reached as an Anthropic provider: OpenAI chat requests translated to Messages and back.
+      { slug: "anthropic-upstream", provider: "anthropic", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" },
+    ],
     configs: [
       { id: "none", config: { provider: "@upstream" } },
       { id: "pack", config: { provider: "@upstream", ...STANDARD_PACK } },
+      { id: "translated", config: { provider: "@anthropic-upstream" } },
+      { id: "translated-pack", config: { provider: "@anthropic-upstream", ...STANDARD_PACK } },
       ...Object.entries(STREAM_CONFIGS).map(([id, config]) => ({ id, config })),
       ...Object.entries(LONG_STREAM_CONFIGS).map(([id, config]) => ({ id, config })),
     ],

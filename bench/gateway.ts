@@ -13,6 +13,12 @@
  * stream per stream mode. With `--streams`, only those are measured (bench/results/gateway-streams.*).
  * With `--fleet`, measures 1, 2 and 3 instances over Postgres and Redis instead (fleet.ts).
  *
+ * The translated rows send the same OpenAI chat request to the same fake upstream reached as an
+ * Anthropic provider: the request goes out as a Messages request and the answer comes back as a
+ * chat completion. With `--translation`, only guardgate's passthrough and translated rows are
+ * measured (bench/results/gateway-translation.*). Target: translation adds at most 15% CPU per
+ * request over passthrough.
+ *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
  * 60% of the floor's, for guardgate as `guardgate serve` runs it.
  */
@@ -22,6 +28,12 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Pool } from "undici";
+import type { Json, ProviderCall } from "../server/providers/adapter.js";
+import { keptParameters } from "../server/providers/adapters.js";
+import { openAiCodec } from "../server/providers/codecs/openai.js";
+import { ANTHROPIC_CHAT } from "../server/providers/kinds/anthropic/index.js";
+import { type Endpoint, ENDPOINTS } from "../server/pipeline/endpoints.js";
+import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
 import { measureStreams, type StreamBenchDeps, streamTable } from "./streams.js";
@@ -215,6 +227,165 @@ function summary(samples: Samples, durationSeconds: number): Measure {
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
+const chat = (port: number) => `http://127.0.0.1:${port}/v1/chat/completions`;
+
+/** The saved configs of the benchmark's file (gateway-servers.ts), by how their rows are named. */
+const CONFIG_NAMES = {
+  none: "no guardrails",
+  pack: "standard pack",
+  translated: "translated to Anthropic, no guardrails",
+  "translated-pack": "translated to Anthropic, standard pack",
+} as const;
+
+/** One server's targets, one per saved config. */
+function gatewayTargets(name: string, port: number, server: ChildProcess, configs: Array<keyof typeof CONFIG_NAMES>): Target[] {
+  return configs.map((config) => ({
+    name: `${name}, ${CONFIG_NAMES[config]}`,
+    url: chat(port),
+    headers: { "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config },
+    process: server,
+  }));
+}
+
+type Result = Target & { throughput: Measure; paced: Measure; cpuMicrosPerRequest: number };
+
+/** Warms every target up, times them at the paced rate in rounds (with their CPU time), then saturates each. */
+async function measure(targets: Target[]): Promise<Result[]> {
+  // A short warm-up of each: connections, JIT, caches.
+  for (const target of targets) await paced(target, 200, 2, { latencies: [], errors: 0, non2xx: 0 });
+  const samples = targets.map(() => ({ latencies: [] as number[], errors: 0, non2xx: 0, cpuMicros: 0 }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, target] of targets.entries()) {
+      const into = samples[i] as (typeof samples)[number];
+      const cpuBefore = await cpuOf(target.process);
+      await paced(target, rate, seconds / rounds, into);
+      into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
+    }
+  }
+  const results: Result[] = [];
+  for (const [i, target] of targets.entries()) {
+    const into = samples[i] as (typeof samples)[number];
+    const pacedMeasure = summary(into, seconds);
+    const cpuMicrosPerRequest = into.cpuMicros / Math.max(1, pacedMeasure.requests);
+    const throughput = await saturate(target);
+    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest });
+    process.stdout.write(
+      `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
+        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU per request\n`,
+    );
+  }
+  return results;
+}
+
+/** The most translation may add to guardgate's CPU time per request, over passthrough. */
+const TRANSLATION_CPU_MAX = 1.15;
+
+/** Each translated row beside its passthrough row: CPU per request and the ratio. */
+function translationRows(results: Result[]) {
+  return (["no guardrails", "standard pack"] as const).flatMap((guardrails) => {
+    const passthrough = results.find((r) => r.name === `guardgate, ${guardrails}`);
+    const translated = results.find((r) => r.name === `guardgate, translated to Anthropic, ${guardrails}`);
+    if (!passthrough || !translated) return [];
+    const ratio = translated.cpuMicrosPerRequest / passthrough.cpuMicrosPerRequest;
+    return [
+      {
+        guardrails,
+        passthrough_cpu_us: round(passthrough.cpuMicrosPerRequest, 0),
+        translated_cpu_us: round(translated.cpuMicrosPerRequest, 0),
+        cpu_ratio: round(ratio),
+        passthrough_p50_ms: passthrough.paced.p50,
+        translated_p50_ms: translated.paced.p50,
+        passthrough_rps: round(passthrough.throughput.rps, 0),
+        translated_rps: round(translated.throughput.rps, 0),
+        met: ratio <= TRANSLATION_CPU_MAX,
+      },
+    ];
+  });
+}
+
+function translationTable(rows: ReturnType<typeof translationRows>): string {
+  return [
+    "| guardrails | passthrough CPU (µs/req) | translated CPU (µs/req) | translated vs passthrough | p50 passthrough / translated (ms) | throughput passthrough / translated (req/s) |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.guardrails} | ${r.passthrough_cpu_us} | ${r.translated_cpu_us} | ${r.cpu_ratio.toFixed(2)} | ${r.passthrough_p50_ms} / ${r.translated_p50_ms} | ${r.passthrough_rps} / ${r.translated_rps} |`,
+    ),
+    "",
+    `Target: translated ≤ ${TRANSLATION_CPU_MAX.toFixed(2)}× passthrough CPU per request — ${rows.every((r) => r.met) ? "met" : "not met"}.`,
+  ].join("\n");
+}
+
+/**
+ * The translation's own CPU per request, in this process: the benchmark's chat request turned into
+ * a Messages request and the fake upstream's answer into a chat completion, as the adapter does,
+ * without the network and the pipeline around it (which a passthrough request pays too).
+ */
+async function translationMicros(): Promise<number> {
+  const request = JSON.parse(body) as Json;
+  const call: ProviderCall = {
+    endpoint: ENDPOINTS.find((e) => e.route === "/v1/chat/completions") as Endpoint,
+    body: request,
+    text: body,
+    stream: false,
+    headers: {},
+    provider: {
+      kind: "http",
+      name: "anthropic",
+      options: {},
+      baseUrl: "http://127.0.0.1/v1",
+      trusted: true,
+      headers: {},
+      identity: "",
+    },
+    dropParams: false,
+  };
+  const answer = JSON.stringify(answerBody("/v1/messages", request, `echo: ${prompt}`));
+  const once = async () => {
+    const chat = keptParameters(openAiCodec.toChat(request, call), ANTHROPIC_CHAT.parameters, call);
+    const native = await ANTHROPIC_CHAT.request(chat, call);
+    const completion = JSON.stringify(openAiCodec.fromChat(ANTHROPIC_CHAT.response(JSON.parse(answer) as Json, chat), request));
+    return native.body.length + completion.length;
+  };
+  for (let i = 0; i < 20_000; i++) await once();
+  const runs = 100_000;
+  const before = process.cpuUsage();
+  for (let i = 0; i < runs; i++) await once();
+  const used = process.cpuUsage(before);
+  return round((used.user + used.system) / runs, 1);
+}
+
+/** `--translation`: guardgate's passthrough and translated rows alone. */
+async function translationOnly(): Promise<void> {
+  const upstreamPort = await spawnServer("upstream");
+  const servePort = await spawnServer("serve", [String(upstreamPort), executor]);
+  const serveProcess = children.at(-1) as ChildProcess;
+  const results = await measure(
+    gatewayTargets("guardgate", servePort, serveProcess, ["none", "translated", "pack", "translated-pack"]),
+  );
+  const rows = translationRows(results);
+  const ownMicros = await translationMicros();
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { seconds, connections, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    translation: rows,
+    translation_code_cpu_us_per_request: ownMicros,
+  };
+  const markdown = [
+    "# Gateway benchmark: translation",
+    "",
+    `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m} at the end.`,
+    `The same ${Buffer.byteLength(body)}-byte OpenAI chat request to the same fake upstream, as an OpenAI provider (passthrough) and as an Anthropic one (translated both ways); CPU time of the \`guardgate serve\` process per request at a fixed ${rate} req/s for ${seconds} s.`,
+    "",
+    translationTable(rows),
+    "",
+    `The translation's own code (request out, answer back, in one process without the network): ${ownMicros} µs of CPU per request.`,
+    "",
+  ].join("\n");
+  await writeResults("gateway-translation", report, markdown);
+}
+
 async function main(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
   const [floorPort, servePort, appPort] = await Promise.all([
@@ -228,45 +399,13 @@ async function main(): Promise<void> {
     ChildProcess,
     ChildProcess,
   ];
-  const chat = (port: number) => `http://127.0.0.1:${port}/v1/chat/completions`;
-  /** guardgate's four targets: each server with no guardrails and with the pack. */
-  const gateway = (name: string, port: number, server: ChildProcess): Target[] =>
-    (["none", "pack"] as const).map((config) => ({
-      name: `${name}, ${config === "none" ? "no guardrails" : "standard pack"}`,
-      url: chat(port),
-      headers: { "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config },
-      process: server,
-    }));
   const targets: Target[] = [
     { name: "direct upstream", url: chat(upstreamPort), headers: {}, process: upstreamProcess },
     { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
-    ...gateway("guardgate", servePort, serveProcess),
-    ...gateway("bare app", appPort, appProcess),
+    ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack", "translated", "translated-pack"]),
+    ...gatewayTargets("bare app", appPort, appProcess, ["none", "pack"]),
   ];
-
-  // A short warm-up of each: connections, JIT, caches.
-  for (const target of targets) await paced(target, 200, 2, { latencies: [], errors: 0, non2xx: 0 });
-  const samples = targets.map(() => ({ latencies: [] as number[], errors: 0, non2xx: 0, cpuMicros: 0 }));
-  for (let r = 0; r < rounds; r++) {
-    for (const [i, target] of targets.entries()) {
-      const into = samples[i] as (typeof samples)[number];
-      const cpuBefore = await cpuOf(target.process);
-      await paced(target, rate, seconds / rounds, into);
-      into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
-    }
-  }
-  const results: Array<Target & { throughput: Measure; paced: Measure; cpuMicrosPerRequest: number }> = [];
-  for (const [i, target] of targets.entries()) {
-    const into = samples[i] as (typeof samples)[number];
-    const pacedMeasure = summary(into, seconds);
-    const cpuMicrosPerRequest = into.cpuMicros / Math.max(1, pacedMeasure.requests);
-    const throughput = await saturate(target);
-    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest });
-    process.stdout.write(
-      `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
-        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU per request\n`,
-    );
-  }
+  const results = await measure(targets);
 
   const direct = results[0] as (typeof results)[number];
   const floorResult = results[1] as (typeof results)[number];
@@ -293,6 +432,7 @@ async function main(): Promise<void> {
     };
   });
   const pack = rows.find((r) => r.target === "guardgate, standard pack");
+  const translation = translationRows(results);
   const streams = await measureStreams(streamDeps);
   const report = {
     date: new Date().toISOString(),
@@ -312,6 +452,7 @@ async function main(): Promise<void> {
       cpu_us_per_request: round(direct.cpuMicrosPerRequest, 0),
     },
     rows,
+    translation,
     streams,
     targets: {
       added_p50_vs_floor_max: 1.5,
@@ -342,13 +483,22 @@ async function main(): Promise<void> {
     "",
     `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
     "",
+    translationTable(translation),
+    "",
     streamTable(streams),
     "",
   ].join("\n");
   await writeResults("gateway", report, markdown);
 }
 
-(process.argv.includes("--fleet") ? runFleetBenchmark() : process.argv.includes("--streams") ? streamsOnly() : main())
+(process.argv.includes("--fleet")
+  ? runFleetBenchmark()
+  : process.argv.includes("--streams")
+    ? streamsOnly()
+    : process.argv.includes("--translation")
+      ? translationOnly()
+      : main()
+)
   .catch((error: unknown) => {
     process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
     process.exitCode = 1;

@@ -8,6 +8,7 @@ import { bodyForText, createEngine, GuardgateError, type RequestType, type Side 
 import { builtinPlugins } from "../plugins/builtin.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
+import { readStdin, UsageError } from "./usage-error.js";
 
 const ARGS = {
   usage: [
@@ -42,17 +43,8 @@ const ARGS = {
   footer: "Exit status: 0 all synchronous guardrails passed, 1 one failed, 2 bad input.",
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
-class UsageError extends Error {}
-
 // Re-exported where it used to live, for the benchmarks that build bodies with it.
 export { bodyForText };
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError("no input: pipe a JSON body on stdin or give --text");
-  const parts: Buffer[] = [];
-  for await (const part of process.stdin) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString("utf8");
-}
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -82,7 +74,10 @@ const check: Command = async (argv) => {
     if (!["chatComplete", "complete", "embed", "messages"].includes(requestType)) {
       throw new UsageError(`--request-type must be chatComplete, complete, embed or messages, not "${requestType}"`);
     }
-    const body = values.text !== undefined ? bodyForText(side, requestType, values.text) : parseJson(await readStdin(), "stdin");
+    const body =
+      values.text !== undefined
+        ? bodyForText(side, requestType, values.text)
+        : parseJson(await readStdin("no input: pipe a JSON body on stdin or give --text"), "stdin");
     engine = await createEngine({
       builtins: builtinPlugins,
       plugins: values.plugin ?? [],

@@ -8,7 +8,8 @@ import type { PluginCredentials } from "../server/management/plugin-integrations
 import type { PluginIntegration, WorkspaceSelection } from "../server/store/types.js";
 import { type CommandArgs, CONFIG_PLUGINS_FLAG, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
-import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError, workspaceOf } from "./store-access.js";
+import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, workspaceOf } from "./store-access.js";
+import { readStdin, UsageError } from "./usage-error.js";
 
 const ARGS = {
   usage: [
@@ -41,13 +42,6 @@ const ARGS = {
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError("no credentials: pipe a JSON object on stdin or give --env KEY=VAR");
-  const parts: Buffer[] = [];
-  for await (const part of process.stdin) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString("utf8");
-}
-
 /** The credentials to set, from `--env` pairs or stdin; a mistake names what, never a value. */
 async function credentialsOf(pairs: string[] | undefined): Promise<PluginCredentials> {
   if (pairs?.length) {
@@ -63,7 +57,7 @@ async function credentialsOf(pairs: string[] | undefined): Promise<PluginCredent
   }
   let value: unknown;
   try {
-    value = JSON.parse(await readStdin());
+    value = JSON.parse(await readStdin("no credentials: pipe a JSON object on stdin or give --env KEY=VAR"));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError("stdin: is not a JSON object");

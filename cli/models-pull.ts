@@ -10,6 +10,7 @@ import { type CommandArgs, type Flag, helpOf, parseCommand, printHelp } from "./
 import { DEFAULT_HUB, fetchFile, type HubOptions, resolveRevision } from "./hub.js";
 import { type LockedFile, MODEL_LOCK_FILE, type ModelLock } from "../plugins/model/shared/model-lock.js";
 import { type CheckSettings, GuardgateError, outboundUrlProblem } from "../core/index.js";
+import { UsageError } from "./usage-error.js";
 
 const ARGS = {
   usage: ["models pull REPO [--revision REV] [--file PATH[=NAME]]... [--out DIR] [--endpoint URL]"],
@@ -50,8 +51,6 @@ const ARGS = {
 const FOLDER_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"];
 const REQUIRED = ["model.onnx", "config.json", "tokenizer.json"];
 const REPO = /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/;
-
-class UsageError extends Error {}
 
 /** A repository file to fetch and the name it gets in the folder. */
 interface Wanted {

@@ -9,6 +9,7 @@ import { type RunningManagedServer, type SetupReport, startManagedServer } from 
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import { type StartupLines, startupLines } from "./startup-lines.js";
 import type { Command } from "./main.js";
+import { UsageError } from "./usage-error.js";
 
 const ARGS = {
   usage: [
@@ -62,8 +63,6 @@ const ARGS = {
   },
   positionals: false,
 } as const satisfies CommandArgs<Record<string, Flag>>;
-
-class UsageError extends Error {}
 
 function integer(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);

@@ -9,11 +9,12 @@ import { loadGatewayFile } from "../server/config-file.js";
 import { Management } from "../server/management/index.js";
 import { validateGatewayConfig } from "../server/plan/schema.js";
 import { isKnownProvider } from "../server/providers/catalog.js";
+import { checkProviderOptions } from "../server/providers/options.js";
 import { openStore } from "../server/store/open.js";
 import type { Organization, Workspace } from "../server/store/types.js";
+import { UsageError } from "./usage-error.js";
 
-/** A usage mistake: exit status 2 with the message. */
-export class UsageError extends Error {}
+export { UsageError };
 
 /** A feedback value from a flag (`--feedback-min`, `--feedback-max`): an integer from -10 to 10. */
 export function feedbackFlag(value: string | undefined, flag: string): number | undefined {
@@ -65,6 +66,7 @@ export async function openStoreAccess(options: {
     registry: engine.registry,
     validateGatewayKeys: (config) => validateGatewayConfig(config, ""),
     isProviderKind: isKnownProvider,
+    checkProviderOptions,
   });
   return {
     management,

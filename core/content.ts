@@ -7,6 +7,7 @@
  * block's `input`), unless the guardrail opted out of tool arguments.
  */
 import diff from "fast-diff";
+import { isObject } from "./plain-data.js";
 import type { RequestType, Side } from "./types.js";
 
 /** A path into a JSON body: object keys and array indexes. */
@@ -36,10 +37,6 @@ export function baseRequestType(type: string): RequestType | undefined {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Slots of a `content` that is a string or an array of typed parts with a `text` field. */
 function contentSlots(content: unknown, path: BodyPath): TextSlot[] {

@@ -46,6 +46,7 @@ export { type OutboundOptions, type OutboundResponse, outboundRequest, outboundU
 export {
   type CheckContext,
   type CheckDefinition,
+  type CheckExample,
   type CheckKind,
   type CheckOutcome,
   type CheckSettings,

@@ -4,15 +4,18 @@
  * guardgate uses core/index.ts (the `guardgate` package) only.
  */
 export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/definition.js";
-export { checkConfigKeys, nearestKey } from "./config/keys.js";
+export { checkConfigKeys, nearestKey, PROVIDER_OPTION_KEYS } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
 export { type BodyPath, PART_SEPARATOR } from "./content.js";
 export { isCredentialHeader } from "./credential-headers.js";
+export { type AwsCredentials, type SignedRequest, signRequest } from "./net/aws-sigv4.js";
 export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";
 export { resolveWithPolicy } from "./net/lookup.js";
 export { addressPermitted, policyKey } from "./net/network-policy.js";
 export { parameterError } from "./parameters.js";
+export { isObject } from "./plain-data.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
+export { type CountOptions, countTokens, type Encoding, ENCODINGS, loadEncoding, type TokenCount } from "./tokens.js";

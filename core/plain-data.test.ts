@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainDataProblem } from "./plain-data.js";
+import { isObject, plainDataProblem } from "./plain-data.js";
 
 describe("plainDataProblem", () => {
   it("accepts what JSON and structured clone both carry", () => {
@@ -20,5 +20,13 @@ describe("plainDataProblem", () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(plainDataProblem(cycle, "data")).toMatch(/nested deeper than 64 levels/);
+  });
+});
+
+describe("isObject", () => {
+  it("holds for objects with fields to read, not for null, arrays or scalars", () => {
+    expect(isObject({ a: 1 })).toBe(true);
+    expect(isObject(Object.create(null))).toBe(true);
+    for (const value of [null, undefined, [], [1], "x", 1, true]) expect(isObject(value)).toBe(false);
   });
 });

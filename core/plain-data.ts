@@ -63,3 +63,8 @@ function find(value: unknown, depth: number): Problem | undefined {
   }
   return undefined;
 }
+
+/** Whether `value` is an object with fields to read: not null and not an array (a JSON object, once parsed). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -98,6 +98,33 @@ export interface DataFieldDoc {
   echoesText?: boolean;
 }
 
+/**
+ * One example of a check: its parameters, what it runs on, and what it decides there. Only
+ * `parameters` is needed to show it; `verdict` (and `data`, `transformedText`) make it a test case.
+ */
+export interface CheckExample {
+  parameters: Record<string, unknown>;
+  description?: string;
+  /** The evaluated text: the last user message (input side) or the reply (output side). */
+  text?: string;
+  /** The side it runs on; the check's first side when absent. */
+  side?: Side;
+  /** `chatComplete` when absent. */
+  requestType?: RequestType;
+  /** The model of the request, for checks that judge it. */
+  model?: string;
+  /** Request metadata (`x-gateway-metadata`). */
+  metadata?: Record<string, string>;
+  /** Request headers. */
+  headers?: Record<string, string>;
+  /** The verdict the check gives on this example. */
+  verdict?: boolean;
+  /** Fields the check's `data` holds on this example, each equal to the value given (other fields are not compared). */
+  data?: Record<string, unknown>;
+  /** The evaluated text after the check's transform, for checks that transform. */
+  transformedText?: string;
+}
+
 /** A problem with parameters that a schema cannot express (one bound above another, say). */
 export interface ParameterProblem {
   /** The parameter at fault, named in the error's path; omit when the problem is the whole set. */
@@ -152,8 +179,12 @@ export interface CheckDefinition<P = Record<string, unknown>> {
   notes?: string;
   /** Documentation of the `data` fields it returns. */
   data?: Record<string, DataFieldDoc>;
-  /** Example parameters for the docs and the console. */
-  examples?: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
+  /**
+   * Examples for the docs and the console, each with the verdict the check gives on it: like an
+   * ESLint rule's valid and invalid cases, they are run through a real engine (`runExamples` of
+   * `guardgate/testing`), so an example that no longer holds fails a test instead of misleading a reader.
+   */
+  examples?: CheckExample[];
   /** Request types this check can evaluate; all when absent. */
   requestTypes?: readonly RequestType[];
   /**

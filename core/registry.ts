@@ -9,6 +9,7 @@ import { ConfigError, PluginError } from "./errors.js";
 import { compileParameterSchema, parameterError } from "./parameters.js";
 import {
   type CheckDefinition,
+  type CheckExample,
   type CheckKind,
   type JsonSchema,
   type PluginDefinition,
@@ -66,7 +67,7 @@ export interface CheckInfo {
   parameters: JsonSchema;
   notes: string;
   data: Record<string, { type: string; description: string }>;
-  examples: Array<{ parameters: Record<string, unknown>; text?: string; description?: string }>;
+  examples: CheckExample[];
 }
 
 /** Public description of a plugin. */

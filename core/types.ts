@@ -1,7 +1,8 @@
 /**
  * Wire types of guardgate's guardrail results (spec §2.4) and of the values that cross the
  * engine's boundary. Everything here is plain data: it must survive structured clone, because
- * phases run in worker threads.
+ * phases run in worker threads. This module imports nothing with a runtime, so code type-checked
+ * apart from the server (the console's browser build, through server/logs/view.ts) may import it.
  */
 import type { CheckKind } from "./plugin-api.js";
 

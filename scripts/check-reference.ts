@@ -1,14 +1,15 @@
 /**
  * Generates docs/checks.md, the reference of every check the engine registers, from the checks'
  * metadata (`engine.checks()`): id, description, sides, kind, parameters with types, defaults and
- * descriptions, data fields, notes and an example. Run with `npm run docs:checks` (which writes
+ * descriptions, data fields, notes and an example with the verdict the check gives on it (which
+ * test/check-examples.test.ts holds true). Run with `npm run docs:checks` (which writes
  * docs/partners.md too, scripts/partner-reference.ts); a test fails
  * when the file in the repository differs from what this renders.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type CheckInfo, createEngine, type PluginInfo, type StreamScopeRule } from "../core/index.js";
+import { type CheckExample, type CheckInfo, createEngine, type PluginInfo, type StreamScopeRule } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { writeErrorReference } from "./error-reference.js";
 import { writePartnerReference } from "./partner-reference.js";
@@ -108,13 +109,35 @@ function dataTable(data: CheckInfo["data"]): string[] {
   ];
 }
 
+/** What an example's request carries besides its text, in words: `the model \`gpt-4o\``. */
+function exampleRequest(example: CheckExample): string[] {
+  const parts: string[] = [];
+  if (example.side) parts.push(`on the ${example.side} side`);
+  if (example.requestType) parts.push(`request type \`${example.requestType}\``);
+  if (example.model !== undefined) parts.push(`the model \`${example.model}\``);
+  if (example.metadata) parts.push(`metadata \`${json(example.metadata)}\``);
+  if (example.headers) parts.push(`headers \`${json(example.headers)}\``);
+  return parts;
+}
+
+/** The verdict an example states, with the data fields and transformed text it states. */
+function exampleVerdict(example: CheckExample): string {
+  const parts = [`**Verdict:** ${example.verdict ? "passes" : "fails"} (\`verdict: ${example.verdict}\`)`];
+  if (example.data) parts.push(`, with \`data\` holding \`${json(example.data)}\``);
+  if (example.transformedText !== undefined) parts.push(`; the evaluated text becomes \`${json(example.transformedText)}\``);
+  return `${parts.join("")}.`;
+}
+
 function exampleSection(check: CheckInfo): string[] {
   const example = check.examples[0];
   if (!example) return [];
   const lines = ["#### Example", ""];
   if (example.description) lines.push(example.description, "");
   lines.push("```json", json({ id: check.id, parameters: example.parameters }, 2), "```");
+  const request = exampleRequest(example);
+  if (request.length) lines.push("", `The request: ${request.join("; ")}.`);
   if (example.text !== undefined) lines.push("", "Evaluated text (as a JSON string):", "", "```json", json(example.text), "```");
+  if (example.verdict !== undefined) lines.push("", exampleVerdict(example));
   return lines;
 }
 

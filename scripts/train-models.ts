@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { calibrated, measure } from "../plugins/model/shared/gibberish-model.js";
-import { gibberishLabelled, trainGibberish } from "./models/gibberish-training.js";
+import { gibberishCorpus, gibberishLabelled, trainGibberish } from "./models/gibberish-training.js";
 import {
   GIBBERISH_DIR,
   jsonlFiles,
@@ -55,12 +55,12 @@ function promptInjection(): void {
 /** Trains the gibberish model and writes its weights. */
 function gibberish(): void {
   const started = performance.now();
-  const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
+  const corpus = gibberishCorpus();
   const labelled = gibberishLabelled();
   const train = labelled.rows.filter((r) => partOf(r.text) === "train");
   const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");
   const model = trainGibberish(corpus.rows, train, validation, {
-    files: [corpus.record, ...labelled.records],
+    files: [...corpus.records, ...labelled.records],
     split: "labelled files split as the prompt-injection files; calibration on train, threshold on validation",
     rows: { corpus: corpus.rows.length, train: train.length, validation: validation.length },
   });

@@ -36,7 +36,8 @@ import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
-import { isKnownProvider, knownProviderNames } from "./providers/catalog.js";
+import { isKnownProvider, isLocalKind, knownProviderNames } from "./providers/catalog.js";
+import { checkProviderOptions } from "./providers/options.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { traceRequests } from "./tracing/tracer.js";
@@ -167,8 +168,14 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
         `"${provider.provider}" is not known; use one of ${knownProviderNames().join(", ")}`,
       );
     }
-    if (provider.provider !== "mock" && !provider.api_key && provider.provider !== "ollama" && !provider.base_url) {
-      throw new ConfigError(`providers[${index}]`, "a provider needs an api_key or a base_url of a server that needs none");
+    checkProviderOptions(provider.provider, provider.options, `providers[${index}].options`);
+    const reachable =
+      provider.api_key || provider.base_url || provider.options || provider.provider === "mock" || isLocalKind(provider.provider);
+    if (!reachable) {
+      throw new ConfigError(
+        `providers[${index}]`,
+        "a provider needs an api_key, options, or a base_url of a server that needs none",
+      );
     }
   }
   for (const [index, entry] of (file.plugin_credentials ?? []).entries()) {

@@ -92,8 +92,19 @@ export function requireApiKey(
     }
     const throttled = throttledRefusal(throttle, request, reply);
     if (throttled) throw new GatewayError(throttled.status, throttled.code, throttled.message);
-    const workspace = options.adminInWorkspace ? headerValue(request.headers, HEADER.workspace)?.trim() : undefined;
-    const identity = (await keys.verify(key)) ?? (workspace ? await keys.verifyInWorkspace?.(key, workspace) : undefined);
+    const named = headerValue(request.headers, HEADER.workspace)?.trim() || undefined;
+    const workspace = options.adminInWorkspace ? named : undefined;
+    const own = await keys.verify(key);
+    // A workspace key acts in its own workspace only: naming another is refused, not ignored, so a
+    // caller never believes it acts where it does not.
+    if (own && named !== undefined && own.workspaceId !== named) {
+      throw new GatewayError(
+        403,
+        "workspace_not_of_key",
+        `${HEADER.workspace}: "${named}" is not this key's workspace; a workspace's key acts in its own workspace only`,
+      );
+    }
+    const identity = own ?? (workspace ? await keys.verifyInWorkspace?.(key, workspace) : undefined);
     if (!identity) {
       if (workspace && (await keys.whyRefused?.(key))) {
         throw new GatewayError(

@@ -23,6 +23,8 @@ export interface FileProvider {
   base_url?: string;
   api_key?: string;
   headers?: Record<string, string>;
+  /** The kind's settings, checked against its schema (server/providers/options.ts). */
+  options?: Record<string, unknown>;
   workspace?: string;
 }
 
@@ -185,6 +187,7 @@ const FILE_SCHEMA = {
           base_url: { type: "string", pattern: "^https?://" },
           api_key: { type: "string", minLength: 1 },
           headers: { type: "object", additionalProperties: { type: "string" } },
+          options: { type: "object" },
           workspace,
         },
         required: ["slug", "provider"],

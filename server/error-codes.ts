@@ -47,7 +47,34 @@ export const GATEWAY_ERRORS = {
   unknown_provider_name: { status: 400, meaning: "a provider name that is not in the catalog" },
   provider_format_mismatch: {
     status: 400,
-    meaning: "the provider does not speak the route's wire format (an Anthropic provider on /v1/chat/completions, …)",
+    meaning:
+      "the provider cannot serve the route, in its own format or translated (/v1/completions to an Anthropic or Bedrock provider, …)",
+  },
+  unsupported_parameter: {
+    status: 400,
+    meaning:
+      "the request has a parameter its provider cannot honour once translated to the provider's format; the message names it (config drop_params: true drops such parameters instead)",
+  },
+  provider_not_configured: {
+    status: 400,
+    meaning:
+      "the provider lacks a setting it cannot be called without (Amazon Bedrock: no AWS credentials or region in its options, the gateway's environment or the shared AWS files; Azure OpenAI: no resource_name or base_url), or a config sets one only a provider record may; the message names it",
+  },
+  // Amazon Bedrock (server/providers/kinds/bedrock).
+  unsupported_content: {
+    status: 400,
+    meaning:
+      "a message part, role or input the provider cannot take (an image by URL to Amazon Bedrock, which takes bytes; token arrays to Bedrock embeddings); the message names it",
+  },
+  custom_host_needs_credentials: {
+    status: 400,
+    meaning:
+      "a custom host was given to a provider that would sign with the gateway's own credentials (Amazon Bedrock's environment or shared AWS files); give the credentials in the config, or define the provider with its base_url",
+  },
+  upstream_stream_error: {
+    status: 502,
+    meaning:
+      "the provider's stream reported an error part way (an error event in a translated Anthropic or OpenAI-format stream, Amazon Bedrock's exception events: throttlingException, modelStreamErrorException, …); the stream's error event names it",
   },
   model_price_unknown: { status: 400, meaning: "a budget applies, but the model has no price to count its spend with" },
   model_not_allowed: { status: 403, meaning: "the model is outside the provider's allow-list" },
@@ -61,6 +88,11 @@ export const GATEWAY_ERRORS = {
   workspace_not_in_organization: {
     status: 403,
     meaning: "an organization admin key named, in x-gateway-workspace, a workspace that is not its organization's",
+  },
+  workspace_not_of_key: {
+    status: 403,
+    meaning:
+      "a workspace's API key named another workspace in x-gateway-workspace; a workspace key acts in its own workspace only",
   },
   plan_forbids_check: { status: 403, meaning: "a guardrail uses a check class the organization's plan does not include" },
   guardrails_disabled: { status: 403, meaning: "the organization has guardrails turned off" },
@@ -87,6 +119,11 @@ export const GATEWAY_ERRORS = {
   upstream_stream_incomplete: {
     status: 502,
     meaning: "the provider's stream ended without its terminal event ([DONE], message_stop) or in the middle of an event",
+  },
+  provider_auth_failed: {
+    status: 502,
+    meaning:
+      "the gateway could not obtain a token for the provider (Microsoft Entra ID refused the application or could not be reached); the message says why, never a secret",
   },
   upstream_invalid_response: { status: 502, meaning: "the provider answered with a body that is not a JSON object" },
   upstream_response_too_large: { status: 502, meaning: "the provider's answer is larger than the gateway accepts" },

@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
+import { parseGatewayFile } from "../server/config-file.js";
 import { freePort } from "./support/free-port.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -267,6 +268,19 @@ describe("docker-compose.yaml", () => {
   it("starts the others only once the first gateway has set up the store", () => {
     for (const name of ["gateway2", "gateway3"]) {
       expect(compose.services[name].depends_on.gateway1.condition).toBe("service_healthy");
+    }
+  });
+
+  it("has every gateway trust X-Forwarded-For from the balancer's fixed address alone", () => {
+    const file = parseGatewayFile(read("deploy/gateway.yaml"), "deploy/gateway.yaml");
+    const balancer = compose.services.balancer.networks.default.ipv4_address;
+    expect(file.settings?.trust_proxy).toEqual([balancer]);
+    for (const name of gateways) {
+      const service = compose.services[name];
+      const config = service.command.indexOf("--config");
+      expect(config).toBeGreaterThan(0);
+      const mounted = service.volumes.find((v: string) => v.endsWith(`:${service.command[config + 1]}:ro`));
+      expect(mounted).toBe(`./deploy/gateway.yaml:${service.command[config + 1]}:ro`);
     }
   });
 

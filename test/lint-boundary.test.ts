@@ -46,6 +46,17 @@ describe("core boundary", () => {
     expect(await boundaryErrors("server/example.ts", source)).toEqual([]);
   });
 
+  it("lets code outside core import core's types module, which has no runtime", async () => {
+    const source = 'import type { GuardrailResult } from "../../core/types.js";\nexport type G = GuardrailResult;\n';
+    expect(await boundaryErrors("server/logs/example.ts", source)).toEqual([]);
+    expect(
+      await boundaryErrors(
+        "server/logs/example.ts",
+        'import type { Engine } from "../../core/engine.js";\nexport type E = Engine;\n',
+      ),
+    ).toHaveLength(1);
+  });
+
   it("refuses an import that leaves core, at any depth", async () => {
     const top = await boundaryErrors(
       "core/example.ts",

@@ -20,7 +20,7 @@ import {
   promptInjectionFiles,
   readRows,
 } from "../scripts/models/dataset.js";
-import { corpusWeights, gibberishLabelled, trainGibberish } from "../scripts/models/gibberish-training.js";
+import { corpusWeights, gibberishCorpus, gibberishLabelled, trainGibberish } from "../scripts/models/gibberish-training.js";
 import { fitRecipe, RECIPES, trainModel } from "../scripts/models/prompt-injection-training.js";
 import { torchMissing } from "../scripts/models/torch-trainer.js";
 
@@ -59,6 +59,9 @@ describe("training recipes", () => {
     expect(corpusWeights(corpus, 1)).toEqual([1, 1, 16, 1]);
     expect(corpusWeights(corpus, 0.5)).toEqual([1, 1, 4, 1]);
     expect(corpusWeights(corpus, 0)).toEqual([1, 1, 1, 1]);
+    // Written romanised sentences count a fixed number of times, not their language's share.
+    const written = [...corpus, row("corpus_hi-latn_written", "e".repeat(10))];
+    expect(corpusWeights(written, 1, 400)).toEqual([1, 1, 16, 1, 400]);
   });
 
   it("cuts long texts into the windows the weights file names, the last flush with the end", () => {
@@ -146,7 +149,7 @@ describe.skipIf(!present)("training", () => {
   it("reproduces the shipped gibberish weights byte for byte", { timeout: 180_000 }, () => {
     const shipped = readFileSync(GIBBERISH_WEIGHTS);
     const header = readWeights(GIBBERISH_WEIGHTS).header;
-    const corpus = readRows(path.join(GIBBERISH_DIR, "natural_corpus.jsonl"));
+    const corpus = gibberishCorpus();
     const labelled = gibberishLabelled();
     const train = labelled.rows.filter((r) => partOf(r.text) === "train");
     const validation = labelled.rows.filter((r) => partOf(r.text) === "validation");

@@ -9,6 +9,7 @@ import type { CheckRegistry, RawCheck } from "../registry.js";
 import { type CheckConfig, type FeedbackConfig, type Guardrail, type Side, STREAM_MODES, type StreamMode } from "../types.js";
 import { checkKeys, nearestKey, SHORTHAND_GUARDRAIL_KEYS } from "./keys.js";
 import { joinPath } from "./path.js";
+import { isObject } from "../plain-data.js";
 
 /** A guardrail as a user writes it (spec §2.1, §2.2; docs/spec-notes.md, "The peer gateway", full form). */
 export interface GuardrailDefinition {
@@ -60,10 +61,6 @@ export interface PrepareOptions {
   inline: boolean;
   path: string;
   registry: CheckRegistry;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function optionalBoolean(def: Record<string, unknown>, key: string, path: string): boolean | undefined {

@@ -9,6 +9,7 @@
 import { ConfigError } from "../errors.js";
 import type { ConfigWarning } from "./definition.js";
 import { joinPath } from "./path.js";
+import { isObject } from "../plain-data.js";
 
 /** How guardgate treats a known key: it acts on it, or accepts it and says it does not. */
 export type KeySupport = { implemented: true } | { implemented: false; note: string };
@@ -22,8 +23,12 @@ function peerOnly(note = "a setting of the peer gateway that guardgate does not 
 
 const PROVIDER_SPECIFIC = peerOnly("a provider setting of the peer gateway; guardgate's providers do not use it");
 
-/** Provider-specific keys of the peer gateway's config (Azure, AWS, Vertex, OpenAI, ...). */
-const PEER_PROVIDER_KEYS = [
+/**
+ * Provider-specific keys of the peer gateway's config (Azure, AWS, Vertex, OpenAI, ...). A config
+ * or target holding some hands them to its provider as options (server/providers/adapter.ts); the
+ * keys a provider kind reads are marked implemented in `CONFIG_KEYS` below.
+ */
+export const PROVIDER_OPTION_KEYS = [
   "resource_name",
   "deployment_id",
   "api_version",
@@ -85,6 +90,9 @@ const PEER_PROVIDER_KEYS = [
   "fireworks_file_length",
   "snowflake_account",
   "model_pricing_config",
+  // Azure OpenAI settings of guardgate's own (docs/providers.md).
+  "azure_deployments",
+  "azure_authority_host",
 ] as const;
 
 /** The levels of a config that have their own keys. */
@@ -124,7 +132,25 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     default_output_guardrails: peerOnly(
       "the peer gateway's organisation defaults; guardrails listed here do not run, list them under output_guardrails",
     ),
-    ...Object.fromEntries(PEER_PROVIDER_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
+    ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, PROVIDER_SPECIFIC])),
+    drop_params: ACTS,
+    // The Amazon Bedrock provider kind (server/providers/kinds/bedrock).
+    aws_access_key_id: ACTS,
+    aws_secret_access_key: ACTS,
+    aws_session_token: ACTS,
+    aws_region: ACTS,
+    // Azure OpenAI (server/providers/kinds/azure/options.ts).
+    resource_name: ACTS,
+    deployment_id: ACTS,
+    api_version: ACTS,
+    azure_auth_mode: ACTS,
+    azure_entra_client_id: ACTS,
+    azure_entra_client_secret: ACTS,
+    azure_entra_tenant_id: ACTS,
+    azure_entra_scope: ACTS,
+    azure_ad_token: ACTS,
+    azure_deployments: ACTS,
+    azure_authority_host: ACTS,
   },
   retry: {
     attempts: ACTS,
@@ -242,10 +268,6 @@ export function checkKeys(object: Record<string, unknown>, level: KeyLevel, path
     }
   }
   return warnings;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Guardrail, Side } from "../types.js";
 import { type ConfigWarning, expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./definition.js";
 import { joinPath } from "./path.js";
 import type { GuardrailSource } from "./source.js";
+import { isObject } from "../plain-data.js";
 
 /** Config keys that attach guardrails, per side, in the order their lists are joined. */
 export const GUARDRAIL_CONFIG_KEYS: Readonly<Record<Side, readonly string[]>> = {
@@ -29,10 +30,6 @@ export interface NormalizeDeps {
   source: GuardrailSource;
   /** Narrows id lookups to a workspace. */
   scope?: { workspaceId?: string };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Parses a config given as a JSON string (a header value); objects pass through. */

@@ -3,7 +3,7 @@ import { createEngine } from "../../index.js";
 import { ConfigError, GuardgateError } from "../errors.js";
 import { defineCheck, definePlugin } from "../plugin-api.js";
 import { REDACTED } from "../redact.js";
-import { evaluateCheck, measureCheck, testCheck } from "./index.js";
+import { evaluateCheck, measureCheck, runExamples, testCheck } from "./index.js";
 
 const vowels = defineCheck<{ max: number }>({
   id: "vowels",
@@ -125,6 +125,53 @@ describe("evaluateCheck", () => {
     expect(result.transformed).toBe(true);
     expect(text).toBe("QUIET PLEASE");
     expect(evaluation.request).toEqual({ messages: [{ role: "user", content: "QUIET PLEASE" }] });
+  });
+});
+
+describe("runExamples", () => {
+  it("runs every example through the engine and finds nothing to say when the check agrees", async () => {
+    const check = {
+      ...vowels,
+      examples: [
+        { parameters: { max: 1 }, text: "sky", verdict: true, data: { count: 0 } },
+        { parameters: { max: 1 }, text: "audio", description: "Too many vowels.", verdict: false },
+        { parameters: {}, text: "calm", side: "output" as const, model: "gpt-4o", metadata: { team: "a" }, verdict: true },
+      ],
+    };
+    const runs = await runExamples(check);
+    expect(runs.map((run) => [run.name, run.result.verdict, run.problems])).toEqual([
+      ["example 1", true, []],
+      ["example 2 (Too many vowels.)", false, []],
+      ["example 3", true, []],
+    ]);
+    expect(runs[1]?.result.data).toEqual({ count: 4, max: 1 });
+  });
+
+  it("says where the check disagrees: verdict, data, transformed text, no verdict, an error", async () => {
+    const disagreeing = {
+      ...vowels,
+      examples: [{ parameters: { max: 0 }, text: "a", description: "Wrong.", verdict: true, data: { count: 2 } }],
+    };
+    expect((await runExamples(disagreeing)).flatMap((run) => run.problems)).toEqual([
+      "example 1 (Wrong.): verdict false, the example states true",
+      "example 1 (Wrong.): data.count is 1, the example states 2",
+    ]);
+    const shouting = { ...upper, examples: [{ parameters: {}, text: "hi", verdict: true, transformedText: "hi" }] };
+    expect((await runExamples(shouting)).flatMap((run) => run.problems)).toEqual([
+      'example 1: transformed text is "HI", the example states "hi"',
+    ]);
+    const unstated = { ...vowels, examples: [{ parameters: {}, text: "a" }] };
+    expect((await runExamples(unstated)).flatMap((run) => run.problems)).toEqual(["example 1: states no verdict"]);
+    const failing = { ...throws, examples: [{ parameters: {}, text: "a", verdict: false }] };
+    expect((await runExamples(failing)).flatMap((run) => run.problems)).toEqual(['example 1: errored: "out of range"']);
+  });
+
+  it("runs a plugin's check with the plugin's credentials", async () => {
+    const check = { ...keyed, examples: [{ parameters: {}, text: "x", verdict: true }] };
+    const plugin = definePlugin({ id: "acme", class: "custom", apiVersion: 1, checks: [check] });
+    const [run] = await runExamples(check, { plugin, credentials: { token: "t-0123456789" } });
+    expect(run?.result.id).toBe("acme.keyed");
+    expect(run?.problems).toEqual([]);
   });
 });
 

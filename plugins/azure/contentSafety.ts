@@ -90,7 +90,13 @@ export default defineCheck<Parameters>({
     failedCategories: { type: "string[]", description: "Categories at or above the threshold." },
     blocklistsMatch: { type: "Array<{blocklistName, blocklistItemId}>", description: "Blocklist items that matched." },
   },
-  examples: [{ parameters: { severity: 4, categories: ["Hate", "Violence"], blocklistNames: ["competitors"] } }],
+  examples: [
+    {
+      parameters: { severity: 4, categories: ["Hate", "Violence"], blocklistNames: ["competitors"] },
+      text: "I will kill the server if it crashes again.",
+      verdict: false,
+    },
+  ],
   notes: partnerNotes(CONTENT_SAFETY.name, "azure", NOTES),
   async run(context, p) {
     if (context.text.trim() === "") return nothingToEvaluate(CONTENT_SAFETY.name);

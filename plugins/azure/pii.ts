@@ -76,7 +76,12 @@ export default defineCheck<Parameters>({
     modelVersion: { type: "string", description: "The model version that answered." },
   },
   examples: [
-    { parameters: { redact: true, piiCategories: ["Email", "PhoneNumber"] }, description: "Mask emails and phone numbers." },
+    {
+      parameters: { redact: true, piiCategories: ["Email", "PhoneNumber"] },
+      description: "Mask emails and phone numbers.",
+      text: "Write to jane.doe@example.com for the refund.",
+      verdict: true,
+    },
   ],
   notes: partnerNotes(LANGUAGE.name, "azure", NOTES),
   async run(context, p) {

@@ -43,6 +43,14 @@ export default defineCheck<Parameters>({
     ...PARTNER_DATA,
     detected: { type: "boolean", description: "Azure's `protectedMaterialAnalysis.detected`." },
   },
+  examples: [
+    {
+      parameters: {},
+      description: "An answer in its own words passes.",
+      text: "The meeting moved to Thursday at ten.",
+      verdict: true,
+    },
+  ],
   notes: partnerNotes(CONTENT_SAFETY.name, "azure", NOTES),
   async run(context, { apiVersion, timeout }) {
     if (context.text.trim() === "") return nothingToEvaluate(CONTENT_SAFETY.name);

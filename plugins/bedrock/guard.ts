@@ -23,7 +23,7 @@ import {
   requiredField,
   TIMEOUT_PARAMETER,
 } from "../partner-kit/index.js";
-import { signRequest } from "./signing.js";
+import { signRequest } from "../../core/internal.js";
 
 export const BEDROCK: PartnerService = { id: "bedrock", name: "Amazon Bedrock Guardrails" };
 
@@ -116,7 +116,13 @@ export default defineCheck<Parameters>({
     assessments: { type: "object[]", description: "Bedrock's assessments, without matched text." },
     redacted: { type: "boolean", description: "Whether the text was replaced by Bedrock's masked output." },
   },
-  examples: [{ parameters: { guardrailId: "gr0abc123def", guardrailVersion: "1", redact: true } }],
+  examples: [
+    {
+      parameters: { guardrailId: "gr0abc123def", guardrailVersion: "1", redact: true },
+      text: "I will kill the server if it crashes again.",
+      verdict: false,
+    },
+  ],
   notes: partnerNotes(BEDROCK.name, BEDROCK.id, NOTES),
   async run(context, { guardrailId: idParameter, guardrailVersion: versionParameter, redact, timeout }) {
     const credentials = context.credentials;

@@ -12,7 +12,13 @@ interface Parameters {
 }
 
 /** Builds the check of one category guardrail. */
-export function categoryCheck(id: string, name: string, description: string, threshold: number): CheckDefinition<Parameters> {
+export function categoryCheck(
+  id: string,
+  name: string,
+  description: string,
+  threshold: number,
+  example: { text: string; verdict: boolean },
+): CheckDefinition<Parameters> {
   return defineCheck<Parameters>({
     id,
     name,
@@ -39,7 +45,7 @@ export function categoryCheck(id: string, name: string, description: string, thr
       categoryScores: { type: "object", description: "Javelin's score per category." },
       thresholdUsed: { type: "number", description: "The threshold Javelin applied." },
     },
-    examples: [{ parameters: { threshold }, description: "The peer gateway's default threshold." }],
+    examples: [{ parameters: { threshold }, description: "The peer gateway's default threshold.", ...example }],
     notes: partnerNotes(
       JAVELIN.name,
       JAVELIN.id,

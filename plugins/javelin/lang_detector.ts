@@ -42,7 +42,14 @@ export default defineCheck<Parameters>({
     language: { type: "string", description: "The language Javelin detected." },
     confidence: { type: "number", description: "Javelin's confidence in it." },
   },
-  examples: [{ parameters: { allowed_languages: ["en", "fr"] }, description: "English or French only." }],
+  examples: [
+    {
+      parameters: { allowed_languages: ["en", "fr"] },
+      description: "English or French only.",
+      text: "Hola, ¿qué hora es en Madrid?",
+      verdict: false,
+    },
+  ],
   notes: partnerNotes(
     JAVELIN.name,
     JAVELIN.id,

@@ -125,7 +125,13 @@ export default defineCheck<Parameters>({
     endpoint: { type: "string", description: "`chat` (a conversation) or `text`." },
     model: { type: "string", description: "The model that answered." },
   },
-  examples: [{ parameters: { categories: ["hate_and_discrimination", "violence_and_threats", "selfharm"] } }],
+  examples: [
+    {
+      parameters: { categories: ["hate_and_discrimination", "violence_and_threats", "selfharm"] },
+      text: "I will kill the server if it crashes again.",
+      verdict: false,
+    },
+  ],
   notes: partnerNotes(MISTRAL.name, MISTRAL.id, NOTES),
   async run(context, { categories, model, timeout }) {
     if (context.text.trim() === "") return nothingToEvaluate(MISTRAL.name);

@@ -99,6 +99,8 @@ export default defineCheck<Parameters>({
     {
       parameters: { categories: ["violence", "self-harm"], thresholds: { harassment: 0.3 } },
       description: "Fail on violence or self-harm as OpenAI flags them, and on harassment scored 0.3 or more.",
+      text: "I will kill the server if it crashes again.",
+      verdict: false,
     },
   ],
   notes: partnerNotes(OPENAI.name, OPENAI.id, NOTES),

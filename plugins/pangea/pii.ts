@@ -37,7 +37,14 @@ export default defineCheck<Parameters>({
     count: { type: "number", description: "How many items Redact found." },
     redacted: { type: "boolean", description: "Whether the redacted text replaced the original." },
   },
-  examples: [{ parameters: { redact: true }, description: "Redact personal data before the model sees it." }],
+  examples: [
+    {
+      parameters: { redact: true },
+      description: "Redact personal data before the model sees it.",
+      text: "Write to jane.doe@example.com for the refund.",
+      verdict: true,
+    },
+  ],
   notes: partnerNotes(
     PANGEA.name,
     PANGEA.id,

@@ -48,6 +48,8 @@ export interface EvaluatorSpec {
   criteriaParameter?: boolean;
   /** The evaluator reports the spans it found (`additional_info.positions`), which `redact` masks. */
   spans?: string;
+  /** The answer of the check's example, and the verdict Patronus gives on it. */
+  example: { text: string; verdict: boolean };
 }
 
 interface Parameters {
@@ -128,6 +130,7 @@ export function evaluatorCheck(spec: EvaluatorSpec): CheckDefinition<Parameters>
       score: { type: "number", description: "The evaluator's raw score." },
       ...(spec.spans && { spans: { type: "number", description: "How many spans the evaluator found." } }),
     },
+    examples: [{ parameters: spec.criteriaParameter ? { criteria: "patronus:is-concise" } : {}, ...spec.example }],
     notes: partnerNotes(
       PATRONUS.name,
       PATRONUS.id,

@@ -40,6 +40,8 @@ export interface ScanSpec {
   side: Side;
   path: string;
   scanners: readonly string[];
+  /** The text of the check's example, and the verdict Pillar gives on it. */
+  example: { text: string; verdict: boolean };
 }
 
 interface Parameters {
@@ -76,7 +78,9 @@ export function scanCheck(spec: ScanSpec): CheckDefinition<Parameters> {
       findings: { type: "object", description: "Each requested scanner's answer: true (found), false, or null (not run)." },
       found: { type: "string[]", description: "The scanners that found something." },
     },
-    examples: [{ parameters: { scanners: spec.scanners.slice(0, 2) }, description: `Two scanners on the ${what}.` }],
+    examples: [
+      { parameters: { scanners: spec.scanners.slice(0, 2) }, description: `Two scanners on the ${what}.`, ...spec.example },
+    ],
     notes: partnerNotes(
       PILLAR.name,
       PILLAR.id,

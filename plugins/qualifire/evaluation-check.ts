@@ -41,6 +41,8 @@ export interface EvaluationSpec {
   sides: readonly Side[];
   /** The body field that switches the evaluation on; `assertions` takes the `policies` parameter. */
   flag: string;
+  /** The text of the check's example, and the verdict Qualifire gives on it. */
+  example: { text: string; verdict: boolean };
 }
 
 interface Parameters {
@@ -79,7 +81,13 @@ export function evaluationCheck(spec: EvaluationSpec): CheckDefinition<Parameter
       score: { type: "number", description: "Qualifire's overall score." },
       evaluations: { type: "object[]", description: "Qualifire's evaluation results, without the evaluated text." },
     },
-    examples: [{ parameters: policies ? { policies: ["The model cannot offer a discount"] } : {}, description: spec.name }],
+    examples: [
+      {
+        parameters: policies ? { policies: ["The model cannot offer a discount"] } : {},
+        description: spec.name,
+        ...spec.example,
+      },
+    ],
     notes: partnerNotes(
       QUALIFIRE.name,
       QUALIFIRE.id,

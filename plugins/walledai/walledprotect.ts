@@ -74,7 +74,12 @@ export default defineCheck<Parameters>({
     compliance: { type: "object[]", description: "Compliance findings." },
   },
   examples: [
-    { parameters: { pii_list: ["Email Id"], compliance_list: ["medical advice"] }, description: "E-mail PII and one topic." },
+    {
+      parameters: { pii_list: ["Email Id"], compliance_list: ["medical advice"] },
+      description: "E-mail PII and one topic.",
+      text: "Only an idiot would ask that.",
+      verdict: false,
+    },
   ],
   notes: partnerNotes(
     WALLED.name,

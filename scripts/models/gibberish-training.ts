@@ -4,12 +4,13 @@
  * calibration on the training part of the labelled set and choose the threshold on its
  * validation part. Deterministic (full-batch gradient descent, fixed order).
  */
-import { folded, Kind } from "../../plugins/model/shared/fold.js";
+import { folded, Kind, Script } from "../../plugins/model/shared/fold.js";
 import {
   type Calibration,
   calibrated,
   GIBBERISH_FEATURES,
   GibberishTables,
+  letterKey,
   LOGGED_TABLES,
   measure,
   MODELLED_SCRIPTS,
@@ -31,6 +32,20 @@ export function gibberishLabelledFiles(): string[] {
   return [path.join(GIBBERISH_DIR, "gibberish_train.jsonl"), ...jsonlFiles(WRITTEN_GIBBERISH_DIR)];
 }
 
+/**
+ * The natural text the character and word model is counted from: the datasets' corpus, then the
+ * sentences written in Latin letters for languages of other scripts (`corpus/`, not labelled rows).
+ */
+export function gibberishCorpusFiles(): string[] {
+  return [path.join(GIBBERISH_DIR, "natural_corpus.jsonl"), ...jsonlFiles(path.join(WRITTEN_GIBBERISH_DIR, "corpus"))];
+}
+
+/** The rows of the corpus files, and the files' records for the weights header. */
+export function gibberishCorpus(): { rows: Row[]; records: FileRecord[] } {
+  const read = gibberishCorpusFiles().map(readRows);
+  return { rows: read.flatMap((r) => r.rows), records: read.map((r) => r.record) };
+}
+
 /** The rows of every labelled file, and the files' records for the weights header. */
 export function gibberishLabelled(): { rows: Row[]; records: FileRecord[] } {
   const read = gibberishLabelledFiles().map(readRows);
@@ -38,7 +53,7 @@ export function gibberishLabelled(): { rows: Row[]; records: FileRecord[] } {
 }
 
 /** Bumped whenever the recipe changes what a given input produces. */
-export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/3";
+export const GIBBERISH_TRAINER_VERSION = "gibberish-trainer/4";
 
 const BOUNDARY = 0x20;
 
@@ -48,7 +63,13 @@ const add = (table: Float32Array, index: number, weight: number) => {
 };
 
 /** Counts one natural text into the tables. */
-function count(tables: GibberishTables, text: string, alphabets: Map<number, Set<number>>, weight: number): void {
+function count(
+  tables: GibberishTables,
+  text: string,
+  alphabets: Map<number, Set<number>>,
+  latin: Map<string, number>,
+  weight: number,
+): void {
   let script = 0;
   let letters: number[] = [];
   let hash = FNV_OFFSET;
@@ -72,6 +93,10 @@ function count(tables: GibberishTables, text: string, alphabets: Map<number, Set
       if (hasPrevious) tables.pairs[tables.pairIndex(previous, hash)] = 1;
       previous = hash;
       hasPrevious = true;
+      if (script === Script.Latin) {
+        const word = String.fromCharCode(...letters);
+        latin.set(word, (latin.get(word) ?? 0) + weight);
+      }
       let alphabet = alphabets.get(script);
       if (!alphabet) alphabets.set(script, (alphabet = new Set()));
       for (const l of letters) alphabet.add(l);
@@ -102,7 +127,7 @@ function count(tables: GibberishTables, text: string, alphabets: Map<number, Set
  * Natural rows of six or more words with one random-letter token put in (label 0, generated): a
  * stray token in a sentence is not gibberish, and the calibration should learn so.
  */
-function withStrayTokens(rows: readonly Row[]): Row[] {
+export function withStrayTokens(rows: readonly Row[]): Row[] {
   const random = seededRandom(7);
   const letters = "qwertyuiopasdfghjklzxcvbnm";
   return rows
@@ -116,7 +141,7 @@ function withStrayTokens(rows: readonly Row[]): Row[] {
 }
 
 /** Fits a standardised logistic regression by full-batch gradient descent. */
-function fitCalibration(features: Float64Array[], labels: number[]): Calibration {
+export function fitCalibration(features: Float64Array[], labels: number[]): Calibration {
   const d = GIBBERISH_FEATURES.length;
   const measured = (j: number) => features.map((f) => f[j] as number).filter((v) => !Number.isNaN(v));
   const mean = Array.from({ length: d }, (_, j) => measured(j).reduce((s, v) => s + v, 0) / Math.max(1, measured(j).length));
@@ -259,13 +284,16 @@ function withRomanised(corpus: readonly Row[], languages: readonly string[]): Ro
  * sentences) and the other languages one set of paragraphs each, so their words and letter
  * sequences would look rare next to English ones. Each language's rows are weighted by
  * (English characters / its characters) ^ balance: 0 counts every row once, 1 gives every
- * language the same mass.
+ * language the same mass. Rows of the written romanised corpus (category `…_written`) count
+ * `writtenWeight` times each instead.
  */
-export function corpusWeights(corpus: readonly Row[], balance: number): number[] {
+export function corpusWeights(corpus: readonly Row[], balance: number, writtenWeight = 1): number[] {
   const chars = new Map<string, number>();
   for (const row of corpus) chars.set(corpusLanguage(row), (chars.get(corpusLanguage(row)) ?? 0) + row.text.length);
   const english = chars.get("en") ?? 0;
   return corpus.map((row) => {
+    // The written romanised sentences are too few for their language's share to be made up to English's.
+    if (row.category.endsWith("_written")) return writtenWeight;
     const language = corpusLanguage(row);
     const own = chars.get(language) ?? 0;
     // Rows that name no language count once.
@@ -273,10 +301,23 @@ export function corpusWeights(corpus: readonly Row[], balance: number): number[]
   });
 }
 
-/** How the gibberish model is trained. */
-export const GIBBERISH_RECIPE: { languageBalance: number; romanise: readonly string[] } = {
+/**
+ * How the gibberish model is trained. `anagramMinCount`: the weighted corpus count from which a
+ * Latin word's letter multiset goes into the anagram filter (rarer words would fill it with
+ * collisions and match foreign words by chance). `writtenWeight`: how many times each sentence of
+ * the written romanised corpus counts (its 13 languages then hold about 40% of a corpus language's
+ * mass each).
+ */
+export const GIBBERISH_RECIPE: {
+  languageBalance: number;
+  romanise: readonly string[];
+  anagramMinCount: number;
+  writtenWeight: number;
+} = {
   languageBalance: 1,
   romanise: ["ru", "el"],
+  anagramMinCount: 50,
+  writtenWeight: 400,
 };
 
 /** Trains the language model on the corpus and the calibration on the labelled rows. */
@@ -290,9 +331,17 @@ export function trainGibberish(
   const tables = new GibberishTables();
   const alphabets = new Map<number, Set<number>>();
   const counted = withRomanised(corpus, recipe.romanise);
-  const weights = corpusWeights(counted, recipe.languageBalance);
-  counted.forEach((row, i) => count(tables, row.text, alphabets, weights[i] as number));
+  const weights = corpusWeights(counted, recipe.languageBalance, recipe.writtenWeight);
+  const latin = new Map<string, number>();
+  counted.forEach((row, i) => count(tables, row.text, alphabets, latin, weights[i] as number));
   for (const [script, alphabet] of alphabets) tables.alphabet[script] = alphabet.size;
+  for (const [word, n] of latin) {
+    if (n < recipe.anagramMinCount || word.length < 2) continue;
+    let key = 0;
+    for (let i = 0; i < word.length; i++) key = (key + letterKey(word.charCodeAt(i))) | 0;
+    tables.anagrams[tables.anagramSlot1(key, word.length)] = 1;
+    tables.anagrams[tables.anagramSlot2(key, word.length)] = 1;
+  }
   // Stored as int8 of ln(1 + count): quantise now so calibration sees the tables as they will load.
   for (const t of [tables.trigram, tables.bigram, tables.unigram, tables.words]) {
     let max = 0;
@@ -320,7 +369,7 @@ export function trainGibberish(
     return {
       name,
       values: logged ? values.map((v) => Math.log1p(v)) : values,
-      dtype: logged || name === "pairs" ? ("int8" as const) : ("float32" as const),
+      dtype: logged || name === "pairs" || name === "anagrams" ? ("int8" as const) : ("float32" as const),
     };
   });
   const bytes = encodeWeights(

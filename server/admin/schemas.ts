@@ -206,6 +206,14 @@ const overview = record({
 });
 
 const num = nullable({ type: "number" });
+/** One category's verdict of a provider's content filter (server/logs/record.ts, FilterVerdict). */
+const filterVerdict = {
+  type: "object",
+  properties: { filtered: { type: "boolean" }, severity: str, detected: { type: "boolean" } },
+  required: ["filtered"],
+  additionalProperties: false,
+};
+
 const logColumns = {
   id: str,
   created_at: time,
@@ -312,6 +320,19 @@ export const logViewSchema: Schema = {
         released_chars: { type: "integer" },
         mode: { type: "string", enum: ["buffer", "window", "after"] },
       },
+      additionalProperties: false,
+    },
+    provider_filters: {
+      type: "object",
+      description:
+        "What the provider's own content filter said (Azure's content filter): whether it blocked or cut anything, and each category's worst verdict on the prompt and the completion",
+      properties: {
+        source: { type: "string" },
+        filtered: { type: "boolean" },
+        prompt: { type: "object", additionalProperties: filterVerdict },
+        completion: { type: "object", additionalProperties: filterVerdict },
+      },
+      required: ["source", "filtered"],
       additionalProperties: false,
     },
   },

@@ -4,36 +4,10 @@
  * Sinks add what only they know (the store sink: organization and provider ids, tokens as columns).
  */
 import type { GuardrailResult } from "../../core/index.js";
+import type { AttemptRecord, FilterVerdict, HookResultsRecord, ProviderFilters } from "./attempt-record.js";
 import { keptBody } from "./body-cap.js";
 
-/** Both sides' guardrail results, in the `hook_results` shape (spec §6). */
-export interface HookResultsRecord {
-  before_request_hooks: GuardrailResult[];
-  after_request_hooks: GuardrailResult[];
-}
-
-/** One upstream call (or cache lookup, or mock answer) made for a request. */
-export interface AttemptRecord {
-  /** Config path of the target, `""` for the root. */
-  target: string;
-  provider?: string;
-  model?: string;
-  status: number;
-  latency_ms: number;
-  cache_status?: "HIT" | "MISS";
-  error?: { code: string; message: string };
-  /**
-   * The attempt ended before any upstream call (an input denial, a refused target): its latency is
-   * the gateway's own, never counted as upstream latency.
-   */
-  before_upstream?: true;
-  /**
-   * The synchronous guardrail results of this attempt (spec §1 rule 8: every result is recorded):
-   * the input side where it ran, and this attempt's output side. The record's own `hook_results`
-   * stay those of the final attempt.
-   */
-  hook_results?: HookResultsRecord;
-}
+export type { AttemptRecord, FilterVerdict, HookResultsRecord, ProviderFilters };
 
 /** Whether an attempt failed at the upstream: its error answer, or the gateway's failure to reach or read it. */
 export function failedUpstream(attempt: AttemptRecord): boolean {
@@ -85,6 +59,8 @@ export interface RequestLogRecord extends SettledFields {
   stream_output_denied?: boolean;
   /** True when streamed output guardrails were skipped because the stream carried no text. */
   stream_output_skipped?: boolean;
+  /** What the provider's own content filter said of the final attempt (Azure's content filter), when it said something. */
+  provider_filters?: ProviderFilters;
   /** A stream the gateway stopped after it began: by which guardrails, after how much text (docs/streaming.md). */
   stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
   error?: { code: string; message: string };

@@ -2,8 +2,11 @@
  * The log view of one request (spec §2.5): an overview of checks passed and failed, the verdict and
  * latency of every check, and each guardrail's feedback object — beside the request's own facts.
  */
-import type { CheckResult, Feedback, GuardrailResult } from "../../core/index.js";
+import type { CheckResult, Feedback, GuardrailResult } from "../../core/types.js";
 import type { FeedbackRecord, LogEntry } from "../store/log-types.js";
+import type { AttemptRecord, HookResultsRecord, ProviderFilters } from "./attempt-record.js";
+
+export type { AttemptRecord };
 
 /** One check in the view. */
 export interface CheckView {
@@ -118,23 +121,30 @@ export function logSummary(entry: LogEntry): LogSummary {
 /** Feedback an application sent on the answer, as the log view shows it. */
 export type FeedbackView = Omit<FeedbackRecord, "log_id" | "organization_id" | "workspace_id">;
 
-/** The detail view of one request, with the feedback sent on its answer (oldest first). */
-export function logView(
-  entry: LogEntry,
-  feedback: readonly FeedbackRecord[] = [],
-): LogSummary & {
+/** The detail view of one request (`GET /admin/v1/logs/:id`): what the console's log page shows. */
+export interface LogView extends LogSummary {
+  /** Feedback sent on the answer, oldest first. */
   feedback: FeedbackView[];
   guardrail_results: GuardrailView[];
-  hook_results: unknown;
-  attempts: unknown;
-  error: unknown;
+  hook_results: HookResultsRecord;
+  attempts: AttemptRecord[];
+  error: AttemptRecord["error"] | null;
   request?: unknown;
   response?: unknown;
-  body_notes?: unknown;
-  stream_stop?: unknown;
-} {
+  /** Why a logged body is cut or left out, by body. */
+  body_notes?: { request?: string; response?: string };
+  /** A stream the gateway stopped after it began: by which guardrails, after how much text. */
+  stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
+  /** What the provider's own content filter said (Azure's), when it said something. */
+  provider_filters?: ProviderFilters;
+}
+
+/** The detail view of one request, with the feedback sent on its answer (oldest first). */
+export function logView(entry: LogEntry, feedback: readonly FeedbackRecord[] = []): LogView {
   const views = guardrailViews(entry.record);
   const { record, ...columns } = entry;
+  // The record is the one the gateway wrote (server/logs/record.ts), read back from the store.
+  const written = record as Partial<Omit<LogView, keyof LogSummary | "feedback" | "guardrail_results">>;
   return {
     ...columns,
     guardrails: overview(views),
@@ -147,13 +157,15 @@ export function logView(
       created_at,
       updated_at,
     })),
-    hook_results: record.hook_results ?? { before_request_hooks: [], after_request_hooks: [] },
-    attempts: record.attempts ?? [],
-    error: record.error ?? null,
+    hook_results: written.hook_results ?? { before_request_hooks: [], after_request_hooks: [] },
+    attempts: written.attempts ?? [],
+    error: written.error ?? null,
     ...("request" in record && { request: record.request }),
     ...("response" in record && { response: record.response }),
-    ...("body_notes" in record && { body_notes: record.body_notes }),
+    ...("body_notes" in record && { body_notes: written.body_notes }),
     // A stream the gateway stopped after it began: which guardrails, after how many characters.
-    ...("stream_stop" in record && { stream_stop: record.stream_stop }),
+    ...("stream_stop" in record && { stream_stop: written.stream_stop }),
+    // What the provider's own content filter said (docs/providers.md).
+    ...("provider_filters" in record && { provider_filters: written.provider_filters }),
   };
 }

@@ -288,10 +288,11 @@ async function seedProvider(
   const store = management.context.store;
   const slug = integrationSlug(entry);
   const credentials: IntegrationCredentials | null =
-    entry.api_key !== undefined || entry.headers !== undefined
+    entry.api_key !== undefined || entry.headers !== undefined || entry.options !== undefined
       ? {
           ...(entry.api_key !== undefined && { api_key: entry.api_key }),
           ...(entry.headers !== undefined && { headers: entry.headers }),
+          ...(entry.options !== undefined && { options: entry.options }),
         }
       : null;
   // A provider naming no workspace serves every workspace, present and future (issue 5's file semantics).

@@ -28,6 +28,7 @@ import { metricsRoute } from "../metrics/routes.js";
 import { RedisResponseCache } from "../pipeline/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
+import { checkProviderOptions } from "../providers/options.js";
 import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
@@ -186,6 +187,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     },
     validateGatewayKeys: (config) => validateGatewayConfig(config, ""),
     isProviderKind: isKnownProvider,
+    checkProviderOptions,
     // A workspace admin's integration is held to the policy for hosts clients choose.
     workspaceAddressPolicy: {
       allowLoopback: options.file?.settings?.custom_hosts?.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,

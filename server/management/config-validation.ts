@@ -4,7 +4,7 @@
  * request would. A config that would fail on a request fails here, with the path.
  */
 import { type CheckRegistry, type Guardrail, GUARDRAIL_CONFIG_KEYS, type GuardrailSource } from "../../core/index.js";
-import { checkConfigKeys, GUARDRAIL_KEYS, joinPath, normalizeGuardrails } from "../../core/internal.js";
+import { checkConfigKeys, GUARDRAIL_KEYS, isObject, joinPath, normalizeGuardrails } from "../../core/internal.js";
 
 /** Validates a config's own (non-guardrail) keys; throws a ConfigError naming the path. */
 export type GatewayKeysValidator = (config: Record<string, unknown>) => void;
@@ -15,10 +15,6 @@ export interface ConfigValidationDeps {
   source: GuardrailSource;
   workspaceId: string;
   validateGatewayKeys?: GatewayKeysValidator;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The config objects of a config: the root, then every (nested) target, with their paths. */

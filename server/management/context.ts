@@ -20,6 +20,8 @@ export interface ManagementOptions {
   validateGatewayKeys?: GatewayKeysValidator;
   /** Whether a provider kind is one the gateway can call; any lower-case name when absent. */
   isProviderKind?: (name: string) => boolean;
+  /** Throws a ConfigError naming the path when options do not suit a provider kind; any object when absent. */
+  checkProviderOptions?: (provider: string, options: unknown, where: string) => void;
   /**
    * What a workspace admin's own integration may point at (the operator and organization admins
    * may point anywhere); public addresses only by default. The gateway passes its custom-host
@@ -37,6 +39,7 @@ export interface ManagementContext {
   registry: CheckRegistry;
   validateGatewayKeys: GatewayKeysValidator | undefined;
   isProviderKind: (name: string) => boolean;
+  checkProviderOptions: (provider: string, options: unknown, where: string) => void;
   workspaceAddressPolicy: AddressPolicy;
   prices: PriceTable;
   /** The current time, ISO 8601. */
@@ -55,6 +58,7 @@ export function managementContext(options: ManagementOptions): ManagementContext
     },
     validateGatewayKeys: options.validateGatewayKeys,
     isProviderKind: options.isProviderKind ?? ((name) => /^[a-z][a-z0-9-]*$/.test(name)),
+    checkProviderOptions: options.checkProviderOptions ?? (() => undefined),
     workspaceAddressPolicy: options.workspaceAddressPolicy ?? PUBLIC_ONLY,
     prices: options.prices ?? DEFAULT_PRICES,
     now: () => clock().toISOString(),

@@ -7,15 +7,11 @@
  * hand the marker to a partner service as a key.
  */
 import { REDACTED } from "../../core/index.js";
-import { joinPath } from "../../core/internal.js";
+import { isObject, joinPath } from "../../core/internal.js";
 import { invalid } from "../store/errors.js";
 
 /** The key under which a check's parameters carry credentials. */
 const CREDENTIALS = "credentials";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A credentials value with every leaf replaced by the marker; field names and nesting kept. */
 function masked(value: unknown): unknown {

@@ -142,6 +142,20 @@ export function assertManagesIntegration(actor: Actor, integration: { workspace_
 export class Integrations {
   constructor(private readonly ctx: ManagementContext) {}
 
+  /** The kind's options must suit it: a wrong region or a missing key is refused when written, not at the first call. */
+  #checkOptions(provider: string, credentials: IntegrationCredentials | null | undefined): void {
+    try {
+      this.ctx.checkProviderOptions(provider, credentials?.options, "credentials.options");
+    } catch (error) {
+      throw invalid((error as Error).message);
+    }
+  }
+
+  async #heldCredentials(id: string): Promise<IntegrationCredentials | undefined> {
+    const sealed = await this.ctx.store.integrations.getWithSecret(id);
+    return sealed ? openCredentials(this.ctx, sealed) : undefined;
+  }
+
   #checkBaseUrl(actor: Actor, baseUrl: string | null | undefined): void {
     if (baseUrl === undefined || baseUrl === null) return;
     let url: URL;
@@ -215,6 +229,7 @@ export class Integrations {
     }
     if (!this.ctx.isProviderKind(input.provider))
       throw invalid(`provider: "${input.provider}" is not a provider guardgate can call`, "unknown_provider");
+    this.#checkOptions(input.provider, input.credentials);
     this.#checkBaseUrl(actor, input.base_url);
     if (await this.ctx.store.integrations.findBySlug(organizationId, input.slug)) {
       throw conflict(`an integration with slug "${input.slug}" already exists in organization ${organizationId}`);
@@ -251,6 +266,10 @@ export class Integrations {
       throw invalid("auto_provision: a workspace-only integration cannot be provisioned to other workspaces");
     }
     this.#checkBaseUrl(actor, patch.base_url);
+    if (patch.credentials !== undefined || patch.provider !== undefined) {
+      const credentials = patch.credentials !== undefined ? patch.credentials : await this.#heldCredentials(id);
+      this.#checkOptions(patch.provider ?? integration.provider, credentials);
+    }
     const { credentials, ...rest } = patch;
     const updated = await this.ctx.store.integrations.update(
       id,

@@ -64,6 +64,11 @@ export const credentialsSchema: Schema = {
   properties: {
     api_key: { type: "string", minLength: 1 },
     headers: { type: "object", additionalProperties: { type: "string" } },
+    options: {
+      type: "object",
+      description:
+        "The provider kind's settings, named as the peer gateway's config keys (aws_region, api_version, …); checked against the kind's schema (docs/providers.md).",
+    },
   },
   additionalProperties: false,
 };

@@ -16,8 +16,17 @@ import type { RequestLogSink } from "../logs/sink.js";
 import type { Plan, PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { targetModel } from "../policies/scope.js";
+import type { CallFacts, ProviderCall } from "../providers/adapter.js";
+import { adapterFor, kindOf } from "../providers/adapters.js";
 import { mockBody, mockStream } from "../providers/mock.js";
-import type { CallerCredentials, HeaderProviderSettings, ProviderResolver, ResolvedProvider } from "../providers/resolve.js";
+import { secretOptionValues } from "../providers/options.js";
+import type {
+  CallerCredentials,
+  HeaderProviderSettings,
+  HttpProvider,
+  ProviderResolver,
+  ResolvedProvider,
+} from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { Endpoint } from "./endpoints.js";
@@ -39,6 +48,7 @@ import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
 import { assertStreamCheckable, regroupsStream } from "./stream-coverage.js";
 import { usageOf } from "./usage.js";
+import { isObject } from "../../core/internal.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
@@ -123,12 +133,12 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
   return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function scrub(text: string, secret: string | undefined): string {
-  return secret && text.includes(secret) ? text.replaceAll(secret, "[REDACTED]") : text;
+/** The upstream's answer without the provider's secrets: its key, and the options holding secrets. */
+function scrub(text: string, provider: HttpProvider): string {
+  const secrets = secretOptionValues(provider.name, provider.options);
+  if (provider.secret) secrets.push(provider.secret);
+  for (const secret of secrets) if (text.includes(secret)) text = text.replaceAll(secret, "[REDACTED]");
+  return text;
 }
 
 /** A streamed request as asked of the upstream whole. */
@@ -341,13 +351,15 @@ export class Gateway {
     const retry = leaf.node.settings.retry;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      const facts: CallFacts = {};
       let outcome: Outcome;
       try {
-        outcome = await this.#callOnce(ctx, leaf, attempt);
+        outcome = await this.#callOnce(ctx, leaf, attempt, facts);
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
         outcome = this.#failure(ctx, error, leaf);
       }
+      outcome.facts = facts;
       this.#record(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
       if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
       const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, this.deps.retryTiming);
@@ -358,7 +370,7 @@ export class Gateway {
   }
 
   /** One call of a target: the mock, the cache, or the upstream; then the output side. */
-  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number): Promise<Outcome> {
+  async #callOnce(ctx: RequestContext, leaf: Leaf, attempt: number, facts: CallFacts): Promise<Outcome> {
     const { provider, node } = leaf;
     const endpoint = ctx.endpoint;
     const streaming = ctx.stream && endpoint.requestType !== "embed";
@@ -377,7 +389,8 @@ export class Gateway {
     const streamOf = FORMATS[endpoint.format].streamOf;
     const regroup =
       streaming && streamOf && regroupsStream(node.stream, endpoint.requestType, leaf.request) ? streamOf : undefined;
-    const sent = JSON.stringify(regroup ? asWhole(leaf.request) : leaf.request);
+    const request = regroup ? asWhole(leaf.request) : leaf.request;
+    const sent = JSON.stringify(request);
     const cacheKey =
       node.settings.cache && !ctx.stream
         ? this.deps.cache.key({
@@ -393,19 +406,24 @@ export class Gateway {
       if (hit) return this.#answer(ctx, leaf, hit.status, JSON.parse(hit.text) as Record<string, unknown>, hit.headers, "HIT");
     }
 
-    const response = await this.deps.upstream.send({
-      url: `${provider.baseUrl}${endpoint.upstreamPath}`,
+    const call: ProviderCall = {
+      endpoint,
+      body: request,
+      text: sent,
+      stream: streaming && !regroup,
       headers: upstreamHeaders(ctx.headers, provider, streaming && !regroup),
-      body: sent,
-      trusted: provider.trusted,
+      provider,
+      dropParams: node.settings.dropParams === true,
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
-    });
+      facts,
+    };
+    const response = await adapterFor(kindOf(provider.name), endpoint).send(this.deps.upstream, call);
     const headers = passedBackHeaders(response.headers);
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
       return this.#streamOutcome(ctx, leaf, headers, response.stream(), () => response.discard());
     }
-    const text = scrub(await response.text(), provider.secret);
+    const text = scrub(await response.text(), provider);
     let parsed: unknown;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);
@@ -578,6 +596,7 @@ export class Gateway {
     if (leaf?.phase.model) attempt.model = leaf.phase.model;
     if (outcome?.cacheStatus) attempt.cache_status = outcome.cacheStatus;
     if (outcome?.error) attempt.error = outcome.error;
+    if (outcome?.facts?.provider_filters) attempt.provider_filters = outcome.facts.provider_filters;
     const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
     if (hooks) attempt.hook_results = hooks;
     ctx.attempts.push(attempt);
@@ -662,9 +681,14 @@ export class Gateway {
         if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
         Object.assign(record, await admission.settle(usage));
       }
-      // A stream's output side ran after its attempt was recorded.
+      // A stream's output side ran, and its content filter spoke, after its attempt was recorded.
       const lastAttempt = ctx.attempts.at(-1);
       if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
+      const filters = outcome?.facts?.provider_filters;
+      if (filters) {
+        record.provider_filters = filters;
+        if (lastAttempt) lastAttempt.provider_filters = filters;
+      }
       if (this.deps.logBodies)
         keepBodies(record, leaf?.request ?? ctx.body, response, this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES);
       await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);

@@ -106,7 +106,7 @@ const FORWARDED_WITH_CALLER_CREDENTIAL = FORMAT_LIST.flatMap((format) => format.
 /** The headers of an upstream call. */
 export function upstreamHeaders(
   headers: IncomingHttpHeaders,
-  provider: { format: FormatName; headers: Record<string, string>; slug?: string },
+  provider: { format?: FormatName; headers: Record<string, string>; slug?: string },
   stream: boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {
@@ -119,7 +119,8 @@ export function upstreamHeaders(
     const value = headerValue(headers, name);
     if (value) out[name] = value;
   }
-  for (const [name, value] of Object.entries(FORMATS[provider.format].upstreamDefaults)) if (!out[name]) out[name] = value;
+  const defaults = provider.format ? FORMATS[provider.format].upstreamDefaults : {};
+  for (const [name, value] of Object.entries(defaults)) if (!out[name]) out[name] = value;
   return { ...out, ...provider.headers };
 }
 

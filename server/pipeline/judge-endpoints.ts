@@ -6,6 +6,7 @@
  * server, and only the providers a phase uses leave the server's memory. The client's own
  * credentials never enter: a slug's credential comes from its provider record only.
  */
+import { kindOf } from "../providers/adapters.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialMap, Scope } from "../sources/types.js";
 import { type Guardrail } from "../../core/index.js";
@@ -70,8 +71,10 @@ export async function withJudgeEndpoints(
   const judges: Record<string, JudgeEndpoint> = {};
   for (const slug of slugs) {
     const provider = await providers.bySlug(slug, scope);
-    // The mock answers requests, not judgements; the check reports the missing endpoint.
-    if (provider?.kind !== "http") continue;
+    // The mock answers requests, not judgements, and the judge speaks the OpenAI or Anthropic API
+    // at a base URL: a kind that builds its URLs (Azure) or has a format of its own (Bedrock)
+    // is not one. The check reports the missing endpoint.
+    if (provider?.kind !== "http" || !provider.format || kindOf(provider.name).passthrough) continue;
     judges[slug] = { format: provider.format, base_url: provider.baseUrl, headers: provider.headers };
   }
   if (Object.keys(judges).length === 0) return credentials;

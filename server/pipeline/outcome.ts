@@ -4,6 +4,7 @@
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
+import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "./phases.js";
 import type { StreamRelay } from "./relay.js";
@@ -38,6 +39,8 @@ export interface JsonOutcome {
   outputStatus?: 200 | 246 | 446;
   cacheStatus?: "HIT" | "MISS";
   error?: { code: string; message: string };
+  /** What the provider's kind noted of the call for the log (its content filter's verdicts). */
+  facts?: CallFacts;
 }
 
 /** A streamed answer whose headers are decided and whose events are yet to flow. */
@@ -50,6 +53,8 @@ export interface StreamOutcome {
   leaf: Leaf;
   /** The output side's status when a held stream's first check decided it before the first byte. */
   outputStatus?: 200 | 246 | 446;
+  /** What the provider's kind notes of the call for the log, complete once the stream has ended. */
+  facts?: CallFacts;
 }
 
 export type Outcome = JsonOutcome | StreamOutcome;

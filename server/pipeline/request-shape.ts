@@ -7,13 +7,10 @@
  */
 import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
+import { isObject } from "../../core/internal.js";
 
 /** Deepest nesting of objects and arrays a JSON body may have (a tool schema rarely passes 20). */
 export const MAX_BODY_DEPTH = 64;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function refuse(field: string, problem: string): never {
   throw new GatewayError(400, "invalid_request", `${field}: ${problem}`);

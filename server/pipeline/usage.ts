@@ -2,11 +2,11 @@
  * Token usage of an answer: as the upstream reported it (in the fields its format names:
  * OpenAI `prompt_tokens` / `completion_tokens`, Anthropic `input_tokens` / `output_tokens`), or, when it reported none (a
  * stream without usage), counted with a tokenizer on the evaluated texts and marked estimated.
- * Counting is linear in the text and yields to the event loop as it goes (tokens.ts): any key
+ * Counting is linear in the text and yields to the event loop as it goes (core/tokens.ts): any key
  * holder can send a long run of one character, and the other requests must not wait for it.
  */
 import { locateText, type RequestType } from "../../core/index.js";
-import { countTokens, loadEncoding } from "../../plugins/default/shared/tokens.js";
+import { countTokens, loadEncoding } from "../../core/internal.js";
 import { FORMAT_LIST } from "../formats/index.js";
 import type { LogUsage } from "../logs/record.js";
 

@@ -13,7 +13,7 @@ import {
   type Side,
   type StreamMode,
 } from "../../core/index.js";
-import { checkConfigKeys, joinPath } from "../../core/internal.js";
+import { checkConfigKeys, joinPath, PROVIDER_OPTION_KEYS } from "../../core/internal.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
 import { type StreamHold, streamHoldOf } from "./stream-mode.js";
@@ -44,6 +44,10 @@ export interface TargetSettings {
   streamMode?: StreamMode;
   /** Characters per checked window of a `window`-mode stream. */
   streamWindow?: number;
+  /** Provider options the config gives (`aws_region`, `api_version`, …): the peer gateway's keys. */
+  providerOptions?: Record<string, unknown>;
+  /** Drop parameters a translated provider cannot honour instead of refusing them. */
+  dropParams?: boolean;
 }
 
 /** How a node with targets picks among them. */
@@ -110,6 +114,7 @@ function ownSettings(config: GatewayConfig, parent: TargetSettings | undefined):
     delete inherited.virtualKey;
     delete inherited.apiKey;
     delete inherited.customHost;
+    delete inherited.providerOptions;
   }
   const settings: TargetSettings = {
     ...inherited,
@@ -131,7 +136,18 @@ function ownSettings(config: GatewayConfig, parent: TargetSettings | undefined):
   if (config.mock_response !== undefined) settings.mockResponse = config.mock_response;
   if (config.stream_mode !== undefined) settings.streamMode = config.stream_mode;
   if (config.stream_window !== undefined) settings.streamWindow = config.stream_window;
+  if (config.drop_params !== undefined) settings.dropParams = config.drop_params;
+  const options = providerOptionsOf(config);
+  if (options) settings.providerOptions = { ...inherited.providerOptions, ...options };
   return settings;
+}
+
+function providerOptionsOf(config: GatewayConfig): Record<string, unknown> | undefined {
+  let options: Record<string, unknown> | undefined;
+  for (const key of PROVIDER_OPTION_KEYS) {
+    if (config[key] !== undefined) (options ??= {})[key] = config[key];
+  }
+  return options;
 }
 
 function hasSideKeys(config: Record<string, unknown>, side: Side): boolean {

@@ -47,6 +47,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
     mock_response: { type: ["string", "object"] },
     stream_mode: { enum: ["buffer", "window", "after"] },
     stream_window: { type: "integer", minimum: 1, maximum: 1_000_000 },
+    drop_params: { type: "boolean" },
   },
 };
 
@@ -66,6 +67,7 @@ export interface GatewayConfig {
   mock_response?: string | Record<string, unknown>;
   stream_mode?: StreamMode;
   stream_window?: number;
+  drop_params?: boolean;
   [key: string]: unknown;
 }
 

@@ -7,8 +7,9 @@
  * once so the pool's workers stay busy.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType } from "../../core/index.js";
-import type { LogEntry } from "../store/log-types.js";
+import { type LogEntry, percentile } from "../store/log-types.js";
 import { REPLAY_FORMAT, type ReplayCheckLine, type ReplayReport, type ReplaySubject } from "./replay-report.js";
+import { isObject } from "../../core/internal.js";
 
 const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>(["chatComplete", "complete", "embed", "messages"]);
 
@@ -40,16 +41,6 @@ function enforced(guardrails: Guardrail[]): Guardrail[] {
     const { monitor: _monitor, ...rest } = g;
     return { ...rest, async: false };
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
 /** The time a phase adds: its guardrails run side by side, so the slowest one. */

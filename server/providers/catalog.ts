@@ -1,32 +1,46 @@
 /**
- * Providers guardgate knows by name: the wire format each speaks, its base URL (with the version
- * segment, as SDKs take it) and how it expects the credential. Any OpenAI- or Anthropic-compatible
- * server can also be reached with `custom_host` or a provider record's `base_url`.
+ * Providers guardgate knows by name, each a `ProviderKind` (adapter.ts): the wire format it
+ * speaks, its base URL (with the version segment, as SDKs take it), and for kinds with a format of
+ * their own, the backend that reaches them. Any OpenAI- or Anthropic-compatible server can also be
+ * reached with `custom_host` or a provider record's `base_url`.
  */
-import type { FormatName } from "../formats/index.js";
-
-/** How a provider is reached. */
-export interface CatalogEntry {
-  format: FormatName;
-  /** Base URL including the version segment; none for local servers that need `custom_host`. */
-  baseUrl: string;
-}
+import type { ProviderKind } from "./adapter.js";
+import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
+import { azureOpenAi } from "./kinds/azure/index.js";
+import { bedrock } from "./kinds/bedrock/index.js";
+import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
-export const PROVIDER_CATALOG: Readonly<Record<string, CatalogEntry>> = {
-  openai: { format: "openai", baseUrl: "https://api.openai.com/v1" },
-  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
-  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1" },
-  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1" },
-  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1" },
-  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1" },
-  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1" },
-  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1" },
-  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
+  openai: { format: "openai", baseUrl: "https://api.openai.com/v1", chat: OPENAI_CHAT },
+  anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1", chat: ANTHROPIC_CHAT },
+  groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1", chat: OPENAI_CHAT },
+  "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1", chat: OPENAI_CHAT },
+  "together-ai": { format: "openai", baseUrl: "https://api.together.xyz/v1", chat: OPENAI_CHAT },
+  "fireworks-ai": { format: "openai", baseUrl: "https://api.fireworks.ai/inference/v1", chat: OPENAI_CHAT },
+  deepseek: { format: "openai", baseUrl: "https://api.deepseek.com/v1", chat: OPENAI_CHAT },
+  openrouter: { format: "openai", baseUrl: "https://openrouter.ai/api/v1", chat: OPENAI_CHAT },
+  ollama: { format: "openai", baseUrl: "http://127.0.0.1:11434/v1", chat: OPENAI_CHAT },
+  // OpenAI-compatible services (docs/providers.md, "OpenAI-compatible services").
+  cohere: { format: "openai", baseUrl: "https://api.cohere.ai/compatibility/v1", chat: OPENAI_CHAT },
+  "perplexity-ai": { format: "openai", baseUrl: "https://api.perplexity.ai", chat: OPENAI_CHAT },
+  "x-ai": { format: "openai", baseUrl: "https://api.x.ai/v1", chat: OPENAI_CHAT },
+  cerebras: { format: "openai", baseUrl: "https://api.cerebras.ai/v1", chat: OPENAI_CHAT },
+  // Local servers at their documented default ports; base_url or custom_host points elsewhere.
+  vllm: { format: "openai", baseUrl: "http://127.0.0.1:8000/v1", chat: OPENAI_CHAT },
+  "lm-studio": { format: "openai", baseUrl: "http://127.0.0.1:1234/v1", chat: OPENAI_CHAT },
+  "azure-openai": azureOpenAi,
+  bedrock,
 };
 
 /** The built-in provider that answers from `mock_response` without calling anything. */
 export const MOCK_PROVIDER = "mock";
+
+/** Whether a kind's default server runs on this machine (Ollama, vLLM, LM Studio), which needs no key. */
+export function isLocalKind(name: string): boolean {
+  const url = Object.hasOwn(PROVIDER_CATALOG, name) ? PROVIDER_CATALOG[name]?.baseUrl : undefined;
+  return url !== undefined && new URL(url).hostname === "127.0.0.1";
+}
 
 /** Whether a name is a provider guardgate can call. */
 export function isKnownProvider(name: string): boolean {

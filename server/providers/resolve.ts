@@ -5,12 +5,16 @@
  * the server: the caller's `Authorization` is never forwarded with it.
  */
 import { createHash } from "node:crypto";
+import { ConfigError } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS, type FormatName } from "../formats/index.js";
 import type { Endpoint } from "../pipeline/endpoints.js";
 import type { TargetSettings } from "../plan/build.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
+import type { Json } from "./adapter.js";
+import { assertServes, kindOf } from "./adapters.js";
 import { knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
+import { checkProviderOptions, configOptionsFor } from "./options.js";
 
 /** Provider settings a request may carry in headers; a config's settings take precedence. */
 export interface HeaderProviderSettings {
@@ -37,7 +41,10 @@ export interface HttpProvider {
   kind: "http";
   name: string;
   slug?: string;
-  format: FormatName;
+  /** The format it speaks natively, when it is one guardgate serves (adapter.ts); none for Bedrock or Gemini. */
+  format?: FormatName;
+  /** The kind's settings (`aws_region`, `api_version`, …), from the provider record or the config. */
+  options: Json;
   /** Base URL with the version segment and no trailing slash. */
   baseUrl: string;
   /**
@@ -62,19 +69,22 @@ export interface Resolution {
   model?: string;
 }
 
+/** JSON with keys sorted, so two equal option objects fingerprint alike. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
 function fingerprint(secret: string | undefined): string {
   return secret ? createHash("sha256").update(secret).digest("hex").slice(0, 16) : "-";
 }
 
 function checkFormat(provider: HttpProvider, endpoint: Endpoint): HttpProvider {
-  if (provider.format !== endpoint.format) {
-    const wanted = FORMATS[endpoint.format].label;
-    throw new GatewayError(
-      400,
-      "provider_format_mismatch",
-      `${endpoint.route} needs ${wanted} provider; "${provider.slug ? `@${provider.slug}` : provider.name}" speaks the ${provider.format} format`,
-    );
-  }
+  assertServes(kindOf(provider.name), endpoint, `"${provider.slug ? `@${provider.slug}` : provider.name}"`);
   return provider;
 }
 
@@ -145,29 +155,42 @@ export class ProviderResolver {
         `provider "${name}" is not known; use one of ${knownProviderNames().join(", ")}, or "@<slug>" for a provider defined on the gateway`,
       );
     }
-    const baseUrl = customHost ? parseCustomHost(customHost, hostWhere) : entry.baseUrl;
-    // A credential in the config wins over the caller's.
-    const secret = settings.apiKey ?? FORMATS[entry.format].callerSecret(input.caller);
-    const headers = secret
-      ? FORMATS[entry.format].credentialHeaders(secret)
-      : input.caller.authorization
-        ? { authorization: input.caller.authorization }
-        : {};
+    const baseUrl = customHost ? parseCustomHost(customHost, hostWhere) : (entry.baseUrl ?? "");
+    const format = entry.format;
+    // A credential in the config wins over the caller's. A caller of the other format sends its key
+    // as its own SDK does (x-api-key from the Anthropic SDK): it goes on in the provider's header.
+    const callerSecret = format
+      ? (FORMATS[format].callerSecret(input.caller) ??
+        (endpoint.format !== format ? FORMATS[endpoint.format].callerSecret(input.caller) : undefined))
+      : undefined;
+    const secret = settings.apiKey ?? callerSecret;
+    const headers =
+      secret && format
+        ? FORMATS[format].credentialHeaders(secret)
+        : input.caller.authorization && format
+          ? { authorization: input.caller.authorization }
+          : {};
     const credential = secret ?? input.caller.authorization;
-    return {
-      provider: checkFormat(
-        {
-          kind: "http",
-          name,
-          format: entry.format,
-          baseUrl,
-          trusted: !customHost,
-          headers,
-          identity: `name:${name}|${baseUrl}|${fingerprint(credential)}`,
-        },
-        endpoint,
-      ),
+    const options = configOptionsFor(name, settings.providerOptions);
+    try {
+      checkProviderOptions(name, options, "config");
+    } catch (error) {
+      if (error instanceof ConfigError) throw new GatewayError(400, error.code, error.message);
+      throw error;
+    }
+    const resolved: HttpProvider = {
+      kind: "http",
+      name,
+      ...(format && { format }),
+      options,
+      baseUrl,
+      trusted: !customHost,
+      headers,
+      identity: `name:${name}|${baseUrl}|${fingerprint(credential)}|${fingerprint(stableJson(options))}`,
     };
+    // A kind of its own format reads its key from here (Gemini's x-goog-api-key); it is scrubbed from answers either way.
+    if (secret) resolved.secret = secret;
+    return { provider: checkFormat(resolved, endpoint) };
   }
 
   /** The provider defined with this slug in a scope, with its credential; undefined when none is. */
@@ -175,15 +198,17 @@ export class ProviderResolver {
     const record: ProviderRecord | undefined = await this.providers.get(slug, scope);
     if (!record) return slug === MOCK_PROVIDER ? { kind: "mock", name: MOCK_PROVIDER } : undefined;
     if (record.provider === MOCK_PROVIDER) return { kind: "mock", name: MOCK_PROVIDER, slug };
-    const entry = PROVIDER_CATALOG[record.provider];
-    const format = entry?.format ?? "openai";
-    const baseUrl = (record.baseUrl ?? entry?.baseUrl ?? "").replace(/\/+$/, "");
-    const headers = { ...(record.headers ?? {}), ...(record.apiKey ? FORMATS[format].credentialHeaders(record.apiKey) : {}) };
+    const kind = kindOf(record.provider);
+    const format = kind.format;
+    const baseUrl = (record.baseUrl ?? kind.baseUrl ?? "").replace(/\/+$/, "");
+    const credential = record.apiKey && format ? FORMATS[format].credentialHeaders(record.apiKey) : {};
+    const headers = { ...(record.headers ?? {}), ...credential };
     const provider: HttpProvider = {
       kind: "http",
       name: record.provider,
       slug,
-      format,
+      ...(format && { format }),
+      options: record.options ?? {},
       baseUrl,
       trusted: record.trusted !== false,
       headers,

@@ -18,6 +18,7 @@ import { newId } from "../store/ids.js";
 import type { LogEntry, LogFilter } from "../store/log-types.js";
 import type { EvalRow } from "./eval-rows.js";
 import { type LabelFacts, parseLabelRule } from "./label-rule.js";
+import { isObject } from "../../core/internal.js";
 
 /** Logs read, and rows written, per page. */
 const PAGE = 500;
@@ -32,10 +33,6 @@ export interface DatasetInput {
 
 /** One exported row: `text` is the input, so the file is an eval row file as it is. */
 export type ExportedRow = Omit<DatasetRow, "dataset_id" | "seq"> & { text: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The row a log makes, or undefined when it kept no request body. */
 export function rowOf(

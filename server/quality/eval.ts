@@ -7,6 +7,7 @@
  * size of the data is not held in memory. Several rows are in flight so the pool's workers stay busy.
  */
 import { bodyForText, type Engine, type Guardrail, type GuardrailResult } from "../../core/index.js";
+import { percentile } from "../store/log-types.js";
 import type { EvalRow } from "./eval-rows.js";
 import {
   type CheckLatencyLine,
@@ -113,12 +114,6 @@ export async function evaluateText(
     }
   }
   return { flagged: results.some((r) => !r.verdict), errored, ...(score !== undefined && { score }), results };
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
 const round = (value: number) => Number(value.toFixed(3));

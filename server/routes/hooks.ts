@@ -19,7 +19,7 @@ import {
   type RequestType,
   type Side,
 } from "../../core/index.js";
-import { joinPath, prepareListElement } from "../../core/internal.js";
+import { isObject, joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { requestRecord, sideResults } from "../logs/record.js";
@@ -96,10 +96,6 @@ function requestTypeOf(value: string | undefined, where: string, body?: Record<s
       `${where}: "${value}" is not one of chatComplete, complete, embed, messages`,
     );
   return type;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Only string metadata reaches checks (the peer may post other values). */

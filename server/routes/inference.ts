@@ -19,10 +19,7 @@ import {
 import { assertRequestShape } from "../pipeline/request-shape.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isObject } from "../../core/internal.js";
 
 /** Requests whose log record the handler has begun, so the error hook does not write a second. */
 const logged = new WeakSet<FastifyRequest>();

@@ -41,6 +41,7 @@ export function sourcesFromFile(file: GatewayFile): {
         ...(p.base_url && { baseUrl: p.base_url }),
         ...(p.api_key && { apiKey: p.api_key }),
         ...(p.headers && { headers: p.headers }),
+        ...(p.options && { options: p.options }),
         ...(p.workspace && { workspaceId: p.workspace }),
       })),
     ),

@@ -45,6 +45,7 @@ export interface GatewayProvider {
   baseUrl?: string;
   apiKey?: string;
   headers?: Record<string, string>;
+  options?: Record<string, unknown>;
   workspaceId: string;
   providerId: string;
   integrationId: string;
@@ -337,6 +338,7 @@ export class GatewaySources {
       ...(integration.base_url !== null && { baseUrl: integration.base_url }),
       ...(credentials?.api_key !== undefined && { apiKey: credentials.api_key }),
       ...(credentials?.headers !== undefined && { headers: credentials.headers }),
+      ...(credentials?.options !== undefined && { options: credentials.options }),
       workspaceId,
       providerId: provider.id,
       integrationId: integration.id,

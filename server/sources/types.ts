@@ -45,6 +45,11 @@ export interface ProviderRecord {
   apiKey?: string;
   /** Extra headers sent upstream with every call. */
   headers?: Record<string, string>;
+  /**
+   * The kind's settings (`aws_region`, `api_version`, `aws_secret_access_key`, …, named as the
+   * peer gateway's config keys); the kind says which hold secrets (server/providers/adapter.ts).
+   */
+  options?: Record<string, unknown>;
   /** Workspace the provider belongs to; visible to every workspace when absent. */
   workspaceId?: string;
   /**

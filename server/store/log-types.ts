@@ -3,7 +3,7 @@
  * gateway wrote (with `hook_results`) as JSON. Guardrail and check results are also indexed one
  * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
  */
-import type { CheckResult, GuardrailResult } from "../../core/index.js";
+import type { CheckResult, GuardrailResult } from "../../core/types.js";
 
 /** One request log as stored. */
 export interface LogEntry {
@@ -196,30 +196,15 @@ export function guardrailRows(record: Record<string, unknown>): GuardrailRow[] {
   return rows;
 }
 
+/** Nearest-rank percentile `p` (0–100) of sorted values; 0 when there are none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
 /** Nearest-rank percentiles of sorted latencies. */
 export function latencyStats(sorted: readonly number[]): LatencyStats {
-  const at = (p: number): number => {
-    if (sorted.length === 0) return 0;
-    const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-    return sorted[Math.min(rank, sorted.length) - 1]!;
-  };
+  const at = (p: number): number => percentile(sorted, p);
   return { p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: sorted.at(-1) ?? 0 };
-}
-
-/** Encodes a position in the newest-first order as an opaque cursor. */
-export function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id]), "utf8").toString("base64url");
-}
-
-/** Decodes a cursor; undefined when it is not one of ours. */
-export function decodeCursor(cursor: string): { created_at: string; id: string } | undefined {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
-      return { created_at: value[0], id: value[1] };
-    }
-  } catch {
-    // Not base64 JSON: fall through.
-  }
-  return undefined;
 }

@@ -131,6 +131,11 @@ export interface IntegrationCredentials {
   api_key?: string;
   /** Extra headers sent upstream; may hold credentials too, so they are sealed as well. */
   headers?: Record<string, string>;
+  /**
+   * The provider kind's settings (`aws_region`, `aws_secret_access_key`, `api_version`, …): sealed
+   * with the credentials, since some hold secrets (server/providers/options.ts).
+   */
+  options?: Record<string, unknown>;
 }
 
 /** An integration provisioned to a workspace, with that workspace's budget and rate limit. */

@@ -81,3 +81,14 @@ export class SseSplitter {
     return parseEvent(rest);
   }
 }
+
+/**
+ * The events of a byte stream, each as soon as its blank line arrives, the last one without its
+ * blank line included: for translators reading a provider's stream chunk by chunk.
+ */
+export async function* sseEvents(source: AsyncIterable<Buffer>, maxEventBytes?: number): AsyncGenerator<SseEvent> {
+  const splitter = new SseSplitter(maxEventBytes);
+  for await (const chunk of source) yield* splitter.push(chunk);
+  const last = splitter.flush();
+  if (last) yield last;
+}

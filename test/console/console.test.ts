@@ -18,6 +18,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConsoleDir } from "../../server/console/plugin.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
+import { AzureFake } from "../support/providers/azure.js";
 import { type ManagedTestGateway, startManaged } from "../support/managed.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -385,6 +386,39 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
     expect(await stop.textContent()).toBe(
       `Stream stopped by no-forbidden after ${received.length} characters had been sent (window mode).`,
     );
+  });
+
+  it("says what an Azure provider's content filter cut", async () => {
+    const azure = await new AzureFake().start();
+    try {
+      const integration = await api("POST", "/admin/v1/integrations", {
+        slug: "azure-up",
+        name: "Azure fake",
+        provider: "azure-openai",
+        base_url: azure.baseUrl,
+        credentials: { api_key: azure.apiKey, options: { deployment_id: "gpt-4o-prod" } },
+      });
+      await api("PUT", `/admin/v1/integrations/${integration.id}/workspaces/${workspace}`, {});
+      azure.enqueue({ kind: "filtered-output" });
+      const { response } = await client()
+        .chat.completions.create({ model: "@azure-up/gpt-4o", messages: [{ role: "user", content: "tell me" }] })
+        .withResponse();
+      const id = response.headers.get("x-gateway-request-id") as string;
+      await expect
+        .poll(async () => (await gw.call("GET", `/admin/v1/logs/${id}`, { key: keys.workspace_admin })).status, {
+          timeout: 10_000,
+        })
+        .toBe(200);
+      const page = await signedIn("workspace_admin");
+      await page.goto(`${url}/console/#/logs/${id}`);
+      const filters = page.locator("[data-field=provider-filters]");
+      await filters.waitFor();
+      expect(await filters.textContent()).toBe(
+        "The provider's content filter (azure_content_filter) filtered: completion violence (medium).",
+      );
+    } finally {
+      await azure.close();
+    }
   });
 
   it("shows feedback on an answer in its log view, makes a labelled dataset, switches a label, and sets two evaluations side by side", async () => {

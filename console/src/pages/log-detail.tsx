@@ -2,97 +2,32 @@
  * The log view of one request (spec §2.5): the request's facts, an overview of checks passed and
  * failed, every guardrail with its verdict, deny, async and transformed flags, every check with
  * its verdict, latency, error and data (its explanation first), the feedback object, the attempts
- * of a retried or fallen-back request, and the bodies when they were kept.
+ * of a retried or fallen-back request, what the provider's own content filter said, and the
+ * bodies when they were kept.
  */
 import { admin } from "../api";
 import { href } from "../router";
 import { Await, Json, ms, PageHead, StatusBadge, useLoad, Verdict, when } from "../ui";
-import type { LogSummary } from "./logs";
+import type { Feedback } from "../../../core/types";
+import type { AttemptRecord, GuardrailView, LogView } from "../../../server/logs/view";
+import type { ProviderFilters } from "../../../server/logs/attempt-record";
 
-interface CheckView {
-  id: string;
-  verdict: boolean;
-  outcome: "passed" | "failed" | "errored";
-  execution_time: number;
-  error?: unknown;
-  data: Record<string, unknown>;
-}
-
-interface Feedback {
-  value?: number;
-  weight?: number;
-  metadata?: Record<string, unknown>;
-}
-
-interface GuardrailView {
-  id: string;
-  side: "input" | "output";
-  verdict: boolean;
-  async: boolean;
-  deny: boolean;
-  transformed: boolean;
-  execution_time: number;
-  created_at: string;
-  checks_passed: number;
-  checks_failed: number;
-  checks_errored: number;
-  checks: CheckView[];
-  feedback: Feedback | null;
-  /** The policy that added the guardrail, when one did. */
-  policy?: { id: string; name: string };
-  /** A monitor policy ran it: the verdict was logged, never acted on. */
-  monitor?: boolean;
-}
-
-/** Feedback an application sent on the answer (POST /v1/feedback). */
-interface AnswerFeedback {
-  id: string;
-  value: number;
-  weight: number;
-  metadata: Record<string, string>;
-  created_at: string;
-  updated_at: string;
-}
-
-interface LogView extends LogSummary {
-  feedback: AnswerFeedback[];
-  upstream_latency_ms: number | null;
-  request_type: string | null;
-  cache_status: string | null;
-  target: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost: number | null;
-  guardrail_results: GuardrailView[];
-  attempts: Attempt[];
-  error: Record<string, unknown> | null;
-  request?: unknown;
-  response?: unknown;
-  /** A stream the gateway stopped after it began. */
-  stream_stop?: { guardrails: string[]; released_chars: number; mode: string };
-}
-
-/** One upstream call (or cache lookup, or input denial) of the request, as the log keeps it. */
-interface Attempt {
-  target: string;
-  provider?: string;
-  model?: string;
-  status: number;
-  latency_ms: number;
-  cache_status?: string;
-  error?: { code: string; message: string };
-  /** Set when the attempt ended before any upstream call. */
-  before_upstream?: boolean;
-  hook_results?: { before_request_hooks?: AttemptGuardrail[]; after_request_hooks?: AttemptGuardrail[] };
-}
-
-interface AttemptGuardrail {
-  id: string;
-  verdict: boolean;
+/** One sentence on the provider's content filter: which categories it filtered, on which side. */
+function filterSummary(filters: ProviderFilters): string {
+  const hits: string[] = [];
+  for (const side of ["prompt", "completion"] as const) {
+    for (const [category, verdict] of Object.entries(filters[side] ?? {})) {
+      if (verdict.filtered)
+        hits.push(`${side} ${category.replaceAll("_", " ")}${verdict.severity ? ` (${verdict.severity})` : ""}`);
+    }
+  }
+  const filter = `The provider's content filter (${filters.source})`;
+  if (hits.length) return `${filter} filtered: ${hits.join(", ")}.`;
+  return filters.filtered ? `${filter} cut the answer.` : `${filter} filtered nothing.`;
 }
 
 /** The guardrails an attempt ran, each with its verdict: `brief failed, tone passed`. */
-function attemptGuardrails(attempt: Attempt): string {
+function attemptGuardrails(attempt: AttemptRecord): string {
   const hooks = attempt.hook_results;
   const all = [...(hooks?.before_request_hooks ?? []), ...(hooks?.after_request_hooks ?? [])];
   return all.length ? all.map((g) => `${g.id} ${g.verdict ? "passed" : "failed"}`).join(", ") : "–";
@@ -102,7 +37,7 @@ function attemptGuardrails(attempt: Attempt): string {
  * The attempts of a retried or fallen-back request, one fixed column per field: attempts differ in
  * which fields they carry (only a failed one has an error), so no column may come from one of them.
  */
-function Attempts({ attempts }: { attempts: Attempt[] }) {
+function Attempts({ attempts }: { attempts: AttemptRecord[] }) {
   return (
     <>
       <h2>Attempts</h2>
@@ -354,6 +289,11 @@ export function LogDetail({ id }: { id: string }) {
                     ? `Stream stopped by ${log.stream_stop.guardrails.join(", ")}`
                     : "Stream stopped: a redaction reached text already sent"}{" "}
                   after {log.stream_stop.released_chars} characters had been sent ({log.stream_stop.mode} mode).
+                </p>
+              )}
+              {log.provider_filters && (
+                <p class={log.provider_filters.filtered ? "error" : "muted"} data-field="provider-filters">
+                  {filterSummary(log.provider_filters)}
                 </p>
               )}
               <h2>Guardrails</h2>

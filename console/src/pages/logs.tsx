@@ -4,32 +4,11 @@
  * seconds, 246 and 446 marked.
  */
 import { useEffect, useState } from "preact/hooks";
+import type { LogSummary } from "../../../server/logs/view";
 import { admin, type List } from "../api";
 import { go, href, useRoute } from "../router";
 import { useSession } from "../session";
 import { ErrorBox, ms, PageHead, StatusBadge, when } from "../ui";
-
-/** A log list item, as `GET /admin/v1/logs` answers it. */
-export interface LogSummary {
-  id: string;
-  created_at: string;
-  workspace_id: string;
-  route: string;
-  status: number;
-  latency_ms: number;
-  provider: string | null;
-  model: string | null;
-  config_id: string | null;
-  retry_count: number;
-  error_code: string | null;
-  guardrails: {
-    guardrails_passed: number;
-    guardrails_failed: number;
-    checks_passed: number;
-    checks_failed: number;
-    checks_errored: number;
-  };
-}
 
 const FILTERS = [
   "from",

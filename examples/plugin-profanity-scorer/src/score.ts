@@ -82,9 +82,20 @@ export default defineCheck<ScoreParameters>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
   examples: [
-    { parameters: {}, text: "What the hell.", description: "Passes: one mild word scores 1." },
-    { parameters: {}, text: "This is bullsh1t.", description: "Fails: a strong word, however written, scores 2." },
-    { parameters: { threshold: 4, redact: true }, text: "Damn, that was a sh*tty call.", description: "Passes, masked." },
+    { parameters: {}, text: "What the hell.", description: "Passes: one mild word scores 1.", verdict: true, data: { score: 1 } },
+    {
+      parameters: {},
+      text: "This is bullsh1t.",
+      description: "Fails: a strong word, however written, scores 2.",
+      verdict: false,
+      data: { score: 2 },
+    },
+    {
+      parameters: { threshold: 4, redact: true },
+      text: "Damn, that was a sh*tty call.",
+      description: "Passes, masked.",
+      verdict: true,
+    },
   ],
   notes: `Matching is by whole word, so words that contain a listed word (Scunthorpe, assassin) never
 count. It sees through case, accents, digits and symbols for letters (sh1t, a$$), stretched letters

@@ -1,11 +1,20 @@
 // The check as the gateway runs it, through guardgate's testCheck.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { evaluateCheck, testCheck } from "guardgate/testing";
+import { evaluateCheck, runExamples, testCheck } from "guardgate/testing";
 import plugin from "../src/index.js";
 import score from "../src/score.js";
 
 describe("profanity.score", () => {
+  it("gives the verdict each of its examples states", async () => {
+    const runs = await runExamples(score, { plugin });
+    assert.equal(runs.length, score.examples?.length);
+    assert.deepEqual(
+      runs.flatMap((run) => run.problems),
+      [],
+    );
+  });
+
   it("passes a clean text with a score of 0", async () => {
     const result = await testCheck(score, { plugin, text: "Thanks, that was helpful." });
     assert.equal(result.id, "profanity.score");

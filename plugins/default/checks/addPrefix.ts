@@ -1,4 +1,5 @@
 import { defineCheck, type RequestType } from "../../../core/index.js";
+import { isObject } from "../../../core/internal.js";
 
 type Role = "user" | "system" | "assistant";
 
@@ -10,8 +11,6 @@ interface Parameters {
 }
 
 type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What was done, for `data.action`. */
 type Action = "prefixed" | "insertedPart" | "insertedMessage" | "setSystem" | "skipped" | "notApplicable";
@@ -194,10 +193,14 @@ export default defineCheck<Parameters>({
       parameters: { prefix: "Answer in English. ", applyToRole: "user" },
       text: "Wie spät ist es?",
       description: "Prefix the user's message.",
+      verdict: true,
+      transformedText: "Answer in English. Wie spät ist es?",
     },
     {
       parameters: { prefix: "You are a careful assistant.", applyToRole: "system", onlyIfEmpty: true },
       description: "Add a system prompt when the request has none.",
+      verdict: true,
+      data: { action: "insertedMessage" },
     },
   ],
   notes: [

@@ -70,8 +70,18 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
   },
   examples: [
-    { parameters: { allowedTypes: ["chatComplete", "messages"] }, description: "Chat and messages only." },
-    { parameters: { blockedTypes: "embed,stream-chatComplete" }, description: "No embeddings, no streamed chat." },
+    {
+      parameters: { allowedTypes: ["chatComplete", "messages"] },
+      description: "Chat and messages only.",
+      requestType: "messages",
+      verdict: true,
+    },
+    {
+      parameters: { blockedTypes: "embed,stream-chatComplete" },
+      description: "No embeddings, no streamed chat.",
+      requestType: "embed",
+      verdict: false,
+    },
   ],
   notes: [
     "A plain name covers the streaming variant too (`chatComplete` allows or blocks streamed chat as",

@@ -92,6 +92,8 @@ export default defineCheck<Parameters>({
       parameters: { words: ["forbidden", "top secret"], leetspeak: true },
       text: "This is f0rb1dden.",
       description: "Block two phrases, leetspeak included.",
+      verdict: false,
+      data: { matchedWords: ["forbidden"] },
     },
   ],
   notes: [

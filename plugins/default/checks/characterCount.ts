@@ -36,7 +36,15 @@ export default defineCheck<{ minCharacters: number; maxCharacters?: number; not:
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: { maxCharacters: 280 }, text: "Short and sweet.", description: "At most 280 characters." }],
+  examples: [
+    {
+      parameters: { maxCharacters: 280 },
+      text: "Short and sweet.",
+      description: "At most 280 characters.",
+      verdict: true,
+      data: { characterCount: 16 },
+    },
+  ],
   validate: (p) => rangeProblem(p.minCharacters, p.maxCharacters, "maxCharacters"),
   run({ text }, { minCharacters, maxCharacters, not }) {
     const characterCount = countGraphemes(text);

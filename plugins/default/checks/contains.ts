@@ -67,6 +67,8 @@ export default defineCheck<Parameters>({
       parameters: { words: ["refund", "cancel"], operator: "any", caseSensitive: false, wholeWord: true },
       text: "I want to cancel my order.",
       description: "Route refund or cancellation requests.",
+      verdict: true,
+      data: { foundWords: ["cancel"] },
     },
   ],
   notes: [

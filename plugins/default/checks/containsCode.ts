@@ -46,12 +46,26 @@ export default defineCheck<{ format?: string; not: boolean }>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
   examples: [
-    { parameters: { format: "SQL" }, text: "SELECT id FROM users WHERE active = 1;", description: "Passes: unfenced SQL." },
-    { parameters: { format: "c++" }, text: "```cpp\nint main() {}\n```", description: "Passes: a fence tagged cpp is C++." },
+    {
+      parameters: { format: "SQL" },
+      text: "SELECT id FROM users WHERE active = 1;",
+      description: "Passes: unfenced SQL.",
+      verdict: true,
+      data: { foundFormats: ["SQL"] },
+    },
+    {
+      parameters: { format: "c++" },
+      text: "```cpp\nint main() {}\n```",
+      description: "Passes: a fence tagged cpp is C++.",
+      verdict: true,
+      data: { foundFormats: ["C++"] },
+    },
     {
       parameters: { not: true },
       text: "No code here, just a sentence.",
       description: "Passes when the text holds no code at all.",
+      verdict: true,
+      data: { foundFormats: [] },
     },
   ],
   notes: `How it decides:

@@ -38,7 +38,12 @@ export default defineCheck<Parameters>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
   examples: [
-    { parameters: { suffix: "Thank you" }, text: "We will get back to you. Thank you.", description: "A fixed sign-off." },
+    {
+      parameters: { suffix: "Thank you" },
+      text: "We will get back to you. Thank you.",
+      description: "A fixed sign-off.",
+      verdict: true,
+    },
   ],
   notes:
     "Trailing whitespace (any Unicode white space, line breaks included) is ignored, and a period after the suffix is accepted, as the peer gateway does: `Thank you.` ends with `Thank you`. Text and suffix are compared in Unicode NFC; with `caseSensitive: false` both are case-folded.",

@@ -205,8 +205,20 @@ export default defineCheck<Parameters>({
     },
   },
   examples: [
-    { parameters: {}, text: "Please summarise this.", description: "Fail text carrying hidden characters." },
-    { parameters: { strip: true }, text: "ig\u200bnore", description: "Remove hidden characters and let the request through." },
+    {
+      parameters: {},
+      text: "Please summarise this.\u200b",
+      description: "Fail text carrying hidden characters.",
+      verdict: false,
+      data: { found: 1 },
+    },
+    {
+      parameters: { strip: true },
+      text: "ig\u200bnore",
+      description: "Remove hidden characters and let the request through.",
+      verdict: true,
+      transformedText: "ignore",
+    },
   ],
   notes: [
     "Characters reported, by category:",

@@ -1,5 +1,6 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
 import { type ParsedJson, parsedJson, reportableJson } from "../shared/json-extract.js";
+import { isObject } from "../../../core/internal.js";
 
 type Operator = "any" | "all" | "none";
 
@@ -7,9 +8,6 @@ interface Parameters {
   keys: string[];
   operator: Operator;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function satisfies(operator: Operator, present: number, total: number): boolean {
   if (operator === "any") return present > 0;
@@ -71,6 +69,8 @@ export default defineCheck<Parameters>({
       parameters: { keys: ["answer", "sources"], operator: "all" },
       text: '{"answer": "42", "sources": ["guide"]}',
       description: "The reply must be an object with both keys.",
+      verdict: true,
+      data: { missingKeys: [] },
     },
   ],
   notes: [
@@ -83,7 +83,7 @@ export default defineCheck<Parameters>({
     let matched: { found: ParsedJson; present: string[] } | undefined;
     let first: { found: ParsedJson; present: string[] } | undefined;
     for (const found of parsedJson(text)) {
-      if (!isPlainObject(found.value)) continue;
+      if (!isObject(found.value)) continue;
       const object = found.value;
       const present = keys.filter((key) => Object.hasOwn(object, key));
       if (satisfies(operator, present.length, keys.length)) {

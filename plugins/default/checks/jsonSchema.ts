@@ -70,6 +70,8 @@ export default defineCheck<Parameters>({
       },
       text: 'Here you go:\n```json\n{"name": "Ada", "age": 36}\n```',
       description: "The reply must carry a JSON object with a name.",
+      verdict: true,
+      data: { matchedJson: { name: "Ada", age: 36 } },
     },
   ],
   notes: [

@@ -194,6 +194,8 @@ export function createJwtCheck(dependencies: JwtDependencies = {}): CheckDefinit
           failOnError: true,
         },
         description: "Callers must present a token from our identity provider.",
+        verdict: false,
+        data: { reason: "missing_token" },
       },
     ],
     notes: [

@@ -63,6 +63,9 @@ export default defineCheck<Parameters>({
         rules: { defaults: ["gpt-4o-mini"], metadata: { tier: { pro: ["gpt-4o", "@anthropic/claude-sonnet-4"] } } },
       },
       description: "Requests with metadata tier=pro may use two larger models; all others the small one.",
+      model: "gpt-4o",
+      metadata: { tier: "pro" },
+      verdict: true,
     },
   ],
   notes: [

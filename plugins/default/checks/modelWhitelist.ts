@@ -72,8 +72,18 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
   },
   examples: [
-    { parameters: { models: ["gpt-4o-mini", "@anthropic/claude-sonnet-4"] }, description: "Two allowed models." },
-    { parameters: { models: ["gpt-4.5-preview"], not: true }, description: "Every model but one." },
+    {
+      parameters: { models: ["gpt-4o-mini", "@anthropic/claude-sonnet-4"] },
+      description: "Two allowed models.",
+      model: "gpt-4o-mini",
+      verdict: true,
+    },
+    {
+      parameters: { models: ["gpt-4.5-preview"], not: true },
+      description: "Every model but one.",
+      model: "gpt-4.5-preview",
+      verdict: false,
+    },
   ],
   notes: [
     "A plain entry (`gpt-4o`) allows that model from any provider; a provider-addressed entry",

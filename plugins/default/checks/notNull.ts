@@ -1,13 +1,10 @@
 import { type CheckContext, defineCheck, locateText, textExcerpt } from "../../../core/index.js";
+import { isObject } from "../../../core/internal.js";
 
 interface Parameters {
   not: boolean;
   allowToolCalls: boolean;
 }
-
-type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 // White space, and characters that render as nothing (zero-width spaces, joiners, BOM, …).
 const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
@@ -100,7 +97,7 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: {}, text: "Here is your answer.", description: "The model must answer with text." }],
+  examples: [{ parameters: {}, text: "Here is your answer.", description: "The model must answer with text.", verdict: true }],
   notes: [
     "Blank means empty, or made only of Unicode white space and default-ignorable characters (zero-width spaces and joiners, BOM, soft hyphen, bidi marks): text a reader cannot see.",
     "",

@@ -35,7 +35,13 @@ export default defineCheck<{ rule: string; not: boolean }>({
     },
   },
   examples: [
-    { parameters: { rule: "\\d{3}-\\d{2}-\\d{4}", not: true }, text: "No numbers here.", description: "No SSN-like number." },
+    {
+      parameters: { rule: "\\d{3}-\\d{2}-\\d{4}", not: true },
+      text: "No numbers here.",
+      description: "No SSN-like number.",
+      verdict: true,
+      data: { not: true, matchDetails: null },
+    },
   ],
   run({ text }, { rule, not }) {
     const match = firstMatch(compileRegex(rule), text);

@@ -157,6 +157,9 @@ export default defineCheck<Parameters>({
       parameters: { rule: "/\\b\\d{3}-\\d{2}-\\d{4}\\b/g", redactText: "[SSN]" },
       text: "My number is 123-45-6789.",
       description: "Redact SSN-shaped numbers.",
+      verdict: true,
+      data: { matchCount: 1 },
+      transformedText: "My number is [SSN].",
     },
   ],
   notes: [

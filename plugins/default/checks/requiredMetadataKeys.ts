@@ -41,8 +41,18 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
   },
   examples: [
-    { parameters: { metadataKeys: ["user", "team"] }, description: "Every request names its user and team." },
-    { parameters: { metadataKeys: ["debug"], operator: "none" }, description: "No debug flag in production." },
+    {
+      parameters: { metadataKeys: ["user", "team"] },
+      description: "Every request names its user and team.",
+      metadata: { user: "u-1842", team: "search" },
+      verdict: true,
+    },
+    {
+      parameters: { metadataKeys: ["debug"], operator: "none" },
+      description: "No debug flag in production.",
+      metadata: { debug: "1" },
+      verdict: false,
+    },
   ],
   run({ metadata }, { metadataKeys, operator }) {
     const foundKeys = metadataKeys.filter((k) => Object.hasOwn(metadata, k));

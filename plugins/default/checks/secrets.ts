@@ -67,15 +67,22 @@ export default defineCheck<{ kinds: SecretKind[]; redact: boolean; not: boolean 
       parameters: {},
       text: "Use the token ghp_0123456789abcdefghijABCDEFGHIJ012345 to clone.",
       description: "Fails: a GitHub token.",
+      verdict: false,
+      data: { kinds: ["GITHUB_TOKEN"] },
     },
     {
       parameters: { redact: true },
       text: "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
       description: "Passes with the key replaced by [SECRET:AWS_ACCESS_KEY_ID].",
+      verdict: true,
+      transformedText: "export AWS_ACCESS_KEY_ID=[SECRET:AWS_ACCESS_KEY_ID]",
     },
     {
       parameters: { kinds: ["PRIVATE_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] },
       description: "Only cloud credentials and private keys.",
+      text: "Token ghp_0123456789abcdefghijABCDEFGHIJ012345, key AKIAIOSFODNN7EXAMPLE.",
+      verdict: false,
+      data: { kinds: ["AWS_ACCESS_KEY_ID"] },
     },
   ],
   notes: `How it decides: one RE2 pattern per token format (prefixes and lengths as the issuers document

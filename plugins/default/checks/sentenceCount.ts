@@ -35,7 +35,15 @@ export default defineCheck<{ minSentences: number; maxSentences?: number; not: b
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: { minSentences: 1, maxSentences: 3 }, text: "One. Two.", description: "Up to three sentences." }],
+  examples: [
+    {
+      parameters: { minSentences: 1, maxSentences: 3 },
+      text: "One. Two.",
+      description: "Up to three sentences.",
+      verdict: true,
+      data: { sentenceCount: 2 },
+    },
+  ],
   validate: (p) => rangeProblem(p.minSentences, p.maxSentences, "maxSentences"),
   run({ text }, { minSentences, maxSentences, not }) {
     const sentenceCount = countSentences(text);

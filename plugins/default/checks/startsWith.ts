@@ -37,7 +37,9 @@ export default defineCheck<Parameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: { prefix: "Answer:" }, text: "Answer: 42", description: "The reply starts with a fixed label." }],
+  examples: [
+    { parameters: { prefix: "Answer:" }, text: "Answer: 42", description: "The reply starts with a fixed label.", verdict: true },
+  ],
   notes:
     "Leading whitespace (any Unicode white space, line breaks included) is ignored. Text and prefix are compared in Unicode NFC; with `caseSensitive: false` both are case-folded.",
   run({ text }, { prefix, caseSensitive, not }) {

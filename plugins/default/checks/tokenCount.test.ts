@@ -2,7 +2,6 @@ import { countTokens as reference } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
 import { prepareParameters, runOnText } from "../../../test/support/check-harness.js";
 import tokenCount from "./tokenCount.js";
-import { countTokens } from "../shared/tokens.js";
 
 describe("default.tokenCount", () => {
   it("counts real o200k_base tokens by default", async () => {
@@ -44,12 +43,6 @@ describe("default.tokenCount", () => {
     expect(out.data?.tokenCount).toBeGreaterThan(3);
   });
 
-  it("is exact on ordinary text, counted pre-token by pre-token", async () => {
-    const text = "It's a long text, isn't it?\n\n  With   spaces\tand tabs, 12345 numbers, “quotes” and 中文。\n".repeat(300);
-    expect((await countTokens(text, "cl100k_base")).count).toBe(reference(text));
-    expect((await countTokens(text, "cl100k_base")).exact).toBe(true);
-  });
-
   it("counts a run with no break in pieces and says the count is approximate", async () => {
     const text = "x".repeat(1000);
     const out = await runOnText(tokenCount, text, { encoding: "cl100k_base" });
@@ -58,41 +51,8 @@ describe("default.tokenCount", () => {
     expect(Math.abs((out.data?.tokenCount as number) - real)).toBeLessThanOrEqual(Math.ceil(1000 / 32));
   });
 
-  it("never cuts a surrogate pair", async () => {
-    const text = "😀".repeat(100);
-    expect((await countTokens(text, "o200k_base")).count).toBeGreaterThan(0);
-  });
-
   it("rejects a minimum above the maximum, and unknown encodings", () => {
     expect(() => prepareParameters(tokenCount, { minTokens: 5, maxTokens: 2 })).toThrow(/maxTokens/);
     expect(() => prepareParameters(tokenCount, { encoding: "p50k_base" })).toThrow();
-  });
-});
-
-describe("counting on a server's thread", () => {
-  it("gives the event loop turns while it counts a megabyte of one letter, and counts it whole", async () => {
-    const text = "a".repeat(1 << 20);
-    let turnsSeen = 0;
-    let counting = true;
-    const watch = (): void => {
-      if (!counting) return;
-      turnsSeen++;
-      setImmediate(watch);
-    };
-    setImmediate(watch);
-    const shared = await countTokens(text, "cl100k_base", { yieldEveryMs: 1 });
-    counting = false;
-    const alone = await countTokens(text, "cl100k_base");
-    expect(shared.count).toBe(alone.count);
-    expect(shared.count).toBe(131_072);
-    expect(shared.turns).toBeGreaterThan(1);
-    expect(turnsSeen).toBeGreaterThanOrEqual(shared.turns);
-    expect(alone.turns).toBe(0);
-  });
-
-  it("counts across its windows as it counts a whole text", async () => {
-    // Pre-tokens that straddle the 8 KB windows the split pattern runs over are matched again whole.
-    const text = "It's a long text, isn't it?\n\n  With   spaces\tand tabs, 12345 numbers, “quotes” and 中文。\n".repeat(2000);
-    expect((await countTokens(text, "cl100k_base", { yieldEveryMs: 1 })).count).toBe(reference(text));
   });
 });

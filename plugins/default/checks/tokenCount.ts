@@ -1,6 +1,6 @@
 import { defineCheck, textExcerpt } from "../../../core/index.js";
+import { countTokens, ENCODINGS, type Encoding } from "../../../core/internal.js";
 import { checkBounds, rangeProblem } from "../shared/count-bounds.js";
-import { countTokens, ENCODINGS, type Encoding } from "../shared/tokens.js";
 
 interface Parameters {
   minTokens: number;
@@ -9,7 +9,7 @@ interface Parameters {
   not: boolean;
 }
 
-/** Counts tokens with a real BPE tokenizer (see tokens.ts) and compares the count with a range. */
+/** Counts tokens with a real BPE tokenizer (see core/tokens.ts) and compares the count with a range. */
 export default defineCheck<Parameters>({
   id: "tokenCount",
   name: "Token count",
@@ -48,7 +48,13 @@ export default defineCheck<Parameters>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
   examples: [
-    { parameters: { maxTokens: 4000 }, text: "A prompt of modest length.", description: "Keep prompts under 4000 tokens." },
+    {
+      parameters: { maxTokens: 4000 },
+      text: "A prompt of modest length.",
+      description: "Keep prompts under 4000 tokens.",
+      verdict: true,
+      data: { tokenCount: 6 },
+    },
   ],
   notes: [
     "Tokens are counted with the real byte-pair encodings of the `gpt-tokenizer` package, not estimated: `o200k_base` (GPT-4o, GPT-4.1, o-series, GPT-5) or `cl100k_base` (GPT-4, GPT-3.5).",

@@ -231,9 +231,25 @@ export function createValidUrlsCheck(dependencies: ValidUrlsDependencies = {}): 
       textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
     },
     examples: [
-      { parameters: {}, text: "See https://example.com/docs.", description: "Well-formed URLs only, no network." },
-      { parameters: { mode: "http", maxUrls: 5 }, description: "Every URL must answer (at most 5 per text)." },
-      { parameters: { onlyDNS: true }, description: "Every host must resolve (the peer's parameter)." },
+      {
+        parameters: {},
+        text: "See https://example.com/docs.",
+        description: "Well-formed URLs only, no network.",
+        verdict: true,
+        data: { validUrls: ["https://example.com/docs"] },
+      },
+      {
+        parameters: { mode: "http", maxUrls: 5 },
+        text: "Docs at http://127.0.0.1:8080/docs.",
+        description: "Every URL must answer (at most 5 per text).",
+        verdict: false,
+      },
+      {
+        parameters: { onlyDNS: true },
+        text: "Docs at http://127.0.0.1:8080/docs.",
+        description: "Every host must resolve (the peer's parameter).",
+        verdict: false,
+      },
     ],
     notes: NOTES,
     validate(p) {

@@ -32,7 +32,15 @@ export default defineCheck<{ minWords: number; maxWords?: number; not: boolean }
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
-  examples: [{ parameters: { minWords: 1, maxWords: 100 }, text: "A short answer.", description: "Between 1 and 100 words." }],
+  examples: [
+    {
+      parameters: { minWords: 1, maxWords: 100 },
+      text: "A short answer.",
+      description: "Between 1 and 100 words.",
+      verdict: true,
+      data: { wordCount: 3 },
+    },
+  ],
   validate: (p) => rangeProblem(p.minWords, p.maxWords, "maxWords"),
   run({ text }, { minWords, maxWords, not }) {
     const wordCount = countWords(text);

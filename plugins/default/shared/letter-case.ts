@@ -59,8 +59,13 @@ export function letterCaseCheck(wanted: LetterCase): CheckDefinition<{ not: bool
     },
     examples: [
       wanted === "upper"
-        ? { parameters: {}, text: "WARNING: ΠΡΟΣΟΧΗ 42", description: "Shouting is required." }
-        : { parameters: { not: true }, text: "Hello there", description: "Fail a reply written entirely in lower case." },
+        ? { parameters: {}, text: "WARNING: ΠΡΟΣΟΧΗ 42", description: "Shouting is required.", verdict: true }
+        : {
+            parameters: { not: true },
+            text: "hello there",
+            description: "Fail a reply written entirely in lower case.",
+            verdict: false,
+          },
     ],
     notes: [
       `A character counts against the check when ${word}-casing it would change it (Unicode's \`Changes_When_${word === "upper" ? "Uppercased" : "Lowercased"}\` property).`,

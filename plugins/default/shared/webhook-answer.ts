@@ -7,6 +7,7 @@
  */
 import stringify from "safe-stable-stringify";
 import { type CoreErrorInfo, GuardgateError, locateText, type RequestType, type Side } from "../../../core/index.js";
+import { isObject } from "../../../core/internal.js";
 
 /** Stable codes of webhook answers that cannot be used (docs/errors.md is generated from this table). */
 export const WEBHOOK_ERRORS = {
@@ -37,10 +38,6 @@ export interface AnswerContext {
   requestType: RequestType;
   /** The body of the evaluated side as it was sent. */
   original: unknown;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function invalid(message: string): WebhookError {

@@ -17,6 +17,14 @@ const CASES: Array<{ text: string; gibberish: boolean; kind: string }> = [
   { text: "The sample is 5 μm thick and ΔT is 3 K", gibberish: false, kind: "units and symbols with Greek letters" },
   { text: "Run the x86_64 build with UTF-8 locale", gibberish: false, kind: "technical tokens" },
   { text: "Welcome back! Your order #4521 has shipped.", gibberish: false, kind: "digits beside words" },
+  { text: "cna uoy lelt em hwere teh tsation si", gibberish: true, kind: "words with their letters shuffled" },
+  { text: "I ndee to kame an pontpamient with eth dtnesit", gibberish: true, kind: "a sentence with its letters shuffled" },
+  { text: "My colleagues Nguyen Thi Huong and Oluwaseun Adeyemi joined the call", gibberish: false, kind: "foreign names" },
+  { text: "We flew from Reykjavik to Ljubljana via Wrocław", gibberish: false, kind: "foreign place names" },
+  { text: "Main kal tumse milne aaunga, theek hai?", gibberish: false, kind: "Hindi transliterated" },
+  { text: "Kyou wa isogashii desu ka? Ashita aimashou", gibberish: false, kind: "Japanese transliterated" },
+  { text: "Wo xiang qu chaoshi mai dongxi", gibberish: false, kind: "Chinese in pinyin" },
+  { text: "שלחתי את ה Invoice ללקוח אתמול", gibberish: false, kind: "Hebrew with an English word" },
 ];
 
 describe("model.gibberish on mixed scripts and leetspeak", () => {

@@ -81,8 +81,19 @@ export default defineCheck<Parameters>({
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
   examples: [
-    { parameters: { allow: ["en", "de"] }, text: "Wie spät ist es in Berlin?", description: "Only English or German." },
-    { parameters: { deny: ["ru"] }, text: "Привет, как дела?", description: "Anything but Russian." },
+    {
+      parameters: { allow: ["en", "de"] },
+      text: "Wie spät ist es in Berlin?",
+      description: "Only English or German.",
+      verdict: true,
+    },
+    {
+      parameters: { deny: ["ru"] },
+      text: "Привет, как дела?",
+      description: "Anything but Russian.",
+      verdict: false,
+      data: { denied: ["ru"] },
+    },
   ],
   notes: [
     "Detection is the `eld` package's n-gram detector (its extra-small table, shipped in the package; no download, no network), run over chunks of whole sentences holding at least 1,000 letters, so a long text mixing languages lists each with its share of letters (a language must fill about a paragraph to be seen on its own; a chat message is one chunk). It knows 60 languages: " +

@@ -10,7 +10,7 @@ import { FNV_OFFSET, FNV_PRIME, mix } from "./hashed-features.js";
 import { readWeights, type Weights } from "./weights-file.js";
 
 /** Table sizes (log2) of the trigram, bigram and unigram counts and the word and pair sets. */
-export const GIBBERISH_TABLES = { trigram: 18, bigram: 16, unigram: 12, words: 18, pairs: 19 } as const;
+export const GIBBERISH_TABLES = { trigram: 18, bigram: 16, unigram: 12, words: 18, pairs: 19, anagrams: 18 } as const;
 
 /** Scripts with a character model. */
 export const MODELLED_SCRIPTS: readonly Script[] = [
@@ -41,6 +41,7 @@ export const GIBBERISH_FEATURES = [
   "commonWordShare",
   "mixedScriptShare",
   "leetMixShare",
+  "anagramShare",
 ] as const;
 
 /**
@@ -69,6 +70,8 @@ export class GibberishTables {
   readonly unigram = new Float32Array(1 << GIBBERISH_TABLES.unigram);
   readonly words = new Float32Array(1 << GIBBERISH_TABLES.words);
   readonly pairs = new Float32Array(1 << GIBBERISH_TABLES.pairs);
+  /** A Bloom filter (two slots per key) of the letter multisets of the corpus's frequent Latin words. */
+  readonly anagrams = new Float32Array(1 << GIBBERISH_TABLES.anagrams);
   /** Letters counted per script, and distinct letters per script (the vocabulary of the smoothing). */
   readonly totals = new Float32Array(16);
   readonly alphabet = new Float32Array(16);
@@ -78,6 +81,20 @@ export class GibberishTables {
   uniIndex = (s: number, a: number) => gram(s, 0, 0, a) & ((1 << GIBBERISH_TABLES.unigram) - 1);
   wordIndex = (h: number) => mix(h) & ((1 << GIBBERISH_TABLES.words) - 1);
   pairIndex = (h1: number, h2: number) => mix(Math.imul(h1, 31) ^ h2 ^ 0x27d4eb2f) & ((1 << GIBBERISH_TABLES.pairs) - 1);
+
+  /** The two Bloom-filter slots of a word's letter multiset (`letterKey` summed over its letters) and length. */
+  anagramSlot1 = (key: number, length: number) =>
+    mix(key ^ Math.imul(length, 0x27d4eb2f)) & ((1 << GIBBERISH_TABLES.anagrams) - 1);
+  anagramSlot2 = (key: number, length: number) =>
+    mix(Math.imul(key, 0x165667b1) ^ length ^ 0x5bd1e995) & ((1 << GIBBERISH_TABLES.anagrams) - 1);
+
+  /** Whether a word's letter multiset is that of a frequent corpus word (or collides with one). */
+  isAnagram(key: number, length: number): boolean {
+    return (
+      (this.anagrams[this.anagramSlot1(key, length)] as number) > 0 &&
+      (this.anagrams[this.anagramSlot2(key, length)] as number) > 0
+    );
+  }
 
   /** Count of the context (a, b) as a bigram, and of b alone: set by `start`, moved on by `bits`. */
   private contextCount = 0;
@@ -110,6 +127,22 @@ export class GibberishTables {
   }
 }
 
+const UPPER = /\p{Lu}/u;
+const upperCache = new Map<number, boolean>();
+/** Whether a code point is an upper-case letter (cached past ASCII). */
+function isUpper(cp: number): boolean {
+  if (cp < 128) return cp >= 65 && cp <= 90;
+  let u = upperCache.get(cp);
+  if (u === undefined) upperCache.set(cp, (u = UPPER.test(String.fromCodePoint(cp))));
+  return u;
+}
+
+/** A letter's share of an order-free key of a word's letters: the key is the sum of its letters' shares. */
+const mixedLetterKey = (c: number) => mix(Math.imul(c ^ 0x2545f491, 0x9e3779b1));
+/** The keys of the Latin letters folded text holds, looked up rather than mixed per letter. */
+const LETTER_KEYS = Int32Array.from({ length: 0x250 }, (_, c) => mixedLetterKey(c));
+export const letterKey = (c: number) => (c < 0x250 ? (LETTER_KEYS[c] as number) : mixedLetterKey(c) | 0);
+
 /** What the scorer measures of a text, before calibration. */
 export interface GibberishMeasure {
   features: Float64Array;
@@ -121,7 +154,8 @@ export interface GibberishMeasure {
 
 /**
  * Walks a text once: each word of a modelled script is scored by its mean log2 probability per
- * letter (boundaries included), looked up in the word set, and paired with the previous word.
+ * letter (boundaries included), looked up in the word set and, when unknown, in the set of
+ * frequent words' letter multisets, and paired with the previous word.
  */
 export function measure(
   tables: GibberishTables,
@@ -144,6 +178,25 @@ export function measure(
   let common = 0;
   let previousWord = 0;
   let hasPrevious = false;
+  let anagrams = 0;
+  let otherWords = 0;
+  // Statistics of the name-like words (capitalised, not opening a sentence), taken out at the end
+  // when such words are a minority of the Latin ones.
+  let names = 0;
+  let nameLetters = 0;
+  let nameBits = 0;
+  let nameGibberishLetters = 0;
+  let nameUnknown = 0;
+  let nameVowelless = 0;
+  let nameFrequency = 0;
+  let nameCommon = 0;
+  let nameAnagrams = 0;
+  let namePairs = 0;
+  let nameUnseenPairs = 0;
+  let previousName = false;
+  let sentenceStart = true;
+  let firstUpper = false;
+  let upperLetters = 0;
   // A token is a run of letters whatever their script; a word above ends where the script changes.
   let tokens = 0;
   let mixedTokens = 0;
@@ -164,6 +217,7 @@ export function measure(
   let wordBits = 0;
   let wordLength = 0;
   let wordHash = FNV_OFFSET;
+  let wordKey = 0;
   let vowels = 0;
   const endWord = () => {
     if (wordLength === 0) return;
@@ -174,27 +228,58 @@ export function measure(
       sumBits += wordBits;
       modelledLetters += wordLength;
       words++;
-      if (perLetter < WORD_GIBBERISH_BITS) gibberishLetters += wordLength;
+      const gibberishWord = perLetter < WORD_GIBBERISH_BITS;
+      if (gibberishWord) gibberishLetters += wordLength;
       // Word statistics only for Latin script: the corpus is too small in the others to know their words.
       if (script === Script.Latin) {
         latinWords++;
+        // A capitalised word with a vowel that does not open a sentence reads as a name ("Tbilisi").
+        const name = !sentenceStart && wordLength > 2 && vowels > 0 && firstUpper && upperLetters === 1;
         const seen = tables.words[tables.wordIndex(wordHash)] as number;
+        const anagram = seen === 0 && wordLength > 1 && tables.isAnagram(wordKey, wordLength);
         if (seen === 0) unknown++;
+        if (anagram) anagrams++;
         frequency += Math.log1p(seen);
         if (seen >= COMMON_WORD_COUNT) common++;
-        if (vowels === 0 && wordLength > 1) vowelless++;
+        const noVowel = vowels === 0 && wordLength > 1;
+        if (noVowel) vowelless++;
+        let unseenPair = false;
         if (hasPrevious) {
           pairs++;
-          if ((tables.pairs[tables.pairIndex(previousWord, wordHash)] as number) === 0) unseenPairs++;
+          unseenPair = (tables.pairs[tables.pairIndex(previousWord, wordHash)] as number) === 0;
+          if (unseenPair) unseenPairs++;
         }
-      }
+        if (name) {
+          names++;
+          nameLetters += wordLength;
+          nameBits += wordBits;
+          if (gibberishWord) nameGibberishLetters += wordLength;
+          if (seen === 0) nameUnknown++;
+          if (anagram) nameAnagrams++;
+          nameFrequency += Math.log1p(seen);
+          if (seen >= COMMON_WORD_COUNT) nameCommon++;
+          if (noVowel) nameVowelless++;
+        }
+        if (hasPrevious && (name || previousName)) {
+          namePairs++;
+          if (unseenPair) nameUnseenPairs++;
+        }
+        previousName = name;
+      } else previousName = false;
       previousWord = wordHash;
       hasPrevious = true;
-    } else hasPrevious = false;
+    } else {
+      hasPrevious = false;
+      otherWords++;
+    }
+    sentenceStart = false;
     wordLength = 0;
     wordBits = 0;
     wordHash = FNV_OFFSET;
+    wordKey = 0;
     vowels = 0;
+    upperLetters = 0;
+    firstUpper = false;
     a = b = BOUNDARY;
     script = Script.None;
   };
@@ -248,7 +333,12 @@ export function measure(
       const c = f.text.charCodeAt(0) || cp;
       if (MODELLED[script] === true) wordBits += tables.bits(script, a, b, c);
       if (c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79) vowels++;
+      if (isUpper(cp)) {
+        if (wordLength === 0) firstUpper = true;
+        upperLetters++;
+      }
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
+      wordKey = (wordKey + letterKey(c)) | 0;
       a = b;
       b = c;
       wordLength++;
@@ -256,6 +346,7 @@ export function measure(
     }
     endWord();
     endToken();
+    if (cp === 0x2e || cp === 0x21 || cp === 0x3f || cp === 0x3a || cp === 0x0a || cp === 0x22) sentenceStart = true;
     if (f.kind === Kind.Space) continue;
     visible++;
     if (f.kind === Kind.Other || f.kind === Kind.LeetSymbol) symbols++;
@@ -265,12 +356,33 @@ export function measure(
   endWord();
   endToken();
   endAlnum();
+  // Latin words a minority among words of other scripts, modelled or not, are names and borrowed
+  // terms ("Google Docs" in a Russian or Hebrew sentence): their statistics would judge the text
+  // by what it is not.
+  const latinText = latinWords > 0 && latinWords * 2 >= words + otherWords;
+  // Names are taken out of the word statistics (a foreign name is an unknown word without being
+  // gibberish) while another Latin word remains, and out of the letter statistics too when they
+  // are a minority of the Latin words: a text of capitalised words (a title-case mash) is still
+  // judged by its letters.
+  if (names > 0 && names * 2 < latinWords) {
+    modelledLetters -= nameLetters;
+    sumBits -= nameBits;
+    gibberishLetters -= nameGibberishLetters;
+    words -= names;
+  }
+  if (names > 0 && names < latinWords) {
+    latinWords -= names;
+    unknown -= nameUnknown;
+    anagrams -= nameAnagrams;
+    vowelless -= nameVowelless;
+    frequency -= nameFrequency;
+    common -= nameCommon;
+    pairs -= namePairs;
+    unseenPairs -= nameUnseenPairs;
+  }
   out[0] = modelledLetters > 0 ? sumBits / (modelledLetters + words) : 0;
   out[1] = modelledLetters > 0 ? gibberishLetters / modelledLetters : 0;
   // NaN: not measured (no Latin words, no pairs); the calibration then leaves the feature out.
-  // Latin words a minority among words of other scripts are names and borrowed terms ("Google
-  // Docs" in a Russian sentence): their statistics would judge the text by what it is not.
-  const latinText = latinWords > 0 && latinWords * 2 >= words;
   out[2] = latinText ? unknown / latinWords : Number.NaN;
   out[3] = latinText && pairs > 0 ? unseenPairs / pairs : Number.NaN;
   out[4] = visible > 0 ? symbols / visible : 0;
@@ -280,6 +392,8 @@ export function measure(
   out[8] = latinText ? common / latinWords : Number.NaN;
   out[9] = tokens > 0 ? mixedTokens / tokens : 0;
   out[10] = alnumTokens > 0 ? leetTokens / alnumTokens : 0;
+  // Unknown words with the letters of a frequent word: words with their letters shuffled.
+  out[11] = latinText ? anagrams / latinWords : Number.NaN;
   return { features: out, letters: modelledLetters, gibberishLetters, words };
 }
 
@@ -320,6 +434,7 @@ export function tableTensors(tables: GibberishTables): Array<{ name: string; val
     { name: "unigram", values: tables.unigram },
     { name: "words", values: tables.words },
     { name: "pairs", values: tables.pairs },
+    { name: "anagrams", values: tables.anagrams },
     { name: "totals", values: tables.totals },
     { name: "alphabet", values: tables.alphabet },
   ];

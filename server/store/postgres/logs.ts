@@ -6,9 +6,8 @@
  */
 import type pg from "pg";
 import { invalid } from "../errors.js";
+import { decodeCursor, encodeCursor } from "../log-cursor.js";
 import {
-  decodeCursor,
-  encodeCursor,
   type GuardrailAggregate,
   type LatencyStats,
   type LogEntry,

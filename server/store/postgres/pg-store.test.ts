@@ -10,6 +10,8 @@ import { describeStoreContract } from "../../../test/support/store-contract.js";
 import { buildApp } from "../../app.js";
 import { prepareManagedGateway } from "../../managed/start.js";
 import type { Store } from "../repository.js";
+import { DESCRIBED_TABLES } from "../sql/tables.js";
+import { POSTGRES_DIALECT } from "./driver.js";
 import { PG_MIGRATIONS } from "./migrations.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./pg-store.js";
 
@@ -45,6 +47,27 @@ describe("Postgres store", () => {
       expect(versions).toEqual(PG_MIGRATIONS.map((m) => m.version));
       const partitioned = await client.query("SELECT relkind FROM pg_class WHERE relname = 'request_logs'");
       expect(partitioned.rows[0].relkind).toBe("p");
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("has every described table with the columns and types of its description", async () => {
+    const url = await server.createDatabase();
+    await open({ url });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const table of DESCRIBED_TABLES) {
+        const { rows } = await client.query<{ column_name: string; data_type: string }>(
+          "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+          [table.name],
+        );
+        const described = Object.entries(table.columns).map(([name, kind]) => [name, POSTGRES_DIALECT.columnTypes[kind]]);
+        expect(Object.fromEntries(rows.map((c) => [c.column_name, c.data_type])), table.name).toEqual(
+          Object.fromEntries(described),
+        );
+      }
     } finally {
       await client.end();
     }

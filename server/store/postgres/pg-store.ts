@@ -12,25 +12,14 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { withoutPassword } from "../../connection-url.js";
 import { LocalChangeFeed } from "../change-feed.js";
+import { recordRepositories } from "../sql/repositories.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
-import type { GuardrailRecord, StoredConfig } from "../types.js";
-import { PgDatasets, PgEvalRuns } from "./datasets.js";
-import { PgFeedback } from "./feedback.js";
+import { PgDatasets } from "./datasets.js";
 import { PgLogs } from "./logs.js";
 import { migratePostgres } from "./migrations.js";
 import { LogPartitions } from "./partitions.js";
-import { PgPolicies, PgReplayReports } from "./policies.js";
-import {
-  PgApiKeys,
-  PgIntegrations,
-  PgOrganizations,
-  PgPluginIntegrations,
-  PgProviders,
-  PgProvisioning,
-  PgVersioned,
-  PgWorkspaces,
-} from "./records.js";
+import { PgDriver } from "./driver.js";
 import { atomically, PG_TYPES, rows, run } from "./sql.js";
 
 /** Options of `openPostgresStore`. */
@@ -226,21 +215,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return {
     kind: "postgres",
     location,
-    organizations: new PgOrganizations(pool, announce),
-    workspaces: new PgWorkspaces(pool, announce),
-    apiKeys: new PgApiKeys(pool, announce),
-    integrations: new PgIntegrations(pool, announce),
-    provisioning: new PgProvisioning(pool, announce),
-    pluginIntegrations: new PgPluginIntegrations(pool, announce),
-    providers: new PgProviders(pool, announce),
-    guardrails: new PgVersioned<GuardrailRecord>(pool, announce, "guardrails"),
-    configs: new PgVersioned<StoredConfig>(pool, announce, "configs"),
-    policies: new PgPolicies(pool, announce),
-    replayReports: new PgReplayReports(pool),
+    ...recordRepositories(new PgDriver(pool), announce, new PgDatasets(pool)),
     logs: new PgLogs(pool, partitions),
-    feedback: new PgFeedback(pool),
-    evalRuns: new PgEvalRuns(pool),
-    datasets: new PgDatasets(pool),
     meta: new PgMeta(pool),
     changes: feed,
     atomically: (work) => atomically(pool, work),

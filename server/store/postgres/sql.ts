@@ -102,16 +102,26 @@ export async function reaching<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** Runs a prepared statement; resolves to its rows and the number of rows it touched. */
+export async function query(
+  db: Queryable,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<{ rows: Record<string, unknown>[]; changes: number }> {
+  const result = await reaching(
+    (spanOf(db)?.client ?? db).query({ name: statementName(text), text, values: values as unknown[] }),
+  );
+  return { rows: result.rows as Record<string, unknown>[], changes: result.rowCount ?? 0 };
+}
+
 /** Runs a prepared statement; resolves to its rows. */
 export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
-  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
-  return result.rows as T[];
+  return (await query(db, text, values)).rows as T[];
 }
 
 /** Runs a prepared statement; resolves to the number of rows it touched. */
 export async function run(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  const result = await reaching((spanOf(db)?.client ?? db).query({ name: statementName(text), text, values }));
-  return result.rowCount ?? 0;
+  return (await query(db, text, values)).changes;
 }
 
 /**
@@ -163,48 +173,5 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
     return await committed(client, () => work(client));
   } finally {
     client.release();
-  }
-}
-
-/** How a field is stored: JSON fields as `jsonb`, the others as their own Postgres type. */
-export type PgColumnKind = "plain" | "json";
-
-/** The columns of one table with the SQL to write and read its records. */
-export class PgTable<T extends object> {
-  readonly columns: string[];
-  readonly insertSql: string;
-
-  constructor(
-    readonly name: string,
-    private readonly spec: { readonly [K in keyof T]?: PgColumnKind },
-  ) {
-    this.columns = Object.keys(spec);
-    this.insertSql = `INSERT INTO ${name} (${this.columns.join(", ")}) VALUES (${this.columns.map((_, i) => `$${i + 1}`).join(", ")})`;
-  }
-
-  #encode(field: string, value: unknown): unknown {
-    if (value === undefined || value === null) return null;
-    return this.spec[field as keyof T] === "json" ? JSON.stringify(value) : value;
-  }
-
-  /** Parameters of `insertSql`, in column order. */
-  values(record: T): unknown[] {
-    return this.columns.map((column) => this.#encode(column, (record as Record<string, unknown>)[column]));
-  }
-
-  /** The record of a row (jsonb and booleans arrive decoded). */
-  decode(row: Record<string, unknown>): T {
-    const record: Record<string, unknown> = {};
-    for (const column of this.columns) record[column] = row[column] ?? null;
-    return record as T;
-  }
-
-  /** `SET a = $n, …` for the fields a patch gives, numbered from `first`, with their values. */
-  setClause(patch: Record<string, unknown>, first: number): { sql: string; values: unknown[] } {
-    const fields = Object.keys(patch).filter((field) => field in this.spec && patch[field] !== undefined);
-    return {
-      sql: fields.map((field, i) => `${field} = $${first + i}`).join(", "),
-      values: fields.map((field) => this.#encode(field, patch[field])),
-    };
   }
 }

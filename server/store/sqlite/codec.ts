@@ -1,6 +1,7 @@
 /**
- * Converts records to SQLite rows and back from a column spec: booleans as 0/1, objects as JSON
- * text. One spec per table keeps the mapping in one readable place.
+ * Converts request-log records to SQLite rows and back from a column spec: objects as JSON text.
+ * The log store's own codec (the records' tables use sql/table.ts): its inserts bind positional
+ * parameters to one prepared statement, the cheapest way to write a row per request.
  */
 
 /** How a field is stored. */
@@ -30,13 +31,6 @@ export class RowCodec<T extends object> {
     }
   }
 
-  /** Named parameters for an INSERT of the whole record. */
-  encode(record: T): Record<string, unknown> {
-    const row: Record<string, unknown> = {};
-    for (const column of this.columns) row[column] = this.encodeField(column, (record as Record<string, unknown>)[column]);
-    return row;
-  }
-
   /**
    * Positional parameters in column order, for `positionalInsertSql`: better-sqlite3 binds them
    * several times faster than named ones, which matters on tables written per request.
@@ -64,21 +58,8 @@ export class RowCodec<T extends object> {
     return record as T;
   }
 
-  /** `INSERT INTO table (cols) VALUES (@cols)`. */
-  insertSql(table: string): string {
-    return `INSERT INTO ${table} (${this.columns.join(", ")}) VALUES (${this.columns.map((c) => `@${c}`).join(", ")})`;
-  }
-
   /** `INSERT INTO table (cols) VALUES (?, …)`, for `encodeValues`. */
   positionalInsertSql(table: string): string {
     return `INSERT INTO ${table} (${this.columns.join(", ")}) VALUES (${this.columns.map(() => "?").join(", ")})`;
-  }
-
-  /** A `SET a = @a, b = @b` clause and its parameters for the fields a patch gives. */
-  setClause(patch: Record<string, unknown>): { sql: string; params: Record<string, unknown> } {
-    const fields = Object.keys(patch).filter((field) => field in this.spec && patch[field] !== undefined);
-    const params: Record<string, unknown> = {};
-    for (const field of fields) params[field] = this.encodeField(field, patch[field]);
-    return { sql: fields.map((f) => `${f} = @${f}`).join(", "), params };
   }
 }

@@ -4,10 +4,9 @@
  */
 import type Database from "better-sqlite3";
 import { invalid } from "../errors.js";
+import { decodeCursor, encodeCursor } from "../log-cursor.js";
 import {
   type CheckStats,
-  decodeCursor,
-  encodeCursor,
   type GuardrailAggregate,
   type GuardrailStats,
   guardrailRows,

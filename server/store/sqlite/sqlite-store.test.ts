@@ -5,6 +5,8 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeStoreContract } from "../../../test/support/store-contract.js";
 import type { Store } from "../repository.js";
+import { DESCRIBED_TABLES } from "../sql/tables.js";
+import { SQLITE_DIALECT } from "./driver.js";
 import { MIGRATIONS } from "./migrations.js";
 import { openSqliteStore } from "./sqlite-store.js";
 
@@ -44,6 +46,21 @@ describe("SQLite store files", () => {
     db.close();
     const again = open(file);
     expect(await again.organizations.list()).toEqual([]);
+  });
+
+  it("has every described table with the columns and types of its description", async () => {
+    const file = tempFile();
+    await open(file).close();
+    const db = new Database(file, { readonly: true });
+    try {
+      for (const table of DESCRIBED_TABLES) {
+        const columns = db.prepare(`PRAGMA table_info(${table.name})`).all() as { name: string; type: string }[];
+        const described = Object.entries(table.columns).map(([name, kind]) => [name, SQLITE_DIALECT.columnTypes[kind]]);
+        expect(Object.fromEntries(columns.map((c) => [c.name, c.type])), table.name).toEqual(Object.fromEntries(described));
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it("refuses a database written by a newer schema", async () => {

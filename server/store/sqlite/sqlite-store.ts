@@ -14,23 +14,11 @@ import Database from "better-sqlite3";
 import { LocalChangeFeed } from "../change-feed.js";
 import { StoreError } from "../errors.js";
 import type { ChangeEvent, MetaRepository, Store } from "../repository.js";
-import type { GuardrailRecord, StoredConfig } from "../types.js";
+import { recordRepositories } from "../sql/repositories.js";
 import { openConnection } from "./connection.js";
-import { SqliteDatasets, SqliteEvalRuns } from "./datasets.js";
-import { SqliteFeedback } from "./feedback.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
-import { SqlitePolicies, SqliteReplayReports } from "./policies.js";
-import {
-  SqliteApiKeys,
-  SqliteIntegrations,
-  SqliteOrganizations,
-  SqlitePluginIntegrations,
-  SqliteProviders,
-  SqliteProvisioning,
-  SqliteVersioned,
-  SqliteWorkspaces,
-} from "./records.js";
+import { SqliteDriver } from "./driver.js";
 
 /** Options of `openSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -130,21 +118,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     kind: "sqlite",
     location: options.file,
-    organizations: new SqliteOrganizations(db, feed),
-    workspaces: new SqliteWorkspaces(db, feed),
-    apiKeys: new SqliteApiKeys(db, feed),
-    integrations: new SqliteIntegrations(db, feed),
-    provisioning: new SqliteProvisioning(db, feed),
-    pluginIntegrations: new SqlitePluginIntegrations(db, feed),
-    providers: new SqliteProviders(db, feed),
-    guardrails: new SqliteVersioned<GuardrailRecord>(db, feed, "guardrails"),
-    configs: new SqliteVersioned<StoredConfig>(db, feed, "configs"),
-    policies: new SqlitePolicies(db, feed),
-    replayReports: new SqliteReplayReports(db),
+    ...recordRepositories(new SqliteDriver(db), (event) => feed.emit(event)),
     logs: new SqliteLogs(db),
-    feedback: new SqliteFeedback(db),
-    evalRuns: new SqliteEvalRuns(db),
-    datasets: new SqliteDatasets(db),
     meta: new SqliteMeta(db),
     changes: feed,
     atomically,

@@ -55,11 +55,22 @@ export default defineCheck<MaxLinksParameters>({
     explanation: { type: "string", description: "Why the check passed or failed." },
     textExcerpt: { type: "string", description: "The first 100 characters of the evaluated text." },
   },
+  // Each example states the verdict the check gives on it; test/maxLinks.test.ts runs them all
+  // (runExamples), so the docs and the console never show an example the check disagrees with.
   examples: [
     {
       parameters: { max: 1, allowDomains: ["example.com"] },
       text: "See https://docs.example.com/start.",
-      description: "Passes.",
+      description: "Passes: links to allowed domains are not counted.",
+      verdict: true,
+      data: { linkCount: 0 },
+    },
+    {
+      parameters: { max: 1 },
+      text: "Read http://a.example/x, then https://b.example.",
+      description: "Fails: two links where one is allowed.",
+      verdict: false,
+      data: { links: ["http://a.example/x", "https://b.example"] },
     },
   ],
   run({ text }, { max, allowDomains }) {

@@ -15,6 +15,9 @@ import { header, INJECTION, TOXIC } from "./triggers.js";
 export const APORIA_KEY = "aporia-fake-key-9012";
 export const APORIA_PROJECT = "proj-1234";
 
+/** The projects that exist: the tests' own, and the one the check's documented example names. */
+const PROJECTS = [APORIA_PROJECT, "a1b2c3d4"];
+
 interface Validate {
   messages?: Array<{ role?: string; content?: unknown }>;
   validation_target?: string;
@@ -33,7 +36,7 @@ export function startAporiaFake(): Promise<PartnerFake> {
     authorized: (request) => header(request.headers, "x-aporia-api-key") === APORIA_KEY,
     errorBody: (_status, message) => ({ detail: message }),
     answer: (request) => {
-      if (request.method !== "POST" || request.url !== `/${APORIA_PROJECT}/validate`) {
+      if (request.method !== "POST" || !PROJECTS.some((project) => request.url === `/${project}/validate`)) {
         return { status: 404, body: { detail: "Project not found" } };
       }
       const body = jsonBody(request) as Validate | undefined;

@@ -7,11 +7,11 @@
  * `x-amzn-ErrorType` header. A signature that does not match the received host, path, body and
  * date is refused with 403 as AWS refuses it.
  *
- * Guardrail "gr0fake1" (versions 1 and DRAFT) exists. Decisions: "kill" is blocked by the content
- * policy (VIOLENCE, HIGH); email addresses are anonymized as {EMAIL}; "password" is blocked by
- * the sensitive information policy.
+ * Guardrails "gr0fake1" and "gr0abc123def" (the check's documented example), versions 1 and
+ * DRAFT, exist. Decisions: "kill" is blocked by the content policy (VIOLENCE, HIGH); email
+ * addresses are anonymized as {EMAIL}; "password" is blocked by the sensitive information policy.
  */
-import { signRequest } from "../../../plugins/bedrock/signing.js";
+import { signRequest } from "../../../core/internal.js";
 import type { ReceivedRequest } from "../http-server.js";
 import { jsonBody, type PartnerFake, startPartnerFake } from "./fake.js";
 
@@ -19,6 +19,9 @@ import { jsonBody, type PartnerFake, startPartnerFake } from "./fake.js";
 export const BEDROCK_KEY_ID = "AKIAFAKEBEDROCK00001";
 export const BEDROCK_SECRET = "fake/Secret+Access+Key/0123456789abcdefghij";
 export const BEDROCK_REGION = "us-east-1";
+
+/** The guardrails that exist: the tests' own, and the one the check's documented example names. */
+const GUARDRAILS = ["gr0fake1", "gr0abc123def"];
 
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/g;
 const AUTH =
@@ -103,7 +106,7 @@ export function startBedrockFake(): Promise<PartnerFake> {
       if (r.method !== "POST" || !route)
         return { status: 404, headers: errorHeaders("UnknownOperationException"), body: { message: "Unknown operation" } };
       const [id, version] = [decodeURIComponent(route[1]!), decodeURIComponent(route[2]!)];
-      if (id !== "gr0fake1" || !["1", "DRAFT"].includes(version)) {
+      if (!GUARDRAILS.includes(id) || !["1", "DRAFT"].includes(version)) {
         return {
           status: 404,
           headers: errorHeaders("ResourceNotFoundException"),

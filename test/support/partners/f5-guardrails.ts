@@ -14,6 +14,9 @@ import { emails, header, INJECTION, maskEmails } from "./triggers.js";
 export const F5_TOKEN = "f5-fake-token-3131";
 export const F5_PROJECT = "01fake-project";
 
+/** The projects that exist: the tests' own, and the one the check's documented example names. */
+const PROJECTS = [F5_PROJECT, "01hq6z8k3vx2"];
+
 /** Starts the fake. */
 export function startF5Fake(): Promise<PartnerFake> {
   return startPartnerFake({
@@ -23,7 +26,7 @@ export function startF5Fake(): Promise<PartnerFake> {
       if (request.method !== "POST" || request.url !== "/backend/v1/scans") return { status: 404, body: { error: "Not Found" } };
       const body = jsonBody(request) as { input?: unknown; project?: unknown } | undefined;
       if (typeof body?.input !== "string") return { status: 400, body: { error: "input is required" } };
-      if (body.project !== F5_PROJECT) return { status: 404, body: { error: "project not found" } };
+      if (!PROJECTS.includes(String(body.project))) return { status: 404, body: { error: "project not found" } };
       const injection = INJECTION.test(body.input);
       const pii = emails(body.input).length > 0;
       const outcome = injection ? "blocked" : pii ? "redacted" : "cleared";

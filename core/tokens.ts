@@ -1,6 +1,7 @@
 /**
  * Counting tokens with the real BPE tokenizers of gpt-tokenizer (o200k_base, cl100k_base), at a
- * cost linear in the text.
+ * cost linear in the text. The `default.tokenCount` check and the gateway's usage estimates both
+ * count here, so a check's count and a logged estimate agree.
  *
  * The library's byte-pair merge costs the square of a pre-token's length (100 KB of one letter took
  * 7 s here, 1 MB would take minutes), and its merge cache, once full, scans past deleted entries on
@@ -20,7 +21,7 @@
  */
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { LRUCache } from "lru-cache";
-import { ThreadShare } from "../../../core/internal.js";
+import { ThreadShare } from "./thread-share.js";
 
 /** The encodings offered. */
 export type Encoding = "o200k_base" | "cl100k_base";

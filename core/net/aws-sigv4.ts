@@ -1,7 +1,8 @@
 /**
- * AWS Signature Version 4 for the bedrock plugin's calls, by AWS's own signer
- * (@smithy/signature-v4 with @aws-crypto/sha256-js): the headers that authenticate one request.
- * The signer is loaded on first use, so gateways that never call Bedrock do not load it.
+ * AWS Signature Version 4, by AWS's own signer (@smithy/signature-v4 with @aws-crypto/sha256-js):
+ * the headers that authenticate one request to an AWS service. The bedrock partner plugin and the
+ * Bedrock provider kind sign with it, and the contract fakes re-sign with it to verify. The signer
+ * is loaded on first use, so gateways that never call AWS do not load it.
  */
 type SignerModules = [typeof import("@smithy/signature-v4"), typeof import("@aws-crypto/sha256-js")];
 let modules: Promise<SignerModules> | undefined;

@@ -1,0 +1,282 @@
+/**
+ * Which way one call reaches its provider (adapter.ts): straight through when the provider speaks
+ * the client's format, through the OpenAI chat form when it does not, or not at all (400
+ * `provider_format_mismatch`). The answer always comes back as an `UpstreamResponse` in the
+ * client's format.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { RequestType } from "../../core/index.js";
+import { GatewayError } from "../errors.js";
+import { FORMATS } from "../formats/index.js";
+import type { Endpoint } from "../pipeline/endpoints.js";
+import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
+import type {
+  ChatBackend,
+  EmbeddingsBackend,
+  Json,
+  NativeCall,
+  NativeError,
+  ProviderAdapter,
+  ProviderCall,
+  ProviderKind,
+} from "./adapter.js";
+import { PROVIDER_CATALOG } from "./catalog.js";
+import { CLIENT_CODECS } from "./codecs/index.js";
+import { OPENAI_CHAT } from "./kinds/openai/index.js";
+
+/** A provider record naming a kind the catalog lacks is an OpenAI-compatible server at its `base_url`. */
+const COMPATIBLE: ProviderKind = { format: "openai", chat: OPENAI_CHAT };
+
+/** The kind behind a provider name. */
+export function kindOf(name: string): ProviderKind {
+  return PROVIDER_CATALOG[name] ?? COMPATIBLE;
+}
+
+const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
+
+/** How a kind serves an endpoint, if it does. */
+export type Route = "passthrough" | "chat" | "embeddings";
+
+export function routeOf(kind: ProviderKind, endpoint: Endpoint): Route | undefined {
+  if (kind.format === endpoint.format) return "passthrough";
+  if (kind.chat && CHAT_TYPES.has(endpoint.requestType) && CLIENT_CODECS[endpoint.format]) return "chat";
+  if (kind.embeddings && endpoint.requestType === "embed" && endpoint.format === "openai") return "embeddings";
+  return undefined;
+}
+
+/** Throws the 400 a client sees when a provider cannot serve its route. */
+export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: string): void {
+  if (routeOf(kind, endpoint)) return;
+  const what = kind.format ? `speaks the ${kind.format} format` : "has its own format";
+  const reach = kind.chat ? " and is reached from chat routes only" : "";
+  throw new GatewayError(
+    400,
+    "provider_format_mismatch",
+    `${endpoint.route} cannot reach ${label}: it ${what}${reach}; ${endpoint.route} needs ${FORMATS[endpoint.format].label} provider`,
+  );
+}
+
+/** The adapter for one call. */
+export function adapterFor(kind: ProviderKind, endpoint: Endpoint): ProviderAdapter {
+  const route = routeOf(kind, endpoint);
+  if (route === "passthrough") return passthrough(kind);
+  if (route === "chat") return translatedChat(kind, kind.chat as ChatBackend);
+  if (route === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend);
+  throw new GatewayError(400, "provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
+}
+
+function passthrough(kind: ProviderKind): ProviderAdapter {
+  return {
+    async send(upstream, call) {
+      const target = kind.passthrough
+        ? await kind.passthrough(call)
+        : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
+      return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
+    },
+  };
+}
+
+/** The provider's answer as its kind has the gateway read it (adapter.ts, `answered`). */
+function answered(kind: ProviderKind, response: UpstreamResponse, call: ProviderCall): UpstreamResponse {
+  return kind.answered ? kind.answered(response, call) : response;
+}
+
+function common(call: ProviderCall): { trusted: boolean; timeoutMs?: number; signal?: AbortSignal } {
+  return {
+    trusted: call.provider.trusted,
+    ...(call.timeoutMs !== undefined && { timeoutMs: call.timeoutMs }),
+    ...(call.signal && { signal: call.signal }),
+  };
+}
+
+/**
+ * The request with only the fields a backend honours: another field is refused, naming it, or
+ * dropped when the config says so. `stream` and `stream_options` are the adapter's to set.
+ */
+export function keptParameters(request: Json, parameters: ReadonlySet<string>, call: ProviderCall): Json {
+  const kept: Json = {};
+  for (const [name, value] of Object.entries(request)) {
+    if (value === undefined || name === "stream" || name === "stream_options") continue;
+    if (parameters.has(name)) kept[name] = value;
+    else if (!call.dropParams) {
+      throw new GatewayError(
+        400,
+        "unsupported_parameter",
+        `${name}: ${providerLabel(call)} cannot honour this parameter; remove it, or set "drop_params": true in the config to drop it`,
+      );
+    }
+  }
+  return kept;
+}
+
+function providerLabel(call: ProviderCall): string {
+  return call.provider.slug ? `provider "@${call.provider.slug}" (${call.provider.name})` : `provider "${call.provider.name}"`;
+}
+
+function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapter {
+  return {
+    async send(upstream, call) {
+      const codec = CLIENT_CODECS[call.endpoint.format];
+      if (!codec) throw new GatewayError(400, "provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
+      const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
+      if (call.stream) chat.stream = true;
+      const native = await backend.request(chat, call);
+      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
+      if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
+      if (call.stream) {
+        return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat), call.body));
+      }
+      return jsonAnswer(
+        response.status,
+        response.headers,
+        codec.fromChat(backend.response(await objectOf(response), chat), call.body),
+      );
+    },
+  };
+}
+
+/** Native calls in flight at once for one split embeddings request: a few, not a burst the provider throttles. */
+const SPLIT_CONCURRENCY = 4;
+
+type EmbeddedPart = { list: Json; response: UpstreamResponse } | { failed: UpstreamResponse };
+
+async function embedOnce(
+  kind: ProviderKind,
+  backend: EmbeddingsBackend,
+  upstream: UpstreamClient,
+  call: ProviderCall,
+  request: Json,
+  native: NativeCall,
+): Promise<EmbeddedPart> {
+  const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
+  if (response.status < 200 || response.status >= 300) {
+    return { failed: await errorAnswer(call, response, backend.error.bind(backend)) };
+  }
+  return { list: backend.response(await objectOf(response), request, response.headers), response };
+}
+
+/** The lists of consecutive parts of one input as one list: indexes run on, usage adds up. */
+function joinedLists(lists: Json[]): Json {
+  const data: Json[] = [];
+  let prompt = 0;
+  let total = 0;
+  for (const list of lists) {
+    for (const item of list.data as Json[]) data.push({ ...item, index: data.length });
+    const usage = list.usage as { prompt_tokens?: number; total_tokens?: number } | undefined;
+    prompt += usage?.prompt_tokens ?? 0;
+    total += usage?.total_tokens ?? 0;
+  }
+  return { ...lists[0], data, usage: { prompt_tokens: prompt, total_tokens: total } };
+}
+
+/**
+ * Embeddings through a backend. An input list longer than one native call takes (`batchSize`:
+ * one text for Amazon Titan) is sent in parts, a few at a time, and answered as one list; the
+ * first part that fails is the answer.
+ */
+function translatedEmbeddings(kind: ProviderKind, backend: EmbeddingsBackend): ProviderAdapter {
+  return {
+    async send(upstream, call) {
+      const request = keptParameters(call.body, backend.parameters, call);
+      const size = backend.batchSize?.(request);
+      const inputs = request.input;
+      if (!size || !Array.isArray(inputs) || inputs.length <= size) {
+        const part = await embedOnce(kind, backend, upstream, call, request, await backend.request(request, call));
+        if ("failed" in part) return part.failed;
+        return jsonAnswer(part.response.status, part.response.headers, part.list);
+      }
+      const requests: Json[] = [];
+      for (let at = 0; at < inputs.length; at += size) requests.push({ ...request, input: inputs.slice(at, at + size) });
+      // Every part is built before any is sent: a part the backend refuses leaves no call behind.
+      const natives = await Promise.all(requests.map((part) => backend.request(part, call)));
+      const lists: Json[] = [];
+      let last: UpstreamResponse | undefined;
+      for (let at = 0; at < requests.length; at += SPLIT_CONCURRENCY) {
+        const group = requests.slice(at, at + SPLIT_CONCURRENCY);
+        // Settled, not raced: no call is left running when the answer goes out.
+        const settled = await Promise.allSettled(
+          group.map((part, i) => embedOnce(kind, backend, upstream, call, part, natives[at + i] as NativeCall)),
+        );
+        for (const result of settled) {
+          if (result.status === "rejected") throw result.reason;
+          if ("failed" in result.value) return result.value.failed;
+          lists.push(result.value.list);
+          last = result.value.response;
+        }
+      }
+      const response = last as UpstreamResponse;
+      return jsonAnswer(response.status, response.headers, joinedLists(lists));
+    },
+  };
+}
+
+async function objectOf(response: UpstreamResponse): Promise<Json> {
+  const text = await response.text();
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Json;
+  } catch {
+    // Answered below.
+  }
+  throw new GatewayError(
+    502,
+    "upstream_invalid_response",
+    `the upstream answered ${response.status} with a body that is not a JSON object`,
+  );
+}
+
+async function errorAnswer(
+  call: ProviderCall,
+  response: UpstreamResponse,
+  translate: (status: number, text: string, headers: IncomingHttpHeaders) => NativeError,
+): Promise<UpstreamResponse> {
+  const error = translate(response.status, await response.text(), response.headers);
+  const body = FORMATS[call.endpoint.format].errorBody({
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    ...(error.type !== undefined && { type: error.type }),
+  });
+  const headers: IncomingHttpHeaders = { ...response.headers };
+  if (error.retryAfter !== undefined) headers["retry-after"] = error.retryAfter;
+  return jsonAnswer(error.status, headers, body);
+}
+
+/** A translated JSON answer, in the shape of an upstream answer. */
+export function jsonAnswer(status: number, headers: IncomingHttpHeaders, body: Json): UpstreamResponse {
+  const text = JSON.stringify(body);
+  const contentType = "application/json";
+  return {
+    status,
+    headers: { ...withoutBodyHeaders(headers), "content-type": contentType },
+    contentType,
+    text: () => Promise.resolve(text),
+    async *stream() {
+      yield Buffer.from(text);
+    },
+    discard() {},
+  };
+}
+
+/** A translated stream, in the shape of an upstream answer; discarding it frees the upstream's. */
+export function streamAnswer(upstream: UpstreamResponse, events: AsyncIterable<Buffer>): UpstreamResponse {
+  const contentType = "text/event-stream";
+  return {
+    status: upstream.status,
+    headers: { ...withoutBodyHeaders(upstream.headers), "content-type": contentType },
+    contentType,
+    async text() {
+      const parts: Buffer[] = [];
+      for await (const part of events) parts.push(part);
+      return Buffer.concat(parts).toString("utf8");
+    },
+    stream: () => events,
+    discard: () => upstream.discard(),
+  };
+}
+
+/** The native body's length and encoding say nothing of the translated one. */
+function withoutBodyHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { "content-length": _length, "content-encoding": _encoding, "transfer-encoding": _transfer, ...rest } = headers;
+  return rest;
+}

@@ -1,0 +1,10 @@
+/** The client codecs by format: how a client's request reaches a provider through the OpenAI chat form. */
+import type { FormatName } from "../../formats/index.js";
+import type { ClientCodec } from "../adapter.js";
+import { anthropicCodec } from "./anthropic.js";
+import { openAiCodec } from "./openai.js";
+
+export const CLIENT_CODECS: Readonly<Partial<Record<FormatName, ClientCodec>>> = {
+  openai: openAiCodec,
+  anthropic: anthropicCodec,
+};

@@ -1,0 +1,50 @@
+/**
+ * A provider's options (`aws_region`, `api_version`, `vertex_service_account_json`, …) checked
+ * against its kind's schema where they are written: the config file, an integration, a config.
+ * The kind names the options holding secrets; those are scrubbed from upstream answers and never
+ * shown.
+ */
+import { ConfigError } from "../../core/index.js";
+import { compileValidator, type Validator } from "../schema.js";
+import type { Json } from "./adapter.js";
+import { kindOf } from "./adapters.js";
+
+const validators = new Map<string, Validator<Json>>();
+
+/** Throws a ConfigError naming the path under `where` when the options do not suit the provider's kind. */
+export function checkProviderOptions(provider: string, options: unknown, where: string): void {
+  const schema = kindOf(provider).optionsSchema;
+  if (!schema) {
+    const given = options !== undefined && (typeof options !== "object" || options === null || Object.keys(options).length > 0);
+    if (given) throw new ConfigError(where, `provider "${provider}" takes no options`);
+    return;
+  }
+  const validate: Validator<Json> = validators.get(provider) ?? compileValidator<Json>(schema);
+  validators.set(provider, validate);
+  validate(options ?? {}, where);
+}
+
+/**
+ * The options of a config that the provider's kind reads. A config may carry the peer gateway's
+ * keys of other kinds (accepted with a warning, core/config/keys.ts); those are not the kind's to
+ * refuse.
+ */
+export function configOptionsFor(provider: string, options: Json | undefined): Json {
+  const properties = kindOf(provider).optionsSchema?.properties as Json | undefined;
+  if (!options || !properties) return {};
+  return Object.fromEntries(Object.entries(options).filter(([key]) => Object.hasOwn(properties, key)));
+}
+
+/** The values of the options that hold secrets, for scrubbing. */
+export function secretOptionValues(provider: string, options: Json): string[] {
+  const values: string[] = [];
+  for (const name of kindOf(provider).secretOptions ?? []) {
+    const value = options[name];
+    if (typeof value === "string" && value) values.push(value);
+    // A secret given as an object (a service account's JSON): each long string of it.
+    else if (value && typeof value === "object") {
+      values.push(...Object.values(value).filter((v): v is string => typeof v === "string" && v.length >= 8));
+    }
+  }
+  return values;
+}

@@ -1,0 +1,57 @@
+/**
+ * Helpers shared by the translations between formats: what a request says that the target cannot
+ * say is refused with a 400 naming where it is, unless the config drops such things
+ * (`drop_params`), so nothing is lost without the operator having chosen it.
+ */
+import { GatewayError } from "../errors.js";
+import { FORMAT_LIST, type FormatName } from "../formats/index.js";
+import type { Json, ProviderCall } from "./adapter.js";
+
+/** Refuses what the target cannot say (400 `unsupported_parameter`), or lets the caller drop it under `drop_params`. */
+export function dropOrRefuse(call: ProviderCall, where: string, reason: string): void {
+  if (call.dropParams) return;
+  throw new GatewayError(
+    400,
+    "unsupported_parameter",
+    `${where}: ${reason}; remove it, or set "drop_params": true in the config to drop it`,
+  );
+}
+
+/** A 400 for a request that is malformed in a way the translation has to read. */
+export function invalidRequest(where: string, reason: string): GatewayError {
+  return new GatewayError(400, "invalid_request", `${where}: ${reason}`);
+}
+
+/** Whether a value is a JSON object. */
+export function isJson(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The JSON objects of an array (others skipped), or none when it is not an array. */
+export function jsonItems(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isJson) : [];
+}
+
+/** Unix seconds now, for the `created` of a translated answer. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** An SSE event with a name, as the Anthropic format frames them. */
+export function namedEvent(name: string, value: unknown): Buffer {
+  return Buffer.from(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
+}
+
+/**
+ * The call's headers without those a client of another format forwards (`anthropic-beta`,
+ * `openai-organization`, …): they select features and accounts of a provider this call does not go to.
+ */
+export function headersFor(format: FormatName, headers: Record<string, string>): Record<string, string> {
+  const foreign = FORMAT_LIST.filter((f) => f.name !== format).flatMap((f) => [
+    ...f.forwardedHeaders,
+    ...f.forwardedWithCallerCredential,
+  ]);
+  const out = { ...headers };
+  for (const name of foreign) delete out[name];
+  return out;
+}
