@@ -18,7 +18,7 @@ import { createEngine } from "../index.js";
 import { jsonlFiles, type Metrics, metrics, promptInjectionFiles, readRows, ROOT, type Row } from "./models/dataset.js";
 import { EVALUATED_CHECKS, languageOf, OVER_DEFENSE_FAMILIES } from "./models/evaluated-checks.js";
 import { leaveOneOut, leaveOneOutMarkdown } from "./models/leave-one-out.js";
-import { RECIPES } from "./models/prompt-injection-training.js";
+import { RECIPES, SHIPPED_RECIPE } from "./models/prompt-injection-training.js";
 
 const { values: args, positionals: dirs } = parseArgs({
   options: { check: { type: "string", multiple: true }, "skip-leave-out": { type: "boolean", default: false } },
@@ -252,7 +252,7 @@ if (!args["skip-leave-out"] && dirs.length === 0 && selected.some((c) => c.check
   if (rows.some((r) => !r.source.startsWith("generated:"))) {
     const runs = (["source", "family"] as const).map((by) => {
       console.error(`leave one ${by} out…`);
-      return leaveOneOut(rows, by, RECIPES.logistic);
+      return leaveOneOut(rows, by, RECIPES[SHIPPED_RECIPE]);
     });
     report.push({ check: "model.promptInjection", leaveOneOut: runs });
     for (const run of runs)

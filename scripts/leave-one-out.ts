@@ -1,5 +1,5 @@
 /**
- * `node dist/scripts/leave-one-out.js [--by source|family]... [--only GROUP,...] [--architecture mlp] [--recipe JSON] [--name NAME]`:
+ * `node dist/scripts/leave-one-out.js [--by source|family]... [--only GROUP,...] [--architecture logistic|mlp|embedding] [--recipe JSON] [--name NAME]`:
  * the leave-one-source-out and leave-one-family-out tables of a prompt-injection recipe (see
  * scripts/models/leave-one-out.ts), printed as Markdown and written to
  * bench/results/models-loo-<name>.json, so a recipe is judged on data it never saw. `--only`
@@ -10,19 +10,19 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { jsonlFiles, PROMPT_INJECTION_DIR, promptInjectionFiles, readRows, ROOT } from "./models/dataset.js";
 import { heldOutRow, type LeaveOutBy, leaveOneOut, leaveOneOutMarkdown } from "./models/leave-one-out.js";
-import { RECIPES, type Recipe } from "./models/prompt-injection-training.js";
+import { type Recipe, recipeNamed, SHIPPED_RECIPE } from "./models/prompt-injection-training.js";
 
 const { values: args } = parseArgs({
   options: {
     by: { type: "string", multiple: true },
-    architecture: { type: "string", default: "logistic" },
+    architecture: { type: "string", default: SHIPPED_RECIPE },
     recipe: { type: "string", default: "{}" },
     name: { type: "string" },
     only: { type: "string" },
   },
 });
-const architecture = args.architecture === "mlp" ? "mlp" : "logistic";
-const recipe: Recipe = { ...RECIPES[architecture], ...(JSON.parse(args.recipe) as Partial<Recipe>) };
+const architecture = args.architecture ?? SHIPPED_RECIPE;
+const recipe: Recipe = { ...recipeNamed(architecture), ...(JSON.parse(args.recipe) as Partial<Recipe>) };
 const by = (args.by ?? ["source", "family"]).map((b): LeaveOutBy => {
   if (b !== "source" && b !== "family") throw new Error(`--by ${b}: give source or family`);
   return b;

@@ -19,12 +19,12 @@ import {
   ROOT,
   type Row,
 } from "./models/dataset.js";
-import { calibrate, RECIPES, trainModel } from "./models/prompt-injection-training.js";
+import { calibrate, fitRecipe, recipeNamed, SHIPPED_RECIPE } from "./models/prompt-injection-training.js";
 
 const { values: args } = parseArgs({
-  options: { architecture: { type: "string", default: "logistic" }, only: { type: "string" } },
+  options: { architecture: { type: "string", default: SHIPPED_RECIPE }, only: { type: "string" } },
 });
-const architecture = args.architecture === "mlp" ? "mlp" : "logistic";
+const architecture = args.architecture ?? SHIPPED_RECIPE;
 
 /** Trains the prompt-injection classifier and writes its weights. */
 function promptInjection(): void {
@@ -34,8 +34,8 @@ function promptInjection(): void {
   const validation = all.filter((r) => partOf(r.text) === "validation");
 
   const started = performance.now();
-  const recipe = RECIPES[architecture];
-  const model = trainModel(train, recipe);
+  const recipe = recipeNamed(architecture);
+  const model = fitRecipe(all, recipe);
   const calibration = calibrate(model.scorer, validation, recipe.segments);
   const m = calibration.validation;
   const bytes = model.write(calibration, {

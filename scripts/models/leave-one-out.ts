@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { type Metrics, metrics, partOf, type Row } from "./dataset.js";
-import { calibrate, type Recipe, scoreRows, trainModel } from "./prompt-injection-training.js";
+import { calibrate, fitRecipe, type Recipe, scoreRows } from "./prompt-injection-training.js";
+import { leaveOneOutTorch } from "./torch-trainer.js";
 
 /** What rows are grouped by: the dataset file they came from, or the family a written row names. */
 export type LeaveOutBy = "source" | "family";
@@ -45,10 +46,7 @@ const rateOf = (m: Metrics) => (m.fp + m.tn === 0 ? null : m.fp / (m.fp + m.tn))
 
 /** Trains on the training part of rows; returns the calibrated scorer and the balanced threshold. */
 function fit(rows: readonly Row[], recipe: Recipe) {
-  const model = trainModel(
-    rows.filter((r) => partOf(r.text) === "train"),
-    recipe,
-  );
+  const model = fitRecipe(rows, recipe);
   const calibration = calibrate(
     model.scorer,
     rows.filter((r) => partOf(r.text) === "validation"),
@@ -68,6 +66,8 @@ export function leaveOneOut(
   progress: (heldOut: HeldOut) => void = () => {},
   only?: readonly string[],
 ): LeaveOneOut {
+  // PyTorch recipes run the whole table in one Python process over the exported features.
+  if (recipe.torch !== undefined) return leaveOneOutTorch(rows, by, recipe.spec, recipe.window, recipe.torch, only);
   const names = [...new Set(rows.flatMap((r) => groupOf(r, by) ?? []))]
     .filter((name) => only === undefined || only.includes(name))
     .sort();

@@ -13,8 +13,9 @@ import {
 } from "../../plugins/model/shared/prompt-injection-model.js";
 import { segments } from "../../plugins/model/shared/segments.js";
 import { encodeWeights } from "../../plugins/model/shared/weights-file.js";
-import { type FileRecord, type Metrics, metrics, type Row } from "./dataset.js";
-import { classifierOf, type Example, type TrainOptions, train } from "./linear-trainer.js";
+import { type FileRecord, type Metrics, metrics, partOf, type Row } from "./dataset.js";
+import { classifierOf, type Example, type Trained, type TrainOptions, train } from "./linear-trainer.js";
+import { type TorchRecipe, trainTorch } from "./torch-trainer.js";
 
 /** Bumped whenever the recipe or the trainer changes what a given input produces. */
 export const TRAINER_VERSION = "prompt-injection-trainer/5";
@@ -52,10 +53,20 @@ export interface Recipe extends TrainOptions {
    * benign texts give them.
    */
   benignSegments: number;
+  /**
+   * Set when the network is trained with PyTorch (`train_injection.py`) instead of the Node
+   * trainer: its settings there. The trainer options above then name only the architecture and
+   * the features; the epochs and learning rate are PyTorch's.
+   */
+  torch?: Partial<TorchRecipe>;
 }
 
+/** The recipes compared: the architectures, their features and trainer settings. */
+export type RecipeName = "logistic" | "mlp" | "embedding";
+export const RECIPE_NAMES: readonly RecipeName[] = ["logistic", "mlp", "embedding"];
+
 /** The features and trainer settings of each architecture compared. */
-export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
+export const RECIPES: Record<RecipeName, Recipe> = {
   logistic: {
     weighting: "file",
     writtenWeight: 3,
@@ -83,7 +94,34 @@ export const RECIPES: Record<"logistic" | "mlp", Recipe> = {
     hidden: 16,
     seed: 20261123,
   },
+  // The same network as "mlp" (summed bucket embeddings, ReLU, one output), trained with PyTorch:
+  // Adam on mini-batches, the epoch kept by the validation part's log loss.
+  embedding: {
+    weighting: "file",
+    writtenWeight: 3,
+    window: { size: 768, stride: 384 },
+    segments: true,
+    benignSegments: 0,
+    architecture: "mlp",
+    spec: { bits: 18, maxCharGram: 5, wordBigrams: true },
+    epochs: 4,
+    learningRate: 0.003,
+    l2: 0,
+    hidden: 16,
+    seed: 20261123,
+    torch: { hidden: 16, epochs: 4, learningRate: 0.003, weighting: "file", writtenWeight: 3, seed: 20261123 },
+  },
 };
+
+/** The recipe `npm run train:models` ships. */
+export const SHIPPED_RECIPE: RecipeName = "logistic";
+
+/** A recipe by name; throws naming the names there are. */
+export function recipeNamed(name: string): Recipe {
+  const found = RECIPE_NAMES.find((n) => n === name);
+  if (found === undefined) throw new Error(`no recipe ${JSON.stringify(name)}: give one of ${RECIPE_NAMES.join(", ")}`);
+  return RECIPES[found];
+}
 
 /**
  * How much a row counts: the augmented, template-filled source half; the rows written in other
@@ -220,9 +258,26 @@ export interface TrainedModel {
   write(calibration: Calibration, training: Record<string, unknown>): Buffer;
 }
 
-/** Trains one architecture on rows. */
+/** Trains one architecture on rows (the training part; the Node trainer). */
 export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
-  const trained = train(examplesOf(rows, recipe), recipe);
+  return modelOf(train(examplesOf(rows, recipe), recipe), recipe);
+}
+
+/**
+ * Trains a recipe on the training part of `rows`: with PyTorch when the recipe says so (which
+ * also stops early by the rows' validation part), else with the Node trainer.
+ */
+export function fitRecipe(rows: readonly Row[], recipe: Recipe): TrainedModel {
+  if (recipe.torch !== undefined) return modelOf(trainTorch(rows, recipe.spec, recipe.window, recipe.torch), recipe);
+  return trainModel(
+    rows.filter((r) => partOf(r.text) === "train"),
+    recipe,
+  );
+}
+
+/** A trained model's scorers and writer. */
+function modelOf({ tensors, header: { torch, ...header } }: Trained, recipe: Recipe): TrainedModel {
+  const trained = { tensors, header };
   return {
     scorer: new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window)),
     calibrated: (calibration) => new InjectionScorer(classifierOf(trained, recipe.spec, recipe.window, calibration)),
@@ -238,12 +293,17 @@ export function trainModel(rows: readonly Row[], recipe: Recipe): TrainedModel {
           window: recipe.window,
           training: {
             trainer: TRAINER_VERSION,
-            seed: recipe.seed,
-            epochs: recipe.epochs,
-            weighting: recipe.weighting,
-            writtenWeight: recipe.writtenWeight,
-            learningRate: recipe.learningRate,
-            l2: recipe.l2,
+            // A PyTorch recipe records its own settings (with the epoch early stopping kept).
+            ...(torch === undefined
+              ? {
+                  seed: recipe.seed,
+                  epochs: recipe.epochs,
+                  weighting: recipe.weighting,
+                  writtenWeight: recipe.writtenWeight,
+                  learningRate: recipe.learningRate,
+                  l2: recipe.l2,
+                }
+              : { torch }),
             ...training,
           },
         },

@@ -176,7 +176,7 @@ export interface ScoreOptions {
 type Steps = Generator<void, InjectionScore, void>;
 
 /** A folded text's offsets of the original span from `start` to `end` (origins only grow). */
-function foldedRange(buffer: FoldBuffer, start: number, end: number): { from: number; to: number } {
+export function foldedRange(buffer: FoldBuffer, start: number, end: number): { from: number; to: number } {
   const lowerBound = (offset: number) => {
     let lo = 0;
     let hi = buffer.length;
