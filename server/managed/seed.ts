@@ -295,7 +295,7 @@ async function seedProvider(
           ...(entry.options !== undefined && { options: entry.options }),
         }
       : null;
-  // A provider naming no workspace serves every workspace, present and future (issue 5's file semantics).
+  // A provider naming no workspace serves every workspace, present and future, as the file says.
   const everywhere = entry.workspace === undefined;
   let integration: Integration | undefined = await store.integrations.findBySlug(organization.id, slug);
   let outcome: keyof SeedCounts = "unchanged";

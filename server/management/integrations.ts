@@ -166,7 +166,7 @@ export class Integrations {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("base_url: must be an http or https URL");
     if (url.username || url.password) throw invalid("base_url: must not carry credentials; put them in credentials");
-    // The operator and organization admins define providers as the operator does (issue 5: they
+    // The operator and organization admins define providers as the operator does (they
     // may point anywhere); a workspace admin's own integration is held to the public internet.
     if (actor.kind === "operator" || actor.role === "org_admin") return;
     // Literal addresses are judged here; a host name is judged when the gateway connects.

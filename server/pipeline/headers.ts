@@ -1,5 +1,5 @@
 /**
- * The gateway's request headers (spec §5, issue 5), read once per request, and the headers that
+ * The gateway's request headers (spec §5), read once per request, and the headers that
  * cross to the upstream and back. Credentials never reach checks or logs.
  */
 import type { IncomingHttpHeaders } from "node:http";

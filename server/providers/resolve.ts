@@ -1,5 +1,5 @@
 /**
- * Provider resolution for one target, in the order of the issue: a body `model` of the form
+ * Provider resolution for one target, in this order: a body `model` of the form
  * `@<provider_slug>/<model_slug>`; the target's (or config's) `provider` as `@slug`; the legacy
  * `virtual_key`; a provider name with the caller's own credential. A slug's credential stays on
  * the server: the caller's `Authorization` is never forwarded with it.

@@ -48,7 +48,7 @@ export interface UpstreamResponse {
   discard(): void;
 }
 
-/** Default custom-host policy (issue 5): local model servers yes, the private network no. */
+/** Default custom-host policy: local model servers yes, the private network no. */
 export const DEFAULT_CUSTOM_HOSTS: AddressPolicy = { allowLoopback: true, allowPrivate: false };
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
