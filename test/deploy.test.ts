@@ -6,7 +6,8 @@
  * denied request. The compose file's fleet matches the settings the gateway reads.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -156,10 +157,11 @@ describe("the Dockerfile's build, run", () => {
   const named = (name: string) => all.find((stage) => new RegExp(`\\bAS\\s+${name}$`, "i").test(stage[0]!.args))!;
   const scratch = mkdtempSync(path.join(tmpdir(), "guardgate-image-"));
   let child: ChildProcess | undefined;
-  afterAll(() => {
+  // The scratch folder holds a whole `npm ci`: on a loaded machine removing it takes a while.
+  afterAll(async () => {
     if (child?.exitCode === null) child.kill("SIGKILL");
-    rmSync(scratch, { recursive: true, force: true });
-  });
+    await rm(scratch, { recursive: true, force: true });
+  }, 300_000);
 
   it("builds from the build stage's COPY list alone, and the final stage's command serves: /ready 200, HEALTHCHECK passes, a denying guardrail 446", async () => {
     // The final stage's production dependencies are linked from this checkout (see below).
