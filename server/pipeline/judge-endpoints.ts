@@ -6,7 +6,7 @@
  * server, and only the providers a phase uses leave the server's memory. The client's own
  * credentials never enter: a slug's credential comes from its provider record only.
  */
-import { kindOf } from "../providers/adapters.js";
+import { kindOf } from "../providers/catalog.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialMap, Scope } from "../sources/types.js";
 import { type Guardrail } from "../../core/index.js";

@@ -9,9 +9,10 @@ import { isObject } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS, type WireFormat } from "../formats/index.js";
 import type { CallFacts, ProviderCall } from "../providers/adapter.js";
-import { adapterFor, kindOf } from "../providers/adapters.js";
+import { adapterFor } from "../providers/adapters.js";
+import { kindOf } from "../providers/catalog.js";
 import { mockBody, mockStream } from "../providers/mock.js";
-import { secretOptionValues } from "../providers/options.js";
+import { scrubSecrets } from "../providers/options.js";
 import type { HttpProvider } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { type Answers, failureAnswer } from "./answer.js";
@@ -103,14 +104,6 @@ function wireOf(call: TargetCall): Wire {
   const request = regroup ? asWhole(leaf.request) : leaf.request;
   call.wire = { request, text: JSON.stringify(request), regroup };
   return call.wire;
-}
-
-/** The upstream's answer without the provider's secrets: its key, and the options holding secrets. */
-function scrub(text: string, provider: HttpProvider): string {
-  const secrets = secretOptionValues(provider.name, provider.options);
-  if (provider.secret) secrets.push(provider.secret);
-  for (const secret of secrets) if (text.includes(secret)) text = text.replaceAll(secret, "[REDACTED]");
-  return text;
 }
 
 /**
@@ -215,7 +208,7 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
       return answers.stream(ctx, leaf, headers, response.stream(), () => response.discard());
     }
-    const text = scrub(await response.text(), provider);
+    const text = scrubSecrets(await response.text(), provider);
     let parsed: unknown;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);

@@ -20,17 +20,8 @@ import type {
   ProviderCall,
   ProviderKind,
 } from "./adapter.js";
-import { PROVIDER_CATALOG } from "./catalog.js";
+import { scrubSecrets } from "./options.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
-import { OPENAI_CHAT } from "./kinds/openai/index.js";
-
-/** A provider record naming a kind the catalog lacks is an OpenAI-compatible server at its `base_url`. */
-const COMPATIBLE: ProviderKind = { format: "openai", chat: OPENAI_CHAT };
-
-/** The kind behind a provider name. */
-export function kindOf(name: string): ProviderKind {
-  return PROVIDER_CATALOG[name] ?? COMPATIBLE;
-}
 
 const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
 
@@ -124,7 +115,8 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
       const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       if (call.stream) {
-        return streamAnswer(response, codec.streamFromChat(backend.stream(response.stream(), chat, call), call.body));
+        const chunks = scrubbedFailures(backend.stream(response.stream(), chat, call), call);
+        return streamAnswer(response, codec.streamFromChat(chunks, call.body));
       }
       return jsonAnswer(
         response.status,
@@ -133,6 +125,20 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
       );
     },
   };
+}
+
+/**
+ * The chunks of a translated stream, whose failure (a provider's error event, quoted in the error
+ * event the client's stream ends with) says nothing of the provider's secrets.
+ */
+async function* scrubbedFailures(chunks: AsyncIterable<Json>, call: ProviderCall): AsyncIterable<Json> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const message = scrubSecrets(error.message, call.provider);
+    throw message === error.message ? error : new GatewayError(error.status, error.code, message, { cause: error });
+  }
 }
 
 /** Native calls in flight at once for one split embeddings request: a few, not a burst the provider throttles. */

@@ -39,6 +39,14 @@ export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
 /** The built-in provider that answers from `mock_response` without calling anything. */
 export const MOCK_PROVIDER = "mock";
 
+/** A provider record naming a kind the catalog lacks is an OpenAI-compatible server at its `base_url`. */
+const COMPATIBLE: ProviderKind = { format: "openai", chat: OPENAI_CHAT };
+
+/** The kind behind a provider name. */
+export function kindOf(name: string): ProviderKind {
+  return PROVIDER_CATALOG[name] ?? COMPATIBLE;
+}
+
 /** Whether a kind's default server runs on this machine (Ollama, vLLM, LM Studio), which needs no key. */
 export function isLocalKind(name: string): boolean {
   const url = Object.hasOwn(PROVIDER_CATALOG, name) ? PROVIDER_CATALOG[name]?.baseUrl : undefined;

@@ -7,7 +7,7 @@
 import { ConfigError } from "../../core/index.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { Json } from "./adapter.js";
-import { kindOf } from "./adapters.js";
+import { kindOf } from "./catalog.js";
 
 const validators = new Map<string, Validator<Json>>();
 
@@ -63,4 +63,12 @@ function jsonObject(text: string): unknown {
 function longStrings(value: unknown): string[] {
   if (!value || typeof value !== "object") return [];
   return Object.values(value).filter((v): v is string => typeof v === "string" && v.length >= 8);
+}
+
+/** A text from the upstream without the provider's secrets: its key, and the options holding secrets. */
+export function scrubSecrets(text: string, provider: { name: string; options: Json; secret?: string }): string {
+  const secrets = secretOptionValues(provider.name, provider.options);
+  if (provider.secret) secrets.push(provider.secret);
+  for (const secret of secrets) if (text.includes(secret)) text = text.replaceAll(secret, "[REDACTED]");
+  return text;
 }

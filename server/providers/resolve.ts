@@ -12,8 +12,8 @@ import type { Endpoint } from "../pipeline/endpoints.js";
 import type { TargetSettings } from "../plan/build.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
 import type { Json } from "./adapter.js";
-import { assertServes, kindOf } from "./adapters.js";
-import { knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
+import { assertServes } from "./adapters.js";
+import { kindOf, knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
 import { checkProviderOptions, configOptionsFor } from "./options.js";
 
 /** Provider settings a request may carry in headers; a config's settings take precedence. */
