@@ -13,7 +13,6 @@ import { adapterFor } from "../providers/adapters.js";
 import { kindOf } from "../providers/catalog.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
-import type { HttpProvider } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { type Answers, failureAnswer } from "./answer.js";
 import { providerLabel, recordAttempt } from "./attempts.js";
