@@ -1,0 +1,116 @@
+/**
+ * The import graph of server/, folder by folder (a file directly in server/ counts as a unit of its
+ * own): which groups of units import each other in a circle. The groups that exist today are listed
+ * in KNOWN_CYCLES with what would break them (docs/architecture.md, "Import graph"); a circle not
+ * listed fails here, and so does a listed one that has grown or gone (then the list is shortened),
+ * so the graph can only get straighter.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const server = path.join(root, "server");
+
+/** Each circle of today, by its units, sorted; with the module that closes it. */
+const KNOWN_CYCLES: ReadonlyArray<{ units: readonly string[]; why: string }> = [
+  {
+    units: ["admin", "managed"],
+    why: "admin's reload route calls managed/reload.ts, which managed/start.ts mounts with the admin plugin",
+  },
+  {
+    units: ["errors", "formats", "upstream"],
+    why: "errors.ts writes error bodies through formats/, whose stream types come from upstream/sse.ts, which raises errors.ts's GatewayError",
+  },
+  {
+    units: ["limits", "logs", "management", "pipeline", "plan", "policies", "providers", "sources"],
+    why: "pipeline/policy.ts (the request gate's interface) and pipeline/endpoints.ts are read by plan/, policies/, limits/ and providers/ below the pipeline; limits/request-policy.ts reads management/ and sources/store.ts, which read limits/",
+  },
+];
+
+/** The unit a server file belongs to: its first folder, or its own name for a file directly in server/. */
+function unitOf(file: string): string {
+  const [first, ...rest] = path.relative(server, file).split(path.sep);
+  return rest.length > 0 ? (first as string) : (first as string).replace(/\.ts$/, "");
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+/** Relative specifiers of static imports, re-exports and dynamic imports. */
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*)"(\.{1,2}\/[^"]+)"/g;
+
+/** Units each unit imports, other than itself. */
+function unitGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources(server)) {
+    const from = unitOf(file);
+    const targets = graph.get(from) ?? new Set<string>();
+    graph.set(from, targets);
+    for (const match of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
+      const target = path.resolve(path.dirname(file), match[1] as string);
+      if (!target.startsWith(server + path.sep)) continue;
+      const to = unitOf(target.replace(/\.js$/, ".ts"));
+      if (to !== from) targets.add(to);
+    }
+  }
+  return graph;
+}
+
+/** The strongly connected groups of more than one unit (Tarjan), each sorted. */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (unit: string): void => {
+    index.set(unit, index.size);
+    low.set(unit, index.get(unit) as number);
+    stack.push(unit);
+    onStack.add(unit);
+    for (const next of graph.get(unit) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(unit, Math.min(low.get(unit) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(unit, Math.min(low.get(unit) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(unit) !== index.get(unit)) return;
+    const group: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      group.push(member);
+      if (member === unit) break;
+    }
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const unit of [...graph.keys()].sort()) if (!index.has(unit)) visit(unit);
+  return found.sort((a, b) => (a.join() < b.join() ? -1 : 1));
+}
+
+describe("server/'s import graph", () => {
+  const graph = unitGraph();
+
+  it("reads every folder of server/", () => {
+    for (const unit of ["routes", "pipeline", "providers", "store", "app"]) expect(graph.has(unit)).toBe(true);
+  });
+
+  it("has no circle beyond the known ones, and each known one is still as it was", () => {
+    expect(cycles(graph)).toEqual(KNOWN_CYCLES.map((known) => [...known.units]));
+  });
+
+  it("finds a circle that a new import would close", () => {
+    const bent = new Map([...graph].map(([unit, targets]) => [unit, new Set(targets)]));
+    // store/ is imported by routes/ through the app; it must never import them back.
+    bent.get("store")?.add("routes");
+    expect(cycles(bent).some((group) => group.includes("store") && group.includes("routes"))).toBe(true);
+  });
+});
