@@ -16,10 +16,6 @@ const server = path.join(root, "server");
 /** Each circle of today, by its units, sorted; with the module that closes it. */
 const KNOWN_CYCLES: ReadonlyArray<{ units: readonly string[]; why: string }> = [
   {
-    units: ["admin", "managed"],
-    why: "admin's reload route calls managed/reload.ts, which managed/start.ts mounts with the admin plugin",
-  },
-  {
     units: ["errors", "formats", "upstream"],
     why: "errors.ts writes error bodies through formats/, whose stream types come from upstream/sse.ts, which raises errors.ts's GatewayError",
   },

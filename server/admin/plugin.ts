@@ -13,7 +13,7 @@ import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../sources/store.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
-import type { ReloadReport } from "../managed/reload.js";
+import type { ReloadReport } from "./reload-report.js";
 import { reloadRoute } from "./routes/reload.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";

@@ -10,6 +10,7 @@
  * is read at start only: a change there is reported as needing a restart, not applied.
  */
 import { isDeepStrictEqual } from "node:util";
+import type { ReloadReport } from "../admin/reload-report.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { OPERATOR } from "../management/actor.js";
@@ -19,20 +20,10 @@ import { hashApiKey } from "../store/api-keys.js";
 import { ManagementError } from "../store/errors.js";
 import type { Store } from "../store/repository.js";
 import type { Organization, Workspace } from "../store/types.js";
-import { integrationSlug, type SeedReport, seedFromFile } from "./seed.js";
+import { integrationSlug, seedFromFile } from "./seed.js";
 
 /** The file's keys that only a restart applies. */
 const PROCESS_KEYS = ["store", "redis", "metrics", "plugins", "models", "settings"] as const;
-
-/** What a reload did. */
-export interface ReloadReport {
-  file: string;
-  seeded: SeedReport;
-  /** Records the previous file seeded and this one no longer holds, deleted: `kind: ids`. */
-  removed: Record<"api_keys" | "providers" | "guardrails" | "configs" | "policies" | "plugin_credentials", string[]>;
-  /** Keys of the file that changed but take effect only at the next start. */
-  restart_needed: string[];
-}
 
 /** The workspace a file record names, as seeding found or made it; undefined when there is none. */
 function fileWorkspace(all: Workspace[], name: string | undefined): Workspace | undefined {

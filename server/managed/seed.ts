@@ -27,28 +27,11 @@ import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
 import { OPERATOR } from "../management/actor.js";
+import type { SeedCounts, SeedReport } from "../admin/reload-report.js";
 import type { Management } from "../management/index.js";
 import { openCredentials } from "../management/integrations.js";
 import { openPluginCredentials } from "../management/plugin-integrations.js";
 import type { PolicyPatch } from "../management/policies.js";
-
-/** Counts of one kind of record. */
-export interface SeedCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
-}
-
-/** What seeding did, by kind. */
-export interface SeedReport {
-  organization_id: string;
-  api_keys: SeedCounts;
-  providers: SeedCounts;
-  guardrails: SeedCounts;
-  configs: SeedCounts;
-  policies: SeedCounts;
-  plugin_credentials: SeedCounts;
-}
 
 const counts = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { type Executor, PoolExecutor } from "../../core/index.js";
 import { adminPlugin } from "../admin/plugin.js";
+import type { ReloadReport, SeedReport } from "../admin/reload-report.js";
 import { consolePlugin } from "../console/plugin.js";
 import type { AppOptions } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
@@ -40,8 +41,8 @@ import { bootstrap, type InitialKeys } from "./bootstrap.js";
 import { GatewaySources } from "../sources/store.js";
 import { Management } from "../management/index.js";
 import { StorePolicy } from "../limits/request-policy.js";
-import { type SeedReport, seedFromFile } from "./seed.js";
-import { ConfigReloader, describeReload, type ReloadReport } from "./reload.js";
+import { seedFromFile } from "./seed.js";
+import { ConfigReloader, describeReload } from "./reload.js";
 import { warmUp, type WarmUpReport } from "./warm-up.js";
 
 /** Options of the managed gateway. */

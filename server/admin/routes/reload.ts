@@ -4,7 +4,7 @@
  * seeds may ask: the file is the operator's, and it may change every record that organization has.
  */
 import type { FastifyInstance } from "fastify";
-import type { ReloadReport } from "../../managed/reload.js";
+import type { ReloadReport } from "../reload-report.js";
 import { requireRole } from "../../management/actor.js";
 import { forbidden } from "../../store/errors.js";
 import { actorOf } from "../auth.js";
