@@ -16,7 +16,7 @@ import { redactedJson } from "../server/logs/redact.js";
 import { assertRequestShape, jsonTextDepth } from "../server/pipeline/request-shape.js";
 import { formatOfRequestType } from "../server/formats/index.js";
 import { usageOf } from "../server/pipeline/usage.js";
-import { SseSplitter } from "../server/upstream/sse.js";
+import { SseSplitter } from "../server/formats/sse.js";
 import { adversarialTexts } from "./adversarial-texts.js";
 
 /** Growth of a helper's cost over the growth of JSON.stringify's: 1 when linear, 8 when quadratic. */

@@ -16,10 +16,6 @@ const server = path.join(root, "server");
 /** Each circle of today, by its units, sorted; with the module that closes it. */
 const KNOWN_CYCLES: ReadonlyArray<{ units: readonly string[]; why: string }> = [
   {
-    units: ["errors", "formats", "upstream"],
-    why: "errors.ts writes error bodies through formats/, whose stream types come from upstream/sse.ts, which raises errors.ts's GatewayError",
-  },
-  {
     units: ["limits", "logs", "management", "pipeline", "plan", "policies", "providers", "sources"],
     why: "pipeline/policy.ts (the request gate's interface) and pipeline/endpoints.ts are read by plan/, policies/, limits/ and providers/ below the pipeline; limits/request-policy.ts reads management/ and sources/store.ts, which read limits/",
   },

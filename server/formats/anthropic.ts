@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HookResults } from "../../core/index.js";
-import type { SseEvent } from "../upstream/sse.js";
+import type { SseEvent } from "./sse.js";
 import {
   type AddedText,
   eventObject,

@@ -9,7 +9,7 @@
  * relay and the text hold know nothing of either format.
  */
 import type { HookResults, RequestType } from "../../core/index.js";
-import type { SseEvent } from "../upstream/sse.js";
+import type { SseEvent } from "./sse.js";
 
 /** The name of a wire format, as endpoints, providers and the catalog give it. */
 export type FormatName = "openai" | "anthropic";

@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { HookResults, RequestType } from "../../core/index.js";
-import type { SseEvent } from "../upstream/sse.js";
+import type { SseEvent } from "./sse.js";
 import {
   type AddedText,
   eventObject,

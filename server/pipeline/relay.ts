@@ -15,7 +15,7 @@ import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import type { StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
-import { type SseEvent, SseSplitter } from "../upstream/sse.js";
+import { type SseEvent, SseSplitter } from "../formats/sse.js";
 import type { Leaf } from "./outcome.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
 

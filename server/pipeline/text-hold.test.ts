@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { anthropic } from "../formats/anthropic.js";
 import { openai } from "../formats/openai.js";
-import { parseEvent } from "../upstream/sse.js";
+import { parseEvent } from "../formats/sse.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
 
 const chat = (content: string) =>

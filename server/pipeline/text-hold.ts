@@ -7,7 +7,7 @@
  * format only when its text changed, so chunk boundaries stay where the upstream put them.
  */
 import type { AddedText, StreamText } from "../formats/format.js";
-import type { SseEvent } from "../upstream/sse.js";
+import type { SseEvent } from "../formats/sse.js";
 
 /** A check transformed text that had already been released: the stream cannot honour it. */
 export class ReleasedTextChanged extends Error {

@@ -6,7 +6,7 @@
  * milliseconds win, given as the seconds the gateway's retry and the client read.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { SseSplitter } from "../../../upstream/sse.js";
+import { SseSplitter } from "../../../formats/sse.js";
 import type { UpstreamResponse } from "../../../upstream/client.js";
 import type { Json, ProviderCall } from "../../adapter.js";
 import { FilterFacts } from "./filters.js";

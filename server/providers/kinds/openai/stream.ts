@@ -5,7 +5,7 @@
  */
 import { GatewayError } from "../../../errors.js";
 import { eventObject } from "../../../formats/format.js";
-import { sseEvents } from "../../../upstream/sse.js";
+import { sseEvents } from "../../../formats/sse.js";
 import type { Json } from "../../adapter.js";
 
 export async function* openAiChunks(source: AsyncIterable<Buffer>): AsyncGenerator<Json> {

@@ -2,7 +2,8 @@
  * Server-sent events read off a byte stream: complete events are cut at blank lines (LF or CRLF
  * line endings) on bytes, and only then decoded, so an event split across network reads, or a
  * multi-byte character split across chunks, arrives whole. Each event keeps its raw bytes, which
- * are what the gateway forwards.
+ * are what the gateway forwards. The framing every format's stream is written in, so it lives with
+ * the formats, below the upstream client and the pipeline that read streams through it.
  */
 
 /** One complete event. */
