@@ -32,7 +32,7 @@ import type { Json, ProviderCall } from "../server/providers/adapter.js";
 import { keptParameters } from "../server/providers/adapters.js";
 import { openAiCodec } from "../server/providers/codecs/openai.js";
 import { ANTHROPIC_CHAT } from "../server/providers/kinds/anthropic/index.js";
-import { type Endpoint, ENDPOINTS } from "../server/pipeline/endpoints.js";
+import { type Endpoint, ENDPOINTS } from "../server/formats/endpoints.js";
 import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";

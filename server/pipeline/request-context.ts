@@ -5,7 +5,7 @@ import type { AttemptRecord } from "../logs/record.js";
 import type { Plan } from "../plan/build.js";
 import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
-import type { Endpoint } from "./endpoints.js";
+import type { Endpoint } from "../formats/endpoints.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {

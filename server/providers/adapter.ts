@@ -12,7 +12,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FormatName } from "../formats/index.js";
 import type { ProviderFilters } from "../logs/record.js";
-import type { Endpoint } from "../pipeline/endpoints.js";
+import type { Endpoint } from "../formats/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type { HttpProvider } from "./resolve.js";
 

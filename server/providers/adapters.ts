@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS } from "../formats/index.js";
-import type { Endpoint } from "../pipeline/endpoints.js";
+import type { Endpoint } from "../formats/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type {
   ChatBackend,

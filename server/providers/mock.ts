@@ -6,7 +6,7 @@
  */
 import { locateText } from "../../core/index.js";
 import { FORMATS, type MockAnswer } from "../formats/index.js";
-import type { Endpoint } from "../pipeline/endpoints.js";
+import type { Endpoint } from "../formats/endpoints.js";
 
 /** A rough token count for `usage`: words, since the mock calls no tokenizer. */
 function roughTokens(text: string): number {

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
 import { describeError, errorBody, GatewayError } from "../errors.js";
-import { ENDPOINTS, type Endpoint } from "../pipeline/endpoints.js";
+import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import type { Gateway, RequestFields } from "../pipeline/gateway.js";
 import {
   callerCredentials,

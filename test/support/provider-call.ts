@@ -1,6 +1,6 @@
 /** A `ProviderCall` for unit tests of codecs and backends, on the endpoint of a route. */
 import type { Json, ProviderCall } from "../../server/providers/adapter.js";
-import { ENDPOINTS } from "../../server/pipeline/endpoints.js";
+import { ENDPOINTS } from "../../server/formats/endpoints.js";
 import type { HttpProvider } from "../../server/providers/resolve.js";
 
 export function providerCall(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../../pipeline/endpoints.js";
+import { ENDPOINTS } from "../../../formats/endpoints.js";
 import type { CallFacts, ProviderCall } from "../../adapter.js";
 import { checkProviderOptions } from "../../options.js";
 import type { HttpProvider } from "../../resolve.js";

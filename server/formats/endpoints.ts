@@ -4,8 +4,7 @@
  * base URL.
  */
 import type { RequestType } from "../../core/index.js";
-import type { ErrorStyle } from "../errors.js";
-import { FORMAT_LIST, type FormatName } from "../formats/index.js";
+import { FORMAT_LIST, type FormatName } from "./index.js";
 
 /** One inference endpoint. */
 export interface Endpoint {
@@ -14,7 +13,8 @@ export interface Endpoint {
   upstreamPath: string;
   requestType: RequestType;
   format: FormatName;
-  errorStyle: ErrorStyle;
+  /** The envelope errors are written in: the format's own (errors.ts's `ErrorStyle` is a format name). */
+  errorStyle: FormatName;
 }
 
 export const ENDPOINTS: readonly Endpoint[] = FORMAT_LIST.flatMap((format) =>
