@@ -30,7 +30,7 @@ import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { WarningLogSink } from "./logs/warnings.js";
 import { Gateway } from "./pipeline/gateway.js";
 import { Phases } from "./pipeline/phases.js";
-import type { RequestPolicy } from "./pipeline/policy.js";
+import type { RequestPolicy } from "./gate/policy.js";
 import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
 import type { RetryTiming } from "./pipeline/retry.js";
 import { buildPlan } from "./plan/build.js";

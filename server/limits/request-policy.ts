@@ -10,7 +10,7 @@ import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "./enforcer.js";
 import { priceOf } from "./prices.js";
 import type { LogUsage } from "../logs/record.js";
-import type { Admission, AdmissionRequest, RequestPolicy } from "../pipeline/policy.js";
+import type { Admission, AdmissionRequest, RequestPolicy } from "../gate/policy.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayErrorCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";

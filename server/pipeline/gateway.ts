@@ -18,7 +18,7 @@ import { Answers } from "./answer.js";
 import { providerLabel } from "./attempts.js";
 import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
 import type { Phases } from "./phases.js";
-import type { RequestPolicy } from "./policy.js";
+import type { RequestPolicy } from "../gate/policy.js";
 import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
 import type { RelaySummary } from "./relay.js";
 import type { RequestContext, RequestFields } from "./request-context.js";

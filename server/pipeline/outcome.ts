@@ -7,7 +7,7 @@ import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "./phases.js";
-import type { Admission } from "./policy.js";
+import type { Admission } from "../gate/policy.js";
 import type { StreamRelay } from "./relay.js";
 
 /** A target once its provider is resolved and its input side evaluated. */

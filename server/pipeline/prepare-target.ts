@@ -14,7 +14,7 @@ import { providerLabel, recordAttempt } from "./attempts.js";
 import { checkHeaders } from "./headers.js";
 import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
-import type { RequestPolicy } from "./policy.js";
+import type { RequestPolicy } from "../gate/policy.js";
 import type { RequestContext } from "./request-context.js";
 import { assertStreamCheckable } from "./stream-coverage.js";
 

@@ -14,6 +14,7 @@ import {
   type StreamMode,
 } from "../../core/index.js";
 import { checkConfigKeys, joinPath, PROVIDER_OPTION_KEYS } from "../../core/internal.js";
+import type { TargetProviderSettings } from "../providers/resolve.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayConfig, validateGatewayConfig } from "./schema.js";
 import { type StreamHold, streamHoldOf } from "./stream-mode.js";
@@ -30,11 +31,7 @@ export interface GuardrailList {
 export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [429, 500, 502, 503, 504];
 
 /** Provider and call settings of a target, after inheritance. */
-export interface TargetSettings {
-  provider?: string;
-  virtualKey?: string;
-  apiKey?: string;
-  customHost?: string;
+export interface TargetSettings extends TargetProviderSettings {
   overrideParams: Record<string, unknown>;
   retry?: { attempts: number; onStatusCodes: readonly number[] };
   cache?: { maxAgeSeconds?: number };
@@ -44,8 +41,6 @@ export interface TargetSettings {
   streamMode?: StreamMode;
   /** Characters per checked window of a `window`-mode stream. */
   streamWindow?: number;
-  /** Provider options the config gives (`aws_region`, `api_version`, …): the peer gateway's keys. */
-  providerOptions?: Record<string, unknown>;
   /** Drop parameters a translated provider cannot honour instead of refusing them. */
   dropParams?: boolean;
 }

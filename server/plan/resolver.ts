@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { planGuardrails, type RequestPolicy } from "../pipeline/policy.js";
+import { planGuardrails, type RequestPolicy } from "../gate/policy.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
 import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
 

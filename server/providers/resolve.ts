@@ -9,12 +9,24 @@ import { ConfigError } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS, type FormatName } from "../formats/index.js";
 import type { Endpoint } from "../formats/endpoints.js";
-import type { TargetSettings } from "../plan/build.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
 import type { Json } from "./adapter.js";
 import { assertServes } from "./adapters.js";
 import { kindOf, knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
 import { checkProviderOptions, configOptionsFor } from "./options.js";
+
+/**
+ * The provider settings of a target, after inheritance: the part of the plan's target settings
+ * (plan/build.ts extends it) that resolution reads.
+ */
+export interface TargetProviderSettings {
+  provider?: string;
+  virtualKey?: string;
+  apiKey?: string;
+  customHost?: string;
+  /** Provider options the config gives (`aws_region`, `api_version`, …): the peer gateway's keys. */
+  providerOptions?: Record<string, unknown>;
+}
 
 /** Provider settings a request may carry in headers; a config's settings take precedence. */
 export interface HeaderProviderSettings {
@@ -110,7 +122,7 @@ export class ProviderResolver {
   constructor(private readonly providers: ProviderSource) {}
 
   async resolve(input: {
-    settings: TargetSettings;
+    settings: TargetProviderSettings;
     header: HeaderProviderSettings;
     model: unknown;
     endpoint: Endpoint;

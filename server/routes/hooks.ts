@@ -26,7 +26,7 @@ import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
 import type { Phases } from "../pipeline/phases.js";
-import type { RequestPolicy } from "../pipeline/policy.js";
+import type { RequestPolicy } from "../gate/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { requestModel } from "../policies/scope.js";

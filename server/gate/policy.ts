@@ -1,7 +1,9 @@
 /**
  * What the gateway asks of the management plane on the request path: may this caller use these
  * guardrails (plan, feature flag), and may it call this provider and model now (allow-list, rate
- * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed.
+ * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed. The pipeline
+ * calls it, and plan/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
+ * so it sits below all of them.
  */
 import type { Guardrail, RequestType } from "../../core/index.js";
 import type { LogUsage, SettledFields } from "../logs/record.js";
