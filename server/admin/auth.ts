@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuthThrottle } from "../auth-throttle.js";
 import { countFailedKey, throttledRefusal } from "../auth.js";
 import type { Actor } from "../management/actor.js";
-import type { GatewaySources } from "../sources/store.js";
+import type { GatewaySources } from "../management/gateway-sources.js";
 import { HEADER, headerValue } from "../pipeline/headers.js";
 import { ManagementError } from "../store/errors.js";
 

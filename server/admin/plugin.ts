@@ -10,7 +10,7 @@ import { ConfigError } from "../../core/index.js";
 import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
-import type { GatewaySources } from "../sources/store.js";
+import type { GatewaySources } from "../management/gateway-sources.js";
 import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
 import type { ReloadReport } from "./reload-report.js";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { OPERATOR } from "../management/actor.js";
-import { GatewaySources } from "../sources/store.js";
+import { GatewaySources } from "../management/gateway-sources.js";
 import { requestId } from "./log-id.js";
 import type { RequestLogRecord } from "./record.js";
 import { StoreLogSink } from "./store-sink.js";

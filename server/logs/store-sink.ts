@@ -3,18 +3,36 @@
  * provider and integration ids, upstream latency, retries, target, tokens, cost), removes bodies
  * unless the workspace keeps them and credentials always, and hands it to the batch writer.
  */
-import type { GatewaySources } from "../sources/store.js";
+import type { Scope } from "../sources/types.js";
 import type { NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
+import type { Organization, WorkspaceSettings } from "../store/types.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
 import { redactedJson } from "./redact.js";
 import type { AttemptRecord, LogUsage, RequestLogRecord } from "./record.js";
 import type { RequestLogSink } from "./sink.js";
 
+/**
+ * What the sink reads of the gateway's sources (management/gateway-sources.ts): a record's workspace,
+ * for its organization and whether it keeps bodies, and its provider, for ids and the secrets to
+ * cut. Named here so the logs read nothing of the management plane that reads them.
+ */
+export interface LogSources {
+  workspace(
+    workspaceId: string,
+  ): Promise<{ organization: Pick<Organization, "id">; settings: Pick<WorkspaceSettings, "log_bodies"> } | undefined>;
+  providers: {
+    get(
+      slug: string,
+      scope: Scope,
+    ): Promise<{ apiKey?: string; headers?: Record<string, string>; providerId: string; integrationId: string } | undefined>;
+  };
+}
+
 /** Options of the sink. */
 export interface StoreLogSinkOptions extends Omit<BatchWriterOptions<NewLogEntry>, "write"> {
   store: Store;
-  sources: GatewaySources;
+  sources: LogSources;
   /** Secrets to cut out of every record besides the provider's (e.g. the caller's key). */
   extraSecrets?: () => Iterable<string>;
   /** Whether bodies are kept when neither the workspace nor its organization says. */
@@ -71,7 +89,7 @@ function serialisedRecord(kept: Record<string, unknown>, secrets: Array<string |
 
 /** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
 export class StoreLogSink implements RequestLogSink {
-  readonly #sources: GatewaySources;
+  readonly #sources: LogSources;
   readonly #writer: BatchWriter<NewLogEntry>;
   readonly #extraSecrets: () => Iterable<string>;
   readonly #preparing = new Set<Promise<void>>();

@@ -15,7 +15,7 @@ import { DEFAULT_WORKSPACE } from "../app.js";
 import { type GatewayFile, loadGatewayFile } from "../config-file.js";
 import { OPERATOR } from "../management/actor.js";
 import type { Management } from "../management/index.js";
-import type { GatewaySources } from "../sources/store.js";
+import type { GatewaySources } from "../management/gateway-sources.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { ManagementError } from "../store/errors.js";
 import type { Store } from "../store/repository.js";

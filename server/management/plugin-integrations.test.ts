@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { OPERATOR } from "./actor.js";
-import { GatewaySources } from "../sources/store.js";
+import { GatewaySources } from "./gateway-sources.js";
 
 let plane: TestPlane;
 beforeEach(async () => {

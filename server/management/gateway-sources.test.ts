@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { openStore } from "../store/open.js";
-import { OPERATOR } from "../management/actor.js";
-import { GatewaySources } from "./store.js";
+import { OPERATOR } from "./actor.js";
+import { GatewaySources } from "./gateway-sources.js";
 
 let plane: TestPlane;
 let sources: GatewaySources;

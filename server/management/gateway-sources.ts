@@ -12,12 +12,12 @@ import type { LimitScope } from "../limits/enforcer.js";
 import { hashApiKey, sameHash } from "../store/api-keys.js";
 import type { ChangeEvent } from "../store/repository.js";
 import type { ModelAllowList, ModelPrice, Organization, Role, Workspace, WorkspaceSettings } from "../store/types.js";
-import type { ManagementContext } from "../management/context.js";
-import type { PolicyRecord } from "./types.js";
-import { recordDefinition } from "../management/guardrails.js";
-import { openCredentials } from "../management/integrations.js";
-import { intersectModels } from "../management/limit-rules.js";
-import { pluginCredentialsOf } from "../management/plugin-integrations.js";
+import type { ManagementContext } from "./context.js";
+import type { PolicyRecord } from "../sources/types.js";
+import { recordDefinition } from "./guardrails.js";
+import { openCredentials } from "./integrations.js";
+import { intersectModels } from "./limit-rules.js";
+import { pluginCredentialsOf } from "./plugin-integrations.js";
 
 /** Narrows a lookup to a workspace (the gateway's Scope). */
 export interface Scope {

@@ -7,18 +7,18 @@
  */
 import type { Guardrail } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { type LimitEnforcer, LimitError, type LimitScope } from "./enforcer.js";
-import { priceOf } from "./prices.js";
+import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enforcer.js";
+import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
 import type { Admission, AdmissionRequest, RequestPolicy } from "../gate/policy.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayErrorCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
-import type { ManagementContext } from "../management/context.js";
-import type { GatewayProvider, GatewaySources } from "../sources/store.js";
-import { modelAllowed } from "../management/limit-rules.js";
-import { assertGuardrailsAllowed } from "../management/plans.js";
+import type { ManagementContext } from "./context.js";
+import type { GatewayProvider, GatewaySources } from "./gateway-sources.js";
+import { modelAllowed } from "./limit-rules.js";
+import { assertGuardrailsAllowed } from "./plans.js";
 
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
 export class PolicyError extends GatewayError {
