@@ -1,8 +1,8 @@
 /**
  * The import graph of server/, folder by folder (a file directly in server/ counts as a unit of its
- * own): which groups of units import each other in a circle. There are none (docs/architecture.md,
- * "Import graph"): KNOWN_CYCLES is empty, so any circle fails here, and a circle ever listed there
- * fails too once it has grown or gone (then the list is shortened), so the graph only gets straighter.
+ * own), against the ladder of docs/architecture.md ("Import graph"): every import goes down the
+ * ladder, never up or across a rung, so no units import each other in a circle. KNOWN_CYCLES is
+ * empty: any circle fails here.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +14,27 @@ const server = path.join(root, "server");
 
 /** Each circle tolerated, by its units, sorted; with the module that closes it. None today. */
 const KNOWN_CYCLES: ReadonlyArray<{ units: readonly string[]; why: string }> = [];
+
+/**
+ * The ladder, top rung first: a unit imports only units on lower rungs. A new folder (or a file
+ * directly in server/) takes its place here and in docs/architecture.md.
+ */
+const LADDER: ReadonlyArray<readonly string[]> = [
+  ["managed"],
+  ["serve"],
+  ["app"],
+  ["admin", "feedback", "routes"],
+  ["auth", "quality", "tracing"],
+  ["management", "pipeline"],
+  ["policies"],
+  ["plan"],
+  ["gate"],
+  ["metrics", "providers"],
+  ["logs", "upstream"],
+  ["errors", "limits", "sources"],
+  ["config-file", "store"],
+  ["auth-throttle", "connection-url", "connections", "console", "error-codes", "formats", "schema"],
+];
 
 /** The unit a server file belongs to: its first folder, or its own name for a file directly in server/. */
 function unitOf(file: string): string {
@@ -91,6 +112,21 @@ describe("server/'s import graph", () => {
 
   it("has no circle beyond the known ones, and each known one is still as it was", () => {
     expect(cycles(graph)).toEqual(KNOWN_CYCLES.map((known) => [...known.units]));
+  });
+
+  it("places every unit on one rung of the ladder", () => {
+    const placed = LADDER.flat();
+    expect(new Set(placed).size).toBe(placed.length);
+    expect([...graph.keys()].filter((unit) => !placed.includes(unit)).sort()).toEqual([]);
+  });
+
+  it("imports only down the ladder", () => {
+    const rung = new Map(LADDER.flatMap((units, index) => units.map((unit) => [unit, index] as const)));
+    const upward: string[] = [];
+    for (const [from, targets] of graph) {
+      for (const to of targets) if ((rung.get(to) ?? -1) <= (rung.get(from) ?? -1)) upward.push(`${from} → ${to}`);
+    }
+    expect(upward.sort()).toEqual([]);
   });
 
   it("finds a circle that a new import would close", () => {
