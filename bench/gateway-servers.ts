@@ -11,9 +11,11 @@
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../server/app.js";
@@ -21,6 +23,7 @@ import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/managed/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { sampleText } from "./sample-text.js";
+import { stageMicros } from "./stage-profile.js";
 
 /** The benchmark's API key. */
 export const BENCH_KEY = "gk-bench-0123456789abcdef";
@@ -229,11 +232,51 @@ async function app(upstreamPort: number): Promise<number> {
   return (built.server.address() as AddressInfo).port;
 }
 
-// The parent asks for this process's CPU time around each measurement.
+/** Where this process's compiled code lives: dist/, one folder above dist/bench. */
+const distUrl = `${pathToFileURL(path.dirname(import.meta.dirname)).href}/`;
+
+/**
+ * The V8 sampling interval while profiling, in µs: finer than the default 1 ms so a few seconds
+ * at the paced rate give tens of thousands of samples.
+ */
+const SAMPLING_MICROS = 250;
+
+let profiler: Session | undefined;
+
+/** Starts the CPU profiler in this process, through the inspector, without restarting it. */
+async function startProfile(): Promise<void> {
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.setSamplingInterval", { interval: SAMPLING_MICROS });
+  await profiler.post("Profiler.start");
+}
+
+/** Stops the profiler and reduces the profile to time per stage, so only a few numbers cross the IPC channel. */
+async function stopProfile() {
+  if (!profiler) throw new Error("profile-stop without profile-start");
+  const { profile } = await profiler.post("Profiler.stop");
+  await profiler.post("Profiler.disable");
+  profiler.disconnect();
+  profiler = undefined;
+  return stageMicros(profile, distUrl);
+}
+
+// The parent asks for this process's CPU time around each measurement, and for a profile by stage.
 process.on("message", (message) => {
   if (message === "cpu") {
     const { user, system } = process.cpuUsage();
     process.send?.({ cpuMicros: user + system });
+  } else if (message === "profile-start") {
+    startProfile().then(
+      () => process.send?.({ profiling: true }),
+      (error: unknown) => process.send?.({ profileError: String(error) }),
+    );
+  } else if (message === "profile-stop") {
+    stopProfile().then(
+      (stages) => process.send?.({ stages }),
+      (error: unknown) => process.send?.({ profileError: String(error) }),
+    );
   }
 });
 

@@ -36,6 +36,7 @@ import { type Endpoint, ENDPOINTS } from "../server/formats/endpoints.js";
 import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
+import { STAGES, type StageMicros, stageCpuPerRequest } from "./stage-profile.js";
 import { measureStreams, type StreamBenchDeps, streamTable } from "./streams.js";
 
 const here = import.meta.dirname;
@@ -49,18 +50,28 @@ const executor = process.env.BENCH_EXECUTOR ?? "auto";
 
 const children: ChildProcess[] = [];
 
-/** CPU time a server process has used so far, in microseconds. */
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
+/** Sends a server process a request and resolves with the field `key` of its answer (gateway-servers.ts). */
+function ask<T>(child: ChildProcess, request: string, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
-      const m = message as { cpuMicros?: number };
-      if (typeof m.cpuMicros !== "number") return;
+      if (typeof message !== "object" || message === null) return;
+      const m = message as Record<string, unknown>;
+      if (typeof m.profileError === "string") {
+        child.off("message", onMessage);
+        reject(new Error(`${request}: ${m.profileError}`));
+      }
+      if (!(key in m)) return;
       child.off("message", onMessage);
-      resolve(m.cpuMicros);
+      resolve(m[key] as T);
     };
     child.on("message", onMessage);
-    child.send("cpu");
+    child.send(request);
   });
+}
+
+/** CPU time a server process has used so far, in microseconds. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return ask<number>(child, "cpu", "cpuMicros");
 }
 
 function spawnServer(role: string, args: string[] = []): Promise<number> {
@@ -247,10 +258,30 @@ function gatewayTargets(name: string, port: number, server: ChildProcess, config
   }));
 }
 
-type Result = Target & { throughput: Measure; paced: Measure; cpuMicrosPerRequest: number };
+type Result = Target & {
+  throughput: Measure;
+  paced: Measure;
+  cpuMicrosPerRequest: number;
+  /** Profiled time per stage, for the targets asked to be profiled. */
+  stages?: StageMicros;
+};
 
-/** Warms every target up, times them at the paced rate in rounds (with their CPU time), then saturates each. */
-async function measure(targets: Target[]): Promise<Result[]> {
+/**
+ * One more paced run of a target under the V8 CPU profiler, for its time per stage. It runs apart
+ * from the timed rounds because the sampler costs the server CPU of its own: the CPU per request
+ * is measured without it, and the profile only says how that CPU divides between stages.
+ */
+async function profileStages(target: Target): Promise<StageMicros> {
+  await ask(target.process, "profile-start", "profiling");
+  await paced(target, rate, seconds / rounds, { latencies: [], errors: 0, non2xx: 0 });
+  return ask<StageMicros>(target.process, "profile-stop", "stages");
+}
+
+/**
+ * Warms every target up, times them at the paced rate in rounds (with their CPU time), profiles
+ * the targets named in `profiled` at the same rate, then saturates each.
+ */
+async function measure(targets: Target[], profiled: string[] = []): Promise<Result[]> {
   // A short warm-up of each: connections, JIT, caches.
   for (const target of targets) await paced(target, 200, 2, { latencies: [], errors: 0, non2xx: 0 });
   const samples = targets.map(() => ({ latencies: [] as number[], errors: 0, non2xx: 0, cpuMicros: 0 }));
@@ -262,19 +293,60 @@ async function measure(targets: Target[]): Promise<Result[]> {
       into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
     }
   }
+  const stages = new Map<string, StageMicros>();
+  for (const target of targets) if (profiled.includes(target.name)) stages.set(target.name, await profileStages(target));
   const results: Result[] = [];
   for (const [i, target] of targets.entries()) {
     const into = samples[i] as (typeof samples)[number];
     const pacedMeasure = summary(into, seconds);
     const cpuMicrosPerRequest = into.cpuMicros / Math.max(1, pacedMeasure.requests);
     const throughput = await saturate(target);
-    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest });
+    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest, stages: stages.get(target.name) });
     process.stdout.write(
       `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
         `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU per request\n`,
     );
   }
   return results;
+}
+
+/** The rows whose CPU is divided between stages by a profile: guardgate as `guardgate serve` runs it. */
+const STAGE_ROWS = ["guardgate, no guardrails", "guardgate, standard pack"];
+
+/** Each profiled row's CPU per request by stage, with the profiled time it was divided by. */
+function stageRows(results: Result[]) {
+  return results.flatMap(({ name, stages, cpuMicrosPerRequest }) => {
+    if (!stages) return [];
+    const perRequest = stageCpuPerRequest(stages, cpuMicrosPerRequest);
+    return [
+      {
+        target: name,
+        cpu_us_per_request: round(cpuMicrosPerRequest, 0),
+        profiled_busy_ms: round(STAGES.reduce((sum, stage) => sum + stages[stage], 0) / 1000, 0),
+        stages_cpu_us: Object.fromEntries(STAGES.map((stage) => [stage, round(perRequest[stage], 1)])) as StageMicros,
+      },
+    ];
+  });
+}
+
+/** Stage × row, CPU µs per request; with two rows, the second minus the first. */
+function stageTable(rows: ReturnType<typeof stageRows>): string {
+  const [first, second] = rows;
+  const difference = rows.length === 2 && first && second;
+  const cell = (n: number) => n.toFixed(1);
+  return [
+    `| stage | ${rows.map((r) => r.target).join(" | ")} |${difference ? " difference |" : ""}`,
+    `|---|${rows.map(() => "---:|").join("")}${difference ? "---:|" : ""}`,
+    ...STAGES.map(
+      (stage) =>
+        `| ${stage} | ${rows.map((r) => cell(r.stages_cpu_us[stage])).join(" | ")} |${
+          difference ? ` ${cell(second.stages_cpu_us[stage] - first.stages_cpu_us[stage])} |` : ""
+        }`,
+    ),
+    `| total | ${rows.map((r) => r.cpu_us_per_request).join(" | ")} |${difference ? ` ${second.cpu_us_per_request - first.cpu_us_per_request} |` : ""}`,
+    "",
+    `CPU µs per request of the \`guardgate serve\` process: each stage's share of a V8 CPU profile (main thread, ${rate} req/s for ${seconds / rounds} s, idle left out) times the row's CPU per request measured without the profiler. Time in Node, fastify, undici and V8 is charged to the nearest guardgate frame that called it; "framework" is time with no guardgate frame on the stack (socket and HTTP handling, garbage collection).`,
+  ].join("\n");
 }
 
 /** The most translation may add to guardgate's CPU time per request, over passthrough. */
@@ -405,7 +477,7 @@ async function main(): Promise<void> {
     ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack", "translated", "translated-pack"]),
     ...gatewayTargets("bare app", appPort, appProcess, ["none", "pack"]),
   ];
-  const results = await measure(targets);
+  const results = await measure(targets, STAGE_ROWS);
 
   const direct = results[0] as (typeof results)[number];
   const floorResult = results[1] as (typeof results)[number];
@@ -433,6 +505,7 @@ async function main(): Promise<void> {
   });
   const pack = rows.find((r) => r.target === "guardgate, standard pack");
   const translation = translationRows(results);
+  const stages = stageRows(results);
   const streams = await measureStreams(streamDeps);
   const report = {
     date: new Date().toISOString(),
@@ -452,6 +525,7 @@ async function main(): Promise<void> {
       cpu_us_per_request: round(direct.cpuMicrosPerRequest, 0),
     },
     rows,
+    stages,
     translation,
     streams,
     targets: {
@@ -482,6 +556,10 @@ async function main(): Promise<void> {
     table,
     "",
     `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
+    "",
+    "## CPU per request by stage",
+    "",
+    stageTable(stages),
     "",
     translationTable(translation),
     "",
