@@ -21,6 +21,13 @@
  *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
  * 60% of the floor's, for guardgate as `guardgate serve` runs it.
+ *
+ * guardgate's rows with and without the pack are also profiled (stage-profile.ts): one more paced
+ * run each under the V8 CPU profiler divides their CPU per request between the stages of the
+ * request path (intake, plan, enforce, call, relay, record). With `--stages`, only the floor and
+ * those two rows are measured, with the path targets: no guardrails ≥ 0.6 and the pack ≥ 0.4 of
+ * the floor's throughput, the pack's CPU per request ≤ 1.6× the floor's at the paced rate
+ * (bench/results/gateway-stages.*).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -458,6 +465,114 @@ async function translationOnly(): Promise<void> {
   await writeResults("gateway-translation", report, markdown);
 }
 
+/** Each target after the floor beside the floor (the first of `measured`), latency added over the direct upstream call. */
+function comparisonRows(direct: Result, measured: Result[]) {
+  const floorResult = measured[0] as Result;
+  return measured.map((r) => {
+    const addedP50 = Math.max(0, r.paced.p50 - direct.paced.p50);
+    const addedP99 = Math.max(0, r.paced.p99 - direct.paced.p99);
+    const floorAddedP50 = Math.max(0, floorResult.paced.p50 - direct.paced.p50);
+    return {
+      target: r.name,
+      throughput_rps: round(r.throughput.rps, 0),
+      throughput_vs_floor: round(r.throughput.rps / floorResult.throughput.rps),
+      cpu_us_per_request: round(r.cpuMicrosPerRequest, 0),
+      cpu_vs_floor: round(r.cpuMicrosPerRequest / floorResult.cpuMicrosPerRequest),
+      throughput_p50_ms: r.throughput.p50,
+      throughput_p99_ms: r.throughput.p99,
+      paced_p50_ms: r.paced.p50,
+      paced_p99_ms: r.paced.p99,
+      added_p50_ms: round(addedP50, 3),
+      added_p99_ms: round(addedP99, 3),
+      // A floor that adds nothing measurable would make the ratio meaningless.
+      added_p50_vs_floor: floorAddedP50 > 0 ? round(addedP50 / floorAddedP50) : null,
+      errors: r.throughput.errors + r.paced.errors,
+      non_2xx: r.throughput.non2xx + r.paced.non2xx,
+    };
+  });
+}
+
+/** The comparison rows as a markdown table. */
+function comparisonTable(rows: ReturnType<typeof comparisonRows>): string {
+  return [
+    "| target | throughput (req/s) | vs floor | added p50 (ms) | added p99 (ms) | added p50 vs floor | CPU per request (µs) | CPU vs floor |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.target} | ${r.throughput_rps} | ${r.throughput_vs_floor.toFixed(2)} | ${r.added_p50_ms} | ${r.added_p99_ms} | ${
+          r.added_p50_vs_floor === null ? "n/a" : r.added_p50_vs_floor.toFixed(2)
+        } | ${r.cpu_us_per_request} | ${r.cpu_vs_floor.toFixed(2)} |`,
+    ),
+  ].join("\n");
+}
+
+/** The throughput and CPU targets of the request path, against the floor in the same run. */
+const PATH_TARGETS = [
+  { target: "guardgate, no guardrails", measure: "throughput_vs_floor", at_least: 0.6 },
+  { target: "guardgate, standard pack", measure: "throughput_vs_floor", at_least: 0.4 },
+  { target: "guardgate, standard pack", measure: "cpu_vs_floor", at_most: 1.6 },
+] as const;
+
+/** Each path target with the run's figure and whether it was met. */
+function pathTargets(rows: ReturnType<typeof comparisonRows>) {
+  return PATH_TARGETS.map((t) => {
+    const figure = rows.find((r) => r.target === t.target)?.[t.measure] ?? null;
+    const met = figure !== null && ("at_least" in t ? figure >= t.at_least : figure <= t.at_most);
+    return { ...t, figure, met };
+  });
+}
+
+/**
+ * `--stages`: the floor and guardgate's rows with and without the pack, profiled by stage, with
+ * the path targets; short enough to run beside other work (bench/results/gateway-stages.*).
+ */
+async function stagesOnly(): Promise<void> {
+  const upstreamPort = await spawnServer("upstream");
+  const [floorPort, servePort] = await Promise.all([
+    spawnServer("floor", [String(upstreamPort)]),
+    spawnServer("serve", [String(upstreamPort), executor]),
+  ]);
+  const [upstreamProcess, floorProcess, serveProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const results = await measure(
+    [
+      { name: "direct upstream", url: chat(upstreamPort), headers: {}, process: upstreamProcess },
+      { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
+      ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack"]),
+    ],
+    STAGE_ROWS,
+  );
+  const rows = comparisonRows(results[0] as Result, results.slice(1));
+  const stages = stageRows(results);
+  const targets = pathTargets(rows);
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { seconds, connections, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    rows,
+    stages,
+    targets,
+  };
+  const markdown = [
+    "# Gateway benchmark: CPU per request by stage",
+    "",
+    `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m} at the end.`,
+    `Throughput at ${connections} connections for ${seconds} s; latency and CPU at a fixed ${rate} req/s for ${seconds} s in ${rounds} rounds; guardgate as \`guardgate serve\` runs it (executor ${executor}).`,
+    "",
+    comparisonTable(rows),
+    "",
+    stageTable(stages),
+    "",
+    "| target | measure | goal | this run | met |",
+    "|---|---|---:|---:|---|",
+    ...targets.map(
+      (t) =>
+        `| ${t.target} | ${t.measure === "cpu_vs_floor" ? "CPU per request vs floor" : "throughput vs floor"} | ${"at_least" in t ? `≥ ${t.at_least}` : `≤ ${t.at_most}`} | ${t.figure ?? "n/a"} | ${t.met ? "yes" : "no"} |`,
+    ),
+    "",
+  ].join("\n");
+  await writeResults("gateway-stages", report, markdown);
+}
+
 async function main(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
   const [floorPort, servePort, appPort] = await Promise.all([
@@ -480,29 +595,7 @@ async function main(): Promise<void> {
   const results = await measure(targets, STAGE_ROWS);
 
   const direct = results[0] as (typeof results)[number];
-  const floorResult = results[1] as (typeof results)[number];
-  const rows = results.slice(1).map((r) => {
-    const addedP50 = Math.max(0, r.paced.p50 - direct.paced.p50);
-    const addedP99 = Math.max(0, r.paced.p99 - direct.paced.p99);
-    const floorAddedP50 = Math.max(0, floorResult.paced.p50 - direct.paced.p50);
-    return {
-      target: r.name,
-      throughput_rps: round(r.throughput.rps, 0),
-      throughput_vs_floor: round(r.throughput.rps / floorResult.throughput.rps),
-      cpu_us_per_request: round(r.cpuMicrosPerRequest, 0),
-      cpu_vs_floor: round(r.cpuMicrosPerRequest / floorResult.cpuMicrosPerRequest),
-      throughput_p50_ms: r.throughput.p50,
-      throughput_p99_ms: r.throughput.p99,
-      paced_p50_ms: r.paced.p50,
-      paced_p99_ms: r.paced.p99,
-      added_p50_ms: round(addedP50, 3),
-      added_p99_ms: round(addedP99, 3),
-      // A floor that adds nothing measurable would make the ratio meaningless.
-      added_p50_vs_floor: floorAddedP50 > 0 ? round(addedP50 / floorAddedP50) : null,
-      errors: r.throughput.errors + r.paced.errors,
-      non_2xx: r.throughput.non2xx + r.paced.non2xx,
-    };
-  });
+  const rows = comparisonRows(direct, results.slice(1));
   const pack = rows.find((r) => r.target === "guardgate, standard pack");
   const translation = translationRows(results);
   const stages = stageRows(results);
@@ -526,6 +619,7 @@ async function main(): Promise<void> {
     },
     rows,
     stages,
+    path_targets: pathTargets(rows),
     translation,
     streams,
     targets: {
@@ -535,16 +629,7 @@ async function main(): Promise<void> {
     },
   };
 
-  const table = [
-    "| target | throughput (req/s) | vs floor | added p50 (ms) | added p99 (ms) | added p50 vs floor | CPU per request (µs) | CPU vs floor |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map(
-      (r) =>
-        `| ${r.target} | ${r.throughput_rps} | ${r.throughput_vs_floor.toFixed(2)} | ${r.added_p50_ms} | ${r.added_p99_ms} | ${
-          r.added_p50_vs_floor === null ? "n/a" : r.added_p50_vs_floor.toFixed(2)
-        } | ${r.cpu_us_per_request} | ${r.cpu_vs_floor.toFixed(2)} |`,
-    ),
-  ].join("\n");
+  const table = comparisonTable(rows);
   const markdown = [
     "# Gateway benchmark",
     "",
@@ -575,7 +660,9 @@ async function main(): Promise<void> {
     ? streamsOnly()
     : process.argv.includes("--translation")
       ? translationOnly()
-      : main()
+      : process.argv.includes("--stages")
+        ? stagesOnly()
+        : main()
 )
   .catch((error: unknown) => {
     process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
