@@ -9,7 +9,7 @@
  * `{port}` to its parent once it listens.
  */
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
@@ -232,8 +232,8 @@ async function app(upstreamPort: number): Promise<number> {
   return (built.server.address() as AddressInfo).port;
 }
 
-/** Where this process's compiled code lives: dist/, one folder above dist/bench. */
-const distUrl = `${pathToFileURL(path.dirname(import.meta.dirname)).href}/`;
+/** Where this process's compiled code lives: dist/, one folder above dist/bench, as V8 names its modules (real path). */
+const distUrl = `${pathToFileURL(realpathSync(path.dirname(import.meta.dirname))).href}/`;
 
 /**
  * The V8 sampling interval while profiling, in µs: finer than the default 1 ms so a few seconds
