@@ -20,7 +20,7 @@ export type Stage = (typeof STAGES)[number];
 
 /** Each stage's files, as paths under dist/; the first rule that matches wins. */
 const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
-  ["intake", /^server\/(routes\/|formats\/|auth[^/]*\.js$|app\.js$|schema\.js$)/],
+  ["intake", /^server\/(routes\/|intake\/|formats\/|auth[^/]*\.js$|app\.js$|gateway-headers\.js$|schema\.js$)/],
   ["plan", /^server\/(plan|policies)\//],
   [
     "enforce",

@@ -44,8 +44,8 @@ import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
-import { HEADER } from "./pipeline/headers.js";
-import { assertJsonTextDepth } from "./pipeline/request-shape.js";
+import { HEADER } from "./gateway-headers.js";
+import { assertJsonTextDepth } from "./intake/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {

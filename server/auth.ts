@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AuthThrottle } from "./auth-throttle.js";
 import { GatewayError } from "./errors.js";
-import { HEADER, headerValue } from "./pipeline/headers.js";
+import { HEADER, headerValue } from "./gateway-headers.js";
 import type { ApiKeyIdentity, ApiKeySource } from "./sources/types.js";
 
 declare module "fastify" {

@@ -9,6 +9,9 @@ describe("stageOfFile", () => {
   it("names the stage of each part of the request path by its compiled file", () => {
     const cases: Array<[string, string | undefined]> = [
       ["server/routes/inference.js", "intake"],
+      ["server/intake/inference.js", "intake"],
+      ["server/intake/hooks.js", "intake"],
+      ["server/gateway-headers.js", "intake"],
       ["server/auth.js", "intake"],
       ["server/auth-throttle.js", "intake"],
       ["server/app.js", "intake"],

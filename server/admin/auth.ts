@@ -8,7 +8,7 @@ import type { AuthThrottle } from "../auth-throttle.js";
 import { countFailedKey, throttledRefusal } from "../auth.js";
 import type { Actor } from "../management/actor.js";
 import type { GatewaySources } from "../management/gateway-sources.js";
-import { HEADER, headerValue } from "../pipeline/headers.js";
+import { HEADER, headerValue } from "../gateway-headers.js";
 import { ManagementError } from "../store/errors.js";
 
 declare module "fastify" {

@@ -5,7 +5,7 @@
  */
 import type { GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, errorBody, type GatewayError } from "../errors.js";
-import { HEADER } from "./headers.js";
+import { HEADER } from "../gateway-headers.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
 import type { Phases } from "./phases.js";
 import { StreamRelay } from "./relay.js";

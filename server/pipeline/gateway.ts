@@ -21,23 +21,30 @@ import type { Phases } from "./phases.js";
 import type { RequestPolicy } from "../gate/policy.js";
 import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
 import type { RelaySummary } from "./relay.js";
-import type { RequestContext, RequestFields } from "./request-context.js";
+import type { RequestContext } from "./request-context.js";
 import type { AnswerCache } from "./response-cache.js";
 import type { RetryTiming } from "./retry.js";
 import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
 import { usageOf } from "./usage.js";
 
-export type { RequestContext, RequestFields } from "./request-context.js";
+export type { RequestContext } from "./request-context.js";
 
-/** What a route does with the answer `Gateway.handle` hands it. */
-export interface AnswerSender {
-  /** A JSON (or raw) answer. */
-  json(id: string, outcome: JsonOutcome): void;
-  /** A streamed answer: `body` is the relayed stream, which writes the log when it ends. */
-  stream(id: string, outcome: StreamOutcome, body: AsyncGenerator<Buffer>): void;
-  /** The client left before an answer: 499, to nobody. */
-  closed(error: GatewayError): void;
+/** A streamed answer to send: its status and headers, and the relayed stream, which writes the log when it ends. */
+export interface StreamDelivery {
+  kind: "stream";
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncGenerator<Buffer>;
 }
+
+/** The client left before an answer: a 499, to nobody. */
+export interface ClosedDelivery {
+  kind: "closed";
+  error: GatewayError;
+}
+
+/** What `Gateway.handle` gives the route to send: a JSON (or raw) answer, a stream, or nothing. */
+export type Delivery = JsonOutcome | StreamDelivery | ClosedDelivery;
 
 /** What the pipeline needs. */
 export interface GatewayDeps {
@@ -117,26 +124,11 @@ export class Gateway {
   }
 
   /**
-   * One inference request's whole life: its context (with what `prepare` reads from the request:
-   * metadata and plan), the walk over the plan's targets, the answer handed to `send`, and the
-   * request log once the answer is out. A request refused before any target was tried is logged
-   * too, and its error rethrown for the route's error handler.
+   * One inference request's life from its context (built by intake) to its answer: the walk over
+   * the plan's targets, the answer handed back to send, and the request log once the answer is out.
+   * With durable logs a JSON answer is handed back once its record is committed.
    */
-  async handle(
-    fields: RequestFields,
-    prepare: () => Promise<Pick<RequestContext, "metadata" | "plan">>,
-    send: AnswerSender,
-  ): Promise<void> {
-    let ctx: RequestContext;
-    try {
-      // `prepare` may fill in fields it read (and refused on), so they are copied after it ran.
-      const prepared = await prepare();
-      ctx = this.context({ ...fields, ...prepared });
-    } catch (error) {
-      const written = this.refused(fields, error instanceof GatewayError ? error : describeError(error, 0));
-      if (this.durableLogs) await written;
-      throw error;
-    }
+  async handle(ctx: RequestContext): Promise<Delivery> {
     let outcome: Outcome;
     try {
       outcome = await this.run(ctx);
@@ -145,36 +137,30 @@ export class Gateway {
       // The client left during a retry wait or an upstream call: nobody to answer.
       const closed = new GatewayError(499, "client_closed", "the client closed the connection");
       void this.finish(ctx, undefined, undefined, closed);
-      send.closed(closed);
-      return;
+      return { kind: "closed", error: closed };
     }
     if (outcome.kind === "stream") {
-      send.stream(ctx.id, outcome, this.relay(ctx, outcome));
-      return;
+      return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.relay(ctx, outcome) };
     }
-    if (this.durableLogs) {
-      // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
-      await this.finish(ctx, outcome);
-      send.json(ctx.id, outcome);
-      return;
-    }
-    send.json(ctx.id, outcome);
-    void this.finish(ctx, outcome);
+    // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
+    if (this.durableLogs) await this.finish(ctx, outcome);
+    else void this.finish(ctx, outcome);
+    return outcome;
+  }
+
+  /**
+   * Records a request that intake refused, before any target was tried (waiting for the commit
+   * with durable logs), then throws its error on for the route's error handler.
+   */
+  async refuse(ctx: RequestContext, error: unknown): Promise<never> {
+    const written = this.refused(ctx, error instanceof GatewayError ? error : describeError(error, 0));
+    if (this.durableLogs) await written;
+    throw error;
   }
 
   /** Logs a request refused before any target was tried; resolves once the record is written. */
-  refused(fields: RequestFields, failure: Refusal): Promise<void> {
-    return this.finish(this.context(fields), undefined, undefined, failure);
-  }
-
-  /** A request context made of `fields` (taken over, not copied). */
-  private context(fields: RequestFields): RequestContext {
-    const ctx = fields as RequestContext;
-    ctx.started = performance.now();
-    ctx.attempts = [];
-    ctx.inputs = new Map();
-    ctx.asyncInputs = new Map();
-    return ctx;
+  refused(ctx: RequestContext, failure: Refusal): Promise<void> {
+    return this.finish(ctx, undefined, undefined, failure);
   }
 
   /** Walks the plan and returns the answer to send. */

@@ -11,7 +11,7 @@ import { targetModel } from "../policies/scope.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import { failureAnswer } from "./answer.js";
 import { providerLabel, recordAttempt } from "./attempts.js";
-import { checkHeaders } from "./headers.js";
+import { checkHeaders } from "../gateway-headers.js";
 import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
 import type { PhaseContext, Phases } from "./phases.js";
 import type { RequestPolicy } from "../gate/policy.js";

@@ -1,4 +1,8 @@
-/** What the pipeline knows of one inference request while it walks the request's targets. */
+/**
+ * What the pipeline knows of one inference request while it walks the request's targets. Intake
+ * (`server/intake/inference.ts`) builds it, whole, before the gateway takes the request over; it
+ * sits here, below intake, because every stage after intake reads it.
+ */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Evaluation, GuardrailResult } from "../../core/index.js";
 import type { AttemptRecord } from "../logs/record.js";
@@ -9,7 +13,9 @@ import type { Endpoint } from "../formats/endpoints.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
+  /** The HTTP request's own id: the access line, the answer's header and the log record share it. */
   id: string;
+  /** When intake began, from `performance.now()`. */
   started: number;
   endpoint: Endpoint;
   identity: ApiKeyIdentity;
@@ -29,6 +35,3 @@ export interface RequestContext {
   /** Asynchronous input guardrails started, by list. */
   asyncInputs: Map<string, Promise<GuardrailResult[]>>;
 }
-
-/** What a route knows of a request before `Gateway.handle` takes it over; `id` is the HTTP request's own. */
-export type RequestFields = Omit<RequestContext, "started" | "attempts" | "inputs" | "asyncInputs">;

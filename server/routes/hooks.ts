@@ -7,31 +7,21 @@
  *   takes the evaluation context the peer posts and answers `{verdict, data, transformedData?}`, the
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
- * - Both routes add the guardrails of the policies holding the caller, as the inference routes do.
+ *
+ * Each route reads its wire format into a hook call; intake (`server/intake/hooks.ts`) makes both
+ * ready the same way, the guardrails of the policies holding the caller included, as the inference
+ * routes have them.
  */
 import type { FastifyInstance } from "fastify";
-import {
-  baseRequestType,
-  type CheckRegistry,
-  type ConfigWarning,
-  type Guardrail,
-  type GuardrailResult,
-  type RequestType,
-  type Side,
-} from "../../core/index.js";
-import { isObject, joinPath, prepareListElement } from "../../core/internal.js";
+import type { ConfigWarning, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
+import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
 import { requestRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
-import { checkHeaders } from "../pipeline/headers.js";
 import type { Phases } from "../pipeline/phases.js";
-import type { RequestPolicy } from "../gate/policy.js";
-import type { PlanResolver } from "../plan/resolver.js";
-import type { PolicyAttacher } from "../policies/attach.js";
-import { requestModel } from "../policies/scope.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
 
@@ -82,44 +72,16 @@ const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody
   required: ["request"],
 });
 
-function requestTypeOf(value: string | undefined, where: string, body?: Record<string, unknown>): RequestType {
-  if (value === undefined) {
-    if (body && "prompt" in body) return "complete";
-    if (body && "input" in body && !("messages" in body)) return "embed";
-    return "chatComplete";
-  }
-  const type = baseRequestType(value);
-  if (!type)
-    throw new GatewayError(
-      400,
-      "invalid_request_type",
-      `${where}: "${value}" is not one of chatComplete, complete, embed, messages`,
-    );
-  return type;
-}
-
-/** Only string metadata reaches checks (the peer may post other values). */
-function stringMetadata(value: unknown): Record<string, string> {
-  if (!value || typeof value !== "object") return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-}
-
-/** What the hook routes run on: the gateway's own phases, guardrail sources, plans and log. */
-export interface HookRouteDeps {
-  /** The registry that inline guardrails' checks are looked up in. */
-  registry: CheckRegistry;
+/** What the hook routes run on: intake's sources, the gateway's own phases and the request log. */
+export interface HookRouteDeps extends HookIntakeDeps {
   phases: Phases;
-  plans: PlanResolver;
-  guardrails: GuardrailSource;
   logSink: RequestLogSink;
-  policy?: RequestPolicy;
-  /** Adds the guardrails of the policies holding the caller to `/v1/hooks/evaluate`. */
-  policies?: PolicyAttacher;
 }
 
 /** Registers the hook routes; each evaluation is written to the request log like an inference request. */
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
-  const { registry, phases, plans, guardrails, logSink, policy, policies } = deps;
+  const { phases, logSink } = deps;
+  const intake = new HookIntake(deps);
   const log = (
     id: string,
     route: string,
@@ -147,79 +109,41 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
   };
 
-  const prepareList = async (list: unknown[], side: Side, path: string, scope: Scope) => {
-    const prepared = await Promise.all(
-      list.map((element, index) =>
-        prepareListElement(element, side, joinPath(path, index), { registry, source: guardrails, scope }),
-      ),
-    );
-    const listed = prepared.map((p) => p.guardrail);
-    await policy?.gate(listed, scope, path);
-    const inline = listed.filter((g) => g.inline).map((g) => g.id);
-    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin: { inline } };
-  };
-
-  const fromConfig = async (config: string | Record<string, unknown>, side: Side, scope: Scope) => {
-    const plan =
-      typeof config === "string" ? await plans.resolve(config, scope, "config") : await plans.build(config, scope, "config");
-    const list = plan.root[side];
-    const origin = { ...(plan.configId && { configId: plan.configId }), inline: plan.inlineGuardrails };
-    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin };
-  };
-
-  /** The policies holding the caller's key (and the model the request names) run on both hook routes. */
-  const withPolicies = async (
-    side: Side,
-    identity: ApiKeyIdentity,
-    evaluated: unknown,
-    listed: Guardrail[],
-  ): Promise<Guardrail[]> => {
-    if (!policies) return listed;
-    const set = await policies.forRequest({
-      workspaceId: identity.workspaceId,
-      apiKeyId: identity.id,
-      model: requestModel(isObject(evaluated) ? evaluated.model : undefined, undefined),
-    });
-    return policies.merge(side, set, listed);
-  };
-
   app.post("/v1/hooks/evaluate", async (request) => {
     const started = performance.now();
     const identity = identityOf(request);
     const body = request.body;
     validateEvaluateBody(body, "");
-    const scope = { workspaceId: identity.workspaceId };
     if ((body.guardrails === undefined) === (body.config === undefined)) {
       throw new GatewayError(400, "invalid_request", "give exactly one of guardrails or config");
     }
     if (body.side === "output" && body.response === undefined) {
       throw new GatewayError(400, "invalid_request", "response: is required on the output side");
     }
-    const requestType = requestTypeOf(body.request_type, "request_type", body.request);
-    const {
-      guardrails: listed,
-      warnings,
-      origin,
-    } = body.guardrails
-      ? await prepareList(body.guardrails, body.side, "guardrails", scope)
-      : await fromConfig(body.config as string | Record<string, unknown>, body.side, scope);
-    const prepared = await withPolicies(body.side, identity, body.request, listed);
-    const evaluation = await phases.whole(body.side, prepared, body.request, body.response, {
-      requestType,
-      metadata: body.metadata ?? {},
-      headers: checkHeaders(request.headers, false),
-      workspaceId: identity.workspaceId,
+    const ctx = await intake.read({
+      identity,
+      side: body.side,
+      ...(body.guardrails ? { guardrails: body.guardrails } : { config: body.config }),
+      requestType: body.request_type,
+      requestTypeField: "request_type",
+      request: body.request,
+      response: body.response,
+      metadata: body.metadata,
+      headers: request.headers,
+      peer: false,
     });
+    const { side } = ctx;
+    const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
     const results = [...evaluation.results, ...evaluation.asyncResults];
-    log(request.id, "/v1/hooks/evaluate", identity, requestType, body.side, evaluation.status, results, started, origin);
+    log(request.id, "/v1/hooks/evaluate", identity, ctx.requestType, side, evaluation.status, results, started, ctx.origin);
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
-      hook_results: sideResults(body.side, results),
+      hook_results: sideResults(side, results),
     };
     if (evaluation.transformed)
-      answer[body.side === "input" ? "request" : "response"] = evaluation[body.side === "input" ? "request" : "response"];
-    if (warnings.length) answer.warnings = warnings satisfies ConfigWarning[];
+      answer[side === "input" ? "request" : "response"] = evaluation[side === "input" ? "request" : "response"];
+    if (ctx.warnings.length) answer.warnings = ctx.warnings satisfies ConfigWarning[];
     return answer;
   });
 
@@ -228,7 +152,6 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const identity = identityOf(request);
     const body = request.body;
     validateWebhookBody(body, "");
-    const scope = { workspaceId: identity.workspaceId };
     const query = request.query as Record<string, string | string[] | undefined>;
     const single = (name: string) => (Array.isArray(query[name]) ? query[name][0] : query[name]);
     const ids = single("guardrails")
@@ -244,38 +167,33 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       throw new GatewayError(400, "invalid_request", 'side: must be "input" or "output"');
     }
     const side: Side = (sideParam as Side | undefined) ?? (body.eventType === "afterRequestHook" ? "output" : "input");
-    const requestJson = body.request?.json ?? {};
     if (side === "output" && !body.response?.json) {
       throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
     }
-    const requestType = requestTypeOf(body.requestType, "requestType", requestJson);
-    const { guardrails: listed, origin } = ids?.length
-      ? await prepareList(ids, side, "guardrails", scope)
-      : await fromConfig(configId as string, side, scope);
-    // The peer's own guardrail decides async and deny; a policy's monitor guardrails stay monitors.
-    const prepared = await withPolicies(
-      side,
+    const ctx = await intake.read({
       identity,
-      requestJson,
-      listed.map((g): Guardrail => ({ ...g, async: false })),
-    );
-    const evaluation = await phases.whole(side, prepared, requestJson, body.response?.json, {
-      requestType,
-      metadata: stringMetadata(body.metadata),
-      headers: {},
+      side,
+      ...(ids?.length ? { guardrails: ids } : { config: configId as string }),
+      requestType: body.requestType,
+      requestTypeField: "requestType",
+      request: body.request?.json ?? {},
+      response: body.response?.json,
+      metadata: body.metadata,
+      headers: request.headers,
       ...(body.provider !== undefined && { provider: body.provider }),
-      workspaceId: identity.workspaceId,
+      peer: true,
     });
+    const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
     log(
       request.id,
       "/v1/hooks/webhook",
       identity,
-      requestType,
+      ctx.requestType,
       side,
       evaluation.status,
       [...evaluation.results, ...evaluation.asyncResults],
       started,
-      origin,
+      ctx.origin,
     );
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {

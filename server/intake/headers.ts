@@ -1,0 +1,42 @@
+/**
+ * The gateway's request headers an inference request is read for (spec §5), once per request:
+ * strict compliance, the provider a header names, and the caller's own provider credentials.
+ * Credentials are carried for the upstream only; checks and logs never see them.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { GatewayError } from "../errors.js";
+import { HEADER, headerValue } from "../gateway-headers.js";
+import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
+
+/** The spec's legacy header, as written there (spec §5). */
+const LEGACY_VIRTUAL_KEY = "virtual_key";
+
+/** Strict compliance is on unless the header says `false` (spec §5, §6). */
+export function strictCompliance(headers: IncomingHttpHeaders): boolean {
+  const value = headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "true") return true;
+  if (value === "false") return false;
+  throw new GatewayError(400, "invalid_header", `${HEADER.strictCompliance}: must be true or false`);
+}
+
+/** Provider settings carried by headers. */
+export function headerProviderSettings(headers: IncomingHttpHeaders): HeaderProviderSettings {
+  const settings: HeaderProviderSettings = {};
+  const provider = headerValue(headers, HEADER.provider)?.trim();
+  const virtualKey = (headerValue(headers, HEADER.virtualKey) ?? headerValue(headers, LEGACY_VIRTUAL_KEY))?.trim();
+  const customHost = headerValue(headers, HEADER.customHost)?.trim();
+  if (provider) settings.provider = provider;
+  if (virtualKey) settings.virtualKey = virtualKey;
+  if (customHost) settings.customHost = customHost;
+  return settings;
+}
+
+/** The caller's own provider credentials. */
+export function callerCredentials(headers: IncomingHttpHeaders): CallerCredentials {
+  const credentials: CallerCredentials = {};
+  const authorization = headerValue(headers, "authorization");
+  const apiKey = headerValue(headers, "x-api-key");
+  if (authorization) credentials.authorization = authorization;
+  if (apiKey) credentials.apiKey = apiKey;
+  return credentials;
+}

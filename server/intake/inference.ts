@@ -1,0 +1,79 @@
+/**
+ * Intake of an inference request: its context built once, in two steps. `open` takes what cannot
+ * refuse it (id, caller, endpoint, body, abort signal), so a request refused later still has a
+ * context to be recorded with; `read` reads the rest, each step able to refuse with a 400 naming
+ * what was wrong: the body's shape (before any guardrail judges a field that is not there), the
+ * gateway headers, the plan, the metadata.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { isObject } from "../../core/internal.js";
+import { GatewayError } from "../errors.js";
+import type { Endpoint } from "../formats/endpoints.js";
+import { HEADER, headerValue } from "../gateway-headers.js";
+import type { RequestContext } from "../pipeline/request-context.js";
+import { EMPTY_PLAN } from "../plan/build.js";
+import type { PlanResolver } from "../plan/resolver.js";
+import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
+import { callerCredentials, headerProviderSettings, strictCompliance } from "./headers.js";
+import { metadataHeader } from "./metadata.js";
+import { planOf } from "./plan.js";
+import { assertRequestShape } from "./request-shape.js";
+
+/** What intake reads of an HTTP request; a fastify request is one. */
+export interface IncomingRequest {
+  /** The request id the server made: the access line, the answer's header and the log record share it. */
+  id: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+// Shared by every opened context until `read` replaces them: nothing writes to them, and a request
+// refused before its headers were read has no settings from them.
+const NO_METADATA = Object.freeze({}) as Record<string, string>;
+const NO_HEADER_PROVIDER = Object.freeze({}) as HeaderProviderSettings;
+const NO_CALLER = Object.freeze({}) as CallerCredentials;
+
+/** Builds the contexts of inference requests. */
+export class InferenceIntake {
+  constructor(private readonly plans: PlanResolver) {}
+
+  /** The context of a request with nothing read that could refuse it: the empty plan, strict compliance. */
+  open(endpoint: Endpoint, request: IncomingRequest, identity: ApiKeyIdentity, signal: AbortSignal): RequestContext {
+    const body = isObject(request.body) ? request.body : {};
+    return {
+      id: request.id,
+      started: performance.now(),
+      endpoint,
+      identity,
+      body,
+      stream: body.stream === true,
+      strict: true,
+      metadata: NO_METADATA,
+      headers: request.headers,
+      headerProvider: NO_HEADER_PROVIDER,
+      caller: NO_CALLER,
+      plan: EMPTY_PLAN,
+      signal,
+      attempts: [],
+      inputs: new Map(),
+      asyncInputs: new Map(),
+    };
+  }
+
+  /**
+   * Reads an opened request's body shape, gateway headers, plan and metadata into its context;
+   * throws the refusal (a GatewayError) of the first that is wrong.
+   */
+  async read(ctx: RequestContext, body: unknown): Promise<void> {
+    if (!isObject(body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
+    assertRequestShape(ctx.endpoint.requestType, ctx.body);
+    const headers = ctx.headers;
+    ctx.strict = strictCompliance(headers);
+    ctx.headerProvider = headerProviderSettings(headers);
+    ctx.caller = callerCredentials(headers);
+    // Policies are added per target by the gateway, once each target's provider and model are known.
+    ctx.plan = await planOf(this.plans, headerValue(headers, HEADER.config), { workspaceId: ctx.identity.workspaceId });
+    ctx.metadata = metadataHeader(headerValue(headers, HEADER.metadata));
+  }
+}
