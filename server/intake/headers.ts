@@ -11,6 +11,13 @@ import type { CallerCredentials, HeaderProviderSettings } from "../providers/res
 /** The spec's legacy header, as written there (spec §5). */
 const LEGACY_VIRTUAL_KEY = "virtual_key";
 
+// Most requests name no provider by header, and many carry no credential of their own: they share
+// one empty value each, read-only like every value of a request's context, rather than a new one.
+/** No provider settings by header. */
+export const NO_HEADER_PROVIDER = Object.freeze({}) as HeaderProviderSettings;
+/** No credentials of the caller's own. */
+export const NO_CALLER = Object.freeze({}) as CallerCredentials;
+
 /** Strict compliance is on unless the header says `false` (spec §5, §6). */
 export function strictCompliance(headers: IncomingHttpHeaders): boolean {
   const value = headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase();
@@ -21,10 +28,11 @@ export function strictCompliance(headers: IncomingHttpHeaders): boolean {
 
 /** Provider settings carried by headers. */
 export function headerProviderSettings(headers: IncomingHttpHeaders): HeaderProviderSettings {
-  const settings: HeaderProviderSettings = {};
   const provider = headerValue(headers, HEADER.provider)?.trim();
   const virtualKey = (headerValue(headers, HEADER.virtualKey) ?? headerValue(headers, LEGACY_VIRTUAL_KEY))?.trim();
   const customHost = headerValue(headers, HEADER.customHost)?.trim();
+  if (!provider && !virtualKey && !customHost) return NO_HEADER_PROVIDER;
+  const settings: HeaderProviderSettings = {};
   if (provider) settings.provider = provider;
   if (virtualKey) settings.virtualKey = virtualKey;
   if (customHost) settings.customHost = customHost;
@@ -33,9 +41,10 @@ export function headerProviderSettings(headers: IncomingHttpHeaders): HeaderProv
 
 /** The caller's own provider credentials. */
 export function callerCredentials(headers: IncomingHttpHeaders): CallerCredentials {
-  const credentials: CallerCredentials = {};
   const authorization = headerValue(headers, "authorization");
   const apiKey = headerValue(headers, "x-api-key");
+  if (!authorization && !apiKey) return NO_CALLER;
+  const credentials: CallerCredentials = {};
   if (authorization) credentials.authorization = authorization;
   if (apiKey) credentials.apiKey = apiKey;
   return credentials;

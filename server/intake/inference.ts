@@ -13,9 +13,8 @@ import { HEADER, headerValue } from "../gateway-headers.js";
 import type { RequestContext } from "../pipeline/request-context.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
-import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
-import { callerCredentials, headerProviderSettings, strictCompliance } from "./headers.js";
+import { callerCredentials, headerProviderSettings, NO_CALLER, NO_HEADER_PROVIDER, strictCompliance } from "./headers.js";
 import { metadataHeader } from "./metadata.js";
 import { planOf } from "./plan.js";
 import { assertRequestShape } from "./request-shape.js";
@@ -28,11 +27,9 @@ export interface IncomingRequest {
   body: unknown;
 }
 
-// Shared by every opened context until `read` replaces them: nothing writes to them, and a request
-// refused before its headers were read has no settings from them.
+// Shared by every opened context until `read` replaces it: a request refused before its headers were
+// read has no metadata, and nothing writes to it.
 const NO_METADATA = Object.freeze({}) as Record<string, string>;
-const NO_HEADER_PROVIDER = Object.freeze({}) as HeaderProviderSettings;
-const NO_CALLER = Object.freeze({}) as CallerCredentials;
 
 /** Builds the contexts of inference requests. */
 export class InferenceIntake {

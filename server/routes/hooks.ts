@@ -72,6 +72,14 @@ const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody
   required: ["request"],
 });
 
+type Query = Record<string, string | string[] | undefined>;
+
+/** One query parameter; the first when it was repeated. */
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** What the hook routes run on: intake's sources, the gateway's own phases and the request log. */
 export interface HookRouteDeps extends HookIntakeDeps {
   phases: Phases;
@@ -123,7 +131,8 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const ctx = await intake.read({
       identity,
       side: body.side,
-      ...(body.guardrails ? { guardrails: body.guardrails } : { config: body.config }),
+      guardrails: body.guardrails,
+      config: body.config,
       requestType: body.request_type,
       requestTypeField: "request_type",
       request: body.request,
@@ -152,17 +161,16 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const identity = identityOf(request);
     const body = request.body;
     validateWebhookBody(body, "");
-    const query = request.query as Record<string, string | string[] | undefined>;
-    const single = (name: string) => (Array.isArray(query[name]) ? query[name][0] : query[name]);
-    const ids = single("guardrails")
+    const query = request.query as Query;
+    const ids = single(query, "guardrails")
       ?.split(",")
       .map((id) => id.trim())
       .filter(Boolean);
-    const configId = single("config");
+    const configId = single(query, "config");
     if (!ids?.length === !configId) {
       throw new GatewayError(400, "invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
     }
-    const sideParam = single("side");
+    const sideParam = single(query, "side");
     if (sideParam !== undefined && sideParam !== "input" && sideParam !== "output") {
       throw new GatewayError(400, "invalid_request", 'side: must be "input" or "output"');
     }
@@ -173,14 +181,15 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const ctx = await intake.read({
       identity,
       side,
-      ...(ids?.length ? { guardrails: ids } : { config: configId as string }),
+      guardrails: ids?.length ? ids : undefined,
+      config: configId,
       requestType: body.requestType,
       requestTypeField: "requestType",
       request: body.request?.json ?? {},
       response: body.response?.json,
       metadata: body.metadata,
       headers: request.headers,
-      ...(body.provider !== undefined && { provider: body.provider }),
+      provider: body.provider,
       peer: true,
     });
     const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
