@@ -4,10 +4,11 @@
  * `x-request-id` is echoed beside it, so the client's logs join as well.
  */
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { HEADER } from "../gateway-headers.js";
 import { requestId } from "./log-id.js";
 
 /** The answer header that names the request; the same id is the request log record's. */
-export const REQUEST_ID_HEADER = "x-gateway-request-id";
+export const REQUEST_ID_HEADER = HEADER.requestId;
 
 /** The header a client names its own request by. */
 const CLIENT_REQUEST_ID_HEADER = "x-request-id";
