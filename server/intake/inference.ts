@@ -60,7 +60,8 @@ export class InferenceIntake {
 
   /**
    * Reads an opened request's body shape, gateway headers, plan and metadata into its context;
-   * throws the refusal (a GatewayError) of the first that is wrong.
+   * throws the refusal (a GatewayError) of the first that is wrong. `body` is the request's body as
+   * parsed: `open` stood an empty object in for one that is not an object, which is refused here.
    */
   async read(ctx: RequestContext, body: unknown): Promise<void> {
     if (!isObject(body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
@@ -70,7 +71,9 @@ export class InferenceIntake {
     ctx.headerProvider = headerProviderSettings(headers);
     ctx.caller = callerCredentials(headers);
     // Policies are added per target by the gateway, once each target's provider and model are known.
-    ctx.plan = await planOf(this.plans, headerValue(headers, HEADER.config), { workspaceId: ctx.identity.workspaceId });
+    const config = headerValue(headers, HEADER.config);
+    // Without the header the opened context's empty plan stands, with no wait for it.
+    if (config !== undefined) ctx.plan = await planOf(this.plans, config, { workspaceId: ctx.identity.workspaceId });
     ctx.metadata = metadataHeader(headerValue(headers, HEADER.metadata));
   }
 }

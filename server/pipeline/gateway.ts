@@ -2,8 +2,8 @@
  * One inference request from plan to log (docs/architecture.md, "One request"): walk the plan's
  * targets by strategy (single, fallback, loadbalance), call each target tried (`prepare-target.ts`
  * runs its input side, `target-call.ts` its stack of retry, mock, cache and upstream), hand the
- * answer to the route, and write the request log once the answer is out and the asynchronous
- * guardrails reported.
+ * answer back to the route, and write the request log once the answer is out and the asynchronous
+ * guardrails reported. The context comes built from intake (`server/intake/`).
  */
 import type { FastifyBaseLogger } from "fastify";
 import { describeError, GatewayError, type Refusal } from "../errors.js";
