@@ -5,7 +5,7 @@
  * retry: 429 with `retry-after` for rate limits, 402 once a budget is spent.
  */
 import { GuardgateError } from "../../core/index.js";
-import type { GatewayErrorCode } from "../error-codes.js";
+import { type GatewayStatusCode, gatewayStatus } from "../error-codes.js";
 import type { SpendFilter } from "../store/log-types.js";
 import type { Budget, ModelPrice, RateLimit } from "../store/types.js";
 import type { Counters } from "./counters.js";
@@ -13,14 +13,22 @@ import { costOf, type TokenUsage } from "./prices.js";
 
 const MINUTE = 60_000;
 
-/** A limit refusal, with the HTTP status and headers to answer with. */
+/** A limit refusal, with the HTTP status (its code's line in error-codes.ts) and headers to answer with. */
 export class LimitError extends GuardgateError {
   readonly status: number;
   readonly headers: Record<string, string>;
-  declare readonly code: GatewayErrorCode;
-  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
+  declare readonly code: GatewayStatusCode;
+  constructor(code: GatewayStatusCode, message: string, headers?: Record<string, string>);
+  /** @deprecated the status is the table's: name only the code. */
+  constructor(status: number, code: GatewayStatusCode, message: string, headers?: Record<string, string>);
+  constructor(...args: unknown[]) {
+    const [code, message, headers = {}] = (typeof args[0] === "number" ? args.slice(1) : args) as [
+      GatewayStatusCode,
+      string,
+      Record<string, string> | undefined,
+    ];
     super(code, message);
-    this.status = status;
+    this.status = gatewayStatus(code);
     this.headers = headers;
   }
 }

@@ -12,7 +12,7 @@ import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
 import type { Admission, AdmissionRequest, RequestPolicy } from "../gate/policy.js";
 import type { Scope } from "../sources/types.js";
-import { type GatewayErrorCode, gatewayCode } from "../error-codes.js";
+import { type GatewayStatusCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
 import type { ManagementContext } from "./context.js";
@@ -23,8 +23,16 @@ import { assertGuardrailsAllowed } from "./plans.js";
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
 export class PolicyError extends GatewayError {
   readonly headers: Record<string, string>;
-  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(status, code, message);
+  constructor(code: GatewayStatusCode, message: string, headers?: Record<string, string>);
+  /** @deprecated the status is the table's: name only the code. */
+  constructor(status: number, code: GatewayStatusCode, message: string, headers?: Record<string, string>);
+  constructor(...args: unknown[]) {
+    const [code, message, headers = {}] = (typeof args[0] === "number" ? args.slice(1) : args) as [
+      GatewayStatusCode,
+      string,
+      Record<string, string> | undefined,
+    ];
+    super(code, message);
     this.headers = headers;
   }
 }
