@@ -129,7 +129,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         const actor = actorOf(request);
         const workspaceId = (request.query as { workspace_id?: string }).workspace_id ?? actor.workspace_id;
         if (!workspaceId) {
-          throw new ManagementError(400, "workspace_required", "workspace_id: an organization-level key must name the workspace");
+          throw new ManagementError("workspace_required", "workspace_id: an organization-level key must name the workspace");
         }
         const workspace = await management.workspaces.get(actor, workspaceId);
         const baseUrl = `${request.protocol}://${request.host}`;

@@ -66,7 +66,7 @@ export class StorePolicy implements RequestPolicy {
     } catch (error) {
       // Plan refusals keep their code on the request path (plan_forbids_check, guardrails_disabled).
       const code = error instanceof ManagementError ? gatewayCode(error.code) : undefined;
-      if (code) throw new PolicyError((error as ManagementError).status, code, (error as ManagementError).message);
+      if (code) throw new PolicyError(code, (error as ManagementError).message);
       throw error;
     }
   }
@@ -84,11 +84,7 @@ export class StorePolicy implements RequestPolicy {
         const model = request.model;
         if (model !== undefined && !modelAllowed(record.allowedModels, model)) {
           const allowed = record.allowedModels === "all" ? "" : `; it allows ${record.allowedModels.join(", ") || "no model"}`;
-          throw new PolicyError(
-            403,
-            "model_not_allowed",
-            `model "${model}" is not allowed through provider "@${slug}"${allowed}`,
-          );
+          throw new PolicyError("model_not_allowed", `model "${model}" is not allowed through provider "@${slug}"${allowed}`);
         }
         scopes.push(...record.limits);
         if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#context.prices);
@@ -99,7 +95,7 @@ export class StorePolicy implements RequestPolicy {
     try {
       admission = await this.#enforcer.admit(scopes, request.model, price);
     } catch (error) {
-      if (error instanceof LimitError) throw new PolicyError(error.status, error.code, error.message, error.headers);
+      if (error instanceof LimitError) throw new PolicyError(error.code, error.message, error.headers);
       throw error;
     }
     const ids = record ? { provider_id: record.providerId, integration_id: record.integrationId } : {};
