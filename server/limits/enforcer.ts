@@ -95,7 +95,6 @@ export class LimitEnforcer {
       if (!scope.budget) continue;
       if (!price) {
         throw new LimitError(
-          400,
           "model_price_unknown",
           `${scope.label} has a budget, but model "${model ?? "(none)"}" has no price, so its spend cannot be counted; add the model to the integration's pricing`,
         );
@@ -107,7 +106,6 @@ export class LimitEnforcer {
             ? ` this month; it renews on ${nextMonthStart(now).toISOString().slice(0, 10)}`
             : "; raise the budget to continue";
         throw new LimitError(
-          402,
           "budget_exhausted",
           `the budget of ${scope.label} is spent (${formatAmount(spent)} of ${formatAmount(scope.budget.limit)})${period}`,
         );
@@ -171,7 +169,6 @@ export class LimitEnforcer {
   #rateError(scope: LimitScope, what: string, retryMs: number): LimitError {
     const seconds = Math.max(1, Math.ceil(retryMs / 1000));
     return new LimitError(
-      429,
       "rate_limit_exceeded",
       `the rate limit of ${scope.label} (${what}) is reached; retry after ${seconds} s`,
       { "retry-after": String(seconds) },
