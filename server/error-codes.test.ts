@@ -131,7 +131,11 @@ describe("the types", () => {
       () => conflict("m", "not_found"),
       // @ts-expect-error a store code, which has no status, is no management answer
       () => new ManagementError("store_open_failed", "m"),
+      // @ts-expect-error the status is the table's, not the thrower's to give
+      () => new GatewayError(400, "invalid_request", "m"),
+      // @ts-expect-error nor a limit refusal's
+      () => new LimitError(429, "rate_limit_exceeded", "m"),
     ];
-    expect(refused).toHaveLength(2);
+    expect(refused).toHaveLength(4);
   });
 });

@@ -28,15 +28,7 @@ export class GatewayError extends GuardgateError {
   readonly status: number;
   declare readonly code: GatewayErrorCode | ConfigErrorCode;
   /** `code` is a gateway code, or the engine's code of a config it refuses (a 400). */
-  constructor(code: GatewayStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown });
-  /** @deprecated the status is the table's: name only the code. */
-  constructor(status: number, code: GatewayStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown });
-  constructor(...args: unknown[]) {
-    const [code, message, options] = (typeof args[0] === "number" ? args.slice(1) : args) as [
-      GatewayStatusCode | ConfigErrorCode,
-      string,
-      { cause?: unknown } | undefined,
-    ];
+  constructor(code: GatewayStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.status = gatewayStatus(code);
   }

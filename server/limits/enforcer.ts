@@ -18,15 +18,7 @@ export class LimitError extends GuardgateError {
   readonly status: number;
   readonly headers: Record<string, string>;
   declare readonly code: GatewayStatusCode;
-  constructor(code: GatewayStatusCode, message: string, headers?: Record<string, string>);
-  /** @deprecated the status is the table's: name only the code. */
-  constructor(status: number, code: GatewayStatusCode, message: string, headers?: Record<string, string>);
-  constructor(...args: unknown[]) {
-    const [code, message, headers = {}] = (typeof args[0] === "number" ? args.slice(1) : args) as [
-      GatewayStatusCode,
-      string,
-      Record<string, string> | undefined,
-    ];
+  constructor(code: GatewayStatusCode, message: string, headers: Record<string, string> = {}) {
     super(code, message);
     this.status = gatewayStatus(code);
     this.headers = headers;

@@ -23,15 +23,7 @@ import { assertGuardrailsAllowed } from "./plans.js";
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
 export class PolicyError extends GatewayError {
   readonly headers: Record<string, string>;
-  constructor(code: GatewayStatusCode, message: string, headers?: Record<string, string>);
-  /** @deprecated the status is the table's: name only the code. */
-  constructor(status: number, code: GatewayStatusCode, message: string, headers?: Record<string, string>);
-  constructor(...args: unknown[]) {
-    const [code, message, headers = {}] = (typeof args[0] === "number" ? args.slice(1) : args) as [
-      GatewayStatusCode,
-      string,
-      Record<string, string> | undefined,
-    ];
+  constructor(code: GatewayStatusCode, message: string, headers: Record<string, string> = {}) {
     super(code, message);
     this.headers = headers;
   }

@@ -26,15 +26,7 @@ export class ManagementError extends GuardgateError {
   readonly status: number;
   declare readonly code: ManagementErrorCode | ConfigErrorCode;
   /** `code` is a management code, or the engine's code of a config or guardrail it refuses (a 400). */
-  constructor(code: ManagementStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown });
-  /** @deprecated the status is the table's: name only the code. */
-  constructor(status: number, code: ManagementStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown });
-  constructor(...args: unknown[]) {
-    const [code, message, options] = (typeof args[0] === "number" ? args.slice(1) : args) as [
-      ManagementStatusCode | ConfigErrorCode,
-      string,
-      { cause?: unknown } | undefined,
-    ];
+  constructor(code: ManagementStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.status = managementStatus(code);
   }
