@@ -16,9 +16,8 @@ declare module "fastify" {
   }
 }
 
-/** The answer to a key of a throttled source (with `retry-after`, set on the reply). */
+/** The answer to a key of a throttled source (with `retry-after`, set on the reply); its status is the code's. */
 export interface KeyRefusal {
-  status: 429;
   code: "too_many_failed_keys";
   message: string;
 }
@@ -67,7 +66,6 @@ export function countFailedKey(
 
 function throttledMessage(wait: number): KeyRefusal {
   return {
-    status: 429,
     code: "too_many_failed_keys",
     message: `${HEADER.apiKey}: too many unknown keys from this address; try again in ${wait} s`,
   };

@@ -7,6 +7,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
+import { CONFIG_ERROR_STATUS } from "../error-codes.js";
 import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
@@ -47,7 +48,7 @@ export function adminError(error: unknown): { status: number; code: string; mess
   if (error instanceof ManagementError || error instanceof LimitError) {
     return { status: error.status, code: error.code, message: error.message };
   }
-  if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { status: CONFIG_ERROR_STATUS, code: error.code, message: error.message };
   return describeError(error, ADMIN_BODY_LIMIT);
 }
 
