@@ -67,6 +67,7 @@ export const GATEWAY_ERRORS = {
       "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
+  not_found: { status: 404, meaning: "no route of the gateway has this method and path" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
     status: 400,
