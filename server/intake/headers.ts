@@ -23,7 +23,7 @@ export function strictCompliance(headers: IncomingHttpHeaders): boolean {
   const value = headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase();
   if (value === undefined || value === "" || value === "true") return true;
   if (value === "false") return false;
-  throw new GatewayError(400, "invalid_header", `${HEADER.strictCompliance}: must be true or false`);
+  throw new GatewayError("invalid_header", `${HEADER.strictCompliance}: must be true or false`);
 }
 
 /** Provider settings carried by headers. */

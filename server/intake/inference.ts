@@ -64,7 +64,7 @@ export class InferenceIntake {
    * parsed: `open` stood an empty object in for one that is not an object, which is refused here.
    */
   async read(ctx: RequestContext, body: unknown): Promise<void> {
-    if (!isObject(body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
+    if (!isObject(body)) throw new GatewayError("invalid_request", "the body must be a JSON object");
     assertRequestShape(ctx.endpoint.requestType, ctx.body);
     const headers = ctx.headers;
     ctx.strict = strictCompliance(headers);

@@ -13,7 +13,7 @@ import { HEADER } from "../gateway-headers.js";
 export function metadataOf(value: unknown, where: string, strict: boolean): Record<string, string> {
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    if (strict) throw new GatewayError(400, "invalid_metadata", `${where}: must be a JSON object of strings`);
+    if (strict) throw new GatewayError("invalid_metadata", `${where}: must be a JSON object of strings`);
     return {};
   }
   const entries = value as Record<string, unknown>;
@@ -21,7 +21,7 @@ export function metadataOf(value: unknown, where: string, strict: boolean): Reco
   for (const key in entries) {
     if (typeof entries[key] === "string") continue;
     if (strict) {
-      throw new GatewayError(400, "invalid_metadata", `${where}.${key}: must be a string, not ${typeof entries[key]}`);
+      throw new GatewayError("invalid_metadata", `${where}.${key}: must be a string, not ${typeof entries[key]}`);
     }
     kept = {};
     break;
@@ -38,7 +38,7 @@ export function metadataHeader(text: string | undefined): Record<string, string>
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new GatewayError(400, "invalid_metadata", `${HEADER.metadata}: is not valid JSON: ${(error as Error).message}`);
+    throw new GatewayError("invalid_metadata", `${HEADER.metadata}: is not valid JSON: ${(error as Error).message}`);
   }
   return metadataOf(parsed, HEADER.metadata, true);
 }

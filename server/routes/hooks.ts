@@ -123,10 +123,10 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const body = request.body;
     validateEvaluateBody(body, "");
     if ((body.guardrails === undefined) === (body.config === undefined)) {
-      throw new GatewayError(400, "invalid_request", "give exactly one of guardrails or config");
+      throw new GatewayError("invalid_request", "give exactly one of guardrails or config");
     }
     if (body.side === "output" && body.response === undefined) {
-      throw new GatewayError(400, "invalid_request", "response: is required on the output side");
+      throw new GatewayError("invalid_request", "response: is required on the output side");
     }
     const ctx = await intake.read({
       identity,
@@ -168,15 +168,15 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       .filter(Boolean);
     const configId = single(query, "config");
     if (!ids?.length === !configId) {
-      throw new GatewayError(400, "invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
+      throw new GatewayError("invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
     }
     const sideParam = single(query, "side");
     if (sideParam !== undefined && sideParam !== "input" && sideParam !== "output") {
-      throw new GatewayError(400, "invalid_request", 'side: must be "input" or "output"');
+      throw new GatewayError("invalid_request", 'side: must be "input" or "output"');
     }
     const side: Side = (sideParam as Side | undefined) ?? (body.eventType === "afterRequestHook" ? "output" : "input");
     if (side === "output" && !body.response?.json) {
-      throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
+      throw new GatewayError("invalid_request", "response.json: is required for an afterRequestHook");
     }
     const ctx = await intake.read({
       identity,

@@ -44,7 +44,7 @@ async function answer(
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
-    if (!reply.raw.writableFinished) controller.abort(new GatewayError(499, "client_closed", "the client closed the connection"));
+    if (!reply.raw.writableFinished) controller.abort(new GatewayError("client_closed", "the client closed the connection"));
   });
   const ctx = intake.open(endpoint, request, identityOf(request), controller.signal);
   // From here the gateway writes the record, refusals included.
@@ -75,6 +75,8 @@ function send(reply: FastifyReply, endpoint: Endpoint, delivery: Delivery): void
       void reply.send(Readable.from(delivery.body, { objectMode: false }));
       return;
     case "closed":
-      void reply.code(499).send(errorBody(endpoint.errorStyle, 499, delivery.error.code, delivery.error.message));
+      void reply
+        .code(delivery.error.status)
+        .send(errorBody(endpoint.errorStyle, delivery.error.status, delivery.error.code, delivery.error.message));
   }
 }
