@@ -123,13 +123,14 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg_1m: os.loadavg()[0] },
       settings: { records: RECORDS, rounds: ROUNDS, concurrent: CONCURRENT },
+      record_bytes: Buffer.byteLength(JSON.stringify(build())),
       rows,
     };
     const markdown = [
       "# The record stage: CPU per record",
       "",
       `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m?.toFixed(2)} at the end.`,
-      `${RECORDS} records of a request with the standard pack per round, median of ${ROUNDS} rounds; CPU read per thread from /proc (10 ms ticks).`,
+      `${RECORDS} records of a request with the standard pack (${report.record_bytes} bytes of JSON each, bodies included) per round, median of ${ROUNDS} rounds; CPU read per thread from /proc (10 ms ticks).`,
       "",
       "| step | event loop (µs per record) | whole process (µs per record) |",
       "|---|---:|---:|",
