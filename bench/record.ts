@@ -16,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GuardrailResult } from "../core/index.js";
 import { requestId } from "../server/logs/log-id.js";
+import { redactedJson } from "../server/logs/redact.js";
 import { buildRecord, type RecordFacts, type RequestLogRecord } from "../server/logs/record.js";
 import type { AttemptRecord } from "../server/logs/view.js";
 import { chat, startManaged } from "../test/support/managed.js";
@@ -84,14 +85,24 @@ async function main(): Promise<void> {
         inlineGuardrails: ["input-pack", "output-pack"],
       },
       status: 200,
-      attempts: sample.attempts.map((a) => ({ ...a })),
+      // The final attempt holds the same result objects as the record, as in the gateway.
+      attempts: sample.attempts.map((a, i, all) =>
+        i === all.length - 1 && a.hook_results ? { ...a, hook_results: sample.hook_results } : { ...a },
+      ),
       hookResults: sample.hook_results,
       provider: "@mock",
       model: sample.model,
       settled: { usage: { input_tokens: 230, output_tokens: 240 }, cost: 0.0012 },
       bodies: { request: requestBody, response: responseBody, maxBytes: 64 * 1024 },
     });
-    const build = (): RequestLogRecord => buildRecord(facts());
+    const sink = gw.managed.sink;
+    const workspace = gw.keys.workspace_id;
+    /** As the gateway does: bodies only for a workspace that keeps them (by default it does not). */
+    const build = async (): Promise<RequestLogRecord> => {
+      const made = facts();
+      if (!(await sink.keepsBodies(workspace))) delete made.bodies;
+      return buildRecord(made);
+    };
 
     const rows: Array<{ step: string; event_loop_us: number; process_us: number }> = [];
     const measure = async (step: string, run: () => Promise<void>) => {
@@ -108,22 +119,27 @@ async function main(): Promise<void> {
     };
 
     await measure("build the record", async () => {
-      for (let i = 0; i < RECORDS; i++) build();
+      for (let i = 0; i < RECORDS; i++) await build();
+    });
+    // The record as the sink serialises it for a workspace that keeps no bodies.
+    const { request: _request, response: _response, ...kept } = await build();
+    await measure("serialise and redact the record (bodies not kept)", async () => {
+      for (let i = 0; i < RECORDS; i++) redactedJson(kept, ["sk-bench-0123456789"]);
     });
     await measure("build and write (sink, redaction, batch, writer thread)", async () => {
       for (let i = 0; i < RECORDS; i += CONCURRENT) {
         const batch: Array<Promise<void>> = [];
-        for (let j = i; j < Math.min(RECORDS, i + CONCURRENT); j++) batch.push(gw.managed.sink.write(build()));
+        for (let j = i; j < Math.min(RECORDS, i + CONCURRENT); j++) batch.push(build().then((record) => sink.write(record)));
         await Promise.all(batch);
       }
-      await gw.managed.sink.flush();
+      await sink.flush();
     });
 
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg_1m: os.loadavg()[0] },
       settings: { records: RECORDS, rounds: ROUNDS, concurrent: CONCURRENT },
-      record_bytes: Buffer.byteLength(JSON.stringify(build())),
+      record_bytes: Buffer.byteLength(JSON.stringify(buildRecord(facts()))),
       rows,
     };
     const markdown = [

@@ -48,7 +48,11 @@ export interface GatewayDeps {
   logSink: RequestLogSink;
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
-  logBodies: boolean;
+  /**
+   * Whether bodies go to the log: always, never, or as the request's workspace says. Asked before
+   * the bodies are capped, so a workspace that keeps none never has them serialised.
+   */
+  logBodies: boolean | ((workspaceId: string) => Promise<boolean>);
   /** Cap of each logged body, bytes of JSON; default 64 KiB. */
   logBodyMaxBytes?: number;
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
@@ -242,7 +246,8 @@ export class Gateway {
           response && json?.cacheStatus !== "HIT" ? await this.#usage(ctx, leaf.request, response, stream) : undefined;
         facts.settled = await admission.settle(usage);
       }
-      if (this.deps.logBodies) {
+      const logBodies = this.deps.logBodies;
+      if (typeof logBodies === "function" ? await logBodies(ctx.identity.workspaceId) : logBodies) {
         const maxBytes = this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES;
         facts.bodies = { request: leaf?.request ?? ctx.body, response, maxBytes };
       }
