@@ -3,8 +3,8 @@
  * holds its final attempt's guardrail results twice, in its `hook_results` and in the attempt's
  * own, as the same objects; with the standard pack they are most of the record, and
  * `JSON.stringify` writes each out twice. Here each guardrail result is written once and its text
- * reused: a record with the pack (4.6 KB) and the redaction's key test over its text, 20.3 → 17.9 µs
- * (median of 10 rounds, 2 shared cores).
+ * reused: a 4.6 KB record of the pack's shape and the redaction's key test over its text, 20.3 →
+ * 17.9 µs (median of 10 rounds, 2 shared cores; `npm run bench:record` for the whole stage).
  * Everything else is `JSON.stringify`'s own text, member by member, in the same order.
  */
 
