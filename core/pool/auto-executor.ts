@@ -46,8 +46,8 @@ export interface AutoOptions {
  * Default budget while the event loop is busy: what handing a phase to the pool costs the event
  * loop itself. In a gateway a request's phases rarely wait for a worker together, so tasks carry
  * one or a few phases: with 1–4 of the gateway benchmark's input phases (1 KB) in flight, the
- * hand-over cost the main thread 55–78 µs per phase against 41–46 µs for running the phase
- * inline, and the process 130–220 µs against 42–49 (docs/design.md, "What `"auto"` picks"). A phase
+ * hand-over cost the main thread 54–78 µs per phase against 41–46 µs for running the phase
+ * inline, and the process 130–220 µs against 42–47 (docs/design.md, "What `"auto"` picks"). A phase
  * under 100 µs frees no event-loop time in the pool; at 50 µs, the pack's phases (45–55 µs under
  * load) went there one in two.
  */
