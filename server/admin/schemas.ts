@@ -3,33 +3,27 @@
  * answers: a field a schema does not list is never sent, a second guard against a credential
  * slipping into a response.
  */
-import {
-  allowListSchema,
-  autoProvisionSchema,
-  budgetSchema,
-  pricingSchema,
-  rateLimitSchema,
-  settingsSchema,
-  workspaceSelectionSchema,
-} from "../management/schemas.js";
-import { PLANS, POLICY_MODES, ROLES } from "../store/types.js";
+import { closedRecord as record, nullable } from "../schema.js";
+import { apiKeySchema, providerSchema, provisioningSchema } from "../store/schemas.js";
+
+// The records the store holds, answered as they are (their schemas are the store's types' source).
+export {
+  apiKeySchema,
+  configRecordSchema,
+  guardrailRecordSchema,
+  integrationSchema,
+  organizationSchema,
+  pluginIntegrationSchema,
+  policyRecordSchema,
+  providerSchema,
+  provisioningSchema,
+  workspaceSchema,
+} from "../store/schemas.js";
 
 type Schema = Record<string, unknown>;
 
-const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
-const str = { type: "string" };
-const time = { type: "string", format: "date-time" };
-
-/** An object schema whose listed fields are all present. */
-function record(properties: Record<string, unknown>, description?: string): Schema {
-  return {
-    type: "object",
-    ...(description && { description }),
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
+const str = { type: "string" } as const;
+const time = { type: "string", format: "date-time" } as const;
 
 export const errorSchema: Schema = {
   type: "object",
@@ -43,146 +37,17 @@ export const errorSchema: Schema = {
   required: ["error"],
 };
 
-export const organizationSchema = record({
-  id: str,
-  name: str,
-  plan: { type: "string", enum: [...PLANS] },
-  guardrails_enabled: { type: "boolean" },
-  allow_workspace_integrations: { type: "boolean" },
-  settings: settingsSchema,
-  created_at: time,
-  updated_at: time,
-});
-
-export const workspaceSchema = record({
-  id: str,
-  organization_id: str,
-  name: str,
-  settings: settingsSchema,
-  rate_limit: nullable(rateLimitSchema),
-  created_at: time,
-  updated_at: time,
-});
-
-const apiKeyProperties = {
-  id: str,
-  organization_id: str,
-  workspace_id: nullable(str),
-  name: str,
-  role: { type: "string", enum: [...ROLES] },
-  hint: { type: "string", description: "The key's first and last characters, to tell keys apart." },
-  created_at: time,
-  updated_at: time,
-};
-
-export const apiKeySchema = record(apiKeyProperties);
-
 export const createdApiKeySchema = record(
-  { ...apiKeyProperties, key: { type: "string", description: "The key itself: shown this once, never again." } },
+  { ...apiKeySchema.properties, key: { type: "string", description: "The key itself: shown this once, never again." } },
   "The new key's record and the key itself.",
 );
-
-export const integrationSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable({ type: "string", description: "Set for a workspace-only integration." }),
-  slug: str,
-  name: str,
-  provider: str,
-  base_url: nullable(str),
-  allowed_models: allowListSchema,
-  pricing: pricingSchema,
-  auto_provision: nullable(autoProvisionSchema),
-  has_credentials: { type: "boolean", description: "Whether credentials are held; they are never returned." },
-  created_at: time,
-  updated_at: time,
-});
-
-export const pluginIntegrationSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable({ type: "string", description: "Set for a workspace's own, which overrides the organization's there." }),
-  plugin: str,
-  name: str,
-  workspaces: workspaceSelectionSchema,
-  credential_keys: {
-    type: "array",
-    items: str,
-    description: "Names of the credential fields held; their values are never returned.",
-  },
-  created_at: time,
-  updated_at: time,
-});
-
-export const provisioningSchema = record({
-  integration_id: str,
-  workspace_id: str,
-  budget: nullable(budgetSchema),
-  rate_limit: nullable(rateLimitSchema),
-  created_at: time,
-  updated_at: time,
-});
-
-export const providerSchema = record({
-  id: str,
-  workspace_id: str,
-  slug: str,
-  name: str,
-  integration_id: str,
-  budget: nullable(budgetSchema),
-  rate_limit: nullable(rateLimitSchema),
-  allowed_models: allowListSchema,
-  created_at: time,
-  updated_at: time,
-});
 
 export const provisionedSchema = record({
   provisioning: provisioningSchema,
   provider: nullable(providerSchema),
 });
 
-const anyObject = { type: "object", additionalProperties: true };
-
-export const guardrailRecordSchema = record({
-  workspace_id: str,
-  id: str,
-  name: str,
-  definition: { ...anyObject, description: "The guardrail as written: checks, side, actions." },
-  version: { type: "integer" },
-  created_at: time,
-  updated_at: time,
-});
-
-export const configRecordSchema = record({
-  workspace_id: str,
-  id: str,
-  name: str,
-  config: anyObject,
-  version: { type: "integer" },
-  created_at: time,
-  updated_at: time,
-});
-
-export const policyRecordSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable(str),
-  name: str,
-  mode: { type: "string", enum: [...POLICY_MODES] },
-  scope: {
-    type: "object",
-    properties: {
-      workspaces: { type: "array", items: str },
-      api_keys: { type: "array", items: str },
-      models: { type: "array", items: str },
-    },
-    additionalProperties: false,
-  },
-  input_guardrails: { type: "array", items: anyObject, description: "Full definitions; inline credentials masked." },
-  output_guardrails: { type: "array", items: anyObject },
-  created_at: time,
-  updated_at: time,
-});
+const anyObject = { type: "object", additionalProperties: true } as const;
 
 /** A list answer. */
 export function listOf(item: Schema): Schema {
