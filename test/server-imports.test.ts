@@ -32,7 +32,8 @@ const LADDER: ReadonlyArray<readonly string[]> = [
   ["metrics", "providers"],
   ["logs", "upstream"],
   ["errors", "limits", "sources"],
-  ["config-file", "store"],
+  ["config-file"],
+  ["store"],
   ["auth-throttle", "connection-url", "connections", "console", "error-codes", "formats", "schema"],
 ];
 
