@@ -4,6 +4,7 @@
  * slipping into a response.
  */
 import { closedRecord as record, nullable } from "../schema.js";
+import { checkStatsSchema, feedbackSchema, guardrailStatsSchema, logColumnsSchema } from "../store/log-schemas.js";
 import { apiKeySchema, providerSchema, provisioningSchema } from "../store/schemas.js";
 
 // The records the store holds, answered as they are (their schemas are the store's types' source).
@@ -54,14 +55,6 @@ export function listOf(item: Schema): Schema {
   return record({ data: { type: "array", items: item } });
 }
 
-const latency = record({
-  p50: { type: "number" },
-  p90: { type: "number" },
-  p95: { type: "number" },
-  p99: { type: "number" },
-  max: { type: "number" },
-});
-
 const overview = record({
   guardrails_passed: { type: "integer" },
   guardrails_failed: { type: "integer" },
@@ -70,7 +63,6 @@ const overview = record({
   checks_errored: { type: "integer" },
 });
 
-const num = nullable({ type: "number" });
 /** One category's verdict of a provider's content filter (server/logs/record.ts, FilterVerdict). */
 const filterVerdict = {
   type: "object",
@@ -79,31 +71,7 @@ const filterVerdict = {
   additionalProperties: false,
 };
 
-const logColumns = {
-  id: str,
-  created_at: time,
-  organization_id: nullable(str),
-  workspace_id: str,
-  api_key_id: nullable(str),
-  route: str,
-  request_type: nullable(str),
-  status: { type: "integer" },
-  latency_ms: { type: "number" },
-  upstream_latency_ms: num,
-  provider: nullable(str),
-  provider_id: nullable(str),
-  integration_id: nullable(str),
-  model: nullable(str),
-  config_id: nullable(str),
-  cache_status: nullable(str),
-  retry_count: { type: "integer" },
-  target: nullable(str),
-  input_tokens: num,
-  output_tokens: num,
-  cost: num,
-  error_code: nullable(str),
-  guardrails: overview,
-};
+const logColumns = { ...logColumnsSchema.properties, guardrails: overview };
 
 export const logSummarySchema = record(logColumns);
 
@@ -156,14 +124,7 @@ export const logViewSchema: Schema = {
     feedback: {
       type: "array",
       description: "Feedback an application sent on the answer (POST /v1/feedback), oldest first",
-      items: record({
-        id: str,
-        value: { type: "integer", minimum: -10, maximum: 10 },
-        weight: { type: "number", minimum: 0, maximum: 1 },
-        metadata: { type: "object", additionalProperties: { type: "string" } },
-        created_at: time,
-        updated_at: time,
-      }),
+      items: feedbackSchema,
     },
     hook_results: anyObject,
     attempts: { type: "array", items: anyObject },
@@ -213,27 +174,8 @@ export const logPageSchema = record({
 export const aggregateSchema = record({
   from: time,
   to: time,
-  guardrails: {
-    type: "array",
-    items: record({
-      guardrail_id: str,
-      runs: { type: "integer" },
-      passed: { type: "integer" },
-      failed: { type: "integer" },
-      latency_ms: latency,
-    }),
-  },
-  checks: {
-    type: "array",
-    items: record({
-      check_id: str,
-      runs: { type: "integer" },
-      passed: { type: "integer" },
-      failed: { type: "integer" },
-      errored: { type: "integer" },
-      latency_ms: latency,
-    }),
-  },
+  guardrails: { type: "array", items: guardrailStatsSchema },
+  checks: { type: "array", items: checkStatsSchema },
 });
 
 export const checkInfoSchema = record({
