@@ -284,3 +284,30 @@ export const policyUpdateSchema = {
   },
   additionalProperties: false,
 } as const;
+
+const replayId = { type: "string", minLength: 1 } as const;
+const replayTime = { type: "string", format: "date-time" } as const;
+
+/** What to replay, over which logs (docs/policies.md, "Replay"). */
+export const replayBodySchema = {
+  type: "object",
+  properties: {
+    guardrail_id: replayId,
+    policy_id: replayId,
+    workspace_id: {
+      ...replayId,
+      description: "The guardrail's workspace (required with guardrail_id); narrows a policy's logs.",
+    },
+    from: replayTime,
+    to: replayTime,
+    save: { type: "string", minLength: 1, maxLength: 200, description: "Save the report under this name." },
+    compare: { ...replayId, description: "Id of a saved report to compare this run with." },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "Logs read at most, newest first; 100000 by default.",
+    },
+  },
+  additionalProperties: false,
+} as const;

@@ -254,3 +254,12 @@ export const policyRecordSchema = closedRecord({
   created_at: time,
   updated_at: time,
 });
+
+/** A saved replay report, less the report itself (docs/policies.md, "Replay reports"). */
+export const replayReportSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable(str),
+  name: str,
+  created_at: str,
+});

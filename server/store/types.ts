@@ -24,6 +24,7 @@ import type {
   providerSchema,
   provisioningSchema,
   rateLimitSchema,
+  replayReportSchema,
   settingsSchema,
   workspaceSchema,
   workspaceSelectionSchema,
@@ -134,12 +135,7 @@ export type Policy = Omit<SchemaType<typeof policyRecordSchema>, "input_guardrai
 };
 
 /** A saved replay report (docs/policies.md, "Replay reports"). */
-export interface ReplayReportRecord {
-  id: string;
-  organization_id: string;
-  workspace_id: string | null;
-  name: string;
+export type ReplayReportRecord = SchemaType<typeof replayReportSchema> & {
   /** The report as `replay` made it. */
   report: Record<string, unknown>;
-  created_at: string;
-}
+};
