@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
 import { ConfigError } from "../core/index.js";
-import { compileValidator, type SchemaType, type Validator } from "./schema.js";
+import type { SchemaType } from "./schema-types.js";
+import { compileValidator, type Validator } from "./schema.js";
 import { POLICY_MODES, policyScopeSchema } from "./store/schemas.js";
 
 const workspace = { type: "string", minLength: 1 } as const;

@@ -34,7 +34,7 @@ const LADDER: ReadonlyArray<readonly string[]> = [
   ["errors", "limits", "sources"],
   ["config-file"],
   ["store"],
-  ["auth-throttle", "connection-url", "connections", "console", "error-codes", "formats", "schema"],
+  ["auth-throttle", "connection-url", "connections", "console", "error-codes", "formats", "schema", "schema-types"],
 ];
 
 /** The unit a server file belongs to: its first folder, or its own name for a file directly in server/. */

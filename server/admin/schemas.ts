@@ -3,7 +3,7 @@
  * answers: a field a schema does not list is never sent, a second guard against a credential
  * slipping into a response.
  */
-import { closedRecord as record, nullable } from "../schema.js";
+import { closedRecord as record, nullable } from "../schema-types.js";
 import { checkStatsSchema, feedbackSchema, guardrailStatsSchema, logColumnsSchema } from "../store/log-schemas.js";
 import { apiKeySchema, providerSchema, provisioningSchema } from "../store/schemas.js";
 

@@ -5,7 +5,7 @@
  */
 import { generateApiKey, hashApiKey, keyHint } from "../store/api-keys.js";
 import { forbidden, invalid, notFound } from "../store/errors.js";
-import type { SchemaType, WrittenType } from "../schema.js";
+import type { SchemaType, WrittenType } from "../schema-types.js";
 import type { ApiKey, Role } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, roleAtLeast, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";

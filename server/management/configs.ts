@@ -4,7 +4,7 @@
  * guardrails are gated by the plan before it is saved, so a broken config never reaches a request.
  * Answers mask inline check credentials; a save that sends the mask back keeps the stored value.
  */
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { Organization, StoredConfig } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";

@@ -6,7 +6,7 @@
  * `@slug/model` works at once.
  */
 import { addressAllowed } from "../../core/internal.js";
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, forbidden, invalid, notFound } from "../store/errors.js";
 import type {
   Integration,

@@ -2,7 +2,7 @@
  * Organizations: plan and the guardrails flag are the operator's to set (spec §5); an
  * organization admin may rename it, change its defaults and allow workspace-only integrations.
  */
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, notFound } from "../store/errors.js";
 import type { Organization } from "../store/types.js";
 import { type Actor, requireOperator, requireRole, seesOrganization } from "./actor.js";

@@ -6,7 +6,7 @@
  * Credentials are validated against the plugin's credentials schema, sealed at rest, and never
  * returned: records name the keys held (`credential_keys`), not their values.
  */
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { PluginIntegration, PluginIntegrationWithSecret, WorkspaceSelection } from "../store/types.js";
 import { type Actor, requireRole, seesOrganization } from "./actor.js";

@@ -7,7 +7,7 @@
  */
 import type { GuardrailDefinition, Side } from "../../core/index.js";
 import { expandShorthand, prepareGuardrail } from "../../core/internal.js";
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import type { Organization, Policy, PolicyScope } from "../store/types.js";

@@ -4,7 +4,7 @@
  * rate limit and model list may only be stricter than the provisioning's. Over a workspace-only
  * integration, the workspace's own. The slug is also the legacy `virtual_key` (spec §9.3).
  */
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { Provider, Workspace } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";

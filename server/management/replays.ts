@@ -16,7 +16,7 @@ import {
 } from "../policies/replay-report.js";
 import { replay } from "../policies/replay.js";
 import { inScope, requestModel } from "../policies/scope.js";
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import type { LogEntry } from "../store/log-types.js";

@@ -5,7 +5,7 @@
  * schemas), so the three never disagree. The shapes inside (rate limits, budgets, …) are the
  * store's (store/schemas.ts).
  */
-import { nullable } from "../schema.js";
+import { nullable } from "../schema-types.js";
 import { SLUG_PATTERN, USER_ID_PATTERN } from "../store/ids.js";
 import {
   allowListSchema,

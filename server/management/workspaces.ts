@@ -3,7 +3,7 @@
  * to auto-provision. A workspace admin may rename its workspace and change its settings; its rate
  * limit is the organization admin's to set.
  */
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, notFound } from "../store/errors.js";
 import type { Workspace, WorkspaceSettings } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, seesOrganization, seesWorkspace } from "./actor.js";

@@ -3,7 +3,8 @@
  * retry, cache, time-outs, how streams are held. Which keys exist at all is core/config/keys.ts's list (an unknown key is
  * refused before this schema runs); guardrail keys are validated by the engine's normalisation.
  */
-import { compileValidator, type SchemaType, type Validator } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
+import { compileValidator, type Validator } from "../schema.js";
 
 const statusCodes = { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } } as const;
 

@@ -30,7 +30,8 @@ import type { RequestPolicy } from "../gate/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { requestModel } from "../policies/scope.js";
-import { compileValidator, type SchemaType, type Validator } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
+import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } } as const;

@@ -3,7 +3,7 @@
  * per-guardrail and per-check aggregates. store/log-types.ts derives the types from them, and the
  * admin API answers with them (its log list, log view and aggregates).
  */
-import { closedRecord, nullable } from "../schema.js";
+import { closedRecord, nullable } from "../schema-types.js";
 
 const str = { type: "string" } as const;
 const time = { type: "string", format: "date-time" } as const;

@@ -5,7 +5,7 @@
  * The shapes the admin API also answers with are derived from their schemas (store/log-schemas.ts).
  */
 import type { CheckResult, GuardrailResult } from "../../core/types.js";
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import type {
   checkStatsSchema,
   feedbackSchema,

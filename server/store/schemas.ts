@@ -5,7 +5,7 @@
  * the admin API's bodies from the shapes, and the admin API answers with the records (OpenAPI and
  * serialisation: a field a record schema does not list is never sent).
  */
-import { closedRecord, nullable } from "../schema.js";
+import { closedRecord, nullable } from "../schema-types.js";
 
 /** Plans of an organization (spec §5), cheapest first. */
 export const PLANS = ["developer", "production", "enterprise"] as const;

@@ -6,7 +6,7 @@
  * with more than the API shows (a hash, sealed credentials) extends the derived type.
  */
 import type { GuardrailDefinition } from "../../core/index.js";
-import type { SchemaType } from "../schema.js";
+import type { SchemaType } from "../schema-types.js";
 import type {
   allowListSchema,
   apiKeySchema,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Management } from "../../management/index.js";
 import { planAllows } from "../../management/plans.js";
-import type { SchemaType } from "../../schema.js";
+import type { SchemaType } from "../../schema-types.js";
 import type { LogFilter } from "../../store/log-types.js";
 import { actorOf } from "../auth.js";
 import { aggregateSchema, checkInfoSchema, listOf, logPageSchema, logViewSchema } from "../schemas.js";

@@ -4,7 +4,7 @@
  * (a deployment per model) and `azure_authority_host` (where Entra ID tokens come from).
  * docs/providers.md, "Azure OpenAI", explains each.
  */
-import type { SchemaType } from "../../../schema.js";
+import type { SchemaType } from "../../../schema-types.js";
 import type { Json } from "../../adapter.js";
 
 /**
