@@ -3,9 +3,11 @@
 // through its public entry (core/index.ts), its internal entry (core/internal.ts),
 // `guardgate/testing` (core/testing/index.ts) or its result types (core/types.ts, which imports
 // nothing with a runtime: what the console's browser build type-checks against). Core's tests may also use the package entry
-// (index.ts), which adds the built-in plugins, and the test helpers in test/support/.
+// (index.ts), which adds the built-in plugins, and the test helpers in test/support/. server/ imports
+// only down its ladder (server/ladder.json, eslint/server-ladder.js).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { serverLadder } from "./eslint/server-ladder.js";
 
 const CORE_ENTRIES = "(index|internal|types)\\.js$|testing/index\\.js$";
 
@@ -66,4 +68,10 @@ export default tseslint.config(
     },
   },
   ...coreBoundary,
+  {
+    files: ["server/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    plugins: { guardgate: { rules: { "server-ladder": serverLadder } } },
+    rules: { "guardgate/server-ladder": "error" },
+  },
 );

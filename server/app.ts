@@ -22,6 +22,7 @@ import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
+import { GATEWAY_ERRORS } from "./error-codes.js";
 import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { RecentRequests } from "./feedback/recent-requests.js";
@@ -388,12 +389,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
   });
   app.setNotFoundHandler((request, reply) => {
+    const { status } = GATEWAY_ERRORS.not_found;
     reply
-      .code(404)
+      .code(status)
       .send(
         errorBody(
           errorFormatOf(request.url).name,
-          404,
+          status,
           "not_found",
           `${request.method} ${request.url.split("?")[0]} is not a route of this gateway`,
         ),

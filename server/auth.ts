@@ -16,9 +16,8 @@ declare module "fastify" {
   }
 }
 
-/** The answer to a key of a throttled source (with `retry-after`, set on the reply). */
+/** The answer to a key of a throttled source (with `retry-after`, set on the reply); its status is the code's. */
 export interface KeyRefusal {
-  status: 429;
   code: "too_many_failed_keys";
   message: string;
 }
@@ -67,7 +66,6 @@ export function countFailedKey(
 
 function throttledMessage(wait: number): KeyRefusal {
   return {
-    status: 429,
     code: "too_many_failed_keys",
     message: `${HEADER.apiKey}: too many unknown keys from this address; try again in ${wait} s`,
   };
@@ -88,10 +86,10 @@ export function requireApiKey(
   app.addHook("onRequest", async (request, reply) => {
     const key = headerValue(request.headers, HEADER.apiKey)?.trim();
     if (!key) {
-      throw new GatewayError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send a gateway API key`);
+      throw new GatewayError("missing_api_key", `${HEADER.apiKey}: the header is required; send a gateway API key`);
     }
     const throttled = throttledRefusal(throttle, request, reply);
-    if (throttled) throw new GatewayError(throttled.status, throttled.code, throttled.message);
+    if (throttled) throw new GatewayError(throttled.code, throttled.message);
     const named = headerValue(request.headers, HEADER.workspace)?.trim() || undefined;
     const workspace = options.adminInWorkspace ? named : undefined;
     const own = await keys.verify(key);
@@ -99,7 +97,6 @@ export function requireApiKey(
     // caller never believes it acts where it does not.
     if (own && named !== undefined && own.workspaceId !== named) {
       throw new GatewayError(
-        403,
         "workspace_not_of_key",
         `${HEADER.workspace}: "${named}" is not this key's workspace; a workspace's key acts in its own workspace only`,
       );
@@ -108,16 +105,15 @@ export function requireApiKey(
     if (!identity) {
       if (workspace && (await keys.whyRefused?.(key))) {
         throw new GatewayError(
-          403,
           "workspace_not_in_organization",
           `${HEADER.workspace}: "${workspace}" is not a workspace of this key's organization`,
         );
       }
       const reason = await keys.whyRefused?.(key);
-      if (reason) throw new GatewayError(403, "admin_key_not_for_models", `${HEADER.apiKey}: ${reason}`);
+      if (reason) throw new GatewayError("admin_key_not_for_models", `${HEADER.apiKey}: ${reason}`);
       const late = countFailedKey(throttle, request, reply);
-      if (late) throw new GatewayError(late.status, late.code, late.message);
-      throw new GatewayError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+      if (late) throw new GatewayError(late.code, late.message);
+      throw new GatewayError("invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
     }
     request.identity = identity;
   });
@@ -125,6 +121,6 @@ export function requireApiKey(
 
 /** The identity of an authenticated request. */
 export function identityOf(request: { identity?: ApiKeyIdentity }): ApiKeyIdentity {
-  if (!request.identity) throw new GatewayError(401, "missing_api_key", `${HEADER.apiKey}: the header is required`);
+  if (!request.identity) throw new GatewayError("missing_api_key", `${HEADER.apiKey}: the header is required`);
   return request.identity;
 }

@@ -2,14 +2,43 @@
  * Every error code the server answers with or raises, one table per layer: the inference and hook
  * routes (GatewayError), the admin API and the management rules (ManagementError), and the store
  * (StoreError). Each error class takes its code from its table's keys, so a code cannot be used
- * without being listed here; `npm run docs:checks` writes these tables to docs/errors.md.
+ * without being listed here, and its HTTP status from the code's line, so a throw names only the
+ * code and the message; `npm run docs:checks` writes these tables to docs/errors.md.
  */
+import type { ConfigErrorCode } from "../core/index.js";
 
 /** One code: the HTTP status it answers with, where it has one, and what it means. */
 export interface ErrorCodeInfo {
+  /**
+   * The status every answer with this code has. Absent where the code is not an HTTP answer of its
+   * own (a store that cannot open stops the start, or is a 500); the error classes accept only
+   * codes that have one (CodeWithStatus).
+   */
   status?: number;
+  /**
+   * The error envelope's `type`, where the code fixes it. Elsewhere the type follows from the
+   * status, in each format's own words (402 is OpenAI's insufficient_quota, Anthropic's
+   * billing_error: server/formats/).
+   */
+  type?: string;
   meaning: string;
 }
+
+/**
+ * The codes of `table` that have a status, or only those whose status is `S`: the codes an error
+ * class can be thrown with, its status read from the table.
+ */
+export type CodeWithStatus<T, S extends number = number> = {
+  [K in keyof T]: T[K] extends { readonly status: S } ? K : never;
+}[keyof T] &
+  string;
+
+/**
+ * The status of a config or guardrail the engine refuses (core's CONFIG_ERRORS, thrown as
+ * ConfigError or carried by a GatewayError or ManagementError), on the gateway and the admin API
+ * alike.
+ */
+export const CONFIG_ERROR_STATUS = 400;
 
 /** Codes of the `/v1` routes: the error envelope's `code` (`error.code`) and the request log's `error_code`. */
 export const GATEWAY_ERRORS = {
@@ -38,6 +67,7 @@ export const GATEWAY_ERRORS = {
       "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
+  not_found: { status: 404, meaning: "no route of the gateway has this method and path" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
     status: 400,
@@ -146,10 +176,12 @@ export const GATEWAY_ERRORS = {
   },
   hooks_failed: {
     status: 446,
+    type: "hooks_failed",
     meaning: "an output guardrail stopped a stream after text went out (the stream's error event; a 446 answer has code null)",
   },
   stream_redaction_conflict: {
     status: 446,
+    type: "hooks_failed",
     meaning:
       "a redaction would change streamed text already sent, or text of several choices or tool calls interleaved, so the stream stops instead",
   },
@@ -245,6 +277,24 @@ export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;
 export type ManagementErrorCode = keyof typeof MANAGEMENT_ERRORS;
 /** A code of the store. */
 export type StoreErrorCode = keyof typeof STORE_ERRORS;
+
+/** A gateway code with its status in the table: what GatewayError, PolicyError and LimitError are thrown with. */
+export type GatewayStatusCode = CodeWithStatus<typeof GATEWAY_ERRORS>;
+/** A management code with its status in the table: what ManagementError is thrown with. */
+export type ManagementStatusCode = CodeWithStatus<typeof MANAGEMENT_ERRORS>;
+
+/**
+ * The status a GatewayError (PolicyError, LimitError) answers with: its code's line in
+ * GATEWAY_ERRORS, or 400 for a config code the engine refused.
+ */
+export function gatewayStatus(code: GatewayStatusCode | ConfigErrorCode): number {
+  return Object.hasOwn(GATEWAY_ERRORS, code) ? GATEWAY_ERRORS[code as GatewayStatusCode].status : CONFIG_ERROR_STATUS;
+}
+
+/** The status a ManagementError answers with: its code's line in MANAGEMENT_ERRORS, or 400 for a config code. */
+export function managementStatus(code: ManagementStatusCode | ConfigErrorCode): number {
+  return Object.hasOwn(MANAGEMENT_ERRORS, code) ? MANAGEMENT_ERRORS[code as ManagementStatusCode].status : CONFIG_ERROR_STATUS;
+}
 
 /** The gateway code of the same name as `code`, when the table has one. */
 export function gatewayCode(code: string): GatewayErrorCode | undefined {

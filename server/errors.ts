@@ -5,7 +5,14 @@
  * a 4xx with a message that says what was wrong and where; a 500 means a bug in guardgate.
  */
 import { ConfigError, type ConfigErrorCode, GuardgateError, type HookResults } from "../core/index.js";
-import type { GatewayErrorCode } from "./error-codes.js";
+import {
+  CONFIG_ERROR_STATUS,
+  GATEWAY_ERRORS,
+  type GatewayErrorCode,
+  type GatewayStatusCode,
+  gatewayStatus,
+  STORE_ERRORS,
+} from "./error-codes.js";
 import { StoreError } from "./store/errors.js";
 import type { DenialFields } from "./formats/format.js";
 import { FORMATS, type FormatName } from "./formats/index.js";
@@ -13,14 +20,17 @@ import { FORMATS, type FormatName } from "./formats/index.js";
 /** Which envelope a route answers errors in. */
 export type ErrorStyle = FormatName;
 
-/** An error with the HTTP status it answers with; its code is one of the table in error-codes.ts. */
+/**
+ * An error with the HTTP status it answers with, read from its code's line in error-codes.ts, so a
+ * throw names only the code and the message.
+ */
 export class GatewayError extends GuardgateError {
   readonly status: number;
   declare readonly code: GatewayErrorCode | ConfigErrorCode;
-  /** `code` is a gateway code, or the engine's code of a config it refuses. */
-  constructor(status: number, code: GatewayErrorCode | ConfigErrorCode, message: string, options?: { cause?: unknown }) {
+  /** `code` is a gateway code, or the engine's code of a config it refuses (a 400). */
+  constructor(code: GatewayStatusCode | ConfigErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
-    this.status = status;
+    this.status = gatewayStatus(code);
   }
 }
 
@@ -67,23 +77,20 @@ export function deniedHeaders(denial: DenialFields): Record<string, string> {
 export function deniedBody(style: ErrorStyle, side: "input" | "output", hookResults: HookResults): Record<string, unknown> {
   const denial = denialOf(side, hookResults);
   const what = side === "input" ? "The request was denied by input guardrails" : "The response was denied by output guardrails";
-  return errorBody(style, 446, null, `${what} (${denial.guardrails.join(", ")}); see hook_results for the checks that failed.`, {
-    type: "hooks_failed",
-    hookResults,
-    denial,
-  });
+  const message = `${what} (${denial.guardrails.join(", ")}); see hook_results for the checks that failed.`;
+  const { status, type } = GATEWAY_ERRORS.hooks_failed;
+  return errorBody(style, status, null, message, { type, hookResults, denial });
 }
 
-/** Fastify's own client errors, by code, with the code guardgate reports. */
-const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "body_too_large" },
+/** Fastify's own client errors, by code, with the code guardgate reports (its status is the table's). */
+const FASTIFY_CODES: Record<string, { code: GatewayStatusCode; message?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "body_too_large" },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
     code: "unsupported_media_type",
     message: "the body must be JSON with content-type: application/json",
   },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "invalid_json", message: "the body is empty; send a JSON object" },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: "invalid_json", message: "the body is empty; send a JSON object" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: "invalid_content_length" },
 };
 
 /** Seconds a client is asked to wait while the store cannot be reached. */
@@ -95,7 +102,7 @@ export const STORE_RETRY_AFTER_SECONDS = 5;
  */
 export function storeUnavailable(error: StoreError): Refusal {
   return {
-    status: 503,
+    status: STORE_ERRORS.store_unavailable.status,
     code: error.code,
     message: `the store (Postgres) cannot be reached; try again in ${STORE_RETRY_AFTER_SECONDS} s`,
   };
@@ -112,19 +119,27 @@ export interface Refusal {
 export function describeError(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof StoreError && error.code === "store_unavailable") return storeUnavailable(error);
-  if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { status: CONFIG_ERROR_STATUS, code: error.code, message: error.message };
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_CODES[e.code] : undefined;
   if (known) {
     const message =
       known.code === "body_too_large" ? `the body is larger than the limit of ${bodyLimit} bytes` : (known.message ?? e.message);
-    return { status: known.status, code: known.code, message: message ?? "bad request" };
+    return { status: GATEWAY_ERRORS[known.code].status, code: known.code, message: message ?? "bad request" };
   }
   if (e instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(e.message ?? ""))) {
-    return { status: 400, code: "invalid_json", message: `the body is not valid JSON: ${e.message}` };
+    return {
+      status: GATEWAY_ERRORS.invalid_json.status,
+      code: "invalid_json",
+      message: `the body is not valid JSON: ${e.message}`,
+    };
   }
   if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, code: e.code?.toLowerCase() ?? "bad_request", message: e.message ?? "bad request" };
   }
-  return { status: 500, code: "internal_error", message: "guardgate failed to handle the request; the error is in its log" };
+  return {
+    status: GATEWAY_ERRORS.internal_error.status,
+    code: "internal_error",
+    message: "guardgate failed to handle the request; the error is in its log",
+  };
 }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,32 +16,15 @@ const server = path.join(root, "server");
 /** Each circle tolerated, by its units, sorted; with the module that closes it. None today. */
 const KNOWN_CYCLES: ReadonlyArray<{ units: readonly string[]; why: string }> = [];
 
-/**
- * The ladder, top rung first: a unit imports only units on lower rungs. A new folder (or a file
- * directly in server/) takes its place here and in docs/architecture.md.
- */
-const LADDER: ReadonlyArray<readonly string[]> = [
-  ["managed"],
-  ["serve"],
-  ["app"],
-  ["admin", "feedback", "routes"],
-  ["auth", "quality", "tracing"],
-  ["management", "pipeline"],
-  ["policies"],
-  ["plan"],
-  ["gate"],
-  ["metrics", "providers"],
-  ["logs", "upstream"],
-  ["errors", "limits", "sources"],
-  ["config-file"],
-  ["store"],
-  ["auth-throttle", "connection-url", "connections", "console", "error-codes", "formats", "schema", "schema-types"],
-];
+/** The ladder, top rung first (server/ladder.json, which the lint rule reads too). */
+const LADDER: ReadonlyArray<readonly string[]> = (
+  JSON.parse(readFileSync(path.join(server, "ladder.json"), "utf8")) as { rungs: Array<{ units: string[] }> }
+).rungs.map((rung) => rung.units);
 
-/** The unit a server file belongs to: its first folder, or its own name for a file directly in server/. */
+/** The unit a server file belongs to: its first folder ("routes/"), or its own name for a file directly in server/. */
 function unitOf(file: string): string {
   const [first, ...rest] = path.relative(server, file).split(path.sep);
-  return rest.length > 0 ? (first as string) : (first as string).replace(/\.ts$/, "");
+  return rest.length > 0 ? `${first as string}/` : (first as string);
 }
 
 function sources(dir: string): string[] {
@@ -108,7 +92,7 @@ describe("server/'s import graph", () => {
   const graph = unitGraph();
 
   it("reads every folder of server/", () => {
-    for (const unit of ["routes", "pipeline", "providers", "store", "app"]) expect(graph.has(unit)).toBe(true);
+    for (const unit of ["routes/", "pipeline/", "providers/", "store/", "app.ts"]) expect(graph.has(unit)).toBe(true);
   });
 
   it("has no circle beyond the known ones, and each known one is still as it was", () => {
@@ -133,7 +117,38 @@ describe("server/'s import graph", () => {
   it("finds a circle that a new import would close", () => {
     const bent = new Map([...graph].map(([unit, targets]) => [unit, new Set(targets)]));
     // store/ is imported by routes/ through the app; it must never import them back.
-    bent.get("store")?.add("routes");
-    expect(cycles(bent).some((group) => group.includes("store") && group.includes("routes"))).toBe(true);
+    bent.get("store/")?.add("routes/");
+    expect(cycles(bent).some((group) => group.includes("store/") && group.includes("routes/"))).toBe(true);
+  });
+});
+
+describe("the ladder's other readers", () => {
+  it("has the lint rule refuse an import up the ladder and a unit with no rung", async () => {
+    const eslint = new ESLint({ cwd: root });
+    const messages = async (file: string, source: string) => {
+      const [result] = await eslint.lintText(source, { filePath: path.join(server, file) });
+      return (result?.messages ?? []).filter((m) => m.ruleId === "guardgate/server-ladder").map((m) => m.message);
+    };
+    const up = await messages(
+      "store/example.ts",
+      'import type { Gateway } from "../pipeline/gateway.js";\nexport type G = Gateway;\n',
+    );
+    expect(up).toEqual([expect.stringContaining("store/ is on rung")]);
+    expect(up[0]).toContain("may not import pipeline/");
+    expect(
+      await messages("pipeline/example.ts", 'import type { Store } from "../store/store.js";\nexport type S = Store;\n'),
+    ).toEqual([]);
+    expect(await messages("store/example.ts", 'export { x } from "../unplaced.js";\n')).toEqual([
+      expect.stringContaining("unplaced.ts has no rung"),
+    ]);
+  });
+
+  it("is the table of docs/architecture.md, rung by rung", () => {
+    const docs = readFileSync(path.join(root, "docs", "architecture.md"), "utf8");
+    const section = docs.slice(docs.indexOf("### Import graph"), docs.indexOf("\n## ", docs.indexOf("### Import graph")));
+    const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((row) =>
+      [...(row[2] as string).matchAll(/`([^`]+)`/g)].map((m) => m[1]),
+    );
+    expect(rows).toEqual(LADDER.map((units) => [...units]));
   });
 });

@@ -23,14 +23,14 @@ export function requireAdminKey(scope: FastifyInstance, sources: GatewaySources,
   scope.decorateRequest("actor", undefined);
   scope.addHook("onRequest", async (request, reply) => {
     const key = headerValue(request.headers, HEADER.apiKey)?.trim();
-    if (!key) throw new ManagementError(401, "missing_api_key", `${HEADER.apiKey}: the header is required; send an admin key`);
+    if (!key) throw new ManagementError("missing_api_key", `${HEADER.apiKey}: the header is required; send an admin key`);
     const throttled = throttledRefusal(throttle, request, reply);
-    if (throttled) throw new ManagementError(throttled.status, throttled.code, throttled.message);
+    if (throttled) throw new ManagementError(throttled.code, throttled.message);
     const identity = await sources.verifyAny(key);
     if (!identity) {
       const late = countFailedKey(throttle, request, reply);
-      if (late) throw new ManagementError(late.status, late.code, late.message);
-      throw new ManagementError(401, "invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
+      if (late) throw new ManagementError(late.code, late.message);
+      throw new ManagementError("invalid_api_key", `${HEADER.apiKey}: the key is not valid`);
     }
     request.actor = {
       kind: "key",
@@ -44,6 +44,6 @@ export function requireAdminKey(scope: FastifyInstance, sources: GatewaySources,
 
 /** The actor of an authenticated admin request. */
 export function actorOf(request: FastifyRequest): Actor & { kind: "key" } {
-  if (!request.actor) throw new ManagementError(401, "missing_api_key", `${HEADER.apiKey}: the header is required`);
+  if (!request.actor) throw new ManagementError("missing_api_key", `${HEADER.apiKey}: the header is required`);
   return request.actor;
 }

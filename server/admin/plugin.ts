@@ -7,6 +7,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
+import { CONFIG_ERROR_STATUS } from "../error-codes.js";
 import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
@@ -47,7 +48,7 @@ export function adminError(error: unknown): { status: number; code: string; mess
   if (error instanceof ManagementError || error instanceof LimitError) {
     return { status: error.status, code: error.code, message: error.message };
   }
-  if (error instanceof ConfigError) return { status: 400, code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { status: CONFIG_ERROR_STATUS, code: error.code, message: error.message };
   return describeError(error, ADMIN_BODY_LIMIT);
 }
 
@@ -129,7 +130,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         const actor = actorOf(request);
         const workspaceId = (request.query as { workspace_id?: string }).workspace_id ?? actor.workspace_id;
         if (!workspaceId) {
-          throw new ManagementError(400, "workspace_required", "workspace_id: an organization-level key must name the workspace");
+          throw new ManagementError("workspace_required", "workspace_id: an organization-level key must name the workspace");
         }
         const workspace = await management.workspaces.get(actor, workspaceId);
         const baseUrl = `${request.protocol}://${request.host}`;

@@ -33,7 +33,7 @@ export interface FeedbackAnswer {
 }
 
 function invalid(message: string): GatewayError {
-  return new GatewayError(400, "invalid_feedback", message);
+  return new GatewayError("invalid_feedback", message);
 }
 
 /** Checks a body's value, weight and metadata; `required` names the fields that must be there. */
@@ -134,11 +134,11 @@ export class FeedbackService {
       throw invalid("trace_id: cannot change; send new feedback on the other answer instead");
     const existing = await this.#store.feedback.get(id);
     if (!existing || existing.workspace_id !== workspaceId)
-      throw new GatewayError(404, "unknown_feedback", `feedback "${id}" is not one of this workspace's`);
+      throw new GatewayError("unknown_feedback", `feedback "${id}" is not one of this workspace's`);
     if (input.value === undefined && input.weight === undefined && input.metadata === undefined)
       throw invalid("the body changes nothing: give value, weight or metadata");
     const updated = await this.#store.feedback.update(id, input, new Date(this.#now()).toISOString());
-    if (!updated) throw new GatewayError(404, "unknown_feedback", `feedback "${id}" is not one of this workspace's`);
+    if (!updated) throw new GatewayError("unknown_feedback", `feedback "${id}" is not one of this workspace's`);
     return { status: "success", message: "feedback updated", feedback_ids: [id] };
   }
 
@@ -157,6 +157,6 @@ export class FeedbackService {
       if (this.#now() >= deadline) break;
       await sleep(Math.min(100 * 2 ** Math.min(attempt, 3), Math.max(1, deadline - this.#now())));
     }
-    throw new GatewayError(404, "unknown_trace", `trace_id: this workspace has no request "${traceId}"`);
+    throw new GatewayError("unknown_trace", `trace_id: this workspace has no request "${traceId}"`);
   }
 }

@@ -5,7 +5,7 @@
  * retry: 429 with `retry-after` for rate limits, 402 once a budget is spent.
  */
 import { GuardgateError } from "../../core/index.js";
-import type { GatewayErrorCode } from "../error-codes.js";
+import { type GatewayStatusCode, gatewayStatus } from "../error-codes.js";
 import type { SpendFilter } from "../store/log-types.js";
 import type { Budget, ModelPrice, RateLimit } from "../store/types.js";
 import type { Counters } from "./counters.js";
@@ -13,14 +13,14 @@ import { costOf, type TokenUsage } from "./prices.js";
 
 const MINUTE = 60_000;
 
-/** A limit refusal, with the HTTP status and headers to answer with. */
+/** A limit refusal, with the HTTP status (its code's line in error-codes.ts) and headers to answer with. */
 export class LimitError extends GuardgateError {
   readonly status: number;
   readonly headers: Record<string, string>;
-  declare readonly code: GatewayErrorCode;
-  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
+  declare readonly code: GatewayStatusCode;
+  constructor(code: GatewayStatusCode, message: string, headers: Record<string, string> = {}) {
     super(code, message);
-    this.status = status;
+    this.status = gatewayStatus(code);
     this.headers = headers;
   }
 }
@@ -87,7 +87,6 @@ export class LimitEnforcer {
       if (!scope.budget) continue;
       if (!price) {
         throw new LimitError(
-          400,
           "model_price_unknown",
           `${scope.label} has a budget, but model "${model ?? "(none)"}" has no price, so its spend cannot be counted; add the model to the integration's pricing`,
         );
@@ -99,7 +98,6 @@ export class LimitEnforcer {
             ? ` this month; it renews on ${nextMonthStart(now).toISOString().slice(0, 10)}`
             : "; raise the budget to continue";
         throw new LimitError(
-          402,
           "budget_exhausted",
           `the budget of ${scope.label} is spent (${formatAmount(spent)} of ${formatAmount(scope.budget.limit)})${period}`,
         );
@@ -163,7 +161,6 @@ export class LimitEnforcer {
   #rateError(scope: LimitScope, what: string, retryMs: number): LimitError {
     const seconds = Math.max(1, Math.ceil(retryMs / 1000));
     return new LimitError(
-      429,
       "rate_limit_exceeded",
       `the rate limit of ${scope.label} (${what}) is reached; retry after ${seconds} s`,
       { "retry-after": String(seconds) },

@@ -89,7 +89,6 @@ export class RedisCounters implements Counters {
   #unavailable(error: Error): LimitError {
     this.#onFailure(error);
     return new LimitError(
-      503,
       "limits_unavailable",
       `rate limits and budgets cannot be counted: Redis is unreachable (${error.message}); requests are refused until it is back (limits.on_redis_error is "closed")`,
       { "retry-after": "1" },

@@ -151,7 +151,7 @@ export class ConfigReloader {
     const { store, management, sources } = this.#options;
     const refused = (error: unknown): ManagementError => {
       const message = error instanceof Error ? error.message : String(error);
-      return new ManagementError(400, "reload_refused", `${this.path}: refused, nothing changed: ${message}`, { cause: error });
+      return new ManagementError("reload_refused", `${this.path}: refused, nothing changed: ${message}`, { cause: error });
     };
     let next: GatewayFile;
     try {

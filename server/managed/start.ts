@@ -248,7 +248,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     : undefined;
   const reload = async (): Promise<ReloadReport> => {
     if (!reloader) {
-      throw new ManagementError(409, "no_config_file", "the gateway was started without --config: there is no file to reload");
+      throw new ManagementError("no_config_file", "the gateway was started without --config: there is no file to reload");
     }
     const log = app?.log;
     try {

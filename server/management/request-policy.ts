@@ -12,7 +12,7 @@ import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
 import type { Admission, AdmissionRequest, RequestPolicy } from "../gate/policy.js";
 import type { Scope } from "../sources/types.js";
-import { type GatewayErrorCode, gatewayCode } from "../error-codes.js";
+import { type GatewayStatusCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
 import type { ManagementContext } from "./context.js";
@@ -23,8 +23,8 @@ import { assertGuardrailsAllowed } from "./plans.js";
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
 export class PolicyError extends GatewayError {
   readonly headers: Record<string, string>;
-  constructor(status: number, code: GatewayErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(status, code, message);
+  constructor(code: GatewayStatusCode, message: string, headers: Record<string, string> = {}) {
+    super(code, message);
     this.headers = headers;
   }
 }
@@ -58,7 +58,7 @@ export class StorePolicy implements RequestPolicy {
     } catch (error) {
       // Plan refusals keep their code on the request path (plan_forbids_check, guardrails_disabled).
       const code = error instanceof ManagementError ? gatewayCode(error.code) : undefined;
-      if (code) throw new PolicyError((error as ManagementError).status, code, (error as ManagementError).message);
+      if (code) throw new PolicyError(code, (error as ManagementError).message);
       throw error;
     }
   }
@@ -76,11 +76,7 @@ export class StorePolicy implements RequestPolicy {
         const model = request.model;
         if (model !== undefined && !modelAllowed(record.allowedModels, model)) {
           const allowed = record.allowedModels === "all" ? "" : `; it allows ${record.allowedModels.join(", ") || "no model"}`;
-          throw new PolicyError(
-            403,
-            "model_not_allowed",
-            `model "${model}" is not allowed through provider "@${slug}"${allowed}`,
-          );
+          throw new PolicyError("model_not_allowed", `model "${model}" is not allowed through provider "@${slug}"${allowed}`);
         }
         scopes.push(...record.limits);
         if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#context.prices);
@@ -91,7 +87,7 @@ export class StorePolicy implements RequestPolicy {
     try {
       admission = await this.#enforcer.admit(scopes, request.model, price);
     } catch (error) {
-      if (error instanceof LimitError) throw new PolicyError(error.status, error.code, error.message, error.headers);
+      if (error instanceof LimitError) throw new PolicyError(error.code, error.message, error.headers);
       throw error;
     }
     const ids = record ? { provider_id: record.providerId, integration_id: record.integrationId } : {};

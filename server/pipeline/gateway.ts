@@ -143,7 +143,7 @@ export class Gateway {
     } catch (error) {
       if (!ctx.signal.aborted) throw error;
       // The client left during a retry wait or an upstream call: nobody to answer.
-      const closed = new GatewayError(499, "client_closed", "the client closed the connection");
+      const closed = new GatewayError("client_closed", "the client closed the connection");
       void this.finish(ctx, undefined, undefined, closed);
       send.closed(closed);
       return;

@@ -41,14 +41,14 @@ export function parseMetadata(value: string | undefined): Record<string, string>
   try {
     parsed = JSON.parse(value);
   } catch (error) {
-    throw new GatewayError(400, "invalid_metadata", `${HEADER.metadata}: is not valid JSON: ${(error as Error).message}`);
+    throw new GatewayError("invalid_metadata", `${HEADER.metadata}: is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new GatewayError(400, "invalid_metadata", `${HEADER.metadata}: must be a JSON object of strings`);
+    throw new GatewayError("invalid_metadata", `${HEADER.metadata}: must be a JSON object of strings`);
   }
   for (const [key, item] of Object.entries(parsed)) {
     if (typeof item !== "string") {
-      throw new GatewayError(400, "invalid_metadata", `${HEADER.metadata}.${key}: must be a string, not ${typeof item}`);
+      throw new GatewayError("invalid_metadata", `${HEADER.metadata}.${key}: must be a string, not ${typeof item}`);
     }
   }
   return parsed as Record<string, string>;
@@ -59,7 +59,7 @@ export function strictCompliance(headers: IncomingHttpHeaders): boolean {
   const value = headerValue(headers, HEADER.strictCompliance)?.trim().toLowerCase();
   if (value === undefined || value === "" || value === "true") return true;
   if (value === "false") return false;
-  throw new GatewayError(400, "invalid_header", `${HEADER.strictCompliance}: must be true or false`);
+  throw new GatewayError("invalid_header", `${HEADER.strictCompliance}: must be true or false`);
 }
 
 /** Provider settings carried by headers. */

@@ -268,10 +268,9 @@ export class StreamRelay {
     if (rest && this.#terminal.length) return;
     // A terminal event missing only its blank line is whole too.
     if (rest && this.#text.isTerminal(rest) && isWhole(rest)) this.#take(rest);
-    else if (rest)
-      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended in the middle of an event");
+    else if (rest) throw new GatewayError("upstream_stream_incomplete", "the upstream's stream ended in the middle of an event");
     if (!this.#terminal.length) {
-      throw new GatewayError(502, "upstream_stream_incomplete", "the upstream's stream ended without its terminal event");
+      throw new GatewayError("upstream_stream_incomplete", "the upstream's stream ended without its terminal event");
     }
   }
 
@@ -285,7 +284,6 @@ export class StreamRelay {
       this.#hold.push(event);
       if (this.#hold.heldBytes > MAX_HELD_BYTES) {
         throw new GatewayError(
-          502,
           "stream_too_large",
           `the upstream's stream held for output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
         );
@@ -306,7 +304,6 @@ export class StreamRelay {
     if (this.#gatheredBytes + event.raw.length > (read ? MAX_HELD_BYTES : PASS_THROUGH_GATHER_BYTES)) {
       if (read) {
         throw new GatewayError(
-          502,
           "stream_too_large",
           `the upstream's stream read by output guardrails exceeds ${MAX_HELD_BYTES} bytes`,
         );
@@ -382,7 +379,6 @@ export class StreamRelay {
     const budget = this.#options.checkBudgetMs ?? DEFAULT_STREAM_CHECK_BUDGET_MS;
     if (this.#checkTime <= budget) return;
     throw new GatewayError(
-      502,
       "stream_check_budget_exceeded",
       `the output guardrails of this stream used more than ${budget} ms of check time (stream_check_budget_ms) after ${hold.length} characters`,
     );

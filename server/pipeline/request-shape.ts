@@ -13,7 +13,7 @@ import { isObject } from "../../core/internal.js";
 export const MAX_BODY_DEPTH = 64;
 
 function refuse(field: string, problem: string): never {
-  throw new GatewayError(400, "invalid_request", `${field}: ${problem}`);
+  throw new GatewayError("invalid_request", `${field}: ${problem}`);
 }
 
 // Character codes of the JSON punctuation that opens and closes strings and levels.
@@ -55,7 +55,7 @@ export function jsonTextDepth(text: string, limit = MAX_BODY_DEPTH): number {
  */
 export function assertJsonTextDepth(text: string): void {
   if (jsonTextDepth(text) > MAX_BODY_DEPTH) {
-    throw new GatewayError(400, "body_too_deep", `the body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`);
+    throw new GatewayError("body_too_deep", `the body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`);
   }
 }
 

@@ -30,7 +30,6 @@ export function assertStreamCheckable(hold: StreamHold, requestType: RequestType
   const tools = hold.toolRedactors ?? [];
   if (requestType === "messages" && Array.isArray(body.tools) && body.tools.length > 0 && tools.length) {
     throw new GatewayError(
-      400,
       "stream_not_checkable",
       `${names(tools)} redact${tools.length > 1 ? "" : "s"} tool-call input, which cannot be done on a streamed tool_use block: ask for stream: false, or set tool_arguments: false on the guardrail`,
     );

@@ -72,7 +72,7 @@ describe("the target call stack", () => {
 
   it("turns a gateway error below into the target's answer, and stops after the allowed attempts", async () => {
     const dispatch = compose([retrying({ baseDelayMs: 0 })], async () => {
-      throw new GatewayError(502, "upstream_unreachable", "the upstream could not be reached");
+      throw new GatewayError("upstream_unreachable", "the upstream could not be reached");
     });
     const call = callOf({ attempts: 1, onStatusCodes: [502] });
     const outcome = await dispatch(call);

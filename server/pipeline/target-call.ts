@@ -217,7 +217,6 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
     if (ok(response.status)) {
       if (!isObject(parsed)) {
         throw new GatewayError(
-          502,
           "upstream_invalid_response",
           `the upstream ${providerLabel(provider)} answered ${response.status} with a body that is not a JSON object`,
         );

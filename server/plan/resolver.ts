@@ -79,17 +79,17 @@ export class PlanResolver {
     try {
       config = JSON.parse(value);
     } catch (error) {
-      throw new GatewayError(400, "config_malformed", `${label}: is not valid JSON: ${(error as Error).message}`);
+      throw new GatewayError("config_malformed", `${label}: is not valid JSON: ${(error as Error).message}`);
     }
     if (typeof config !== "object" || config === null || Array.isArray(config)) {
-      throw new GatewayError(400, "config_malformed", `${label}: must be a config id or a JSON object`);
+      throw new GatewayError("config_malformed", `${label}: must be a config id or a JSON object`);
     }
     return this.build(config as Record<string, unknown>, scope, label);
   }
 
   async #saved(id: string, scope: Scope, label: string): Promise<Plan> {
     const record = await this.configs.get(id, scope);
-    if (!record) throw new GatewayError(404, "unknown_config", `${label}: no config with id "${id}"`);
+    if (!record) throw new GatewayError("unknown_config", `${label}: no config with id "${id}"`);
     const plan = await this.build(record.config, scope, `config "${id}"`);
     // A saved config's guardrails, inline or not, were written by an admin: their ids are saved ids.
     return { ...plan, configId: id, inlineGuardrails: [] };
@@ -99,7 +99,7 @@ export class PlanResolver {
 /** Prefixes a config error with where the config came from; other errors pass unchanged. */
 function labelled(error: unknown, label: string): unknown {
   if (error instanceof ConfigError) {
-    return new GatewayError(400, error.code, `${label}: ${error.message}`, { cause: error });
+    return new GatewayError(error.code, `${label}: ${error.message}`, { cause: error });
   }
   return error;
 }

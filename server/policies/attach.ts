@@ -213,7 +213,6 @@ export function preparePolicyGuardrails(registry: CheckRegistry, policy: PolicyR
       if (!(error instanceof ConfigError)) throw error;
       // Fail closed: a guardrail the organisation requires is never skipped.
       throw new GatewayError(
-        503,
         "policy_unavailable",
         `policy "${policy.id}" cannot run: ${error.message}; an admin must fix the policy`,
         {

@@ -41,7 +41,6 @@ export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: stri
   const what = kind.format ? `speaks the ${kind.format} format` : "has its own format";
   const reach = kind.chat ? " and is reached from chat routes only" : "";
   throw new GatewayError(
-    400,
     "provider_format_mismatch",
     `${endpoint.route} cannot reach ${label}: it ${what}${reach}; ${endpoint.route} needs ${FORMATS[endpoint.format].label} provider`,
   );
@@ -53,7 +52,7 @@ export function adapterFor(kind: ProviderKind, endpoint: Endpoint): ProviderAdap
   if (route === "passthrough") return passthrough(kind);
   if (route === "chat") return translatedChat(kind, kind.chat as ChatBackend);
   if (route === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend);
-  throw new GatewayError(400, "provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
+  throw new GatewayError("provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
 }
 
 function passthrough(kind: ProviderKind): ProviderAdapter {
@@ -91,7 +90,6 @@ export function keptParameters(request: Json, parameters: ReadonlySet<string>, c
     if (parameters.has(name)) kept[name] = value;
     else if (!call.dropParams) {
       throw new GatewayError(
-        400,
         "unsupported_parameter",
         `${name}: ${providerLabel(call)} cannot honour this parameter; remove it, or set "drop_params": true in the config to drop it`,
       );
@@ -108,7 +106,7 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
   return {
     async send(upstream, call) {
       const codec = CLIENT_CODECS[call.endpoint.format];
-      if (!codec) throw new GatewayError(400, "provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
+      if (!codec) throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
       const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
       if (call.stream) chat.stream = true;
       const native = await backend.request(chat, call, upstream);
@@ -137,7 +135,7 @@ async function* scrubbedFailures(chunks: AsyncIterable<Json>, call: ProviderCall
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     const message = scrubSecrets(error.message, call.provider);
-    throw message === error.message ? error : new GatewayError(error.status, error.code, message, { cause: error });
+    throw message === error.message ? error : new GatewayError(error.code, message, { cause: error });
   }
 }
 
@@ -225,7 +223,6 @@ async function objectOf(response: UpstreamResponse): Promise<Json> {
     // Answered below.
   }
   throw new GatewayError(
-    502,
     "upstream_invalid_response",
     `the upstream answered ${response.status} with a body that is not a JSON object`,
   );

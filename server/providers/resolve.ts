@@ -106,13 +106,13 @@ export function parseCustomHost(value: string, where: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new GatewayError(400, "invalid_custom_host", `${where}: "${value}" is not a URL`);
+    throw new GatewayError("invalid_custom_host", `${where}: "${value}" is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new GatewayError(400, "invalid_custom_host", `${where}: only http and https URLs are allowed`);
+    throw new GatewayError("invalid_custom_host", `${where}: only http and https URLs are allowed`);
   }
   if (url.username || url.password) {
-    throw new GatewayError(400, "invalid_custom_host", `${where}: credentials in the URL are not allowed; send them as headers`);
+    throw new GatewayError("invalid_custom_host", `${where}: credentials in the URL are not allowed; send them as headers`);
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -136,7 +136,7 @@ export class ProviderResolver {
     if (typeof input.model === "string" && input.model.startsWith("@")) {
       const slash = input.model.indexOf("/");
       if (slash < 2 || slash === input.model.length - 1) {
-        throw new GatewayError(400, "invalid_model", `model: "${input.model}" must have the form @<provider_slug>/<model_slug>`);
+        throw new GatewayError("invalid_model", `model: "${input.model}" must have the form @<provider_slug>/<model_slug>`);
       }
       const slug = input.model.slice(1, slash);
       const provider = await this.#fromSlug(slug, `model "${input.model}"`, customHost, input);
@@ -153,7 +153,6 @@ export class ProviderResolver {
     const name = provider ?? (customHost ? endpoint.format : undefined);
     if (!name) {
       throw new GatewayError(
-        400,
         "no_provider",
         'no provider: use a model "@<provider_slug>/<model>", a config with "provider", or the x-gateway-provider header',
       );
@@ -162,7 +161,6 @@ export class ProviderResolver {
     const entry = PROVIDER_CATALOG[name];
     if (!entry) {
       throw new GatewayError(
-        400,
         "unknown_provider_name",
         `provider "${name}" is not known; use one of ${knownProviderNames().join(", ")}, or "@<slug>" for a provider defined on the gateway`,
       );
@@ -187,7 +185,7 @@ export class ProviderResolver {
     try {
       checkProviderOptions(name, options, "config");
     } catch (error) {
-      if (error instanceof ConfigError) throw new GatewayError(400, error.code, error.message);
+      if (error instanceof ConfigError) throw new GatewayError(error.code, error.message);
       throw error;
     }
     const resolved: HttpProvider = {
@@ -237,13 +235,12 @@ export class ProviderResolver {
     input: { endpoint: Endpoint; scope: Scope },
   ): Promise<ResolvedProvider> {
     const provider = await this.bySlug(slug, input.scope);
-    if (!provider) throw new GatewayError(404, "unknown_provider", `${where}: no provider with slug "${slug}" is defined`);
+    if (!provider) throw new GatewayError("unknown_provider", `${where}: no provider with slug "${slug}" is defined`);
     // The built-in mock needs no record and holds no credential to protect.
     if (provider.kind === "mock" && provider.slug === undefined) return provider;
     if (customHost !== undefined) {
       // Pointing a slug elsewhere would send the operator's credential to a host the client chose.
       throw new GatewayError(
-        400,
         "custom_host_with_slug",
         `${where}: a custom host cannot be combined with a provider slug; the slug's credential only goes to its own base URL`,
       );

@@ -11,7 +11,6 @@ import type { Json, ProviderCall } from "./adapter.js";
 export function dropOrRefuse(call: ProviderCall, where: string, reason: string): void {
   if (call.dropParams) return;
   throw new GatewayError(
-    400,
     "unsupported_parameter",
     `${where}: ${reason}; remove it, or set "drop_params": true in the config to drop it`,
   );
@@ -19,7 +18,7 @@ export function dropOrRefuse(call: ProviderCall, where: string, reason: string):
 
 /** A 400 for a request that is malformed in a way the translation has to read. */
 export function invalidRequest(where: string, reason: string): GatewayError {
-  return new GatewayError(400, "invalid_request", `${where}: ${reason}`);
+  return new GatewayError("invalid_request", `${where}: ${reason}`);
 }
 
 /** Whether a value is a JSON object. */

@@ -81,11 +81,7 @@ function requestTypeOf(value: string | undefined, where: string, body?: Record<s
   }
   const type = baseRequestType(value);
   if (!type)
-    throw new GatewayError(
-      400,
-      "invalid_request_type",
-      `${where}: "${value}" is not one of chatComplete, complete, embed, messages`,
-    );
+    throw new GatewayError("invalid_request_type", `${where}: "${value}" is not one of chatComplete, complete, embed, messages`);
   return type;
 }
 
@@ -181,10 +177,10 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     validateEvaluateBody(body, "");
     const scope = { workspaceId: identity.workspaceId };
     if ((body.guardrails === undefined) === (body.config === undefined)) {
-      throw new GatewayError(400, "invalid_request", "give exactly one of guardrails or config");
+      throw new GatewayError("invalid_request", "give exactly one of guardrails or config");
     }
     if (body.side === "output" && body.response === undefined) {
-      throw new GatewayError(400, "invalid_request", "response: is required on the output side");
+      throw new GatewayError("invalid_request", "response: is required on the output side");
     }
     const requestType = requestTypeOf(body.request_type, "request_type", body.request);
     const {
@@ -228,16 +224,16 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       .filter(Boolean);
     const configId = single("config");
     if (!ids?.length === !configId) {
-      throw new GatewayError(400, "invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
+      throw new GatewayError("invalid_request", "name the guardrails to run: ?guardrails=id1,id2 or ?config=<config id>");
     }
     const sideParam = single("side");
     if (sideParam !== undefined && sideParam !== "input" && sideParam !== "output") {
-      throw new GatewayError(400, "invalid_request", 'side: must be "input" or "output"');
+      throw new GatewayError("invalid_request", 'side: must be "input" or "output"');
     }
     const side: Side = (sideParam as Side | undefined) ?? (body.eventType === "afterRequestHook" ? "output" : "input");
     const requestJson = body.request?.json ?? {};
     if (side === "output" && !body.response?.json) {
-      throw new GatewayError(400, "invalid_request", "response.json: is required for an afterRequestHook");
+      throw new GatewayError("invalid_request", "response.json: is required for an afterRequestHook");
     }
     const requestType = requestTypeOf(body.requestType, "requestType", requestJson);
     const { guardrails: listed, origin } = ids?.length

@@ -74,7 +74,7 @@ async function handle(
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
-    if (!reply.raw.writableFinished) controller.abort(new GatewayError(499, "client_closed", "the client closed the connection"));
+    if (!reply.raw.writableFinished) controller.abort(new GatewayError("client_closed", "the client closed the connection"));
   });
   const body = isObject(request.body) ? request.body : {};
   const fields = contextFields(endpoint, request, body, controller.signal);
@@ -83,7 +83,7 @@ async function handle(
   await gateway.handle(
     fields,
     async () => {
-      if (!isObject(request.body)) throw new GatewayError(400, "invalid_request", "the body must be a JSON object");
+      if (!isObject(request.body)) throw new GatewayError("invalid_request", "the body must be a JSON object");
       // The shape first: guardrails must never judge a field that is not there.
       assertRequestShape(endpoint.requestType, body);
       fields.strict = strictCompliance(request.headers);

@@ -60,11 +60,11 @@ export function upstreamFailure(error: unknown, url: string, timeoutMs: number):
   const code = e.code ?? e.cause?.code;
   if (error instanceof GatewayError) return error;
   if (code && TIMEOUT_CODES.has(code)) {
-    return new GatewayError(504, "upstream_timeout", `the upstream ${host} did not answer within ${timeoutMs} ms`);
+    return new GatewayError("upstream_timeout", `the upstream ${host} did not answer within ${timeoutMs} ms`);
   }
-  if (code === ADDRESS_REFUSED) return new GatewayError(400, "custom_host_refused", (e.code ? e : e.cause)?.message ?? "refused");
+  if (code === ADDRESS_REFUSED) return new GatewayError("custom_host_refused", (e.code ? e : e.cause)?.message ?? "refused");
   const reason = code ?? e.message ?? "unknown error";
-  return new GatewayError(502, "upstream_unreachable", `the upstream ${host} could not be reached or broke off: ${reason}`, {
+  return new GatewayError("upstream_unreachable", `the upstream ${host} could not be reached or broke off: ${reason}`, {
     cause: error,
   });
 }
@@ -110,7 +110,7 @@ export class UpstreamClient {
       try {
         checkLiteralHost(url.hostname, this.#policy);
       } catch (error) {
-        throw new GatewayError(400, "custom_host_refused", (error as Error).message);
+        throw new GatewayError("custom_host_refused", (error as Error).message);
       }
     }
     const dispatcher: Dispatcher = request.trusted ? this.#trusted : this.#guarded;
@@ -142,7 +142,7 @@ export class UpstreamClient {
         if (declared > maxBytes) {
           body.destroy();
           return Promise.reject(
-            new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+            new GatewayError("upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
           );
         }
         // Events rather than an async iterator: this runs on every non-streamed answer.
@@ -153,7 +153,7 @@ export class UpstreamClient {
             size += part.length;
             if (size > maxBytes) {
               body.destroy(
-                new GatewayError(502, "upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
+                new GatewayError("upstream_response_too_large", `the upstream answer is larger than ${maxBytes} bytes`),
               );
               return;
             }
@@ -189,7 +189,7 @@ export class UpstreamClient {
       const url = new URL(raw);
       parsed = { origin: url.origin, path: `${url.pathname}${url.search}`, hostname: url.hostname };
     } catch {
-      throw new GatewayError(400, "invalid_custom_host", `the upstream URL "${raw}" is not valid`);
+      throw new GatewayError("invalid_custom_host", `the upstream URL "${raw}" is not valid`);
     }
     // Bounded: client-chosen hosts could otherwise grow it without end.
     if (this.#urls.size >= 1000) this.#urls.clear();

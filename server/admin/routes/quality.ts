@@ -103,7 +103,7 @@ const guardrailSpec = {
 function workspaceOf(given: string | undefined, actor: ReturnType<typeof actorOf>): string {
   const workspaceId = given ?? (actor.kind === "key" ? actor.workspace_id : null);
   if (!workspaceId)
-    throw new ManagementError(400, "workspace_required", "workspace_id: an organization-level key must name the workspace");
+    throw new ManagementError("workspace_required", "workspace_id: an organization-level key must name the workspace");
   return workspaceId;
 }
 

@@ -72,12 +72,12 @@ export async function* chunksOfMessageStream(source: AsyncIterable<Buffer>, chat
       case "error": {
         const error = isJson(payload.error) ? payload.error : {};
         const message = typeof error.message === "string" ? error.message : "the provider reported an error";
-        throw new GatewayError(502, "upstream_stream_error", `the provider's stream failed (${String(error.type)}): ${message}`);
+        throw new GatewayError("upstream_stream_error", `the provider's stream failed (${String(error.type)}): ${message}`);
       }
       default:
         // ping, and thinking and signature deltas, which the chat form has no place for.
         break;
     }
   }
-  throw new GatewayError(502, "upstream_stream_incomplete", "the provider's stream ended without message_stop");
+  throw new GatewayError("upstream_stream_incomplete", "the provider's stream ended without message_stop");
 }

@@ -62,7 +62,6 @@ function authorityOf(call: ProviderCall, options: AzureOptions): string {
   // record (a slug) is the operator's, who may point it anywhere (a proxy, a test double).
   if (call.provider.slug === undefined && !MICROSOFT_AUTHORITIES.has(host)) {
     throw new GatewayError(
-      400,
       "provider_not_configured",
       `azure_authority_host: a config may name only Microsoft's authority hosts (${[...MICROSOFT_AUTHORITIES].join(", ")}); set another on a provider record`,
     );
@@ -112,7 +111,6 @@ async function fetchToken(call: ProviderCall, options: AzureOptions, authority: 
   });
   const failed = (why: string) =>
     new GatewayError(
-      502,
       "provider_auth_failed",
       `${label(call)}: Microsoft Entra ID gave no token: ${secret ? why.replaceAll(secret, "[REDACTED]") : why}`,
     );

@@ -12,7 +12,6 @@ export function azureBase(call: ProviderCall, options: AzureOptions): string {
   if (call.provider.baseUrl) return call.provider.baseUrl;
   if (options.resource_name) return `https://${options.resource_name}.openai.azure.com/openai`;
   throw new GatewayError(
-    400,
     "provider_not_configured",
     `${label(call)} needs resource_name (or a base_url ending in /openai) to be called`,
   );
@@ -28,16 +27,11 @@ export function azureDeployment(call: ProviderCall, options: AzureOptions): stri
   const mapped = model !== undefined && options.azure_deployments ? options.azure_deployments[model] : undefined;
   const deployment = mapped ?? options.deployment_id ?? model;
   if (deployment === undefined) {
-    throw new GatewayError(
-      400,
-      "provider_not_configured",
-      `${label(call)} needs deployment_id, or a model naming the deployment`,
-    );
+    throw new GatewayError("provider_not_configured", `${label(call)} needs deployment_id, or a model naming the deployment`);
   }
   // Operator names are checked by the options schema; a model naming the deployment is the client's.
   if (!DEPLOYMENT_NAME.test(deployment)) {
     throw new GatewayError(
-      400,
       "invalid_model",
       `model: "${deployment}" cannot name an Azure deployment (letters, digits, "-", "_" and "." only); map it with azure_deployments or set deployment_id`,
     );

@@ -77,7 +77,6 @@ export async function credentialsFor(options: Json): Promise<ResolvedCredentials
   const shared = (await sharedProfile(profile)).credentials;
   if (shared) return { credentials: shared, fromOptions: false };
   throw new GatewayError(
-    400,
     "provider_not_configured",
     `Amazon Bedrock: no AWS credentials: set aws_access_key_id and aws_secret_access_key on the provider, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the gateway's environment, or profile "${profile}" in the shared AWS files`,
   );
@@ -92,13 +91,12 @@ export async function regionFor(options: Json): Promise<string> {
     (await sharedProfile(profileName(options))).region;
   if (!region) {
     throw new GatewayError(
-      400,
       "provider_not_configured",
       "Amazon Bedrock: no region: set aws_region on the provider, AWS_REGION in the gateway's environment, or region in the shared AWS config file",
     );
   }
   if (!REGION.test(region)) {
-    throw new GatewayError(400, "provider_not_configured", `Amazon Bedrock: "${region}" is not an AWS region name`);
+    throw new GatewayError("provider_not_configured", `Amazon Bedrock: "${region}" is not an AWS region name`);
   }
   return region;
 }
@@ -115,7 +113,6 @@ export async function signedCall(call: ProviderCall, path: string, body: Json, a
   ]);
   if (!provider.trusted && !fromOptions) {
     throw new GatewayError(
-      400,
       "custom_host_needs_credentials",
       "custom_host: Amazon Bedrock calls to a host the request chose are signed only with credentials the config gives (aws_access_key_id, aws_secret_access_key), never with the gateway's own",
     );
@@ -133,7 +130,7 @@ export async function signedCall(call: ProviderCall, path: string, body: Json, a
 /** `/model/{modelId}`: a model id, inference profile id or ARN, as one path segment. */
 export function modelPath(model: unknown): string {
   if (typeof model !== "string" || model === "") {
-    throw new GatewayError(400, "invalid_model", "model: Amazon Bedrock needs a model id, inference profile id or ARN");
+    throw new GatewayError("invalid_model", "model: Amazon Bedrock needs a model id, inference profile id or ARN");
   }
   return `/model/${encodeURIComponent(model)}`;
 }

@@ -33,7 +33,6 @@ export function familyOf(model: unknown): Family {
   if (/amazon\.titan-embed/.test(id)) return "titan";
   if (/cohere\.embed/.test(id)) return "cohere";
   throw new GatewayError(
-    400,
     "invalid_model",
     `model: "${id}" is not an embedding model guardgate can call on Amazon Bedrock (amazon.titan-embed-* or cohere.embed-*)`,
   );
@@ -42,7 +41,6 @@ export function familyOf(model: unknown): Family {
 function refuse(name: string, why: string, dropParams: boolean): void {
   if (dropParams) return;
   throw new GatewayError(
-    400,
     "unsupported_parameter",
     `${name}: ${why}; remove it, or set "drop_params": true in the config to drop it`,
   );
@@ -52,7 +50,6 @@ function texts(input: unknown): string[] {
   const list = typeof input === "string" ? [input] : input;
   if (!Array.isArray(list) || list.length === 0 || !list.every((item) => typeof item === "string")) {
     throw new GatewayError(
-      400,
       "unsupported_content",
       "input: Amazon Bedrock embeds text: give a string or an array of strings (token arrays cannot be sent)",
     );
@@ -65,7 +62,7 @@ export function invokeBody(request: Json, dropParams: boolean): Json {
   const family = familyOf(request.model);
   const inputs = texts(request.input);
   if (request.encoding_format !== undefined && request.encoding_format !== "float" && request.encoding_format !== "base64") {
-    throw new GatewayError(400, "invalid_request", 'encoding_format: expected "float" or "base64"');
+    throw new GatewayError("invalid_request", 'encoding_format: expected "float" or "base64"');
   }
   if (family === "cohere") {
     if (request.dimensions !== undefined)
@@ -73,13 +70,12 @@ export function invokeBody(request: Json, dropParams: boolean): Json {
     if (request.normalize !== undefined) refuse("normalize", "Cohere embeddings on Amazon Bedrock take no normalize", dropParams);
     const inputType = request.input_type ?? "search_document";
     if (typeof inputType !== "string" || !COHERE_INPUT_TYPES.has(inputType)) {
-      throw new GatewayError(400, "invalid_request", `input_type: expected one of ${[...COHERE_INPUT_TYPES].join(", ")}`);
+      throw new GatewayError("invalid_request", `input_type: expected one of ${[...COHERE_INPUT_TYPES].join(", ")}`);
     }
     return { texts: inputs, input_type: inputType };
   }
   if (inputs.length > 1) {
     throw new GatewayError(
-      400,
       "unsupported_content",
       `input: Amazon Titan embeds one text per call and ${inputs.length} were given in one`,
     );
@@ -108,7 +104,7 @@ function vectors(body: Json): number[][] {
   // Cohere answers a list of vectors, or vectors by type when `embedding_types` was asked.
   const embeddings = Array.isArray(body.embeddings) ? body.embeddings : (body.embeddings as { float?: unknown })?.float;
   if (Array.isArray(embeddings)) return embeddings as number[][];
-  throw new GatewayError(502, "upstream_invalid_response", "Amazon Bedrock's embeddings answer holds no embedding");
+  throw new GatewayError("upstream_invalid_response", "Amazon Bedrock's embeddings answer holds no embedding");
 }
 
 function tokenCount(body: Json, headers: IncomingHttpHeaders): number {

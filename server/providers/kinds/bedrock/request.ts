@@ -32,7 +32,7 @@ interface Turn {
 const IMAGE_FORMATS = new Set(["png", "jpeg", "gif", "webp"]);
 
 function refuse(code: "unsupported_content" | "unsupported_parameter" | "invalid_request", message: string): never {
-  throw new GatewayError(400, code, message);
+  throw new GatewayError(code, message);
 }
 
 /** Converse takes image bytes only: a data URL is decoded, a web URL is refused (it is never fetched). */

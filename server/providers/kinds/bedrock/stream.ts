@@ -42,7 +42,6 @@ export async function* eventMessages(source: AsyncIterable<Buffer>): AsyncIterab
       const length = pending.readUInt32BE(0);
       if (length < FRAMING_BYTES || length > MAX_MESSAGE_BYTES) {
         throw new GatewayError(
-          502,
           "upstream_invalid_response",
           `Amazon Bedrock's event stream announced a message of ${length} bytes`,
         );
@@ -53,7 +52,7 @@ export async function* eventMessages(source: AsyncIterable<Buffer>): AsyncIterab
     }
   }
   if (pending.length) {
-    throw new GatewayError(502, "upstream_stream_incomplete", "Amazon Bedrock's event stream ended in the middle of a message");
+    throw new GatewayError("upstream_stream_incomplete", "Amazon Bedrock's event stream ended in the middle of a message");
   }
 }
 
@@ -62,7 +61,6 @@ function decode(events: EventStreamCodec, bytes: Buffer): Message {
     return events.decode(bytes);
   } catch (error) {
     throw new GatewayError(
-      502,
       "upstream_invalid_response",
       `Amazon Bedrock's event stream sent a message that does not decode: ${(error as Error).message}`,
     );
@@ -82,18 +80,14 @@ function payload(message: Message): Json {
   } catch {
     // Answered below.
   }
-  throw new GatewayError(
-    502,
-    "upstream_invalid_response",
-    "Amazon Bedrock's event stream sent an event that is not a JSON object",
-  );
+  throw new GatewayError("upstream_invalid_response", "Amazon Bedrock's event stream sent an event that is not a JSON object");
 }
 
 /** The error an exception message of the stream ends it with. */
 function streamException(message: Message): GatewayError {
   const type = header(message, ":exception-type") ?? header(message, ":error-code") ?? "an error";
   const said = awsMessage(payload(message).message ?? header(message, ":error-message"));
-  return new GatewayError(502, "upstream_stream_error", `Amazon Bedrock's stream reported ${type}${said ? `: ${said}` : ""}`);
+  return new GatewayError("upstream_stream_error", `Amazon Bedrock's stream reported ${type}${said ? `: ${said}` : ""}`);
 }
 
 /** OpenAI chat chunks for a ConverseStream body; the last one carries the usage. */
@@ -139,7 +133,6 @@ export async function* chatChunks(source: AsyncIterable<Buffer>, chat: Json): As
           const index = tools.get(block);
           if (index === undefined) {
             throw new GatewayError(
-              502,
               "upstream_invalid_response",
               `Amazon Bedrock's stream sent tool input for content block ${block}, which started no tool call`,
             );
@@ -163,7 +156,6 @@ export async function* chatChunks(source: AsyncIterable<Buffer>, chat: Json): As
   }
   if (!stopped || !metered) {
     throw new GatewayError(
-      502,
       "upstream_stream_incomplete",
       `Amazon Bedrock's stream ended without its ${stopped ? "metadata" : "messageStop"} event`,
     );

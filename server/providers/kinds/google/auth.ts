@@ -19,7 +19,7 @@ import type { Json, ProviderCall } from "../../adapter.js";
 export const SERVICE_ACCOUNT_OPTION = "vertex_service_account_json";
 
 function failed(message: string): GatewayError {
-  return new GatewayError(502, "provider_auth_failed", message);
+  return new GatewayError("provider_auth_failed", message);
 }
 
 /** The service account of the options: given as an object, or as its JSON text. */
@@ -34,7 +34,6 @@ export function serviceAccountOf(options: Json): ServiceAccount {
   }
   if (!isObject(account)) {
     throw new GatewayError(
-      400,
       "provider_not_configured",
       `Vertex AI needs ${SERVICE_ACCOUNT_OPTION}: a service account key (its JSON object, or that JSON as text)`,
     );

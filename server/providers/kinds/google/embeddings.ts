@@ -15,16 +15,12 @@ export const EMBEDDINGS_PARAMETERS: ReadonlySet<string> = new Set(["model", "inp
 export function embeddingInputs(request: Json): string[] {
   const encoding = request.encoding_format;
   if (encoding !== undefined && encoding !== "float" && encoding !== "base64") {
-    throw new GatewayError(400, "invalid_request", 'encoding_format: must be "float" or "base64"');
+    throw new GatewayError("invalid_request", 'encoding_format: must be "float" or "base64"');
   }
   const input = request.input;
   const texts = typeof input === "string" ? [input] : input;
   if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === "string")) {
-    throw new GatewayError(
-      400,
-      "unsupported_content",
-      "input: Google embeds text: a string or an array of strings, not token ids",
-    );
+    throw new GatewayError("unsupported_content", "input: Google embeds text: a string or an array of strings, not token ids");
   }
   return texts as string[];
 }
@@ -69,7 +65,7 @@ function list(vectors: unknown[][], request: Json, tokens: number | undefined): 
 }
 
 function malformed(provider: string, what: string): GatewayError {
-  return new GatewayError(502, "upstream_invalid_response", `${provider} answered embeddings without ${what}`);
+  return new GatewayError("upstream_invalid_response", `${provider} answered embeddings without ${what}`);
 }
 
 /** A batchEmbedContents answer as an OpenAI embeddings list. */

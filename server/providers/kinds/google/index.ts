@@ -34,7 +34,7 @@ interface Service extends RequestFlavour {
 }
 
 function modelOf(value: unknown): string {
-  if (typeof value !== "string" || value === "") throw new GatewayError(400, "invalid_model", "model: must name a Gemini model");
+  if (typeof value !== "string" || value === "") throw new GatewayError("invalid_model", "model: must name a Gemini model");
   // The Gemini API names models `models/{id}`; either form is taken.
   const id = value.replace(/^models\//, "");
   return encodeURIComponent(id);
@@ -48,7 +48,6 @@ const GEMINI: Service = {
     if (!call.provider.secret) {
       return Promise.reject(
         new GatewayError(
-          400,
           "provider_not_configured",
           "the Gemini API needs an API key: the provider record's api_key, or api_key in the config",
         ),
@@ -70,7 +69,6 @@ const VERTEX: Service = {
     const project = (options.vertex_project_id as string | undefined) ?? serviceAccountOf(options).project_id;
     if (!project) {
       throw new GatewayError(
-        400,
         "provider_not_configured",
         `Vertex AI needs vertex_project_id, or a project_id in ${SERVICE_ACCOUNT_OPTION}`,
       );

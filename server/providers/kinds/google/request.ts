@@ -44,16 +44,16 @@ interface Content {
 }
 
 function unsupported(where: string, problem: string): never {
-  throw new GatewayError(400, "unsupported_content", `${where}: ${problem}`);
+  throw new GatewayError("unsupported_content", `${where}: ${problem}`);
 }
 
 /** A request field's value Gemini has no equivalent of: refused like a field it lacks. */
 function unsupportedParameter(where: string, problem: string): never {
-  throw new GatewayError(400, "unsupported_parameter", `${where}: ${problem}`);
+  throw new GatewayError("unsupported_parameter", `${where}: ${problem}`);
 }
 
 function invalid(where: string, problem: string): never {
-  throw new GatewayError(400, "invalid_request", `${where}: ${problem}`);
+  throw new GatewayError("invalid_request", `${where}: ${problem}`);
 }
 
 /** The Gemini request body for an OpenAI chat request. */

@@ -65,7 +65,6 @@ export function checkPromptFeedback(answer: Json, provider: string, safety: Safe
   if (typeof reason !== "string" || reason === "BLOCK_REASON_UNSPECIFIED") return;
   const message = typeof feedback?.blockReasonMessage === "string" ? ` (${feedback.blockReasonMessage})` : "";
   throw new GatewayError(
-    400,
     "provider_blocked_prompt",
     `${provider} blocked the prompt: ${reason}${message}; its safety filter answered nothing`,
   );

@@ -47,7 +47,6 @@ const TYPES: Readonly<Record<string, string>> = {
 
 function refuse(where: string, problem: string): never {
   throw new GatewayError(
-    400,
     "unsupported_parameter",
     `${where}: ${problem}; Gemini takes the OpenAPI subset of JSON Schema (type, properties, items, enum, anyOf, required, …)`,
   );

@@ -44,7 +44,7 @@ export async function* chatChunks(
   function* translate(answer: Json): Generator<Json> {
     if (isObject(answer.error)) {
       const message = typeof answer.error.message === "string" ? answer.error.message : "an error event";
-      throw new GatewayError(502, "upstream_stream_error", `${provider} reported an error in its stream: ${message}`);
+      throw new GatewayError("upstream_stream_error", `${provider} reported an error in its stream: ${message}`);
     }
     id ??=
       typeof answer.responseId === "string" ? `chatcmpl-${answer.responseId}` : `chatcmpl-${randomBytes(12).toString("hex")}`;
@@ -89,7 +89,7 @@ export async function* chatChunks(
   const rest = splitter.flush();
   if (rest) yield* translateEvent(rest.data);
   if (choices.size === 0 || [...choices.values()].some((state) => !state.finished)) {
-    throw new GatewayError(502, "upstream_stream_incomplete", `${provider}'s stream ended before every candidate finished`);
+    throw new GatewayError("upstream_stream_incomplete", `${provider}'s stream ended before every candidate finished`);
   }
   if (usage) yield { id, object: "chat.completion.chunk", created, model, choices: [], usage };
 
@@ -99,10 +99,10 @@ export async function* chatChunks(
     try {
       answer = JSON.parse(data);
     } catch {
-      throw new GatewayError(502, "upstream_invalid_response", `${provider} sent a stream event that is not JSON`);
+      throw new GatewayError("upstream_invalid_response", `${provider} sent a stream event that is not JSON`);
     }
     if (!isObject(answer))
-      throw new GatewayError(502, "upstream_invalid_response", `${provider} sent a stream event that is not a JSON object`);
+      throw new GatewayError("upstream_invalid_response", `${provider} sent a stream event that is not a JSON object`);
     yield* translate(answer);
   }
 }

@@ -15,14 +15,14 @@ export async function* openAiChunks(source: AsyncIterable<Buffer>): AsyncGenerat
     if (!chunk) {
       // Keep-alive comments carry no data; anything else unreadable is not a stream to pass on.
       if (!event.data.trim()) continue;
-      throw new GatewayError(502, "upstream_invalid_response", "the provider's stream sent an event that is not a JSON object");
+      throw new GatewayError("upstream_invalid_response", "the provider's stream sent an event that is not a JSON object");
     }
     const error = chunk.error as { message?: unknown } | undefined;
     if (error && typeof error === "object") {
       const message = typeof error.message === "string" ? error.message : "the provider reported an error";
-      throw new GatewayError(502, "upstream_stream_error", `the provider's stream failed: ${message}`);
+      throw new GatewayError("upstream_stream_error", `the provider's stream failed: ${message}`);
     }
     yield chunk;
   }
-  throw new GatewayError(502, "upstream_stream_incomplete", "the provider's stream ended without [DONE]");
+  throw new GatewayError("upstream_stream_incomplete", "the provider's stream ended without [DONE]");
 }
