@@ -23,32 +23,13 @@ import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/managed/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { sampleText } from "./sample-text.js";
+import { STANDARD_PACK } from "./standard-pack.js";
 import { stageMicros } from "./stage-profile.js";
 
 /** The benchmark's API key. */
 export const BENCH_KEY = "gk-bench-0123456789abcdef";
 
-/** The standard pack: an input guardrail of five deterministic checks, an output guardrail of three. */
-export const STANDARD_PACK = {
-  input_guardrails: [
-    {
-      id: "input-pack",
-      wordCount: { minWords: 1, maxWords: 5000 },
-      sentenceCount: { minSentences: 1, maxSentences: 500 },
-      characterCount: { maxCharacters: 50000 },
-      ssn: { id: "default.regexMatch", rule: "\\b\\d{3}-\\d{2}-\\d{4}\\b", not: true },
-      card: { id: "default.regexMatch", rule: "\\b(?:\\d[ -]?){13,16}\\b", not: true },
-    },
-  ],
-  output_guardrails: [
-    {
-      id: "output-pack",
-      wordCount: { maxWords: 5000 },
-      characterCount: { maxCharacters: 50000 },
-      secrets: { id: "default.regexMatch", rule: "(?i)(api[_-]?key|password)\\s*[:=]", not: true },
-    },
-  ],
-};
+export { STANDARD_PACK } from "./standard-pack.js";
 
 /** Tokens of the streamed answer, and how the stream upstream paces them. */
 export const STREAM_TOKENS = 2000;

@@ -92,8 +92,8 @@ export interface AppOptions {
   /** A shared response cache (Redis) in place of the in-memory one. */
   answerCache?: AnswerCache;
   planCache?: PlanCacheOptions;
-  /** Keep request and response bodies in the request log. */
-  logBodies?: boolean;
+  /** Keep request and response bodies in the request log: always, never, or as each request's workspace says. */
+  logBodies?: boolean | ((workspaceId: string) => Promise<boolean>);
   /** Throttling of unknown API keys per source (auth-throttle.ts); defaults: 10 a minute. */
   authThrottle?: AuthThrottleOptions;
   /** pino options (level…) or false for no log; credentials headers are always redacted. */

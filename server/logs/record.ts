@@ -1,6 +1,8 @@
 /**
  * The request-log record: the one shape every writer of the log (inference routes, hook routes,
- * refusals) hands to a `RequestLogSink`, and the builders that make it from what a request did.
+ * refusals) hands to a `RequestLogSink`, and `buildRecord`, which makes the whole of it, streams
+ * included, from one plain facts object. The facts are this module's own: the log sits below the
+ * pipeline, so the gateway fills them from what it knows and nothing here reads a pipeline type.
  * Sinks add what only they know (the store sink: organization and provider ids, tokens as columns).
  */
 import type { GuardrailResult } from "../../core/index.js";
@@ -71,41 +73,150 @@ export interface RequestLogRecord extends SettledFields {
   body_notes?: { request?: string; response?: string };
 }
 
-/** What a route knows when a request is over, to make its record from. */
-export interface RequestFacts {
-  id: string;
-  /** `performance.now()` when the request arrived: gives the latency and the creation time. */
-  started: number;
-  /** `performance.now()` when the answer was done (before asynchronous guardrails are awaited); default now. */
-  ended?: number;
+/**
+ * What a request's record says of where it came from. The same for every request of one key on one
+ * endpoint under one plan, so a caller may hold one and hand it to every such request's facts.
+ */
+export interface RecordOrigin {
   workspaceId: string;
   apiKeyId: string;
   route: string;
   /** The base request type; streamed requests are recorded as `stream-<type>`. */
   requestType: string;
   stream: boolean;
-  status: number;
-  attempts?: AttemptRecord[];
-  hookResults: HookResultsRecord;
+  configId?: string;
+  /** Ids of guardrails the caller wrote out in its request (`inline_guardrails`). */
+  inlineGuardrails: readonly string[];
 }
 
-/** A request's record, timed from `started` to `ended`. */
-export function requestRecord(facts: RequestFacts): RequestLogRecord {
+/** How a stream ended, as much of it as the record tells. */
+export interface StreamEnding {
+  /** The output side's synchronous evaluation, when it ran: it ran after the attempt was recorded. */
+  output?: { status: number; results: GuardrailResult[] };
+  /** Output guardrails were skipped: the stream carried no text. */
+  outputSkipped: boolean;
+  /** The gateway stopped the stream after it began. */
+  stop?: { guardrails: string[]; released_chars: number; mode: string };
+  /** What broke the stream, when something did. */
+  error?: unknown;
+}
+
+/** Everything a request's record is made of, gathered when the request is over. */
+export interface RecordFacts {
+  id: string;
+  /** `performance.now()` when the request arrived: gives the latency and the creation time. */
+  started: number;
+  /** `performance.now()` when the answer was done (before asynchronous guardrails are awaited); default now. */
+  ended?: number;
+  origin: RecordOrigin;
+  status: number;
+  /** Every attempt made; the last one's output results and filters are completed here after a stream. */
+  attempts?: AttemptRecord[];
+  /**
+   * The final attempt's synchronous results. Without `after_request_hooks`, the output side's are
+   * those of `stream.output` (a stream's output side ran after its answer began).
+   */
+  hookResults: { before_request_hooks: GuardrailResult[]; after_request_hooks?: GuardrailResult[] };
+  /** Results of the asynchronous guardrails, each side's after its synchronous ones. */
+  asyncResults?: HookResultsRecord;
+  /** The provider of the final attempt, as the log names it (`@slug`, else its kind). */
+  provider?: string;
+  model?: string;
+  cacheStatus?: "HIT" | "MISS";
+  /** The error the request was refused with, or its JSON answer's. */
+  error?: { code: string; message: string };
+  stream?: StreamEnding;
+  /** The client went away; a stream that ended without another error is recorded as `client_closed`. */
+  clientClosed?: boolean;
+  /** What the provider's content filter said of the final attempt. */
+  providerFilters?: ProviderFilters;
+  /** What settling the request's admission added (usage, cost, ids). */
+  settled?: SettledFields;
+  /** The bodies to keep, each capped at `maxBytes` of JSON; absent when bodies are not logged. */
+  bodies?: { request: unknown; response: unknown; maxBytes: number };
+}
+
+/** The record's request type: streamed requests as `stream-<type>`, held once per type. */
+const streamTypes = new Map<string, string>();
+
+function recordedType(origin: RecordOrigin): string {
+  if (!origin.stream) return origin.requestType;
+  let type = streamTypes.get(origin.requestType);
+  if (type === undefined) {
+    type = `stream-${origin.requestType}`;
+    // Request types are a handful of names; the bound only guards against a caller passing others.
+    if (streamTypes.size < 64) streamTypes.set(origin.requestType, type);
+  }
+  return type;
+}
+
+/** The error a record names, if the request ended in one. */
+export function recordError(facts: RecordFacts): { code: string; message: string } | undefined {
+  if (facts.error) return facts.error;
+  const stream = facts.stream;
+  if (!stream) return undefined;
+  if (stream.stop?.guardrails.length) {
+    return { code: "hooks_failed", message: `stopped by output guardrail ${stream.stop.guardrails.join(", ")}` };
+  }
+  if (stream.error !== undefined) {
+    const error = stream.error as { code?: string; message?: string };
+    return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
+  }
+  if (facts.clientClosed) return { code: "client_closed", message: "the client closed the connection before the stream ended" };
+  return undefined;
+}
+
+/**
+ * A request's whole record, timed from `started` to `ended`. Completes the last attempt's record
+ * with what only the end of a stream tells (its output results, the provider's filter verdicts).
+ */
+export function buildRecord(facts: RecordFacts): RequestLogRecord {
+  const { origin, stream } = facts;
   const ended = facts.ended ?? performance.now();
-  const latency = Number((ended - facts.started).toFixed(3));
-  return {
+  const asyncResults = facts.asyncResults;
+  const before = facts.hookResults.before_request_hooks;
+  const after = facts.hookResults.after_request_hooks ?? stream?.output?.results ?? [];
+  const attempts = facts.attempts ?? [];
+  const record: RequestLogRecord = {
     id: facts.id,
     created_at: new Date(Date.now() - (performance.now() - facts.started)).toISOString(),
-    workspace_id: facts.workspaceId,
-    api_key_id: facts.apiKeyId,
-    route: facts.route,
-    request_type: facts.stream ? `stream-${facts.requestType}` : facts.requestType,
-    stream: facts.stream,
+    workspace_id: origin.workspaceId,
+    api_key_id: origin.apiKeyId,
+    route: origin.route,
+    request_type: recordedType(origin),
+    stream: origin.stream,
     status: facts.status,
-    latency_ms: latency,
-    attempts: facts.attempts ?? [],
-    hook_results: facts.hookResults,
+    latency_ms: Number((ended - facts.started).toFixed(3)),
+    attempts,
+    hook_results: {
+      before_request_hooks: asyncResults?.before_request_hooks.length
+        ? [...before, ...asyncResults.before_request_hooks]
+        : [...before],
+      after_request_hooks: asyncResults?.after_request_hooks.length
+        ? [...after, ...asyncResults.after_request_hooks]
+        : [...after],
+    },
   };
+  if (origin.configId) record.config_id = origin.configId;
+  if (origin.inlineGuardrails.length) record.inline_guardrails = origin.inlineGuardrails;
+  if (facts.provider !== undefined) record.provider = facts.provider;
+  if (facts.model) record.model = facts.model;
+  if (facts.cacheStatus) record.cache_status = facts.cacheStatus;
+  const error = recordError(facts);
+  if (error) record.error = error;
+  if (stream?.output?.status === 446) record.stream_output_denied = true;
+  if (stream?.outputSkipped) record.stream_output_skipped = true;
+  if (stream?.stop) record.stream_stop = stream.stop;
+  if (facts.settled) Object.assign(record, facts.settled);
+  // A stream's output side ran, and its content filter spoke, after its attempt was recorded.
+  const last = attempts.at(-1);
+  if (stream?.output && last?.hook_results) last.hook_results.after_request_hooks = stream.output.results;
+  if (facts.providerFilters) {
+    record.provider_filters = facts.providerFilters;
+    if (last) last.provider_filters = facts.providerFilters;
+  }
+  if (facts.bodies) keepBodies(record, facts.bodies.request, facts.bodies.response, facts.bodies.maxBytes);
+  return record;
 }
 
 /** One side's results placed in the `hook_results` shape. */
@@ -117,7 +228,7 @@ export function sideResults(side: "input" | "output", results: GuardrailResult[]
 }
 
 /** Adds the bodies to a record, each capped at `maxBytes` of JSON, with a note where one is cut or left out. */
-export function keepBodies(record: RequestLogRecord, request: unknown, response: unknown, maxBytes: number): void {
+function keepBodies(record: RequestLogRecord, request: unknown, response: unknown, maxBytes: number): void {
   const notes: NonNullable<RequestLogRecord["body_notes"]> = {};
   const kept = keptBody(request, maxBytes);
   if (kept.body !== undefined) record.request = kept.body;

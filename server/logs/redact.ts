@@ -3,6 +3,7 @@
  * known secret (the provider credential a request used, the caller's key) is cut out wherever it
  * appears, even inside message text.
  */
+import { recordJson } from "./record-json.js";
 
 /** Keys whose values are credentials, in any case, with `-` or `_`. */
 const CREDENTIAL_KEYS =
@@ -69,10 +70,11 @@ function cutOut(text: string, encoded: string): string {
  * A JSON value as JSON text, with credential-like keys' values and every occurrence of each secret
  * (8 characters or more) replaced. The text is what the log stores: it is made once and never
  * parsed back, and the value is copied only when its text names a credential-like key (for a
- * record with the pack, 15 µs against 20 µs for a copy, then its text).
+ * record with the pack, 15 µs against 20 µs for a copy, then its text). A record's text is
+ * `recordJson`'s, which writes its shared guardrail results once.
  */
 export function redactedJson(value: unknown, secrets: Iterable<string | undefined>): string {
-  let text = JSON.stringify(value) ?? "null";
+  let text = recordJson(value) ?? "null";
   if (CREDENTIAL_KEY_IN_JSON.test(text)) text = JSON.stringify(redactCredentialKeys(value));
   for (const secret of secrets) {
     if (typeof secret !== "string" || secret.length < 8) continue;

@@ -139,4 +139,20 @@ describe("StoreLogSink", () => {
     expect(count).toBe(500);
     expect(sink.written).toBe(500);
   });
+
+  it("tells whether a workspace keeps bodies: its settings, else the gateway's default", async () => {
+    const { t } = await setup(true);
+    const sink = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1 });
+    const keeping = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1, logBodiesDefault: true });
+    expect(await sink.keepsBodies(t.a.id)).toBe(true);
+    await plane.management.workspaces.update(OPERATOR, t.a.id, { settings: { log_bodies: false } });
+    sources.close();
+    sources = new GatewaySources(plane.management.context);
+    const fresh = new StoreLogSink({ store: plane.store, sources, flushIntervalMs: 1, logBodiesDefault: true });
+    expect(await fresh.keepsBodies(t.a.id)).toBe(false);
+    // A workspace the store does not know takes the default.
+    expect(await sink.keepsBodies("ws_unknown")).toBe(false);
+    expect(await keeping.keepsBodies("ws_unknown")).toBe(true);
+    await Promise.all([sink.stop(), keeping.stop(), fresh.stop()]);
+  });
 });

@@ -122,6 +122,12 @@ export class StoreLogSink implements RequestLogSink {
     return job.finally(() => this.#preparing.delete(job));
   }
 
+  /** Whether a workspace keeps bodies in its log: its settings say, else the gateway's default. */
+  async keepsBodies(workspaceId: string): Promise<boolean> {
+    const context = await this.#sources.workspace(workspaceId);
+    return context?.settings.log_bodies ?? this.#logBodiesDefault;
+  }
+
   /** Resolves once every record accepted so far is written. */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.#preparing]);

@@ -287,8 +287,8 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         }),
       }),
       policy,
-      // The gateway hands bodies over; the sink keeps them only for workspaces that ask.
-      logBodies: true,
+      // Bodies go to the sink only for workspaces that keep them (the sink drops any others).
+      logBodies: (workspaceId: string) => sink.keepsBodies(workspaceId),
     },
     async setup(built) {
       app = built;

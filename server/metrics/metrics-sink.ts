@@ -10,10 +10,11 @@ export class MetricsLogSink implements RequestLogSink {
     private readonly metrics: GatewayMetrics,
   ) {}
 
-  async write(record: RequestLogRecord): Promise<void> {
+  async write(record: RequestLogRecord, options?: { committed?: boolean }): Promise<void> {
     this.metrics.observe(record);
     try {
-      await this.inner.write(record);
+      // `committed` must reach the store: a durable-log answer waits on it.
+      await this.inner.write(record, options);
     } catch (error) {
       this.metrics.dropped();
       throw error;

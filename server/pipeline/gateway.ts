@@ -8,14 +8,14 @@
 import type { FastifyBaseLogger } from "fastify";
 import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { keepBodies, requestRecord } from "../logs/record.js";
+import { buildRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { Answers } from "./answer.js";
-import { providerLabel } from "./attempts.js";
+import { recordFacts } from "./attempts.js";
 import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
 import type { Phases } from "./phases.js";
 import type { RequestPolicy } from "../gate/policy.js";
@@ -48,7 +48,11 @@ export interface GatewayDeps {
   logSink: RequestLogSink;
   logger: FastifyBaseLogger;
   retryTiming: RetryTiming;
-  logBodies: boolean;
+  /**
+   * Whether bodies go to the log: always, never, or as the request's workspace says. Asked before
+   * the bodies are capped, so a workspace that keeps none never has them serialised.
+   */
+  logBodies: boolean | ((workspaceId: string) => Promise<boolean>);
   /** Cap of each logged body, bytes of JSON; default 64 KiB. */
   logBodyMaxBytes?: number;
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
@@ -74,26 +78,6 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
     if (point < 0) return target;
   }
   return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
-}
-
-/** The error a request log records, if the request ended in one. */
-function logError(
-  ctx: RequestContext,
-  json: JsonOutcome | undefined,
-  stream: RelaySummary | undefined,
-  failure: Refusal | undefined,
-): { code: string; message: string } | undefined {
-  if (failure) return { code: failure.code, message: failure.message };
-  if (json) return json.error;
-  if (stream?.stop?.guardrails.length) {
-    return { code: "hooks_failed", message: `stopped by output guardrail ${stream.stop.guardrails.join(", ")}` };
-  }
-  if (stream?.error !== undefined) {
-    const error = stream.error as { code?: string; message?: string };
-    return { code: error.code ?? "stream_broken", message: error.message ?? String(stream.error) };
-  }
-  if (ctx.signal.aborted) return { code: "client_closed", message: "the client closed the connection before the stream ended" };
-  return undefined;
 }
 
 /** Runs inference requests. */
@@ -237,13 +221,16 @@ export class Gateway {
     while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
   }
 
+  /**
+   * Gathers what finishes after the answer (asynchronous guardrails, usage and the admission's
+   * settlement) into the request's facts, and hands the record built from them to the sink.
+   */
   async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
     const ended = performance.now();
     try {
+      const facts = recordFacts(ctx, outcome, stream, failure, ended);
       const leaf = outcome?.leaf;
       const json = outcome?.kind === "json" ? outcome : undefined;
-      const before = json?.hooks?.before_request_hooks ?? leaf?.input?.results ?? [];
-      const after = json ? (json.hooks?.after_request_hooks ?? []) : (stream?.output?.results ?? []);
       // What asynchronous output guardrails see: the answer sent, or all of a stream that ended well.
       const response = json ? json.output : stream?.error === undefined && stream?.text ? stream.body : undefined;
       const asyncBefore = (await Promise.all(ctx.asyncInputs.values())).flat();
@@ -251,52 +238,30 @@ export class Gateway {
         leaf && response && leaf.node.output.async.length
           ? await this.deps.phases.async("output", leaf.node.output.async, leaf.request, response, leaf.phase)
           : [];
-      const record = requestRecord({
-        id: ctx.id,
-        started: ctx.started,
-        ended,
-        workspaceId: ctx.identity.workspaceId,
-        apiKeyId: ctx.identity.id,
-        route: ctx.endpoint.route,
-        requestType: ctx.endpoint.requestType,
-        stream: ctx.stream,
-        status: outcome?.status ?? failure?.status ?? 0,
-        attempts: ctx.attempts,
-        hookResults: { before_request_hooks: [...before, ...asyncBefore], after_request_hooks: [...after, ...asyncAfter] },
-      });
-      if (ctx.plan.configId) record.config_id = ctx.plan.configId;
-      if (ctx.plan.inlineGuardrails.length) record.inline_guardrails = ctx.plan.inlineGuardrails;
-      if (leaf) record.provider = providerLabel(leaf.provider);
-      if (leaf?.phase.model) record.model = leaf.phase.model;
-      if (json?.cacheStatus) record.cache_status = json.cacheStatus;
-      const error = logError(ctx, json, stream, failure);
-      if (error) record.error = error;
-      if (stream?.output?.status === 446) record.stream_output_denied = true;
-      if (stream?.outputSkipped) record.stream_output_skipped = true;
-      if (stream?.stop) record.stream_stop = stream.stop;
+      facts.asyncResults = { before_request_hooks: asyncBefore, after_request_hooks: asyncAfter };
       const admission = leaf?.admission;
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
-        const hit = outcome?.kind === "json" && outcome.cacheStatus === "HIT";
         const usage =
-          response && !hit ? await usageOf(ctx.endpoint.requestType, leaf.request, response, stream?.text) : undefined;
-        // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
-        if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
-        Object.assign(record, await admission.settle(usage));
+          response && json?.cacheStatus !== "HIT" ? await this.#usage(ctx, leaf.request, response, stream) : undefined;
+        facts.settled = await admission.settle(usage);
       }
-      // A stream's output side ran, and its content filter spoke, after its attempt was recorded.
-      const lastAttempt = ctx.attempts.at(-1);
-      if (stream?.output && lastAttempt?.hook_results) lastAttempt.hook_results.after_request_hooks = stream.output.results;
-      const filters = outcome?.facts?.provider_filters;
-      if (filters) {
-        record.provider_filters = filters;
-        if (lastAttempt) lastAttempt.provider_filters = filters;
+      const logBodies = this.deps.logBodies;
+      if (typeof logBodies === "function" ? await logBodies(ctx.identity.workspaceId) : logBodies) {
+        const maxBytes = this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES;
+        facts.bodies = { request: leaf?.request ?? ctx.body, response, maxBytes };
       }
-      if (this.deps.logBodies)
-        keepBodies(record, leaf?.request ?? ctx.body, response, this.deps.logBodyMaxBytes ?? DEFAULT_LOG_BODY_MAX_BYTES);
-      await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
+      await this.deps.logSink.write(buildRecord(facts), this.deps.durableLogs ? { committed: true } : undefined);
     } catch (error) {
       this.deps.logger.error({ err: error, requestId: ctx.id }, "writing the request log failed");
     }
+  }
+
+  /** Tokens of an answer, for its admission's settlement. */
+  async #usage(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
+    const usage = await usageOf(ctx.endpoint.requestType, request, response, stream?.text);
+    // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
+    if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
+    return usage;
   }
 }

@@ -22,7 +22,7 @@ import {
 import { isObject, joinPath, prepareListElement } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
-import { requestRecord, sideResults } from "../logs/record.js";
+import { buildRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import { checkHeaders } from "../pipeline/headers.js";
 import type { Phases } from "../pipeline/phases.js";
@@ -118,19 +118,21 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     started: number,
     origin: { configId?: string; inline: readonly string[] },
   ) => {
-    const record = requestRecord({
+    const record = buildRecord({
       id,
       started,
-      workspaceId: identity.workspaceId,
-      apiKeyId: identity.id,
-      route,
-      requestType,
-      stream: false,
+      origin: {
+        workspaceId: identity.workspaceId,
+        apiKeyId: identity.id,
+        route,
+        requestType,
+        stream: false,
+        ...(origin.configId && { configId: origin.configId }),
+        inlineGuardrails: origin.inline,
+      },
       status,
       hookResults: sideResults(side, results),
     });
-    if (origin.configId) record.config_id = origin.configId;
-    if (origin.inline.length) record.inline_guardrails = origin.inline;
     logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
   };
 

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { recordJson } from "./record-json.js";
+
+function result(id: string) {
+  return {
+    id,
+    verdict: true,
+    checks: [{ id: `${id}.check`, verdict: true, data: { count: 3, explanation: 'a "quoted" \u2028 text' } }],
+    feedback: null,
+  };
+}
+
+describe("recordJson", () => {
+  it("writes a record with shared guardrail results as JSON.stringify does", () => {
+    const input = [result("in")];
+    const output = [result("out")];
+    const record = {
+      id: "r1",
+      stream: false,
+      status: 200,
+      skipped: undefined,
+      attempts: [
+        { target: "targets[0]", status: 500, error: { code: "upstream_error", message: "x" } },
+        { target: "targets[1]", status: 200, hook_results: { before_request_hooks: input, after_request_hooks: output } },
+      ],
+      hook_results: { before_request_hooks: [...input, result("async-in")], after_request_hooks: [...output] },
+      created: new Date(0),
+      request: { messages: [{ role: "user", content: "hi" }], fn: () => 1 },
+    };
+    expect(recordJson(record)).toBe(JSON.stringify(record));
+  });
+
+  it("writes each shared guardrail result once", () => {
+    let reads = 0;
+    const shared = {
+      get id() {
+        reads++;
+        return "in";
+      },
+    };
+    const record = {
+      attempts: [{ target: "", hook_results: { before_request_hooks: [shared], after_request_hooks: [] } }],
+      hook_results: { before_request_hooks: [shared], after_request_hooks: [] },
+    };
+    expect(recordJson(record)).toBe(
+      '{"attempts":[{"target":"","hook_results":{"before_request_hooks":[{"id":"in"}],"after_request_hooks":[]}}],"hook_results":{"before_request_hooks":[{"id":"in"}],"after_request_hooks":[]}}',
+    );
+    expect(reads).toBe(1);
+  });
+
+  it("writes what it cannot share as JSON.stringify does", () => {
+    const odd = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1 });
+    const values: unknown[] = [
+      { hook_results: { before_request_hooks: [undefined, () => 1, 2, null], after_request_hooks: [] } },
+      { hook_results: { after_request_hooks: [], before_request_hooks: [] } },
+      { hook_results: { before_request_hooks: [], after_request_hooks: [], extra: true } },
+      { hook_results: "none", attempts: "none" },
+      { attempts: [null, 3, { hook_results: undefined }], odd },
+      { toJSON: () => ({ replaced: true }) },
+      [{ hook_results: { before_request_hooks: [], after_request_hooks: [] } }],
+      "text",
+      42,
+      undefined,
+    ];
+    for (const value of values) expect(recordJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it("fails on a cycle as JSON.stringify does, never looping", () => {
+    const record: Record<string, unknown> = { id: "r" };
+    record.attempts = [{ hook_results: { before_request_hooks: [record], after_request_hooks: [] } }];
+    expect(() => recordJson(record)).toThrow(TypeError);
+  });
+});
