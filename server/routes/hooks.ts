@@ -30,22 +30,13 @@ import type { RequestPolicy } from "../gate/policy.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { requestModel } from "../policies/scope.js";
+import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity, GuardrailSource, Scope } from "../sources/types.js";
 
-const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
+const metadataSchema = { type: "object", additionalProperties: { type: "string" } } as const;
 
-interface EvaluateBody {
-  side: Side;
-  guardrails?: unknown[];
-  config?: string | Record<string, unknown>;
-  request_type?: string;
-  request: Record<string, unknown>;
-  response?: Record<string, unknown>;
-  metadata?: Record<string, string>;
-}
-
-const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateBody>({
+const evaluateBodySchema = {
   type: "object",
   properties: {
     side: { enum: ["input", "output"] },
@@ -58,18 +49,14 @@ const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateB
   },
   required: ["side", "request"],
   additionalProperties: false,
-});
+} as const;
 
-interface WebhookBody {
-  request?: { json?: Record<string, unknown> };
-  response?: { json?: Record<string, unknown> };
-  eventType?: "beforeRequestHook" | "afterRequestHook";
-  requestType?: string;
-  provider?: string;
-  metadata?: Record<string, string>;
-}
+type EvaluateBody = SchemaType<typeof evaluateBodySchema>;
 
-const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody>({
+const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateBody>(evaluateBodySchema);
+
+/** The peer's evaluation context; it may post more than these fields, and metadata values of any type. */
+const webhookBodySchema = {
   type: "object",
   properties: {
     request: { type: "object", properties: { json: { type: "object" } } },
@@ -80,7 +67,11 @@ const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody
     metadata: { type: "object" },
   },
   required: ["request"],
-});
+} as const;
+
+type WebhookBody = SchemaType<typeof webhookBodySchema>;
+
+const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody>(webhookBodySchema);
 
 function requestTypeOf(value: string | undefined, where: string, body?: Record<string, unknown>): RequestType {
   if (value === undefined) {
