@@ -43,9 +43,23 @@ export interface Report {
     /** The auto executor's inline budgets: while the event loop is busy, and while it is mostly idle. */
     inline_budget_us: number;
     idle_inline_budget_us: number;
+    /**
+     * What the phase costs inline and handed to the pool, by phases in flight: the event loop's
+     * busy time and the process's CPU (every thread) per phase, in µs.
+     */
+    hand_over: HandOverRow[];
   };
   results: CheckRow[];
   regex: RegexRow[];
+}
+
+/** One row of the hand-over table: the same phase at one number of phases in flight. */
+export interface HandOverRow {
+  in_flight: number;
+  inline_loop_us: number;
+  inline_cpu_us: number;
+  pool_loop_us: number;
+  pool_cpu_us: number;
 }
 
 /** Context that belongs in the Markdown only. */
@@ -133,6 +147,21 @@ export function renderMarkdown(report: Report, notes: Notes): string {
   out.push("");
   out.push(
     `The phase's checks: ${pool.phase_checks.map((c) => `\`${c}\``).join(", ")}: the checks under 100 µs inline on 1 KB, cheapest first, repeated to make five.`,
+  );
+  out.push("");
+  out.push(
+    "What the same phase costs the event loop (its busy time) and the process (CPU of every thread) per phase, inline and handed to the pool, by phases in flight. A gateway's requests send their phases one at a time, so few are in flight together; the auto executor's busy budget is the hand-over's cost to the event loop there.",
+  );
+  out.push("");
+  out.push(
+    table(
+      ["phases in flight", "inline: event loop / process (µs)", "pool: event loop / process (µs)"],
+      pool.hand_over.map((r) => [
+        String(r.in_flight),
+        `${micros(r.inline_loop_us)} / ${micros(r.inline_cpu_us)}`,
+        `${micros(r.pool_loop_us)} / ${micros(r.pool_cpu_us)}`,
+      ]),
+    ),
   );
   out.push("");
   out.push("## Per-check medians (µs)");

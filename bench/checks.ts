@@ -1,9 +1,11 @@
 /**
  * `npm run bench:checks`: the latency of every registered deterministic check, inline and through
  * the worker pool, on texts of 1 KB, 10 KB, 100 KB and 1 MB; the pool's round trip and its cost on
- * a phase of five checks; RE2 native vs re2-wasm vs JS RegExp; the ReDoS pattern; the main
- * thread's event-loop delay while a 200 ms check runs in the pool. Writes bench/results/checks.json
- * and bench/results/checks.md. `--quick` takes fewer samples (a smoke run, not a measurement).
+ * a phase of five checks, and what that phase costs the event loop and the process, inline and
+ * through the pool, at 1 to 16 phases in flight; RE2 native vs re2-wasm vs JS RegExp; the ReDoS
+ * pattern; the main thread's event-loop delay while a 200 ms check runs in the pool. Writes
+ * bench/results/checks.json and bench/results/checks.md. `--quick` takes fewer samples (a smoke
+ * run, not a measurement).
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -28,7 +30,7 @@ import {
   type Side,
   useRegexEngine,
 } from "../index.js";
-import { type CheckRow, type RegexRow, type Report, renderMarkdown } from "./checks-report.js";
+import { type CheckRow, type HandOverRow, type RegexRow, type Report, renderMarkdown } from "./checks-report.js";
 import { MODEL_CHECK_STEPS, MODEL_CHECKS, measureModelChecks } from "./model-checks.js";
 import { Progress } from "./progress.js";
 import { sampleText } from "./sample-text.js";
@@ -42,6 +44,8 @@ const PHASE_SIZE = KB;
 const PHASE_CHECKS = 5;
 /** Phases in flight for the sustained rate through the pool. */
 const IN_FLIGHT = 64;
+/** Phases in flight at which the hand-over to the pool is costed. */
+const HAND_OVER_IN_FLIGHT = [1, 2, 4, 16];
 /** Checks cheaper than this inline on 1 KB make up the target phase. */
 const CHEAP_US = 100;
 
@@ -268,6 +272,35 @@ async function main(): Promise<void> {
   progress.step("inline throughput");
   const inlineRate = await sustained(inline, 1, quick ? 1_000 : 3_000);
 
+  // What a phase costs the event loop and the process, inline and through the pool, with few
+  // phases in flight (as a gateway sends them) up to many (where they share tasks).
+  const handOver: HandOverRow[] = [];
+  const costPerPhase = async (engine: Engine, inFlight: number, ms: number) => {
+    await sustained(engine, inFlight, 200);
+    const loop = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const rate = await sustained(engine, inFlight, ms);
+    const phases = Math.max(1, (rate * (performance.now() - started)) / 1000);
+    const { user, system } = process.cpuUsage(cpu);
+    return {
+      loop: round((performance.eventLoopUtilization(loop).active * 1000) / phases),
+      cpu: round((user + system) / phases),
+    };
+  };
+  for (const inFlight of HAND_OVER_IN_FLIGHT) {
+    progress.step(`hand-over, ${inFlight} in flight`);
+    const inlineCost = await costPerPhase(inline, inFlight, quick ? 300 : 1_500);
+    const poolCost = await costPerPhase(pooled, inFlight, quick ? 300 : 1_500);
+    handOver.push({
+      in_flight: inFlight,
+      inline_loop_us: inlineCost.loop,
+      inline_cpu_us: inlineCost.cpu,
+      pool_loop_us: poolCost.loop,
+      pool_cpu_us: poolCost.cpu,
+    });
+  }
+
   // Event-loop delay while a 200 ms CPU-bound check runs, in the pool and inline.
   const loopDelay = async (engine: Engine, runs: number): Promise<number> => {
     const spin = await prepare(engine, "input", [{ id: "hostile.spin", parameters: { ms: 200 } }]);
@@ -363,6 +396,7 @@ async function main(): Promise<void> {
       event_loop_p99_ms_inline: loopInline,
       inline_budget_us: DEFAULT_INLINE_BUDGET_US,
       idle_inline_budget_us: DEFAULT_IDLE_INLINE_BUDGET_US,
+      hand_over: handOver,
     },
     results,
     regex,

@@ -26,6 +26,10 @@ describe("parseGatewayFile", () => {
       "settings:\n  custom_hosts:\n    allow_everything: true",
       "settings.custom_hosts.allow_everything: is not a known key",
     ],
+    // A policy's scope is the admin API's: a misspelt list would otherwise be dropped, widening the policy.
+    ["g.yaml", "policies:\n  - id: p\n    scope:\n      model: ['@mock/*']", "policies[0].scope.model: is not a known key"],
+    ["g.yaml", "policies:\n  - id: p\n    scope:\n      workspaces: team-b", "policies[0].scope.workspaces: must be array"],
+    ["g.yaml", "policies:\n  - id: p\n    mode: audit", 'policies[0].mode: must be one of "enforce", "monitor"'],
   ])("%s %j fails with %s", (name, text, message) => {
     expect(() => parseGatewayFile(text, name)).toThrow(message);
   });

@@ -41,6 +41,7 @@ describe("report", () => {
         event_loop_p99_ms_inline: 201,
         inline_budget_us: 30,
         idle_inline_budget_us: 120,
+        hand_over: [{ in_flight: 2, inline_loop_us: 41.5, inline_cpu_us: 43, pool_loop_us: 57.4, pool_cpu_us: 152 }],
       },
       results: [
         { check: "default.regexMatch", size_bytes: 1024, executor: "inline", median_us: 3, p99_us: 5, ops_per_s: 300_000 },
@@ -60,5 +61,6 @@ describe("report", () => {
     expect(markdown).toContain("| sustained phases/s through the pool, 64 in flight | 20,000 (target ≥ 20,000) |");
     expect(markdown).toContain("| phases per worker task in that run | 3.5 |");
     expect(markdown).toContain("| auto executor's inline budget, event loop busy / mostly idle | 30 / 120 µs |");
+    expect(markdown).toContain("| 2 | 41.5 / 43 | 57.4 / 152 |");
   });
 });

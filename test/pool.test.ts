@@ -18,6 +18,7 @@ import {
   type RequestType,
   type Side,
 } from "../index.js";
+import { DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
 
 const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "hostile-plugin.js");
 
@@ -591,6 +592,24 @@ describe("auto executor", () => {
       });
     } finally {
       await loaded.close();
+    }
+  });
+
+  it("keeps a cheap phase inline under a busy event loop by default: the hand-over would cost the loop more", async () => {
+    const busy = await createEngine({ executor: "auto", pool: { size: 1 }, auto: { loopUtilization: () => 1 } });
+    try {
+      const chooser = busy.executor as AutoExecutor;
+      const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+      for (let i = 0; i < 200 && chooser.choose(await taskOf(phase)).executor === "pool"; i++) await busy.evaluate(phase);
+      expect(chooser.choose(await taskOf(phase))).toMatchObject({
+        executor: "inline",
+        reason: expect.stringContaining(`within the inline budget of ${DEFAULT_INLINE_BUDGET_US} µs (event loop busy)`),
+      });
+      // Handing a phase over costs the event loop about 54–78 µs (docs/design.md): a lower budget
+      // would send phases there that free no event-loop time.
+      expect(DEFAULT_INLINE_BUDGET_US).toBeGreaterThanOrEqual(80);
+    } finally {
+      await busy.close();
     }
   });
 

@@ -43,12 +43,15 @@ export interface AutoOptions {
 }
 
 /**
- * Default budget while the event loop is busy: what a phase that does almost nothing costs more
- * through the pool than inline, at its lowest — about 45 µs on a busy machine, 118–140 µs on an
- * idle one whose cores must wake up (docs/design.md, "Why the pool and the checks are built this way") — rounded up to 50:
- * a phase cheaper than that never gains from the pool, and 50 µs is a short stall for the loop.
+ * Default budget while the event loop is busy: what handing a phase to the pool costs the event
+ * loop itself. In a gateway a request's phases rarely wait for a worker together, so tasks carry
+ * one or a few phases: with 1–4 of the gateway benchmark's input phases (1 KB) in flight, the
+ * hand-over cost the main thread 54–78 µs per phase against 41–46 µs for running the phase
+ * inline, and the process 130–220 µs against 42–47 (docs/design.md, "What `"auto"` picks"). A phase
+ * under 100 µs frees no event-loop time in the pool; at 50 µs, the pack's phases (45–55 µs under
+ * load) went there one in two.
  */
-export const DEFAULT_INLINE_BUDGET_US = 50;
+export const DEFAULT_INLINE_BUDGET_US = 100;
 /**
  * Default budget while the event loop was mostly idle: the pool's overhead per phase when the
  * workers' cores must wake up (118–140 µs measured), rounded up. A phase that costs less then

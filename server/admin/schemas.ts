@@ -3,33 +3,28 @@
  * answers: a field a schema does not list is never sent, a second guard against a credential
  * slipping into a response.
  */
-import {
-  allowListSchema,
-  autoProvisionSchema,
-  budgetSchema,
-  pricingSchema,
-  rateLimitSchema,
-  settingsSchema,
-  workspaceSelectionSchema,
-} from "../management/schemas.js";
-import { PLANS, POLICY_MODES, ROLES } from "../store/types.js";
+import { closedRecord as record, nullable } from "../schema-types.js";
+import { checkStatsSchema, feedbackSchema, guardrailStatsSchema, logColumnsSchema } from "../store/log-schemas.js";
+import { apiKeySchema, providerSchema, provisioningSchema } from "../store/schemas.js";
+
+// The records the store holds, answered as they are (their schemas are the store's types' source).
+export {
+  apiKeySchema,
+  configRecordSchema,
+  guardrailRecordSchema,
+  integrationSchema,
+  organizationSchema,
+  pluginIntegrationSchema,
+  policyRecordSchema,
+  providerSchema,
+  provisioningSchema,
+  workspaceSchema,
+} from "../store/schemas.js";
 
 type Schema = Record<string, unknown>;
 
-const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
-const str = { type: "string" };
-const time = { type: "string", format: "date-time" };
-
-/** An object schema whose listed fields are all present. */
-function record(properties: Record<string, unknown>, description?: string): Schema {
-  return {
-    type: "object",
-    ...(description && { description }),
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
+const str = { type: "string" } as const;
+const time = { type: "string", format: "date-time" } as const;
 
 export const errorSchema: Schema = {
   type: "object",
@@ -43,159 +38,22 @@ export const errorSchema: Schema = {
   required: ["error"],
 };
 
-export const organizationSchema = record({
-  id: str,
-  name: str,
-  plan: { type: "string", enum: [...PLANS] },
-  guardrails_enabled: { type: "boolean" },
-  allow_workspace_integrations: { type: "boolean" },
-  settings: settingsSchema,
-  created_at: time,
-  updated_at: time,
-});
-
-export const workspaceSchema = record({
-  id: str,
-  organization_id: str,
-  name: str,
-  settings: settingsSchema,
-  rate_limit: nullable(rateLimitSchema),
-  created_at: time,
-  updated_at: time,
-});
-
-const apiKeyProperties = {
-  id: str,
-  organization_id: str,
-  workspace_id: nullable(str),
-  name: str,
-  role: { type: "string", enum: [...ROLES] },
-  hint: { type: "string", description: "The key's first and last characters, to tell keys apart." },
-  created_at: time,
-  updated_at: time,
-};
-
-export const apiKeySchema = record(apiKeyProperties);
-
 export const createdApiKeySchema = record(
-  { ...apiKeyProperties, key: { type: "string", description: "The key itself: shown this once, never again." } },
+  { ...apiKeySchema.properties, key: { type: "string", description: "The key itself: shown this once, never again." } },
   "The new key's record and the key itself.",
 );
-
-export const integrationSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable({ type: "string", description: "Set for a workspace-only integration." }),
-  slug: str,
-  name: str,
-  provider: str,
-  base_url: nullable(str),
-  allowed_models: allowListSchema,
-  pricing: pricingSchema,
-  auto_provision: nullable(autoProvisionSchema),
-  has_credentials: { type: "boolean", description: "Whether credentials are held; they are never returned." },
-  created_at: time,
-  updated_at: time,
-});
-
-export const pluginIntegrationSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable({ type: "string", description: "Set for a workspace's own, which overrides the organization's there." }),
-  plugin: str,
-  name: str,
-  workspaces: workspaceSelectionSchema,
-  credential_keys: {
-    type: "array",
-    items: str,
-    description: "Names of the credential fields held; their values are never returned.",
-  },
-  created_at: time,
-  updated_at: time,
-});
-
-export const provisioningSchema = record({
-  integration_id: str,
-  workspace_id: str,
-  budget: nullable(budgetSchema),
-  rate_limit: nullable(rateLimitSchema),
-  created_at: time,
-  updated_at: time,
-});
-
-export const providerSchema = record({
-  id: str,
-  workspace_id: str,
-  slug: str,
-  name: str,
-  integration_id: str,
-  budget: nullable(budgetSchema),
-  rate_limit: nullable(rateLimitSchema),
-  allowed_models: allowListSchema,
-  created_at: time,
-  updated_at: time,
-});
 
 export const provisionedSchema = record({
   provisioning: provisioningSchema,
   provider: nullable(providerSchema),
 });
 
-const anyObject = { type: "object", additionalProperties: true };
-
-export const guardrailRecordSchema = record({
-  workspace_id: str,
-  id: str,
-  name: str,
-  definition: { ...anyObject, description: "The guardrail as written: checks, side, actions." },
-  version: { type: "integer" },
-  created_at: time,
-  updated_at: time,
-});
-
-export const configRecordSchema = record({
-  workspace_id: str,
-  id: str,
-  name: str,
-  config: anyObject,
-  version: { type: "integer" },
-  created_at: time,
-  updated_at: time,
-});
-
-export const policyRecordSchema = record({
-  id: str,
-  organization_id: str,
-  workspace_id: nullable(str),
-  name: str,
-  mode: { type: "string", enum: [...POLICY_MODES] },
-  scope: {
-    type: "object",
-    properties: {
-      workspaces: { type: "array", items: str },
-      api_keys: { type: "array", items: str },
-      models: { type: "array", items: str },
-    },
-    additionalProperties: false,
-  },
-  input_guardrails: { type: "array", items: anyObject, description: "Full definitions; inline credentials masked." },
-  output_guardrails: { type: "array", items: anyObject },
-  created_at: time,
-  updated_at: time,
-});
+const anyObject = { type: "object", additionalProperties: true } as const;
 
 /** A list answer. */
 export function listOf(item: Schema): Schema {
   return record({ data: { type: "array", items: item } });
 }
-
-const latency = record({
-  p50: { type: "number" },
-  p90: { type: "number" },
-  p95: { type: "number" },
-  p99: { type: "number" },
-  max: { type: "number" },
-});
 
 const overview = record({
   guardrails_passed: { type: "integer" },
@@ -205,7 +63,6 @@ const overview = record({
   checks_errored: { type: "integer" },
 });
 
-const num = nullable({ type: "number" });
 /** One category's verdict of a provider's content filter (server/logs/record.ts, FilterVerdict). */
 const filterVerdict = {
   type: "object",
@@ -214,31 +71,7 @@ const filterVerdict = {
   additionalProperties: false,
 };
 
-const logColumns = {
-  id: str,
-  created_at: time,
-  organization_id: nullable(str),
-  workspace_id: str,
-  api_key_id: nullable(str),
-  route: str,
-  request_type: nullable(str),
-  status: { type: "integer" },
-  latency_ms: { type: "number" },
-  upstream_latency_ms: num,
-  provider: nullable(str),
-  provider_id: nullable(str),
-  integration_id: nullable(str),
-  model: nullable(str),
-  config_id: nullable(str),
-  cache_status: nullable(str),
-  retry_count: { type: "integer" },
-  target: nullable(str),
-  input_tokens: num,
-  output_tokens: num,
-  cost: num,
-  error_code: nullable(str),
-  guardrails: overview,
-};
+const logColumns = { ...logColumnsSchema.properties, guardrails: overview };
 
 export const logSummarySchema = record(logColumns);
 
@@ -291,14 +124,7 @@ export const logViewSchema: Schema = {
     feedback: {
       type: "array",
       description: "Feedback an application sent on the answer (POST /v1/feedback), oldest first",
-      items: record({
-        id: str,
-        value: { type: "integer", minimum: -10, maximum: 10 },
-        weight: { type: "number", minimum: 0, maximum: 1 },
-        metadata: { type: "object", additionalProperties: { type: "string" } },
-        created_at: time,
-        updated_at: time,
-      }),
+      items: feedbackSchema,
     },
     hook_results: anyObject,
     attempts: { type: "array", items: anyObject },
@@ -348,27 +174,8 @@ export const logPageSchema = record({
 export const aggregateSchema = record({
   from: time,
   to: time,
-  guardrails: {
-    type: "array",
-    items: record({
-      guardrail_id: str,
-      runs: { type: "integer" },
-      passed: { type: "integer" },
-      failed: { type: "integer" },
-      latency_ms: latency,
-    }),
-  },
-  checks: {
-    type: "array",
-    items: record({
-      check_id: str,
-      runs: { type: "integer" },
-      passed: { type: "integer" },
-      failed: { type: "integer" },
-      errored: { type: "integer" },
-      latency_ms: latency,
-    }),
-  },
+  guardrails: { type: "array", items: guardrailStatsSchema },
+  checks: { type: "array", items: checkStatsSchema },
 });
 
 export const checkInfoSchema = record({

@@ -5,26 +5,22 @@
  */
 import { generateApiKey, hashApiKey, keyHint } from "../store/api-keys.js";
 import { forbidden, invalid, notFound } from "../store/errors.js";
+import type { SchemaType, WrittenType } from "../schema-types.js";
 import type { ApiKey, Role } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, roleAtLeast, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
+import type { apiKeyCreateSchema, apiKeyUpdateSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 
-/** Body of a key create. */
-export interface ApiKeyInput {
-  name: string;
-  role?: Role;
-  /** Required for workspace_admin and member keys; optional for org_admin keys. */
-  workspace_id?: string | null;
-  /** Seeding only: a key the operator chose (from the config file) instead of a generated one. */
-  key?: string;
-}
+/**
+ * Body of a key create (`workspace_id`: required for workspace_admin and member keys, optional for
+ * org_admin keys; `role`: member when not given). Seeding may also give `key`: one the operator
+ * chose (from the config file) instead of a generated one.
+ */
+export type ApiKeyInput = WrittenType<typeof apiKeyCreateSchema> & { key?: string };
 
 /** Body of a key update. */
-export interface ApiKeyPatch {
-  name?: string;
-  role?: Role;
-}
+export type ApiKeyPatch = SchemaType<typeof apiKeyUpdateSchema>;
 
 /** A created key: its record, and the key itself, shown this once. */
 export interface CreatedApiKey {

@@ -4,6 +4,7 @@
  * guardrails are gated by the plan before it is saved, so a broken config never reaches a request.
  * Answers mask inline check credentials; a save that sends the mask back keeps the stored value.
  */
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { Organization, StoredConfig } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
@@ -13,15 +14,10 @@ import { asInvalid, storeGuardrailSource } from "./guardrails.js";
 import { restoreInlineCredentials, withoutInlineCredentials } from "./inline-credentials.js";
 import { newId } from "../store/ids.js";
 import { assertGuardrailsAllowed } from "./plans.js";
+import type { configSchema } from "./schemas.js";
 
-/** Body of a config save. */
-export interface ConfigInput {
-  id?: string;
-  name?: string;
-  config: Record<string, unknown>;
-  /** On update: the version being replaced. */
-  version?: number;
-}
+/** Body of a config save (`version`, on update: the version being replaced). */
+export type ConfigInput = SchemaType<typeof configSchema>;
 
 /** A config record as answers show it: inline credentials masked. */
 function shown(record: StoredConfig): StoredConfig {

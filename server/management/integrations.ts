@@ -6,48 +6,29 @@
  * `@slug/model` works at once.
  */
 import { addressAllowed } from "../../core/internal.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, forbidden, invalid, notFound } from "../store/errors.js";
 import type {
-  AutoProvision,
-  Budget,
   Integration,
   IntegrationCredentials,
   IntegrationWithSecret,
-  ModelAllowList,
-  ModelPrice,
   Organization,
   Provider,
   Provisioning,
-  RateLimit,
 } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
+import type { integrationCreateSchema, integrationUpdateSchema, provisioningSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 
-/** Body of an integration create. */
-export interface IntegrationInput {
-  slug: string;
-  name?: string;
-  provider: string;
-  /** Set to create a workspace-only integration. */
-  workspace_id?: string | null;
-  base_url?: string | null;
-  credentials?: IntegrationCredentials | null;
-  allowed_models?: ModelAllowList;
-  pricing?: Record<string, ModelPrice>;
-  auto_provision?: AutoProvision | null;
-}
+/** Body of an integration create (`workspace_id` set to create a workspace-only integration). */
+export type IntegrationInput = SchemaType<typeof integrationCreateSchema>;
 
 /** Body of an integration update. */
-export type IntegrationPatch = Partial<
-  Pick<IntegrationInput, "name" | "provider" | "base_url" | "credentials" | "allowed_models" | "pricing" | "auto_provision">
->;
+export type IntegrationPatch = SchemaType<typeof integrationUpdateSchema>;
 
 /** Body of a provisioning. */
-export interface ProvisioningInput {
-  budget?: Budget | null;
-  rate_limit?: RateLimit | null;
-}
+export type ProvisioningInput = SchemaType<typeof provisioningSchema>;
 
 /** The sealing context of an integration's credentials: binds the ciphertext to the record. */
 export function credentialsContext(integrationId: string): string {

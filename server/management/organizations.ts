@@ -2,24 +2,19 @@
  * Organizations: plan and the guardrails flag are the operator's to set (spec §5); an
  * organization admin may rename it, change its defaults and allow workspace-only integrations.
  */
+import type { SchemaType } from "../schema-types.js";
 import { conflict, notFound } from "../store/errors.js";
-import type { Organization, PlanName, WorkspaceSettings } from "../store/types.js";
+import type { Organization } from "../store/types.js";
 import { type Actor, requireOperator, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
+import type { organizationCreateSchema, organizationUpdateSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 
 /** Body of an organization create. */
-export interface OrganizationInput {
-  id?: string;
-  name: string;
-  plan?: PlanName;
-  guardrails_enabled?: boolean;
-  allow_workspace_integrations?: boolean;
-  settings?: WorkspaceSettings;
-}
+export type OrganizationInput = SchemaType<typeof organizationCreateSchema>;
 
 /** Body of an organization update. */
-export type OrganizationPatch = Partial<Omit<OrganizationInput, "id">>;
+export type OrganizationPatch = SchemaType<typeof organizationUpdateSchema>;
 
 export class Organizations {
   constructor(private readonly ctx: ManagementContext) {}

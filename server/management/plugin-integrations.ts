@@ -6,30 +6,27 @@
  * Credentials are validated against the plugin's credentials schema, sealed at rest, and never
  * returned: records name the keys held (`credential_keys`), not their values.
  */
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import type { PluginIntegration, PluginIntegrationWithSecret, WorkspaceSelection } from "../store/types.js";
 import { type Actor, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid } from "./guardrails.js";
+import type { pluginIntegrationCreateSchema, pluginIntegrationUpdateSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 import { assertManagesIntegration, assertMayCreateIntegration } from "./integrations.js";
 
 /** Credentials of a plugin integration, in the clear (only ever in memory). */
 export type PluginCredentials = Record<string, unknown>;
 
-/** Body of a plugin integration create. */
-export interface PluginIntegrationInput {
-  plugin: string;
-  name?: string;
-  /** Set to create a workspace's own plugin integration. */
-  workspace_id?: string | null;
-  /** For an organization's: the workspaces it serves; all by default. */
-  workspaces?: WorkspaceSelection;
-  credentials: PluginCredentials;
-}
+/**
+ * Body of a plugin integration create: `workspace_id` set for a workspace's own; `workspaces`, for
+ * an organization's, the workspaces it serves (all by default).
+ */
+export type PluginIntegrationInput = SchemaType<typeof pluginIntegrationCreateSchema>;
 
 /** Body of a plugin integration update. */
-export type PluginIntegrationPatch = Partial<Pick<PluginIntegrationInput, "name" | "workspaces" | "credentials">>;
+export type PluginIntegrationPatch = SchemaType<typeof pluginIntegrationUpdateSchema>;
 
 /** The sealing context of a plugin integration's credentials: binds the ciphertext to the record. */
 function sealingContext(id: string): string {

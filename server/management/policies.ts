@@ -7,32 +7,31 @@
  */
 import type { GuardrailDefinition, Side } from "../../core/index.js";
 import { expandShorthand, prepareGuardrail } from "../../core/internal.js";
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
-import type { Organization, Policy, PolicyMode, PolicyScope } from "../store/types.js";
+import type { Organization, Policy, PolicyScope } from "../store/types.js";
 import { type Actor, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
 import { asInvalid, recordDefinition } from "./guardrails.js";
 import { restoreInlineCredentials, withoutInlineCredentials } from "./inline-credentials.js";
 import { assertGuardrailsAllowed } from "./plans.js";
+import type { policyCreateSchema, policyUpdateSchema } from "./schemas.js";
 
 /** A guardrail of a policy as written: a saved guardrail's id, or a definition. */
 export type PolicyGuardrailInput = string | GuardrailDefinition;
 
-/** Body of a policy create. */
-export interface PolicyInput {
-  id?: string;
-  name?: string;
-  /** Set for a workspace's own policy; absent or null for an organisation-wide one. */
-  workspace_id?: string | null;
-  mode?: PolicyMode;
-  scope?: PolicyScope;
+/** The guardrail lists of a policy body, typed as the engine's definitions the registry checks them as. */
+interface PolicyGuardrailLists {
   input_guardrails?: PolicyGuardrailInput[];
   output_guardrails?: PolicyGuardrailInput[];
 }
 
+/** Body of a policy create (`workspace_id`: set for a workspace's own policy; absent or null for an organisation-wide one). */
+export type PolicyInput = Omit<SchemaType<typeof policyCreateSchema>, keyof PolicyGuardrailLists> & PolicyGuardrailLists;
+
 /** Body of a policy update: the fields given are replaced. */
-export type PolicyPatch = Partial<Pick<PolicyInput, "name" | "mode" | "scope" | "input_guardrails" | "output_guardrails">>;
+export type PolicyPatch = Omit<SchemaType<typeof policyUpdateSchema>, keyof PolicyGuardrailLists> & PolicyGuardrailLists;
 
 const LIST_KEY: Record<Side, "input_guardrails" | "output_guardrails"> = {
   input: "input_guardrails",

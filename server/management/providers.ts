@@ -4,25 +4,20 @@
  * rate limit and model list may only be stricter than the provisioning's. Over a workspace-only
  * integration, the workspace's own. The slug is also the legacy `virtual_key` (spec §9.3).
  */
+import type { SchemaType } from "../schema-types.js";
 import { conflict, invalid, notFound } from "../store/errors.js";
-import type { Budget, ModelAllowList, Provider, RateLimit, Workspace } from "../store/types.js";
+import type { Provider, Workspace } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "./actor.js";
 import type { ManagementContext } from "./context.js";
+import type { providerCreateSchema, providerUpdateSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 import { assertNarrowerModels, assertStricterBudget, assertStricterRateLimit } from "./limit-rules.js";
 
 /** Body of a provider create. */
-export interface ProviderInput {
-  slug: string;
-  name?: string;
-  integration_id: string;
-  budget?: Budget | null;
-  rate_limit?: RateLimit | null;
-  allowed_models?: ModelAllowList;
-}
+export type ProviderInput = SchemaType<typeof providerCreateSchema>;
 
 /** Body of a provider update. */
-export type ProviderPatch = Partial<Pick<ProviderInput, "name" | "budget" | "rate_limit" | "allowed_models">>;
+export type ProviderPatch = SchemaType<typeof providerUpdateSchema>;
 
 export class Providers {
   constructor(private readonly ctx: ManagementContext) {}

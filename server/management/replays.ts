@@ -16,6 +16,7 @@ import {
 } from "../policies/replay-report.js";
 import { replay } from "../policies/replay.js";
 import { inScope, requestModel } from "../policies/scope.js";
+import type { SchemaType } from "../schema-types.js";
 import { invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import type { LogEntry } from "../store/log-types.js";
@@ -24,27 +25,16 @@ import { type Actor, requireRole, seesOrganization } from "./actor.js";
 import type { ManagementContext } from "./context.js";
 import { prepareRecord, recordDefinition } from "./guardrails.js";
 import { pluginCredentialsOf } from "./plugin-integrations.js";
+import type { replayBodySchema } from "./schemas.js";
 
 /** The most logs one replay reads unless told otherwise. */
 export const DEFAULT_REPLAY_LIMIT = 100_000;
 
-/** What to replay, over which logs. */
-export interface ReplayInput {
-  guardrail_id?: string;
-  policy_id?: string;
-  /** The guardrail's workspace (required with a guardrail); narrows a policy's logs to one workspace. */
-  workspace_id?: string;
-  /** Inclusive lower bound of the logs' time, ISO 8601. */
-  from?: string;
-  /** Exclusive upper bound. */
-  to?: string;
-  /** Save the report under this name. */
-  save?: string;
-  /** Compare with this saved report. */
-  compare?: string;
-  /** Read at most this many logs (newest first); default 100 000. */
-  limit?: number;
-}
+/**
+ * What to replay, over which logs: `workspace_id` is the guardrail's (required with a guardrail) and
+ * narrows a policy's logs to one workspace; `from` is inclusive, `to` exclusive.
+ */
+export type ReplayInput = SchemaType<typeof replayBodySchema>;
 
 /** What a replay gives back. */
 export interface ReplayRun {

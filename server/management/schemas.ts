@@ -1,90 +1,32 @@
 /**
  * JSON Schemas of the management documents: request bodies of the admin API and the sections of
  * the config file that seed the store. One definition serves the routes (validation and the
- * OpenAPI document) and the seeding, so the two never disagree.
+ * OpenAPI document), the seeding and the body types of the management services (derived from these
+ * schemas), so the three never disagree. The shapes inside (rate limits, budgets, …) are the
+ * store's (store/schemas.ts).
  */
-import { PLANS, ROLES } from "../store/types.js";
+import { nullable } from "../schema-types.js";
 import { SLUG_PATTERN, USER_ID_PATTERN } from "../store/ids.js";
+import {
+  allowListSchema,
+  autoProvisionSchema,
+  budgetSchema,
+  credentialsSchema,
+  PLANS,
+  policyScopeSchema,
+  POLICY_MODES,
+  pricingSchema,
+  rateLimitSchema,
+  ROLES,
+  settingsSchema,
+  workspaceSelectionSchema,
+} from "../store/schemas.js";
 
-type Schema = Record<string, unknown>;
+const name = { type: "string", minLength: 1, maxLength: 200 } as const;
+const userId = { type: "string", pattern: USER_ID_PATTERN } as const;
+const slug = { type: "string", pattern: SLUG_PATTERN } as const;
 
-export const rateLimitSchema: Schema = {
-  type: "object",
-  description: "Requests and tokens per minute over a sliding window; an absent field is no limit.",
-  properties: {
-    requests_per_minute: { type: "integer", minimum: 1 },
-    tokens_per_minute: { type: "integer", minimum: 1 },
-  },
-  additionalProperties: false,
-};
-
-export const budgetSchema: Schema = {
-  type: "object",
-  description: "A spend cap in the currency of the price table (token usage × price per model).",
-  properties: {
-    limit: { type: "number", minimum: 0 },
-    period: { type: "string", enum: ["monthly", "total"], default: "monthly" },
-  },
-  required: ["limit"],
-  additionalProperties: false,
-};
-
-const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
-
-export const allowListSchema: Schema = {
-  description: '"all", or the model slugs allowed.',
-  anyOf: [
-    { type: "string", enum: ["all"] },
-    { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-  ],
-};
-
-export const pricingSchema: Schema = {
-  type: "object",
-  description: "Price per million tokens by model slug (`*` for every model).",
-  additionalProperties: {
-    type: "object",
-    properties: { input: { type: "number", minimum: 0 }, output: { type: "number", minimum: 0 } },
-    required: ["input", "output"],
-    additionalProperties: false,
-  },
-};
-
-export const settingsSchema: Schema = {
-  type: "object",
-  properties: {
-    log_bodies: { type: "boolean", description: "Keep request and response bodies (credentials removed) in request logs." },
-  },
-  additionalProperties: false,
-};
-
-export const credentialsSchema: Schema = {
-  type: "object",
-  description: "Sent upstream; encrypted at rest and never returned.",
-  properties: {
-    api_key: { type: "string", minLength: 1 },
-    headers: { type: "object", additionalProperties: { type: "string" } },
-    options: {
-      type: "object",
-      description:
-        "The provider kind's settings, named as the peer gateway's config keys (aws_region, api_version, …); checked against the kind's schema (docs/providers.md).",
-    },
-  },
-  additionalProperties: false,
-};
-
-export const autoProvisionSchema: Schema = {
-  type: "object",
-  description: "Provision to every workspace created from now on, with these limits.",
-  properties: { budget: nullable(budgetSchema), rate_limit: nullable(rateLimitSchema) },
-  additionalProperties: false,
-};
-
-const name = { type: "string", minLength: 1, maxLength: 200 };
-const userId = { type: "string", pattern: USER_ID_PATTERN };
-const slug = { type: "string", pattern: SLUG_PATTERN };
-
-export const organizationCreateSchema: Schema = {
+export const organizationCreateSchema = {
   type: "object",
   properties: {
     id: userId,
@@ -96,9 +38,9 @@ export const organizationCreateSchema: Schema = {
   },
   required: ["name"],
   additionalProperties: false,
-};
+} as const;
 
-export const organizationUpdateSchema: Schema = {
+export const organizationUpdateSchema = {
   type: "object",
   properties: {
     name,
@@ -108,9 +50,9 @@ export const organizationUpdateSchema: Schema = {
     settings: settingsSchema,
   },
   additionalProperties: false,
-};
+} as const;
 
-export const workspaceCreateSchema: Schema = {
+export const workspaceCreateSchema = {
   type: "object",
   properties: {
     id: userId,
@@ -121,15 +63,15 @@ export const workspaceCreateSchema: Schema = {
   },
   required: ["name"],
   additionalProperties: false,
-};
+} as const;
 
-export const workspaceUpdateSchema: Schema = {
+export const workspaceUpdateSchema = {
   type: "object",
   properties: { name, settings: settingsSchema, rate_limit: nullable(rateLimitSchema) },
   additionalProperties: false,
-};
+} as const;
 
-export const apiKeyCreateSchema: Schema = {
+export const apiKeyCreateSchema = {
   type: "object",
   properties: {
     name,
@@ -138,15 +80,15 @@ export const apiKeyCreateSchema: Schema = {
   },
   required: ["name"],
   additionalProperties: false,
-};
+} as const;
 
-export const apiKeyUpdateSchema: Schema = {
+export const apiKeyUpdateSchema = {
   type: "object",
   properties: { name, role: { type: "string", enum: [...ROLES] } },
   additionalProperties: false,
-};
+} as const;
 
-export const integrationCreateSchema: Schema = {
+export const integrationCreateSchema = {
   type: "object",
   properties: {
     slug,
@@ -161,9 +103,9 @@ export const integrationCreateSchema: Schema = {
   },
   required: ["slug", "provider"],
   additionalProperties: false,
-};
+} as const;
 
-export const integrationUpdateSchema: Schema = {
+export const integrationUpdateSchema = {
   type: "object",
   properties: {
     name,
@@ -175,24 +117,16 @@ export const integrationUpdateSchema: Schema = {
     auto_provision: nullable(autoProvisionSchema),
   },
   additionalProperties: false,
-};
+} as const;
 
-const pluginCredentialsSchema: Schema = {
+const pluginCredentialsSchema = {
   type: "object",
   description:
     "Handed to the plugin's checks as `context.credentials`; validated against the plugin's credentials schema, encrypted at rest and never returned.",
   minProperties: 1,
-};
+} as const;
 
-export const workspaceSelectionSchema: Schema = {
-  description: '"all" (every workspace of the organization, present and future), or the workspace ids served.',
-  anyOf: [
-    { type: "string", enum: ["all"] },
-    { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-  ],
-};
-
-export const pluginIntegrationCreateSchema: Schema = {
+export const pluginIntegrationCreateSchema = {
   type: "object",
   properties: {
     plugin: { type: "string", minLength: 1, description: "Id of a loaded plugin." },
@@ -206,21 +140,21 @@ export const pluginIntegrationCreateSchema: Schema = {
   },
   required: ["plugin", "credentials"],
   additionalProperties: false,
-};
+} as const;
 
-export const pluginIntegrationUpdateSchema: Schema = {
+export const pluginIntegrationUpdateSchema = {
   type: "object",
   properties: { name, workspaces: workspaceSelectionSchema, credentials: pluginCredentialsSchema },
   additionalProperties: false,
-};
+} as const;
 
-export const provisioningSchema: Schema = {
+export const provisioningSchema = {
   type: "object",
   properties: { budget: nullable(budgetSchema), rate_limit: nullable(rateLimitSchema) },
   additionalProperties: false,
-};
+} as const;
 
-export const providerCreateSchema: Schema = {
+export const providerCreateSchema = {
   type: "object",
   properties: {
     slug,
@@ -232,9 +166,9 @@ export const providerCreateSchema: Schema = {
   },
   required: ["slug", "integration_id"],
   additionalProperties: false,
-};
+} as const;
 
-export const providerUpdateSchema: Schema = {
+export const providerUpdateSchema = {
   type: "object",
   properties: {
     name,
@@ -243,10 +177,10 @@ export const providerUpdateSchema: Schema = {
     allowed_models: allowListSchema,
   },
   additionalProperties: false,
-};
+} as const;
 
 /** A guardrail body: the guardrail as written; checks are validated by the engine's registry. */
-export const guardrailSchema: Schema = {
+export const guardrailSchema = {
   type: "object",
   properties: {
     id: userId,
@@ -286,9 +220,9 @@ export const guardrailSchema: Schema = {
   },
   required: ["checks"],
   additionalProperties: false,
-};
+} as const;
 
-export const configSchema: Schema = {
+export const configSchema = {
   type: "object",
   properties: {
     id: userId,
@@ -298,9 +232,9 @@ export const configSchema: Schema = {
   },
   required: ["config"],
   additionalProperties: false,
-};
+} as const;
 
-const policyGuardrailsSchema: Schema = {
+const policyGuardrailsSchema = {
   type: "array",
   description:
     'Saved guardrails by id (an organisation-wide policy writes "workspace_id/guardrail_id"), or guardrails written inline.',
@@ -313,29 +247,16 @@ const policyGuardrailsSchema: Schema = {
       },
     ],
   },
-};
+} as const;
 
-const idList: Schema = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true };
-
-export const policyScopeSchema: Schema = {
-  type: "object",
-  description: "Which requests the policy applies to: every list given must match; an absent or empty list matches all.",
-  properties: {
-    workspaces: idList,
-    api_keys: idList,
-    models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
-  },
-  additionalProperties: false,
-};
-
-const policyMode: Schema = {
+const policyMode = {
   type: "string",
-  enum: ["enforce", "monitor"],
+  enum: [...POLICY_MODES],
   description:
     "`monitor`: the guardrails run asynchronously, never change the answer, and their verdicts are logged and counted.",
-};
+} as const;
 
-export const policyCreateSchema: Schema = {
+export const policyCreateSchema = {
   type: "object",
   properties: {
     id: userId,
@@ -350,9 +271,9 @@ export const policyCreateSchema: Schema = {
     output_guardrails: policyGuardrailsSchema,
   },
   additionalProperties: false,
-};
+} as const;
 
-export const policyUpdateSchema: Schema = {
+export const policyUpdateSchema = {
   type: "object",
   properties: {
     name,
@@ -362,4 +283,31 @@ export const policyUpdateSchema: Schema = {
     output_guardrails: policyGuardrailsSchema,
   },
   additionalProperties: false,
-};
+} as const;
+
+const replayId = { type: "string", minLength: 1 } as const;
+const replayTime = { type: "string", format: "date-time" } as const;
+
+/** What to replay, over which logs (docs/policies.md, "Replay"). */
+export const replayBodySchema = {
+  type: "object",
+  properties: {
+    guardrail_id: replayId,
+    policy_id: replayId,
+    workspace_id: {
+      ...replayId,
+      description: "The guardrail's workspace (required with guardrail_id); narrows a policy's logs.",
+    },
+    from: replayTime,
+    to: replayTime,
+    save: { type: "string", minLength: 1, maxLength: 200, description: "Save the report under this name." },
+    compare: { ...replayId, description: "Id of a saved report to compare this run with." },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "Logs read at most, newest first; 100000 by default.",
+    },
+  },
+  additionalProperties: false,
+} as const;

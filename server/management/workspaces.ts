@@ -3,23 +3,20 @@
  * to auto-provision. A workspace admin may rename its workspace and change its settings; its rate
  * limit is the organization admin's to set.
  */
+import type { SchemaType } from "../schema-types.js";
 import { conflict, notFound } from "../store/errors.js";
-import type { RateLimit, Workspace, WorkspaceSettings } from "../store/types.js";
+import type { Workspace, WorkspaceSettings } from "../store/types.js";
 import { type Actor, assertSeesWorkspace, requireRole, seesOrganization, seesWorkspace } from "./actor.js";
 import type { ManagementContext } from "./context.js";
+import type { workspaceCreateSchema, workspaceUpdateSchema } from "./schemas.js";
 import { newId } from "../store/ids.js";
 import { provisionToWorkspace } from "./integrations.js";
 
-/** Body of a workspace create. */
-export interface WorkspaceInput {
-  id?: string;
-  name: string;
-  settings?: WorkspaceSettings;
-  rate_limit?: RateLimit | null;
-}
+/** Body of a workspace create, less the organization, which the caller decides. */
+export type WorkspaceInput = Omit<SchemaType<typeof workspaceCreateSchema>, "organization_id">;
 
 /** Body of a workspace update. */
-export type WorkspacePatch = Partial<Omit<WorkspaceInput, "id">>;
+export type WorkspacePatch = SchemaType<typeof workspaceUpdateSchema>;
 
 export class Workspaces {
   constructor(private readonly ctx: ManagementContext) {}

@@ -3,13 +3,13 @@
  * retry, cache, time-outs, how streams are held. Which keys exist at all is core/config/keys.ts's list (an unknown key is
  * refused before this schema runs); guardrail keys are validated by the engine's normalisation.
  */
-import type { StreamMode } from "../../core/index.js";
+import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 
-const statusCodes = { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } };
+const statusCodes = { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } } as const;
 
-/** Schema of a config object and, recursively, of each of its targets. */
-export const GATEWAY_CONFIG_SCHEMA = {
+/** A config's own keys: each of its targets is again a config (`targets`, below). */
+const configKeys = {
   type: "object",
   properties: {
     provider: { type: "string", minLength: 1 },
@@ -41,7 +41,6 @@ export const GATEWAY_CONFIG_SCHEMA = {
       },
       required: ["mode"],
     },
-    targets: { type: "array", minItems: 1, items: { $ref: "#" } },
     weight: { type: "number", minimum: 0 },
     request_timeout: { type: "integer", minimum: 1 },
     mock_response: { type: ["string", "object"] },
@@ -49,27 +48,19 @@ export const GATEWAY_CONFIG_SCHEMA = {
     stream_window: { type: "integer", minimum: 1, maximum: 1_000_000 },
     drop_params: { type: "boolean" },
   },
-};
+} as const;
 
-/** The gateway keys of a config, as the schema admits them. */
-export interface GatewayConfig {
-  provider?: string;
-  virtual_key?: string;
-  api_key?: string;
-  custom_host?: string;
-  override_params?: Record<string, unknown>;
-  retry?: { attempts?: number; on_status_codes?: number[] };
-  cache?: { mode: "simple"; max_age?: number };
-  strategy?: { mode: "single" | "fallback" | "loadbalance"; on_status_codes?: number[] };
-  targets?: GatewayConfig[];
-  weight?: number;
-  request_timeout?: number;
-  mock_response?: string | Record<string, unknown>;
-  stream_mode?: StreamMode;
-  stream_window?: number;
-  drop_params?: boolean;
-  [key: string]: unknown;
-}
+/** Schema of a config object and, recursively, of each of its targets. */
+export const GATEWAY_CONFIG_SCHEMA = {
+  ...configKeys,
+  properties: { ...configKeys.properties, targets: { type: "array", minItems: 1, items: { $ref: "#" } } },
+} as const;
+
+/**
+ * The gateway keys of a config, as the schema admits them. `targets` refers back to the whole
+ * schema (`$ref: "#"`), which the derivation does not follow, so it is typed here as a list of configs.
+ */
+export type GatewayConfig = SchemaType<typeof configKeys> & { targets?: GatewayConfig[] };
 
 /** Throws a ConfigError naming the path when a config's gateway keys are not valid. */
 export const validateGatewayConfig: Validator<GatewayConfig> = compileValidator<GatewayConfig>(GATEWAY_CONFIG_SCHEMA);

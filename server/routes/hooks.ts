@@ -20,22 +20,13 @@ import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
 import { buildRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { Phases } from "../pipeline/phases.js";
+import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 
-const metadataSchema = { type: "object", additionalProperties: { type: "string" } };
+const metadataSchema = { type: "object", additionalProperties: { type: "string" } } as const;
 
-interface EvaluateBody {
-  side: Side;
-  guardrails?: unknown[];
-  config?: string | Record<string, unknown>;
-  request_type?: string;
-  request: Record<string, unknown>;
-  response?: Record<string, unknown>;
-  metadata?: Record<string, string>;
-}
-
-const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateBody>({
+const evaluateBodySchema = {
   type: "object",
   properties: {
     side: { enum: ["input", "output"] },
@@ -48,18 +39,14 @@ const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateB
   },
   required: ["side", "request"],
   additionalProperties: false,
-});
+} as const;
 
-interface WebhookBody {
-  request?: { json?: Record<string, unknown> };
-  response?: { json?: Record<string, unknown> };
-  eventType?: "beforeRequestHook" | "afterRequestHook";
-  requestType?: string;
-  provider?: string;
-  metadata?: Record<string, string>;
-}
+type EvaluateBody = SchemaType<typeof evaluateBodySchema>;
 
-const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody>({
+const validateEvaluateBody: Validator<EvaluateBody> = compileValidator<EvaluateBody>(evaluateBodySchema);
+
+/** The peer's evaluation context; it may post more than these fields, and metadata values of any type. */
+const webhookBodySchema = {
   type: "object",
   properties: {
     request: { type: "object", properties: { json: { type: "object" } } },
@@ -70,7 +57,11 @@ const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody
     metadata: { type: "object" },
   },
   required: ["request"],
-});
+} as const;
+
+type WebhookBody = SchemaType<typeof webhookBodySchema>;
+
+const validateWebhookBody: Validator<WebhookBody> = compileValidator<WebhookBody>(webhookBodySchema);
 
 type Query = Record<string, string | string[] | undefined>;
 

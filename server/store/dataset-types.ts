@@ -3,6 +3,8 @@
  * made with, and its rows, one per log that had a body, in log order. Rows are written and read in
  * pages, so a dataset of any size never sits whole in memory.
  */
+import type { SchemaType } from "../schema-types.js";
+import type { datasetRowSchema, evalRunSchema } from "./dataset-schemas.js";
 import type { LogFilter } from "./log-types.js";
 
 /** The log filter a dataset was made from: scope, time, route and what guardrails and feedback said. */
@@ -29,33 +31,10 @@ export interface DatasetRecord {
 }
 
 /** One row: a log's input and output with what its guardrails and feedback said, and a label. */
-export interface DatasetRow {
-  dataset_id: string;
-  /** Position in the dataset, from 0. */
-  seq: number;
-  log_id: string;
-  input: string;
-  output: string | null;
-  /** Each guardrail's verdict on the request. */
-  verdicts: Record<string, "pass" | "fail">;
-  /** Ids of the checks that failed, `guardrail/check`. */
-  failed_checks: string[];
-  /** The values of the feedback sent on the answer, oldest first. */
-  feedback: number[];
-  label: 0 | 1;
-}
+export type DatasetRow = SchemaType<typeof datasetRowSchema> & { dataset_id: string };
 
-/** An evaluation run of the admin API (server/quality/eval-jobs.ts). */
-export interface EvalRunRecord {
-  id: string;
-  organization_id: string;
-  workspace_id: string;
-  name: string;
-  status: "running" | "done" | "failed";
-  /** Why it failed. */
-  error: string | null;
-  /** The report (format `guardgate.eval/1`) once done. */
-  report: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * An evaluation run of the admin API (server/quality/eval-jobs.ts). The store always holds `report`
+ * (null until the run is done); the answer's schema lets it be left out.
+ */
+export type EvalRunRecord = Omit<SchemaType<typeof evalRunSchema>, "report"> & { report: Record<string, unknown> | null };

@@ -2,39 +2,20 @@
  * Request logs as the store keeps them: the columns queries filter on, plus the whole record the
  * gateway wrote (with `hook_results`) as JSON. Guardrail and check results are also indexed one
  * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
+ * The shapes the admin API also answers with are derived from their schemas (store/log-schemas.ts).
  */
 import type { CheckResult, GuardrailResult } from "../../core/types.js";
+import type { SchemaType } from "../schema-types.js";
+import type {
+  checkStatsSchema,
+  feedbackSchema,
+  guardrailStatsSchema,
+  latencyStatsSchema,
+  logColumnsSchema,
+} from "./log-schemas.js";
 
-/** One request log as stored. */
-export interface LogEntry {
-  id: string;
-  created_at: string;
-  organization_id: string | null;
-  workspace_id: string;
-  /** The id of the API key record, never the key. */
-  api_key_id: string | null;
-  route: string;
-  request_type: string | null;
-  status: number;
-  latency_ms: number;
-  upstream_latency_ms: number | null;
-  /** Provider slug or name as the request used it. */
-  provider: string | null;
-  provider_id: string | null;
-  integration_id: string | null;
-  model: string | null;
-  config_id: string | null;
-  cache_status: string | null;
-  retry_count: number;
-  /** Config path of the target that answered (`""` for the root). */
-  target: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost: number | null;
-  error_code: string | null;
-  /** The record as the gateway wrote it, credentials removed. */
-  record: Record<string, unknown>;
-}
+/** One request log as stored: its columns, and the record as the gateway wrote it, credentials removed. */
+export type LogEntry = SchemaType<typeof logColumnsSchema> & { record: Record<string, unknown> };
 
 /**
  * A log entry to write. The record may come already encoded as JSON text: the sink encodes it
@@ -74,22 +55,14 @@ export interface LogFilter {
 
 /**
  * Feedback an application sent on one answer (`POST /v1/feedback`). It is kept apart from the log
- * record, keyed by the log's id, because it may come before the log writer has stored the record.
+ * record, keyed by the log's id (the request id it is about), because it may come before the log
+ * writer has stored the record.
  */
-export interface FeedbackRecord {
-  id: string;
-  /** The request id (`x-gateway-request-id`) the feedback is about, which is its log's id. */
+export type FeedbackRecord = SchemaType<typeof feedbackSchema> & {
   log_id: string;
   organization_id: string | null;
   workspace_id: string;
-  /** An integer from -10 to 10. */
-  value: number;
-  /** From 0 to 1. */
-  weight: number;
-  metadata: Record<string, string>;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 /** One page of logs, newest first. */
 export interface LogPage {
@@ -98,33 +71,13 @@ export interface LogPage {
 }
 
 /** Latency percentiles in milliseconds (nearest rank). */
-export interface LatencyStats {
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
+export type LatencyStats = SchemaType<typeof latencyStatsSchema>;
 
 /** Counts and latency of one guardrail over a time range. */
-export interface GuardrailStats {
-  guardrail_id: string;
-  runs: number;
-  passed: number;
-  failed: number;
-  latency_ms: LatencyStats;
-}
+export type GuardrailStats = SchemaType<typeof guardrailStatsSchema>;
 
 /** Counts and latency of one check over a time range. */
-export interface CheckStats {
-  check_id: string;
-  runs: number;
-  passed: number;
-  failed: number;
-  /** Errored runs (also counted in passed or failed by their verdict). */
-  errored: number;
-  latency_ms: LatencyStats;
-}
+export type CheckStats = SchemaType<typeof checkStatsSchema>;
 
 /** The aggregate endpoint's answer. */
 export interface GuardrailAggregate {

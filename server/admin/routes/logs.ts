@@ -6,12 +6,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Management } from "../../management/index.js";
 import { planAllows } from "../../management/plans.js";
+import type { SchemaType } from "../../schema-types.js";
 import type { LogFilter } from "../../store/log-types.js";
 import { actorOf } from "../auth.js";
 import { aggregateSchema, checkInfoSchema, listOf, logPageSchema, logViewSchema } from "../schemas.js";
 import { params, query, route } from "./route.js";
 
-const time = { type: "string", format: "date-time" };
+const time = { type: "string", format: "date-time" } as const;
 
 const logQuery = {
   type: "object",
@@ -44,7 +45,7 @@ const logQuery = {
     cursor: { type: "string" },
   },
   additionalProperties: false,
-};
+} as const;
 
 const aggregateQuery = {
   type: "object",
@@ -58,7 +59,8 @@ const aggregateQuery = {
   additionalProperties: false,
 };
 
-type LogQuery = Omit<LogFilter, "status"> & { status?: string };
+/** The query as validated (defaults applied): a log filter, its statuses still one string. */
+type LogQuery = SchemaType<typeof logQuery>;
 
 /** Timestamps are stored in one format, so bounds are normalised to it before comparing. */
 function iso(value: string | undefined): string | undefined {

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Management } from "../../management/index.js";
 import { type DatasetInput, Datasets } from "../../quality/datasets.js";
 import { type EvalJobInput, EvalJobs, MAX_INLINE_ROWS } from "../../quality/eval-jobs.js";
+import { evalRunSchema as runSchema, datasetRowSchema as rowSchema } from "../../store/dataset-schemas.js";
 import { ManagementError } from "../../store/errors.js";
 import { actorOf } from "../auth.js";
 import { body, params, query, route } from "./route.js";
@@ -58,39 +59,6 @@ const datasetSchema = {
     updated_at: str,
   },
   required: ["id", "organization_id", "workspace_id", "name", "filter", "label_rule", "status", "rows", "positives", "skipped"],
-  additionalProperties: false,
-};
-
-const rowSchema = {
-  type: "object",
-  properties: {
-    seq: { type: "integer" },
-    log_id: str,
-    input: str,
-    output: nullable(str),
-    verdicts: { type: "object", additionalProperties: { type: "string", enum: ["pass", "fail"] } },
-    failed_checks: { type: "array", items: str },
-    feedback: { type: "array", items: { type: "integer" } },
-    label: { type: "integer", enum: [0, 1] },
-  },
-  required: ["seq", "log_id", "input", "output", "verdicts", "failed_checks", "feedback", "label"],
-  additionalProperties: false,
-};
-
-const runSchema = {
-  type: "object",
-  properties: {
-    id: str,
-    organization_id: str,
-    workspace_id: str,
-    name: str,
-    status: { type: "string", enum: ["running", "done", "failed"] },
-    error: nullable(str),
-    report: nullable(anyObject),
-    created_at: str,
-    updated_at: str,
-  },
-  required: ["id", "organization_id", "workspace_id", "name", "status", "error", "created_at", "updated_at"],
   additionalProperties: false,
 };
 

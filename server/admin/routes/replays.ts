@@ -5,46 +5,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Management } from "../../management/index.js";
 import type { ReplayInput } from "../../management/replays.js";
+import { replayBodySchema } from "../../management/schemas.js";
+import { replayReportSchema as savedSchema } from "../../store/schemas.js";
 import { actorOf } from "../auth.js";
 import { body, params, route } from "./route.js";
 
-const id = { type: "string", minLength: 1 };
-const time = { type: "string", format: "date-time" };
 const tag = "replay";
 const anyObject = { type: "object", additionalProperties: true };
-
-const replayBodySchema = {
-  type: "object",
-  properties: {
-    guardrail_id: id,
-    policy_id: id,
-    workspace_id: { ...id, description: "The guardrail's workspace (required with guardrail_id); narrows a policy's logs." },
-    from: time,
-    to: time,
-    save: { type: "string", minLength: 1, maxLength: 200, description: "Save the report under this name." },
-    compare: { ...id, description: "Id of a saved report to compare this run with." },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      maximum: 1_000_000,
-      description: "Logs read at most, newest first; 100000 by default.",
-    },
-  },
-  additionalProperties: false,
-};
-
-const savedSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    organization_id: { type: "string" },
-    workspace_id: { anyOf: [{ type: "string" }, { type: "null" }] },
-    name: { type: "string" },
-    created_at: { type: "string" },
-  },
-  required: ["id", "organization_id", "workspace_id", "name", "created_at"],
-  additionalProperties: false,
-};
 
 export function replayRoutes(scope: FastifyInstance, management: Management): void {
   route(scope, {

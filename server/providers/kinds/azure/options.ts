@@ -4,6 +4,7 @@
  * (a deployment per model) and `azure_authority_host` (where Entra ID tokens come from).
  * docs/providers.md, "Azure OpenAI", explains each.
  */
+import type { SchemaType } from "../../../schema-types.js";
 import type { Json } from "../../adapter.js";
 
 /**
@@ -24,7 +25,7 @@ export const DEPLOYMENT_NAME = new RegExp(DEPLOYMENT);
 
 const ENTRA_FIELDS = ["azure_entra_tenant_id", "azure_entra_client_id", "azure_entra_client_secret"];
 
-export const AZURE_OPTIONS_SCHEMA: Json = {
+export const AZURE_OPTIONS_SCHEMA = {
   type: "object",
   properties: {
     // A host name label: the resource name is the first label of its endpoint's host.
@@ -45,25 +46,13 @@ export const AZURE_OPTIONS_SCHEMA: Json = {
   if: { properties: { azure_auth_mode: { const: "entra" } }, required: ["azure_auth_mode"] },
   then: { properties: Object.fromEntries(ENTRA_FIELDS.map((field) => [field, true])), required: ENTRA_FIELDS },
   dependentRequired: { azure_entra_client_secret: ENTRA_FIELDS },
-};
+} as const;
 
 /** Options holding secrets: scrubbed from answers, never shown. */
 export const AZURE_SECRET_OPTIONS = ["azure_entra_client_secret", "azure_ad_token"] as const;
 
-/** The options, typed; the schema has checked them where they were written. */
-export interface AzureOptions {
-  resource_name?: string;
-  deployment_id?: string;
-  azure_deployments?: Record<string, string>;
-  api_version?: string;
-  azure_auth_mode?: "api_key" | "entra";
-  azure_entra_tenant_id?: string;
-  azure_entra_client_id?: string;
-  azure_entra_client_secret?: string;
-  azure_entra_scope?: string;
-  azure_authority_host?: string;
-  azure_ad_token?: string;
-}
+/** The options, typed from their schema, which has checked them where they were written. */
+export type AzureOptions = SchemaType<typeof AZURE_OPTIONS_SCHEMA>;
 
 export function azureOptions(options: Json): AzureOptions {
   return options as AzureOptions;

@@ -1,0 +1,265 @@
+/**
+ * JSON Schemas of the management model (spec §2.6, §5): the records the store holds and the shapes
+ * inside them (rate limits, budgets, allow-lists, prices, settings). They are the one source of
+ * these shapes: store/types.ts derives the TypeScript types from them, management/schemas.ts builds
+ * the admin API's bodies from the shapes, and the admin API answers with the records (OpenAPI and
+ * serialisation: a field a record schema does not list is never sent).
+ */
+import { closedRecord, nullable } from "../schema-types.js";
+
+/** Plans of an organization (spec §5), cheapest first. */
+export const PLANS = ["developer", "production", "enterprise"] as const;
+
+/** Roles of an API key, most powerful first. */
+export const ROLES = ["org_admin", "workspace_admin", "member"] as const;
+
+/** How a policy's guardrails act: `enforce` as written, `monitor` logged and counted only. */
+export const POLICY_MODES = ["enforce", "monitor"] as const;
+
+export const rateLimitSchema = {
+  type: "object",
+  description: "Requests and tokens per minute over a sliding window; an absent field is no limit.",
+  properties: {
+    requests_per_minute: { type: "integer", minimum: 1 },
+    tokens_per_minute: { type: "integer", minimum: 1 },
+  },
+  additionalProperties: false,
+} as const;
+
+export const budgetSchema = {
+  type: "object",
+  description: "A spend cap in the currency of the price table (token usage × price per model).",
+  properties: {
+    limit: { type: "number", minimum: 0 },
+    // `monthly` starts again on the first day of each month (UTC); `total` never does.
+    period: { type: "string", enum: ["monthly", "total"], default: "monthly" },
+  },
+  required: ["limit"],
+  additionalProperties: false,
+} as const;
+
+export const allowListSchema = {
+  description: '"all", or the model slugs allowed.',
+  anyOf: [
+    { type: "string", enum: ["all"] },
+    { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+  ],
+} as const;
+
+export const modelPriceSchema = {
+  type: "object",
+  properties: { input: { type: "number", minimum: 0 }, output: { type: "number", minimum: 0 } },
+  required: ["input", "output"],
+  additionalProperties: false,
+} as const;
+
+export const pricingSchema = {
+  type: "object",
+  description: "Price per million tokens by model slug (`*` for every model).",
+  additionalProperties: modelPriceSchema,
+} as const;
+
+export const settingsSchema = {
+  type: "object",
+  properties: {
+    log_bodies: { type: "boolean", description: "Keep request and response bodies (credentials removed) in request logs." },
+  },
+  additionalProperties: false,
+} as const;
+
+export const credentialsSchema = {
+  type: "object",
+  description: "Sent upstream; encrypted at rest and never returned.",
+  properties: {
+    api_key: { type: "string", minLength: 1 },
+    // Extra headers sent upstream may hold credentials too, so they are sealed as well.
+    headers: { type: "object", additionalProperties: { type: "string" } },
+    // Sealed with the credentials, since some options hold secrets (server/providers/options.ts).
+    options: {
+      type: "object",
+      description:
+        "The provider kind's settings, named as the peer gateway's config keys (aws_region, api_version, …); checked against the kind's schema (docs/providers.md).",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const autoProvisionSchema = {
+  type: "object",
+  description: "Provision to every workspace created from now on, with these limits.",
+  properties: { budget: nullable(budgetSchema), rate_limit: nullable(rateLimitSchema) },
+  additionalProperties: false,
+} as const;
+
+export const workspaceSelectionSchema = {
+  description: '"all" (every workspace of the organization, present and future), or the workspace ids served.',
+  anyOf: [
+    { type: "string", enum: ["all"] },
+    { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+  ],
+} as const;
+
+const idList = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true } as const;
+
+export const policyScopeSchema = {
+  type: "object",
+  description: "Which requests the policy applies to: every list given must match; an absent or empty list matches all.",
+  properties: {
+    workspaces: idList,
+    api_keys: idList,
+    models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
+  },
+  additionalProperties: false,
+} as const;
+
+const str = { type: "string" } as const;
+const time = { type: "string", format: "date-time" } as const;
+const anyObject = { type: "object", additionalProperties: true } as const;
+
+export const organizationSchema = closedRecord({
+  id: str,
+  name: str,
+  plan: { type: "string", enum: [...PLANS] },
+  // Guardrails are enabled per organization by the operator (spec §5).
+  guardrails_enabled: { type: "boolean" },
+  // Whether workspace admins may create workspace-only integrations (spec §2.6).
+  allow_workspace_integrations: { type: "boolean" },
+  // Defaults for the organization's workspaces, which a workspace may override.
+  settings: settingsSchema,
+  created_at: time,
+  updated_at: time,
+});
+
+export const workspaceSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  name: str,
+  settings: settingsSchema,
+  // A limit over every request of the workspace, whatever the provider.
+  rate_limit: nullable(rateLimitSchema),
+  created_at: time,
+  updated_at: time,
+});
+
+/** An API key record; the key itself is never stored, only its hash. */
+export const apiKeySchema = closedRecord({
+  id: str,
+  organization_id: str,
+  // Null for organization-level admin keys.
+  workspace_id: nullable(str),
+  name: str,
+  role: { type: "string", enum: [...ROLES] },
+  hint: { type: "string", description: "The key's first and last characters, to tell keys apart." },
+  created_at: time,
+  updated_at: time,
+});
+
+export const integrationSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable({ type: "string", description: "Set for a workspace-only integration." }),
+  slug: str,
+  name: str,
+  // Provider kind (`openai`, `anthropic`, `mock`, …).
+  provider: str,
+  base_url: nullable(str),
+  allowed_models: allowListSchema,
+  // Prices that override or extend the gateway's price table, by model slug.
+  pricing: pricingSchema,
+  auto_provision: nullable(autoProvisionSchema),
+  has_credentials: { type: "boolean", description: "Whether credentials are held; they are never returned." },
+  created_at: time,
+  updated_at: time,
+});
+
+export const pluginIntegrationSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable({ type: "string", description: "Set for a workspace's own, which overrides the organization's there." }),
+  // Id of the plugin whose checks receive the credentials.
+  plugin: str,
+  name: str,
+  workspaces: workspaceSelectionSchema,
+  credential_keys: {
+    type: "array",
+    items: str,
+    description: "Names of the credential fields held; their values are never returned.",
+  },
+  created_at: time,
+  updated_at: time,
+});
+
+export const provisioningSchema = closedRecord({
+  integration_id: str,
+  workspace_id: str,
+  budget: nullable(budgetSchema),
+  rate_limit: nullable(rateLimitSchema),
+  created_at: time,
+  updated_at: time,
+});
+
+export const providerSchema = closedRecord({
+  id: str,
+  workspace_id: str,
+  // Used as `@slug/model` and as a legacy `virtual_key`.
+  slug: str,
+  name: str,
+  integration_id: str,
+  // May only be stricter than the provisioning's.
+  budget: nullable(budgetSchema),
+  rate_limit: nullable(rateLimitSchema),
+  // Narrows the integration's allow-list.
+  allowed_models: allowListSchema,
+  created_at: time,
+  updated_at: time,
+});
+
+export const guardrailRecordSchema = closedRecord({
+  workspace_id: str,
+  id: str,
+  name: str,
+  definition: { ...anyObject, description: "The guardrail as written: checks, side, actions." },
+  version: { type: "integer" },
+  created_at: time,
+  updated_at: time,
+});
+
+export const configRecordSchema = closedRecord({
+  workspace_id: str,
+  id: str,
+  name: str,
+  config: anyObject,
+  version: { type: "integer" },
+  created_at: time,
+  updated_at: time,
+});
+
+export const policyRecordSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable(str),
+  name: str,
+  mode: { type: "string", enum: [...POLICY_MODES] },
+  scope: {
+    type: "object",
+    properties: {
+      workspaces: { type: "array", items: str },
+      api_keys: { type: "array", items: str },
+      models: { type: "array", items: str },
+    },
+    additionalProperties: false,
+  },
+  input_guardrails: { type: "array", items: anyObject, description: "Full definitions; inline credentials masked." },
+  output_guardrails: { type: "array", items: anyObject },
+  created_at: time,
+  updated_at: time,
+});
+
+/** A saved replay report, less the report itself (docs/policies.md, "Replay reports"). */
+export const replayReportSchema = closedRecord({
+  id: str,
+  organization_id: str,
+  workspace_id: nullable(str),
+  name: str,
+  created_at: str,
+});
