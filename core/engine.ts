@@ -1,7 +1,9 @@
 /**
- * The engine: a check registry with the plugins it is handed (the built-in ones come from the
- * package entry, the server or the CLI, never from core itself), a guardrail source, and an
- * executor. `evaluate` takes one side of one request and returns the spec's results and status.
+ * The engine, core's public front: a check registry with the plugins it is handed (the built-in
+ * ones come from the package entry, the server or the CLI, never from core itself), a guardrail
+ * source, and an executor. `evaluate` takes one side of one request, resolves its guardrails into
+ * a phase task, hands it to the executor (which runs core/phase/run-phase.ts inline or in a pool
+ * worker), and returns the spec's results and status. Nothing here runs a check.
  */
 import path from "node:path";
 import { evaluationStatus } from "./aggregate.js";
@@ -19,7 +21,7 @@ import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
 import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
 import { settleResultData } from "./result-data.js";
-import type { PhaseTask } from "./runner.js";
+import type { PhaseTask } from "./phase/task.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
 import { checksToLoad, loadChecks, type WarmReport } from "./warm.js";
 

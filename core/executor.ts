@@ -4,7 +4,8 @@
  */
 import type { LoadedPlugin } from "./plugin-loader.js";
 import type { CheckRegistry } from "./registry.js";
-import { type PhaseResult, type PhaseTask, runPhase } from "./runner.js";
+import { runPhase } from "./phase/run-phase.js";
+import type { PhaseResult, PhaseTask } from "./phase/task.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "./warm.js";
 
 /** Runs phases of guardrail checks. */

@@ -73,7 +73,7 @@ export {
   useRegexEngine,
 } from "./regex.js";
 export { type CheckInfo, CheckRegistry, DEFAULT_TIMEOUTS, type PluginInfo } from "./registry.js";
-export type { CheckWatch, PhaseResult, PhaseTask } from "./runner.js";
+export type { CheckWatch, PhaseResult, PhaseTask } from "./phase/task.js";
 export type { WarmReport, WarmRequest } from "./warm.js";
 export { bodyForText } from "./sample-body.js";
 export { textExcerpt } from "./text.js";

@@ -24,7 +24,7 @@ describe("stageOfFile", () => {
       ["server/management/request-policy.js", "enforce"],
       ["server/pipeline/phases.js", "enforce"],
       ["server/pipeline/prepare-target.js", "enforce"],
-      ["core/runner.js", "enforce"],
+      ["core/phase/run-phase.js", "enforce"],
       ["plugins/default/regexMatch.js", "enforce"],
       ["server/providers/adapters.js", "call"],
       ["server/upstream/client.js", "call"],
@@ -67,7 +67,7 @@ function profile(
 describe("stageMicros", () => {
   // (root) ─┬─ fastify ── routes/inference ─┬─ JSON.parse (node)
   //         │                               └─ undici ── upstream/client ── node:net
-  //         │                                   └─ core/runner ── node_modules/re2 ── plugins/regexMatch
+  //         │                                   └─ core/phase/run-phase ── node_modules/re2 ── plugins/regexMatch
   //         ├─ (garbage collector)
   //         ├─ (idle)
   //         └─ node:net
@@ -79,7 +79,7 @@ describe("stageMicros", () => {
     { id: 5, url: "file:///srv/guardgate/node_modules/undici/lib/pool.js", children: [6] },
     { id: 6, url: `${DIST}server/upstream/client.js`, children: [12] },
     { id: 12, url: "node:net" },
-    { id: 7, url: `${DIST}core/runner.js`, children: [8] },
+    { id: 7, url: `${DIST}core/phase/run-phase.js`, children: [8] },
     { id: 8, url: "file:///srv/guardgate/node_modules/re2/re2.js", children: [13] },
     { id: 13, url: `${DIST}plugins/default/regexMatch.js` },
     { id: 9, url: "", name: "(garbage collector)" },
@@ -93,7 +93,7 @@ describe("stageMicros", () => {
     expect(micros).toEqual({
       intake: 300, // two JSON.parse samples and one in the route itself
       plan: 0,
-      enforce: 200, // node_modules code under core/runner, and the plugin frame itself
+      enforce: 200, // node_modules code under core/phase/run-phase, and the plugin frame itself
       call: 100, // node:net under the upstream client, through undici
       relay: 0,
       record: 0,

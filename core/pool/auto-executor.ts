@@ -21,7 +21,7 @@ import { performance } from "node:perf_hooks";
 import { GuardgateError } from "../errors.js";
 import { locateText } from "../content.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
-import type { PhaseResult, PhaseTask } from "../runner.js";
+import type { PhaseResult, PhaseTask } from "../phase/task.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";

@@ -3,7 +3,7 @@
  * clone): no functions, no class instances beyond what structured clone keeps.
  */
 import type { RegexEngineName } from "../regex.js";
-import type { PhaseTask } from "../runner.js";
+import type { PhaseTask } from "../phase/task.js";
 import type { GuardrailResult } from "../types.js";
 import type { WarmReport, WarmRequest } from "../warm.js";
 

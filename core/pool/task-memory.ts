@@ -8,7 +8,7 @@
  * (`performance.timeOrigin + performance.now()` agrees across threads), 0 when it is not running.
  * 64 bits, because a server outlives the 24 days an Int32 of milliseconds would last.
  */
-import type { CheckWatch } from "../runner.js";
+import type { CheckWatch } from "../phase/task.js";
 
 const STATE = 0;
 const CANCEL = 1;

@@ -7,7 +7,7 @@ import { threadId, workerData } from "node:worker_threads";
 import { importPlugin } from "../plugin-loader.js";
 import { regexEngine, useRegexEngine } from "../regex.js";
 import { CheckRegistry } from "../registry.js";
-import { runPhase } from "../runner.js";
+import { runPhase } from "../phase/run-phase.js";
 import { loadChecks } from "../warm.js";
 import type { PhaseMessage, PhaseReply, WarmMessage, WarmReply, WorkerData, WorkerMessage } from "./protocol.js";
 import { cancelRequested, markDone, markRunning, viewTaskMemory, watchCancel, workerWatch } from "./task-memory.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../index.js";
-import { definePlugin } from "./plugin-api.js";
+import { createEngine } from "../../index.js";
+import { definePlugin } from "../plugin-api.js";
 
 const seen: { aborted?: boolean } = {};
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { definePlugin } from "./plugin-api.js";
-import { CheckRegistry } from "./registry.js";
-import { type CheckWatch, checkSlots, erroredPhase, type PhaseTask, runPhase } from "./runner.js";
-import type { Guardrail } from "./types.js";
+import { definePlugin } from "../plugin-api.js";
+import { CheckRegistry } from "../registry.js";
+import { erroredPhase } from "./results.js";
+import { runPhase } from "./run-phase.js";
+import { type CheckWatch, checkSlots, type PhaseTask } from "./task.js";
+import type { Guardrail } from "../types.js";
 
 function spin(ms: number): void {
   const end = performance.now() + ms;

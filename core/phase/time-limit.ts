@@ -1,0 +1,107 @@
+/**
+ * One check's `run` under its time limit and the phase's abort signal. Kept apart from building
+ * the check's result (run-check.ts) because this is the part that deals with timers, signals and
+ * checks that never settle, and the part a pool worker's watch hooks into.
+ */
+import { CheckAbortedError, CheckTimeoutError } from "../errors.js";
+import type { CheckContext, CheckOutcome } from "../plugin-api.js";
+import type { RegisteredCheck } from "../registry.js";
+import type { CheckConfig } from "../types.js";
+import type { CheckWatch } from "./task.js";
+
+/** When a check's run ended, for its execution_time: checks of a phase interleave, so the end is noted where it happens. */
+export interface Timing {
+  end: number;
+}
+
+/** A cancellation's reason when it was given in words (a deny, a caller's string), else none. */
+function abortReason(signal: AbortSignal | undefined): string | undefined {
+  return typeof signal?.reason === "string" ? signal.reason : undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
+/**
+ * Runs a check's `run` under its time limit and the phase's abort signal. A check that blocks
+ * the thread cannot be interrupted here; when it returns after its limit, its result is discarded
+ * and it counts as timed out all the same (in a pool worker, the main thread cuts it off sooner).
+ * A check that answers synchronously needs no timer, so none is set for it.
+ */
+export function runWithLimit(
+  check: RegisteredCheck,
+  config: CheckConfig,
+  build: (signal: () => AbortSignal) => CheckContext,
+  phaseSignal: AbortSignal | undefined,
+  slot: number,
+  watch: CheckWatch | undefined,
+  timing: Timing,
+): Promise<CheckOutcome> {
+  const timeout = config.timeout ?? check.defaultTimeout;
+  if (phaseSignal?.aborted) return Promise.reject(new CheckAbortedError(check.id, abortReason(phaseSignal)));
+  // Most checks answer synchronously and never look at their signal: it is made on first read.
+  let controller: AbortController | undefined;
+  let stopped: Error | undefined;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (stopped) controller.abort(stopped);
+    }
+    return controller.signal;
+  };
+  const started = performance.now();
+  watch?.started(slot, timeout);
+  let value: unknown;
+  try {
+    value = check.definition.run(build(signal), config.parameters);
+  } catch (error) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    return Promise.reject(error);
+  }
+  if (!isThenable(value)) {
+    timing.end = performance.now();
+    watch?.finished(slot);
+    if (timing.end - started > timeout) return Promise.reject(new CheckTimeoutError(check.id, timeout));
+    return Promise.resolve(value as CheckOutcome);
+  }
+  return new Promise<CheckOutcome>((resolve, reject) => {
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      timing.end = performance.now();
+      clearTimeout(timer);
+      phaseSignal?.removeEventListener("abort", onAbort);
+      watch?.finished(slot);
+      return true;
+    };
+    const stop = (error: Error) => {
+      if (!settle()) return;
+      stopped = error;
+      controller?.abort(error);
+      reject(error);
+    };
+    const onAbort = () => stop(new CheckAbortedError(check.id, abortReason(phaseSignal)));
+    const timer = setTimeout(
+      () => stop(new CheckTimeoutError(check.id, timeout)),
+      Math.max(0, timeout - (performance.now() - started)),
+    );
+    phaseSignal?.addEventListener("abort", onAbort, { once: true });
+    value.then(
+      (outcome) => {
+        if (!settle()) return;
+        if (timing.end - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
+        else resolve(outcome as CheckOutcome);
+      },
+      (error: unknown) => {
+        if (settle()) reject(error);
+      },
+    );
+  });
+}
