@@ -65,4 +65,20 @@ describe("cappedData", () => {
     const data = { a: 1 };
     expect(cappedData(data)).toBe(data);
   });
+
+  it("measures exactly what a cheap bound cannot pass: long ASCII under the cap is kept, escapes over it are not", () => {
+    // 20,000 ASCII characters are 20 KB of JSON, though up to six bytes a character may be.
+    const ascii = { text: "a".repeat(20_000) };
+    expect(cappedData(ascii)).toBe(ascii);
+    // 6,000 control characters are escaped as \u0001: 36 KB of JSON.
+    const escaped = { text: "\u0001".repeat(6_000), count: 1 };
+    expect(cappedData(escaped)).toEqual({ count: 1, dataTruncated: "text" });
+  });
+
+  it("measures exactly what the bound does not read: a Date is kept, a toJSON that writes 40 KB is capped", () => {
+    const dated = { when: new Date(0) };
+    expect(cappedData(dated)).toBe(dated);
+    const grows = { small: 1, grows: { toJSON: () => "x".repeat(40_000) } };
+    expect(cappedData(grows)).toEqual({ small: 1, dataTruncated: "grows" });
+  });
 });

@@ -6,6 +6,7 @@
  * after the transforms and other echoes are withheld, so redacted text never comes back through a
  * sibling check. And each check's data is capped at DATA_MAX_BYTES of JSON.
  */
+import { jsonFits } from "./json-size.js";
 import { textExcerpt } from "./text.js";
 import type { CheckResult, GuardrailResult } from "./types.js";
 
@@ -53,6 +54,8 @@ function withholdEchoes(check: CheckResult, echoes: readonly string[], excerpt: 
 
 /** `data` as it is when its JSON fits DATA_MAX_BYTES; else its first fields that fit, and the names of the others. */
 export function cappedData(data: Record<string, unknown>): Record<string, unknown> {
+  // Nearly all data is far under the cap: a bound proves it without serialising.
+  if (jsonFits(data, DATA_MAX_BYTES)) return data;
   let json: string | undefined;
   try {
     json = JSON.stringify(data);
