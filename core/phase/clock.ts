@@ -1,26 +1,60 @@
 /**
  * The times a phase writes into its results: `created_at` (an ISO string) and `execution_time`
  * (milliseconds). Every check and guardrail of every phase is stamped with both, so they sit on
- * the hot path and are kept here, in one place, to be made cheap once.
+ * the hot path: formatting a Date (0.46 µs) and `toPrecision` (0.13 µs) each showed in profiles
+ * of the gateway, where phases rarely share a millisecond. Both are computed here by hand, to the
+ * same strings and numbers.
  */
 
-let clockMs = -1;
+/** The second `secondPrefix` belongs to, in ms since the epoch. */
+let second = Number.NaN;
+/** The ISO string of `second` up to its milliseconds: `2026-11-26T03:31:47.`. */
+let secondPrefix = "";
+let clockMs = Number.NaN;
 let clockIso = "";
 
-/**
- * The current time as an ISO string, for `created_at`. A phase stamps every check and guardrail;
- * within one millisecond the string is the same, so it is formatted once per millisecond.
- */
-export function isoNow(): string {
-  const now = Date.now();
-  if (now !== clockMs) {
-    clockMs = now;
-    clockIso = new Date(now).toISOString();
+/** `new Date(ms).toISOString()`, with the date formatted once per second. */
+export function isoAt(ms: number): string {
+  if (ms === clockMs) return clockIso;
+  const start = ms - (((ms % 1000) + 1000) % 1000);
+  if (start !== second) {
+    second = start;
+    // "…SS.000Z" without its milliseconds and Z; years past 9999 keep their longer form.
+    secondPrefix = new Date(start).toISOString().slice(0, -4);
   }
+  const millis = ms - start;
+  clockMs = ms;
+  clockIso = `${secondPrefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
   return clockIso;
+}
+
+/** The current time as an ISO string, for `created_at`. */
+export function isoNow(): string {
+  return isoAt(Date.now());
+}
+
+/**
+ * `x` rounded to four significant digits, as `Number(x.toPrecision(4))` gives it, without the
+ * string: the digits are scaled to an integer from 1000 to 9999 by a power of ten and rounded.
+ * Where that integer is in doubt (a near tie, a logarithm off by one), `toPrecision` decides.
+ */
+export function fourDigits(x: number): number {
+  if (x === 0 || !Number.isFinite(x)) return x;
+  const size = Math.abs(x);
+  const shift = 3 - Math.floor(Math.log10(size));
+  // Powers of ten are exact up to 1e22: scale by one, never by a fraction like 0.1.
+  if (shift > 22 || shift < -22) return Number(x.toPrecision(4));
+  const power = 10 ** Math.abs(shift);
+  const scaled = shift >= 0 ? size * power : size / power;
+  const fraction = scaled - Math.floor(scaled);
+  if (scaled < 1000 || scaled >= 10000 || Math.abs(fraction - 0.5) < 1e-9) return Number(x.toPrecision(4));
+  const digits = Math.round(scaled);
+  // An integer times or over an exact power of ten: the double nearest the decimal, as parsing gives.
+  const rounded = shift >= 0 ? digits / power : digits * power;
+  return x < 0 ? -rounded : rounded;
 }
 
 /** Milliseconds with four significant digits: a fast check reads 0.004, not 0. */
 export function elapsed(start: number, end = performance.now()): number {
-  return Number((end - start).toPrecision(4));
+  return fourDigits(end - start);
 }
