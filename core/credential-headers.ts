@@ -9,10 +9,23 @@ const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "coo
 const CREDENTIAL_WORD =
   /(?:^|[-_])(?:auth|authorization|token|secret|key|apikey|password|passwd|session|cookie|credentials?|signature)(?:$|[-_])/i;
 
+/**
+ * Names already judged. Every phase asks about every request header, and the same few dozen names
+ * come with every request; the answer never changes.
+ */
+const judged = new Map<string, boolean>();
+/** Names come from clients: past this many, they are judged without being remembered. */
+const JUDGED_MAX = 1024;
+
 /** Whether a header's value is a secret: a credential header by name. */
 export function headerHoldsSecret(name: string): boolean {
-  const lower = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_WORD.test(lower);
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    const lower = name.toLowerCase();
+    secret = CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_WORD.test(lower);
+    if (judged.size < JUDGED_MAX) judged.set(name, secret);
+  }
+  return secret;
 }
 
 /**

@@ -224,20 +224,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
       }
       const { guardrails, warnings } = await resolveGuardrails(o);
-      const task: PhaseTask = {
-        side: o.side,
-        requestType,
-        request: o.request,
-        response: o.response,
-        guardrails,
-        settings,
-        ...(o.metadata && { metadata: o.metadata }),
-        ...(o.headers && { headers: o.headers }),
-        ...(o.model !== undefined && { model: o.model }),
-        ...(o.provider !== undefined && { provider: o.provider }),
-        ...(o.credentials && { credentials: o.credentials }),
-        ...(o.stopOnDeny && { stopOnDeny: true }),
-      };
+      // Assigned, not spread: every phase builds one, and each spread is an object of its own.
+      const task: PhaseTask = { side: o.side, requestType, request: o.request, response: o.response, guardrails, settings };
+      if (o.metadata) task.metadata = o.metadata;
+      if (o.headers) task.headers = o.headers;
+      if (o.model !== undefined) task.model = o.model;
+      if (o.provider !== undefined) task.provider = o.provider;
+      if (o.credentials) task.credentials = o.credentials;
+      if (o.stopOnDeny) task.stopOnDeny = true;
       const phase = guardrails.length
         ? await executor.run(task, o.signal)
         : { results: [], request: o.request, response: o.response, transformed: false };

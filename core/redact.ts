@@ -43,7 +43,8 @@ export function collectSecrets(value: unknown, into: Set<string>, depth = 0): Se
  */
 export function headerSecrets(headers: Record<string, string> | undefined, into: Set<string>): Set<string> {
   if (!headers) return into;
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
     if (typeof value !== "string" || !headerHoldsSecret(name)) continue;
     collectSecrets(value, into);
     const lower = name.toLowerCase();
@@ -116,3 +117,6 @@ export class Redactor {
     return result;
   }
 }
+
+/** A redactor with nothing to redact, shared by the phases whose requests carry no secrets. */
+export const NO_SECRETS = new Redactor([]);

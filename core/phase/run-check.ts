@@ -42,7 +42,7 @@ function checkCredentials(check: RegisteredCheck, config: CheckConfig, task: Pha
 export async function runCheck(
   run: PhaseRun,
   guardrail: Guardrail,
-  { config, slot }: EnabledCheck,
+  { config, slot, check }: EnabledCheck,
   phaseContent: Content,
   checkSignal: AbortSignal | undefined,
 ): Promise<{ result: CheckResult; next?: Content }> {
@@ -51,7 +51,6 @@ export async function runCheck(
   const created_at = isoNow();
   const started = performance.now();
   const timing: Timing = { end: 0 };
-  const check = run.registry.get(config.id);
   let outcome: CheckOutcome | undefined;
   let error: unknown;
   let next: Content | undefined;
@@ -65,19 +64,18 @@ export async function runCheck(
     // Taken before validation, so credentials that fail it are redacted all the same.
     given = config.credentials ?? task.credentials?.[check.plugin.id];
     const credentials = checkCredentials(check, config, task);
-    outcome = validOutcome(
-      await runWithLimit(
-        check,
-        config,
-        (signal) => new RunContext(guardrail, task, run.requestType, content, credentials, signal),
-        checkSignal,
-        slot,
-        run.watch,
-        timing,
-      ),
-      config.id,
+    const answer = runWithLimit(
+      check,
+      config,
+      (signal) => new RunContext(guardrail, task, run.requestType, content, credentials, signal),
+      checkSignal,
+      slot,
+      run.watch,
+      timing,
     );
-    next = applyTransform(run.phase, content, outcome);
+    // A synchronous check's outcome is used as it is: awaiting it would cost a promise and a tick.
+    outcome = validOutcome(answer instanceof Promise ? await answer : answer, config.id);
+    next = applyTransform(task.side, run.requestType, content, outcome);
   } catch (caught) {
     error = caught;
   }

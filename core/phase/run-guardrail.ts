@@ -19,11 +19,11 @@ export async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: nu
   const started = performance.now();
   const enabled: EnabledCheck[] = [];
   guardrail.checks.forEach((config, i) => {
-    if (config.enabled) enabled.push({ config, slot: base + i });
+    if (config.enabled) enabled.push({ config, slot: base + i, check: run.registry.get(config.id) });
   });
   const results: CheckResult[] = new Array(enabled.length);
   let changed = false;
-  const transforming = (c: EnabledCheck) => run.registry.get(c.config.id)?.definition.transforms === true;
+  const transforming = (c: EnabledCheck) => c.check?.definition.transforms === true;
   const own = guardrail.async ? run.signal : run.syncSignal;
 
   if (guardrail.async) {

@@ -13,7 +13,7 @@
  * a worker.
  */
 import { baseRequestType, locateText } from "../content.js";
-import { collectSecrets, headerSecrets, Redactor } from "../redact.js";
+import { collectSecrets, headerSecrets, NO_SECRETS, Redactor } from "../redact.js";
 import type { CheckRegistry } from "../registry.js";
 import { runGuardrail } from "./run-guardrail.js";
 import type { Content, PhaseRun } from "./state.js";
@@ -27,7 +27,6 @@ export async function runPhase(
   watch?: CheckWatch,
 ): Promise<PhaseResult> {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
-  const phase: PhaseTask = { ...task, requestType };
   const original: Content = {
     request: task.request,
     response: task.response,
@@ -36,7 +35,7 @@ export async function runPhase(
 
   // Secrets of the request headers are redacted from every result, with the check's own credentials.
   const requestSecrets = headerSecrets(task.headers, new Set());
-  const phaseRedactor = new Redactor(requestSecrets);
+  const phaseRedactor = requestSecrets.size === 0 ? NO_SECRETS : new Redactor(requestSecrets);
   const redactorFor = (credentials: unknown) =>
     credentials === undefined ? phaseRedactor : new Redactor(collectSecrets(credentials, new Set(requestSecrets)));
 
@@ -54,7 +53,6 @@ export async function runPhase(
   const run: PhaseRun = {
     registry,
     task,
-    phase,
     requestType,
     original,
     signal,
@@ -64,8 +62,8 @@ export async function runPhase(
     redactorFor,
     watch,
   };
-  const bases = checkSlots(phase.guardrails);
-  const results = await Promise.all(phase.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
+  const bases = checkSlots(task.guardrails);
+  const results = await Promise.all(task.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
   const final = await run.chain;
   return {
     results,

@@ -5,7 +5,7 @@
  */
 import type { EvaluatedText } from "../content.js";
 import type { Redactor } from "../redact.js";
-import type { CheckRegistry } from "../registry.js";
+import type { CheckRegistry, RegisteredCheck } from "../registry.js";
 import type { CheckConfig, RequestType } from "../types.js";
 import type { CheckWatch, PhaseTask } from "./task.js";
 
@@ -16,10 +16,11 @@ export interface Content {
   located: EvaluatedText;
 }
 
-/** An enabled check and its slot in the task (see CheckWatch). */
+/** An enabled check, its slot in the task (see CheckWatch), and the check it names, looked up once. */
 export interface EnabledCheck {
   config: CheckConfig;
   slot: number;
+  check: RegisteredCheck | undefined;
 }
 
 /** What the checks of one phase share while it runs. */
@@ -27,8 +28,7 @@ export interface PhaseRun {
   registry: CheckRegistry;
   /** The task as given. */
   task: PhaseTask;
-  /** The task with its request type reduced to the base type. */
-  phase: PhaseTask;
+  /** The task's request type reduced to its base type. */
   requestType: RequestType;
   /** The content as received: what asynchronous guardrails and non-transforming checks see. */
   original: Content;

@@ -5,8 +5,8 @@
  */
 import { locateText, writeText } from "../content.js";
 import type { CheckOutcome } from "../plugin-api.js";
+import type { RequestType, Side } from "../types.js";
 import type { Content, PhaseRun } from "./state.js";
-import type { PhaseTask } from "./task.js";
 
 /** Content views without tool-call arguments, per content: the guardrails that opted out share one. */
 const toolFreeViews = new WeakMap<Content, Content>();
@@ -23,19 +23,24 @@ export function withoutToolArguments(run: PhaseRun, content: Content): Content {
 }
 
 /** Applies a check's transform to the content of its side; returns undefined when nothing changed. */
-export function applyTransform(task: PhaseTask, content: Content, outcome: CheckOutcome): Content | undefined {
-  const input = task.side === "input";
+export function applyTransform(
+  side: Side,
+  requestType: RequestType,
+  content: Content,
+  outcome: CheckOutcome,
+): Content | undefined {
+  const input = side === "input";
   let body = input ? content.request : content.response;
   const replaced = input ? outcome.transformedRequest : outcome.transformedResponse;
   if (replaced !== undefined) body = replaced;
   if (outcome.transformedText !== undefined) {
-    const located = replaced !== undefined ? locateText(task.side, task.requestType, body) : content.located;
+    const located = replaced !== undefined ? locateText(side, requestType, body) : content.located;
     body = writeText(body, located, outcome.transformedText);
   }
   if (body === (input ? content.request : content.response)) return undefined;
   return {
     request: input ? body : content.request,
     response: input ? content.response : body,
-    located: locateText(task.side, task.requestType, body),
+    located: locateText(side, requestType, body),
   };
 }
