@@ -34,6 +34,12 @@ export function isoNow(): string {
 }
 
 /**
+ * 1 to 1e22, the powers of ten a double holds exactly: digits are scaled by one of them, never by
+ * a fraction like 0.1. A table, since `10 ** n` is a call to Math.pow.
+ */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, n) => 10 ** n);
+
+/**
  * `x` rounded to four significant digits, as `Number(x.toPrecision(4))` gives it, without the
  * string: the digits are scaled to an integer from 1000 to 9999 by a power of ten and rounded.
  * Where that integer is in doubt (a near tie, a logarithm off by one), `toPrecision` decides.
@@ -42,9 +48,8 @@ export function fourDigits(x: number): number {
   if (x === 0 || !Number.isFinite(x)) return x;
   const size = Math.abs(x);
   const shift = 3 - Math.floor(Math.log10(size));
-  // Powers of ten are exact up to 1e22: scale by one, never by a fraction like 0.1.
-  if (shift > 22 || shift < -22) return Number(x.toPrecision(4));
-  const power = 10 ** Math.abs(shift);
+  const power = POWERS_OF_TEN[shift < 0 ? -shift : shift];
+  if (power === undefined) return Number(x.toPrecision(4));
   const scaled = shift >= 0 ? size * power : size / power;
   const fraction = scaled - Math.floor(scaled);
   if (scaled < 1000 || scaled >= 10000 || Math.abs(fraction - 0.5) < 1e-9) return Number(x.toPrecision(4));
