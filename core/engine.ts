@@ -223,7 +223,11 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       if (o.side === "output" && o.response === undefined) {
         throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
       }
-      const { guardrails, warnings } = await resolveGuardrails(o);
+      // Prepared guardrails need no resolving: taken as they are, without a promise and a tick.
+      const { guardrails, warnings } =
+        o.prepared && o.guardrails === undefined && o.config === undefined
+          ? { guardrails: o.prepared, warnings: [] }
+          : await resolveGuardrails(o);
       // Assigned, not spread: every phase builds one, and each spread is an object of its own.
       const task: PhaseTask = { side: o.side, requestType, request: o.request, response: o.response, guardrails, settings };
       if (o.metadata) task.metadata = o.metadata;
@@ -242,7 +246,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         ...(phase.transformed && {
           transformedText: locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text,
         }),
-        echoes: (id) => echoesOf(id),
+        echoes: echoesOf,
       });
       return {
         status,
