@@ -27,6 +27,7 @@ import type { Executor, ExecutorContext } from "../executor.js";
 import { locateText } from "../content.js";
 import { regexEngine } from "../regex.js";
 import { type CheckRegistry, DEFAULT_TIMEOUTS } from "../registry.js";
+import { elapsed } from "../phase/clock.js";
 import { erroredPhase, type LostCheck } from "../phase/results.js";
 import type { PhaseResult, PhaseTask } from "../phase/task.js";
 import type { CheckConfig } from "../types.js";
@@ -105,11 +106,6 @@ function describe(error: unknown): string {
 
 function asValue(error: Error): { name: string; message: string } {
   return { name: error.name, message: error.message };
-}
-
-/** Milliseconds with four significant digits, as the runner reports them. */
-function msSince(start: number): number {
-  return Number((performance.now() - start).toPrecision(4));
 }
 
 /** The check at a slot of the task (see CheckWatch). */
@@ -242,7 +238,7 @@ export class PoolExecutor implements Executor {
     const cancelled = () =>
       erroredPhase(task, (config) => ({
         error: asValue(new CheckAbortedError(config.id, typeof signal?.reason === "string" ? signal.reason : undefined)),
-        execution_time: msSince(started),
+        execution_time: elapsed(started),
       }));
     if (signal?.aborted) return Promise.resolve(cancelled());
     if (this.#failure) {
@@ -302,7 +298,7 @@ export class PoolExecutor implements Executor {
             const error = new CheckTimeoutError(config.id, this.#limit(config));
             return {
               error: { name: error.name, message: `${error.message}; it did not yield, so the worker running it was stopped` },
-              execution_time: msSince(started),
+              execution_time: elapsed(started),
             };
           }),
         );
@@ -437,6 +433,6 @@ export class PoolExecutor implements Executor {
   }
 
   #lost(config: CheckConfig, reason: string, started: number, code: CheckErrorCode = "worker_failed"): LostCheck {
-    return { error: asValue(new CheckLostError(config.id, reason, code)), execution_time: msSince(started) };
+    return { error: asValue(new CheckLostError(config.id, reason, code)), execution_time: elapsed(started) };
   }
 }
