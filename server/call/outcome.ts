@@ -8,7 +8,7 @@ import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import type { PhaseContext } from "../enforce/phases.js";
 import type { Admission } from "../gate/request-gate.js";
-import type { StreamRelay } from "../relay/stream-enforcer.js";
+import type { StreamEnforcer } from "../relay/stream-enforcer.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {
@@ -51,7 +51,7 @@ export interface StreamOutcome {
   kind: "stream";
   status: number;
   headers: Record<string, string>;
-  relay: StreamRelay;
+  relay: StreamEnforcer;
   discard(): void;
   leaf: Leaf;
   /** The output side's status when a held stream's first check decided it before the first byte. */

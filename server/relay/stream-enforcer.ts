@@ -117,8 +117,8 @@ function checkTime(evaluation: Evaluation): number {
   return total;
 }
 
-/** Relays one upstream stream to one client. */
-export class StreamRelay {
+/** Relays one upstream stream to one client, enforcing the target's output guardrails on it as it passes. */
+export class StreamEnforcer {
   readonly #options: RelayOptions;
   readonly #requestType: RequestType;
   readonly #mode: StreamMode;
