@@ -2,7 +2,7 @@
  * The servers of the gateway benchmark, one per child process so the load generator, the
  * upstream and the server under test do not share an event loop: the fake upstream, the floor (a
  * minimal fastify + undici passthrough proxy with no features), guardgate as `guardgate serve`
- * runs it (the store, its SQLite request log and request policy, info-level logging, the serve
+ * runs it (the store, its SQLite request log and request gate, info-level logging, the serve
  * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
  * executor, warn-level logging), and one instance of a fleet over Postgres and Redis; for the
  * streaming rows, an upstream that streams a long answer at a steady token rate. Each sends
@@ -20,7 +20,7 @@ import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
-import { startManagedServer } from "../server/managed/start.js";
+import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { sampleText } from "./sample-text.js";
 import { STANDARD_PACK } from "./standard-pack.js";

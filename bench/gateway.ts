@@ -635,7 +635,7 @@ async function main(): Promise<void> {
     "",
     `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}.`,
     `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s, measured first, in ${rounds} rounds that take every target in turn; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
-    `guardgate runs as \`guardgate serve\` does (store with its SQLite request log, request policy, info-level log, executor ${executor}); the bare app is \`buildApp\` with in-memory sources and request log, the inline executor and warn-level log.`,
+    `guardgate runs as \`guardgate serve\` does (store with its SQLite request log, request gate, info-level log, executor ${executor}); the bare app is \`buildApp\` with in-memory sources and request log, the inline executor and warn-level log.`,
     `Direct upstream: ${report.direct.throughput_rps} req/s, p50 ${report.direct.paced_p50_ms} ms, p99 ${report.direct.paced_p99_ms} ms.`,
     "",
     table,

@@ -24,10 +24,10 @@ const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
   ["plan", /^server\/(plan|policies)\//],
   [
     "enforce",
-    /^(core\/|plugins\/|server\/(gate\/|limits\/|management\/request-policy\.js$|pipeline\/(phases|prepare-target)\.js$))/,
+    /^(core\/|plugins\/|server\/(enforce\/|gate\/|limits\/|management\/store-gate\.js$|pipeline\/prepare-target\.js$))/,
   ],
-  ["call", /^server\/(providers\/|upstream\/|pipeline\/(target-call|answer)\.js$)/],
-  ["relay", /^server\/pipeline\/(relay|text-hold)\.js$/],
+  ["call", /^server\/(call\/|providers\/|upstream\/)/],
+  ["relay", /^server\/relay\//],
   ["record", /^server\/(logs\/|store\/|management\/gateway-sources\.js$)/],
   ["gateway other", /^server\//],
 ];

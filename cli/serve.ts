@@ -5,7 +5,7 @@
  * in-flight requests finish (bounded), writes every request log, then exits.
  */
 import { GuardgateError } from "../core/index.js";
-import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/managed/start.js";
+import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/lifecycle/start.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import { type StartupLines, startupLines } from "./startup-lines.js";
 import type { Command } from "./main.js";

@@ -30,10 +30,10 @@ import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { WarningLogSink } from "./logs/warnings.js";
 import { Gateway } from "./pipeline/gateway.js";
-import { Phases } from "./pipeline/phases.js";
-import type { RequestPolicy } from "./gate/policy.js";
-import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./pipeline/response-cache.js";
-import type { RetryTiming } from "./pipeline/retry.js";
+import { Phases } from "./enforce/phases.js";
+import type { RequestGate } from "./gate/request-gate.js";
+import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./call/response-cache.js";
+import type { RetryTiming } from "./call/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
@@ -78,7 +78,7 @@ export interface AppOptions {
   policies?: PolicySource;
   logSink?: RequestLogSink;
   /** Plan gating, model allow-lists, rate limits and budgets (the management plane); none when absent. */
-  policy?: RequestPolicy;
+  gate?: RequestGate;
   /** Plugins besides the file's. */
   plugins?: PluginSpec[];
   /** How guardrail phases run (core/executor.ts); inline when absent. */
@@ -320,11 +320,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       : DEFAULT_CUSTOM_HOSTS,
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache, options.policy, app.log);
-  const requestPolicy = options.policy;
+  const plans = new PlanResolver(engine, configs, options.planCache, options.gate, app.log);
+  const requestGate = options.gate;
   const attacher =
     options.policies &&
-    new PolicyAttacher(engine, options.policies, {}, requestPolicy && ((g, scope, where) => requestPolicy.gate(g, scope, where)));
+    new PolicyAttacher(engine, options.policies, {}, requestGate && ((g, scope, where) => requestGate.gate(g, scope, where)));
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -349,7 +349,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
     ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
-    ...(options.policy && { policy: options.policy }),
+    ...(options.gate && { gate: options.gate }),
     ...(attacher && { policies: attacher }),
   });
 
@@ -435,7 +435,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       plans,
       guardrails,
       logSink: recordSink,
-      ...(options.policy && { policy: options.policy }),
+      ...(options.gate && { gate: options.gate }),
       ...(attacher && { policies: attacher }),
     });
   });

@@ -19,7 +19,7 @@ import {
 } from "./error-codes.js";
 import { deniedBody, describeError, GatewayError } from "./errors.js";
 import { LimitError } from "./limits/enforcer.js";
-import { PolicyError } from "./management/request-policy.js";
+import { GateRefusal } from "./management/store-gate.js";
 import { conflict, forbidden, invalid, ManagementError, notFound, StoreError } from "./store/errors.js";
 
 /** The rows of a table that have a status, as [code, status]. */
@@ -36,12 +36,12 @@ describe("GATEWAY_ERRORS: every code answers with its line's status", () => {
     expect(withStatus(GATEWAY_ERRORS).map(([code]) => code)).toEqual(Object.keys(GATEWAY_ERRORS));
   });
 
-  it.each(withStatus(GATEWAY_ERRORS))("%s → %i through GatewayError, PolicyError and LimitError", (code, status) => {
+  it.each(withStatus(GATEWAY_ERRORS))("%s → %i through GatewayError, GateRefusal and LimitError", (code, status) => {
     const c = code as GatewayStatusCode;
     const error = new GatewayError(c, "what was wrong, and where");
     expect([error.status, error.code, error.message]).toEqual([status, code, "what was wrong, and where"]);
     expect(describeError(error, 1024)).toEqual({ status, code, message: "what was wrong, and where" });
-    const policy = new PolicyError(c, "refused", { "retry-after": "7" });
+    const policy = new GateRefusal(c, "refused", { "retry-after": "7" });
     expect([policy.status, policy.code, policy.headers]).toEqual([status, code, { "retry-after": "7" }]);
     expect(policy).toBeInstanceOf(GatewayError);
     const limit = new LimitError(c, "limited");

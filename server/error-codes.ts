@@ -278,13 +278,13 @@ export type ManagementErrorCode = keyof typeof MANAGEMENT_ERRORS;
 /** A code of the store. */
 export type StoreErrorCode = keyof typeof STORE_ERRORS;
 
-/** A gateway code with its status in the table: what GatewayError, PolicyError and LimitError are thrown with. */
+/** A gateway code with its status in the table: what GatewayError, GateRefusal and LimitError are thrown with. */
 export type GatewayStatusCode = CodeWithStatus<typeof GATEWAY_ERRORS>;
 /** A management code with its status in the table: what ManagementError is thrown with. */
 export type ManagementStatusCode = CodeWithStatus<typeof MANAGEMENT_ERRORS>;
 
 /**
- * The status a GatewayError (PolicyError, LimitError) answers with: its code's line in
+ * The status a GatewayError (GateRefusal, LimitError) answers with: its code's line in
  * GATEWAY_ERRORS, or 400 for a config code the engine refused.
  */
 export function gatewayStatus(code: GatewayStatusCode | ConfigErrorCode): number {

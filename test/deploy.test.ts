@@ -287,7 +287,7 @@ describe("docker-compose.yaml", () => {
   });
 
   it("names only settings the gateway reads", () => {
-    const sources = ["server/store/open.ts", "server/store/secret-box.ts", "server/managed/start.ts"].map(read).join("\n");
+    const sources = ["server/store/open.ts", "server/store/secret-box.ts", "server/lifecycle/start.ts"].map(read).join("\n");
     for (const key of Object.keys(compose.services.gateway1.environment)) expect(sources).toContain(key);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The answer of `POST /admin/v1/reload`: what seeding the config file did and what a reload removed.
- * The admin API owns this shape (its route describes it); server/managed/ fills it, and imports it
- * from here because it mounts the admin plugin, so the admin API never reads server/managed/.
+ * The admin API owns this shape (its route describes it); server/lifecycle/ fills it, and imports it
+ * from here because it mounts the admin plugin, so the admin API never reads server/lifecycle/.
  */
 
 /** Counts of one kind of record. */

@@ -16,9 +16,9 @@ import {
 } from "../../core/index.js";
 import { joinPath, prepareListElement } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import type { RequestPolicy } from "../gate/policy.js";
+import type { RequestGate } from "../gate/request-gate.js";
 import { checkHeaders } from "../gateway-headers.js";
-import type { PhaseContext } from "../pipeline/phases.js";
+import type { PhaseContext } from "../enforce/phases.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { requestModel } from "../policies/scope.js";
@@ -76,7 +76,7 @@ export interface HookIntakeDeps {
   registry: CheckRegistry;
   plans: PlanResolver;
   guardrails: GuardrailSource;
-  policy?: RequestPolicy;
+  gate?: RequestGate;
   /** Adds the guardrails of the policies holding the caller. */
   policies?: PolicyAttacher;
 }
@@ -129,12 +129,12 @@ export class HookIntake {
 
   /** A list of guardrails named in the call, prepared and gated like a config's. */
   async #listed(list: readonly unknown[], side: Side, scope: Scope) {
-    const { registry, guardrails: source, policy } = this.deps;
+    const { registry, guardrails: source, gate } = this.deps;
     const prepared = await Promise.all(
       list.map((element, index) => prepareListElement(element, side, joinPath("guardrails", index), { registry, source, scope })),
     );
     const listed = prepared.map((p) => p.guardrail);
-    await policy?.gate(listed, scope, "guardrails");
+    await gate?.gate(listed, scope, "guardrails");
     const origin: HookOrigin = { inline: listed.filter((g) => g.inline).map((g) => g.id) };
     return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin };
   }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { ManagementError } from "../store/errors.js";
 import { OPERATOR } from "./actor.js";
-import { bootstrap } from "../managed/bootstrap.js";
+import { bootstrap } from "../lifecycle/bootstrap.js";
 
 let plane: TestPlane;
 beforeEach(async () => {

@@ -14,20 +14,20 @@ import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import { Answers } from "./answer.js";
-import { recordFacts } from "./attempts.js";
-import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
-import type { Phases } from "./phases.js";
-import type { RequestPolicy } from "../gate/policy.js";
+import { Answers } from "../call/answer.js";
+import { recordFacts } from "../call/attempts.js";
+import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "../call/outcome.js";
+import type { Phases } from "../enforce/phases.js";
+import type { RequestGate } from "../gate/request-gate.js";
 import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
-import type { RelaySummary } from "./relay.js";
-import type { RequestContext } from "./request-context.js";
-import type { AnswerCache } from "./response-cache.js";
-import type { RetryTiming } from "./retry.js";
-import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
+import type { RelaySummary } from "../relay/stream-enforcer.js";
+import type { RequestContext } from "../request-context.js";
+import type { AnswerCache } from "../call/response-cache.js";
+import type { RetryTiming } from "../call/retry.js";
+import { type Dispatch, targetCallStack, type TargetCall } from "../call/target-call.js";
 import { usageOf } from "./usage.js";
 
-export type { RequestContext } from "./request-context.js";
+export type { RequestContext } from "../request-context.js";
 
 /** A streamed answer to send: its status and headers, and the relayed stream, which writes the log when it ends. */
 export interface StreamDelivery {
@@ -64,7 +64,7 @@ export interface GatewayDeps {
   logBodyMaxBytes?: number;
   /** The answer waits for its log record's commit (no record lost in a crash; costs latency). */
   durableLogs?: boolean;
-  policy?: RequestPolicy;
+  gate?: RequestGate;
   /** Check time a held stream may use, ms (`stream_check_budget_ms`); default DEFAULT_STREAM_CHECK_BUDGET_MS. */
   streamCheckBudgetMs?: number;
   /** Adds the guardrails of the policies holding each target, once its provider and model are resolved. */
@@ -98,7 +98,7 @@ export class Gateway {
   readonly #call: Dispatch;
 
   constructor(private readonly deps: GatewayDeps) {
-    this.#preparation = { providers: deps.providers, phases: deps.phases, policy: deps.policy, policies: deps.policies };
+    this.#preparation = { providers: deps.providers, phases: deps.phases, gate: deps.gate, policies: deps.policies };
     this.#call = targetCallStack({
       answers: new Answers(deps.phases, deps.streamCheckBudgetMs),
       upstream: deps.upstream,

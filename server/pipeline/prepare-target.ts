@@ -1,6 +1,6 @@
 /**
  * A target made ready to call: its provider resolved, the policies holding it applied, the
- * request policy's admission taken, and its input side run. A 446 or a refusal here is the
+ * request gate's admission taken, and its input side run. A 446 or a refusal here is the
  * target's answer at once, and the upstream is never called.
  */
 import type { Evaluation } from "../../core/index.js";
@@ -9,20 +9,20 @@ import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { targetModel } from "../policies/scope.js";
 import type { ProviderResolver } from "../providers/resolve.js";
-import { failureAnswer } from "./answer.js";
-import { providerLabel, recordAttempt } from "./attempts.js";
+import { failureAnswer } from "../call/answer.js";
+import { providerLabel, recordAttempt } from "../call/attempts.js";
 import { checkHeaders } from "../gateway-headers.js";
-import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
-import type { PhaseContext, Phases } from "./phases.js";
-import type { RequestPolicy } from "../gate/policy.js";
-import type { RequestContext } from "./request-context.js";
-import { assertStreamCheckable } from "./stream-coverage.js";
+import { hookResultsOf, type JsonOutcome, type Leaf } from "../call/outcome.js";
+import type { PhaseContext, Phases } from "../enforce/phases.js";
+import type { RequestGate } from "../gate/request-gate.js";
+import type { RequestContext } from "../request-context.js";
+import { assertStreamCheckable } from "../enforce/stream-coverage.js";
 
 /** What preparing a target needs. */
 export interface TargetPreparation {
   providers: ProviderResolver;
   phases: Phases;
-  policy?: RequestPolicy;
+  gate?: RequestGate;
   policies?: PolicyAttacher;
 }
 
@@ -61,7 +61,7 @@ export async function prepareTarget(
       node = deps.policies.applyNode(target, set);
     }
     if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
-    const admission = await deps.policy?.admit({
+    const admission = await deps.gate?.admit({
       identity: ctx.identity,
       provider,
       model: typeof body.model === "string" ? body.model : undefined,

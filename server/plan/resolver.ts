@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { planGuardrails, type RequestPolicy } from "../gate/policy.js";
+import { planGuardrails, type RequestGate } from "../gate/request-gate.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
 import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
 
@@ -30,7 +30,7 @@ export class PlanResolver {
     private readonly engine: Engine,
     private readonly configs: ConfigSource,
     options: PlanCacheOptions = {},
-    private readonly policy?: RequestPolicy,
+    private readonly gate?: RequestGate,
     private readonly logger?: { warn(details: object, message: string): void },
   ) {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
@@ -65,7 +65,7 @@ export class PlanResolver {
     if (plan.warnings.length)
       this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
     // Plans are cached per workspace, and the management plane drops them when a plan changes.
-    await this.policy?.gate(planGuardrails(plan.root), scope, label);
+    await this.gate?.gate(planGuardrails(plan.root), scope, label);
     return plan;
   }
 

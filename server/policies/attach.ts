@@ -22,7 +22,7 @@ import {
 } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import type { RequestPolicy } from "../gate/policy.js";
+import type { RequestGate } from "../gate/request-gate.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
 import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
@@ -89,7 +89,7 @@ export class PolicyAttacher {
     private readonly source: PolicySource,
     options: PolicyAttacherOptions = {},
     /** Plan gating, as for a config's guardrails: a plan that no longer includes a check refuses the request. */
-    private readonly gate?: RequestPolicy["gate"],
+    private readonly gate?: RequestGate["gate"],
   ) {
     this.#sets = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 60_000 });
   }

@@ -19,7 +19,7 @@ import { GatewayError } from "../errors.js";
 import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
 import { buildRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
-import type { Phases } from "../pipeline/phases.js";
+import type { Phases } from "../enforce/phases.js";
 import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 import type { ApiKeyIdentity } from "../sources/types.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AutoExecutor } from "../../core/index.js";
-import { type RunningManagedServer, startManagedServer } from "../../server/managed/start.js";
+import { type RunningManagedServer, startManagedServer } from "../../server/lifecycle/start.js";
 import { spawnServe } from "../support/serve-process.js";
 
 const KEY = "gk-ready-test-0123456789";

@@ -11,8 +11,8 @@ import type { FastifyInstance } from "fastify";
 import { type AppOptions, buildApp } from "../../server/app.js";
 import type { GatewayFile } from "../../server/config-file.js";
 import type { Counters } from "../../server/limits/counters.js";
-import type { InitialKeys } from "../../server/managed/bootstrap.js";
-import { type ManagedGateway, prepareManagedGateway, type SetupReport } from "../../server/managed/start.js";
+import type { InitialKeys } from "../../server/lifecycle/bootstrap.js";
+import { type ManagedGateway, prepareManagedGateway, type SetupReport } from "../../server/lifecycle/start.js";
 import { proPlugin } from "./management.js";
 import testPlugin from "./test-plugin.js";
 

@@ -1,6 +1,6 @@
 /**
  * `POST /admin/v1/reload`: reads the config file of `guardgate serve --config` again and applies
- * it, as SIGHUP does (server/managed/reload.ts). Only the org admins of the organization the file
+ * it, as SIGHUP does (server/lifecycle/reload.ts). Only the org admins of the organization the file
  * seeds may ask: the file is the operator's, and it may change every record that organization has.
  */
 import type { FastifyInstance } from "fastify";

@@ -8,7 +8,7 @@ import { logEntry } from "../../../test/support/log-entry.js";
 import { type PostgresServer, startPostgres } from "../../../test/support/postgres-server.js";
 import { describeStoreContract } from "../../../test/support/store-contract.js";
 import { buildApp } from "../../app.js";
-import { prepareManagedGateway } from "../../managed/start.js";
+import { prepareManagedGateway } from "../../lifecycle/start.js";
 import type { Store } from "../repository.js";
 import { DESCRIBED_TABLES } from "../sql/tables.js";
 import { POSTGRES_DIALECT } from "./driver.js";

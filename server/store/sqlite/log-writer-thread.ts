@@ -1,6 +1,6 @@
 /**
  * The request log's writer thread: its own connection to the store's SQLite file, writing the
- * batches the gateway's log writer hands over (see server/logs/log-writer-thread.ts), so their
+ * batches the gateway's log writer hands over (see server/logs/threaded-writer.ts), so their
  * transactions never hold the event loop. Compiled to dist/server/store/sqlite/log-writer-thread.js.
  */
 import { parentPort, workerData } from "node:worker_threads";

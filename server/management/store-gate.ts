@@ -1,5 +1,5 @@
 /**
- * The management plane's rules on the request path (the gateway's RequestPolicy): guardrails gated
+ * The management plane's rules on the request path (the gateway's RequestGate): guardrails gated
  * by the organization's plan and flag, models checked against the provider's allow-list, and rate
  * limits and budgets of the workspace, the provisioned integration and the provider. Everything it
  * reads comes from the cached gateway sources, so a request costs no store query in the steady
@@ -10,7 +10,7 @@ import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enforcer.js";
 import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
-import type { Admission, AdmissionRequest, RequestPolicy } from "../gate/policy.js";
+import type { Admission, AdmissionRequest, RequestGate } from "../gate/request-gate.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayStatusCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
@@ -21,7 +21,7 @@ import { modelAllowed } from "./limit-rules.js";
 import { assertGuardrailsAllowed } from "./plans.js";
 
 /** A refusal on the request path, with the headers to answer it with (retry-after). */
-export class PolicyError extends GatewayError {
+export class GateRefusal extends GatewayError {
   readonly headers: Record<string, string>;
   constructor(code: GatewayStatusCode, message: string, headers: Record<string, string> = {}) {
     super(code, message);
@@ -30,7 +30,7 @@ export class PolicyError extends GatewayError {
 }
 
 /** Options of the store policy. */
-export interface StorePolicyOptions {
+export interface StoreGateOptions {
   sources: GatewaySources;
   enforcer: LimitEnforcer;
   /** For the check registry (plan gating) and the price table. */
@@ -38,12 +38,12 @@ export interface StorePolicyOptions {
 }
 
 /** The request path's rules over the store. */
-export class StorePolicy implements RequestPolicy {
+export class StoreGate implements RequestGate {
   readonly #sources: GatewaySources;
   readonly #enforcer: LimitEnforcer;
   readonly #context: ManagementContext;
 
-  constructor(options: StorePolicyOptions) {
+  constructor(options: StoreGateOptions) {
     this.#sources = options.sources;
     this.#enforcer = options.enforcer;
     this.#context = options.context;
@@ -58,7 +58,7 @@ export class StorePolicy implements RequestPolicy {
     } catch (error) {
       // Plan refusals keep their code on the request path (plan_forbids_check, guardrails_disabled).
       const code = error instanceof ManagementError ? gatewayCode(error.code) : undefined;
-      if (code) throw new PolicyError(code, (error as ManagementError).message);
+      if (code) throw new GateRefusal(code, (error as ManagementError).message);
       throw error;
     }
   }
@@ -76,7 +76,7 @@ export class StorePolicy implements RequestPolicy {
         const model = request.model;
         if (model !== undefined && !modelAllowed(record.allowedModels, model)) {
           const allowed = record.allowedModels === "all" ? "" : `; it allows ${record.allowedModels.join(", ") || "no model"}`;
-          throw new PolicyError("model_not_allowed", `model "${model}" is not allowed through provider "@${slug}"${allowed}`);
+          throw new GateRefusal("model_not_allowed", `model "${model}" is not allowed through provider "@${slug}"${allowed}`);
         }
         scopes.push(...record.limits);
         if (model !== undefined) price = priceOf(model, record.provider, record.pricing, this.#context.prices);
@@ -87,7 +87,7 @@ export class StorePolicy implements RequestPolicy {
     try {
       admission = await this.#enforcer.admit(scopes, request.model, price);
     } catch (error) {
-      if (error instanceof LimitError) throw new PolicyError(error.code, error.message, error.headers);
+      if (error instanceof LimitError) throw new GateRefusal(error.code, error.message, error.headers);
       throw error;
     }
     const ids = record ? { provider_id: record.providerId, integration_id: record.integrationId } : {};

@@ -1,5 +1,5 @@
 /**
- * The gateway over the store: the store's cached sources, request log sink and request policy in
+ * The gateway over the store: the store's cached sources, request log sink and request gate in
  * place of the in-memory ones, then — on the built app, before it listens — bootstrapping of an
  * empty store, seeding from the config file, the admin API, plan-cache invalidation on change,
  * and a stop that writes every request log before the store closes.
@@ -18,7 +18,7 @@ import { LimitEnforcer } from "../limits/enforcer.js";
 import { connectRedis } from "../limits/redis-connection.js";
 import { RedisCounters } from "../limits/redis-counters.js";
 import type { BatchWriterOptions } from "../logs/batch-writer.js";
-import { LogWriterThread } from "../logs/log-writer-thread.js";
+import { LogWriterThread } from "../logs/threaded-writer.js";
 import { StoreLogSink } from "../logs/store-sink.js";
 import { FeedbackService } from "../feedback/feedback.js";
 import { feedbackCounter } from "../feedback/metrics.js";
@@ -26,7 +26,7 @@ import { feedbackRoutes } from "../feedback/routes.js";
 import { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MetricsLogSink } from "../metrics/metrics-sink.js";
 import { metricsRoute } from "../metrics/routes.js";
-import { RedisResponseCache } from "../pipeline/redis-response-cache.js";
+import { RedisResponseCache } from "../call/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { checkProviderOptions } from "../providers/options.js";
@@ -40,7 +40,7 @@ import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
 import { GatewaySources } from "../management/gateway-sources.js";
 import { Management } from "../management/index.js";
-import { StorePolicy } from "../management/request-policy.js";
+import { StoreGate } from "../management/store-gate.js";
 import { seedFromFile } from "./seed.js";
 import { ConfigReloader, describeReload } from "./reload.js";
 import { warmUp, type WarmUpReport } from "./warm-up.js";
@@ -112,7 +112,7 @@ export interface ManagedGateway {
   management: Management;
   sources: GatewaySources;
   sink: StoreLogSink;
-  /** Options for `buildApp`: the store's sources, sink and policy, and the file's plugins and settings. */
+  /** Options for `buildApp`: the store's sources, sink and request gate, and the file's plugins and settings. */
   appOptions: AppOptions;
   /** Call on the built app before it listens. */
   setup(app: FastifyInstance): Promise<SetupReport>;
@@ -223,7 +223,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
           onFailure: (error) => redisFailure(error),
         })
       : new MemoryCounters());
-  const policy = new StorePolicy({
+  const gate = new StoreGate({
     sources,
     enforcer: new LimitEnforcer({
       counters,
@@ -286,7 +286,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
           ...(file.settings?.cache_max_bytes !== undefined && { maxBytes: file.settings.cache_max_bytes }),
         }),
       }),
-      policy,
+      gate,
       // Bodies go to the sink only for workspaces that keep them (the sink drops any others).
       logBodies: (workspaceId: string) => sink.keepsBodies(workspaceId),
     },

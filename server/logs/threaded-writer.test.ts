@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { logEntry } from "../../test/support/log-entry.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
-import { LogWriterThread } from "./log-writer-thread.js";
+import { LogWriterThread } from "./threaded-writer.js";
 
 const dirs: string[] = [];
 afterEach(() => {

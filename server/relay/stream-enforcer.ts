@@ -9,14 +9,13 @@
  * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
  * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
-import type { Evaluation, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
+import type { Evaluation, GuardrailResult, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
 import { locateText } from "../../core/index.js";
 import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import type { StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
-import type { Leaf } from "./outcome.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
 
 /**
@@ -83,9 +82,24 @@ export function hookEvent(format: FormatName, hookResults: Partial<HookResults>)
  */
 export const DEFAULT_STREAM_CHECK_BUDGET_MS = 30_000;
 
+/**
+ * What the relay reads of the target it relays (the call's `Leaf` has all of it): its guardrail
+ * lists, how its stream is held, its request type and its input side's results. Declared here so
+ * the relay, below the call on the import ladder, depends on no stage above it.
+ */
+export interface RelayedTarget {
+  node: {
+    input: { sync: readonly unknown[] };
+    output: { sync: readonly unknown[]; async: readonly unknown[] };
+    stream: { mode: StreamMode; window: number; tail: number };
+  };
+  phase: { requestType: RequestType };
+  input?: { results: GuardrailResult[] };
+}
+
 /** Options of a relay. */
 export interface RelayOptions {
-  leaf: Leaf;
+  leaf: RelayedTarget;
   format: FormatName;
   source: AsyncIterable<Buffer>;
   /** Runs the synchronous output side on a body carrying the streamed text. */
@@ -103,8 +117,8 @@ function checkTime(evaluation: Evaluation): number {
   return total;
 }
 
-/** Relays one upstream stream to one client. */
-export class StreamRelay {
+/** Relays one upstream stream to one client, enforcing the target's output guardrails on it as it passes. */
+export class StreamEnforcer {
   readonly #options: RelayOptions;
   readonly #requestType: RequestType;
   readonly #mode: StreamMode;

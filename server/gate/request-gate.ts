@@ -26,7 +26,7 @@ export interface AdmissionRequest {
 }
 
 /** The request path's rules. Refusals are GatewayErrors (403, 429 with retry-after, 402). */
-export interface RequestPolicy {
+export interface RequestGate {
   /** Refuses guardrails the caller's organization may not use; `where` names their origin. */
   gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
   /** Admits one target of a request, or refuses it. */

@@ -6,9 +6,9 @@ import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
-import type { PhaseContext } from "./phases.js";
-import type { Admission } from "../gate/policy.js";
-import type { StreamRelay } from "./relay.js";
+import type { PhaseContext } from "../enforce/phases.js";
+import type { Admission } from "../gate/request-gate.js";
+import type { StreamEnforcer } from "../relay/stream-enforcer.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {
@@ -19,7 +19,7 @@ export interface Leaf {
   phase: PhaseContext;
   /** The synchronous input evaluation, when the target has synchronous input guardrails. */
   input?: Evaluation;
-  /** The request policy's admission, settled with the answer's usage when the request is logged. */
+  /** The request gate's admission, settled with the answer's usage when the request is logged. */
   admission?: Admission;
 }
 
@@ -51,7 +51,7 @@ export interface StreamOutcome {
   kind: "stream";
   status: number;
   headers: Record<string, string>;
-  relay: StreamRelay;
+  relay: StreamEnforcer;
   discard(): void;
   leaf: Leaf;
   /** The output side's status when a held stream's first check decided it before the first byte. */

@@ -7,9 +7,9 @@ import type { GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, errorBody, type GatewayError } from "../errors.js";
 import { HEADER } from "../gateway-headers.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
-import type { Phases } from "./phases.js";
-import { StreamRelay } from "./relay.js";
-import type { RequestContext } from "./request-context.js";
+import type { Phases } from "../enforce/phases.js";
+import { StreamEnforcer } from "../relay/stream-enforcer.js";
+import type { RequestContext } from "../request-context.js";
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
 
@@ -68,7 +68,7 @@ export class Answers {
     source: AsyncIterable<Buffer>,
     discardSource?: () => void,
   ): Promise<Outcome> {
-    const relay = new StreamRelay({
+    const relay = new StreamEnforcer({
       leaf,
       format: ctx.endpoint.format,
       source,
