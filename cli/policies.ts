@@ -5,6 +5,8 @@
  */
 import { OPERATOR } from "../server/management/actor.js";
 import type { PolicyInput } from "../server/management/policies.js";
+import { policyCreateSchema } from "../server/management/schemas.js";
+import { compileValidator } from "../server/schema.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
 import { readRecordFile } from "./record-file.js";
@@ -28,6 +30,16 @@ const ARGS = {
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
+/** The admin API's body schema of a new policy: an update from a file is held to it as well. */
+const validatePolicy = compileValidator<PolicyInput>(policyCreateSchema);
+
+/** The policies of `file`, each checked as the admin API checks a body, so a misspelt scope key is refused, not dropped. */
+async function policiesOf(file: string): Promise<PolicyInput[]> {
+  const list = await readRecordFile<PolicyInput>(file, { one: "policy", many: "policies" });
+  list.forEach((input, index) => validatePolicy(input, `${file}: policy ${index}`));
+  return list;
+}
+
 const policies: Command = (argv) =>
   runCommand("policies", async () => {
     const { values, positionals, help } = parseCommand(ARGS, argv);
@@ -36,8 +48,7 @@ const policies: Command = (argv) =>
     if (!["apply", "list", "delete"].includes(action))
       throw new UsageError(`unknown action "${action}"; use apply, list or delete`);
     if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
-    const list =
-      action === "apply" ? await readRecordFile<PolicyInput>(argument as string, { one: "policy", many: "policies" }) : [];
+    const list = action === "apply" ? await policiesOf(argument as string) : [];
     const access = await openStoreAccess(storeOptionsOf(values));
     try {
       const organization = await organizationOf(access, values.organization);

@@ -225,3 +225,35 @@ describe("guardgate credentials", () => {
     expect(credentials(["list"]).stdout.trim().split("\n")).toHaveLength(1);
   });
 });
+
+describe("guardgate policies apply", () => {
+  it("holds a file's policies to the admin API's schema: a misspelt scope key is refused with its path, not dropped", () => {
+    const bad = path.join(dir, "policies-bad.yaml");
+    writeFileSync(
+      bad,
+      [
+        "policies:",
+        "  - id: cli-ok",
+        "    scope: { models: ['@mock/*'] }",
+        "    input_guardrails: [{ id: brief, checks: [{ id: default.wordCount, parameters: { maxWords: 8 } }] }]",
+        "  - id: cli-typo",
+        "    scope: { modles: ['@mock/m'] }",
+        "    input_guardrails: [{ id: brief, checks: [{ id: default.wordCount, parameters: { maxWords: 8 } }] }]",
+      ].join("\n"),
+    );
+    const refused = guardgate(["policies", "apply", bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("policy 1");
+    expect(refused.stderr).toContain("modles");
+    // Nothing of the file was saved: the check runs before the store is opened.
+    expect(guardgate(["policies", "list"]).stdout).not.toContain("cli-ok");
+
+    const good = path.join(dir, "policies-good.json");
+    const brief = { id: "brief", checks: [{ id: "default.wordCount", parameters: { maxWords: 8 } }] };
+    writeFileSync(good, JSON.stringify([{ id: "cli-ok", scope: { models: ["@mock/*"] }, input_guardrails: [brief] }]));
+    const applied = guardgate(["policies", "apply", good]);
+    expect(applied.stderr).toBe("");
+    expect(applied.stdout).toBe("created policy cli-ok\n");
+    expect(guardgate(["policies", "list"]).stdout).toContain("cli-ok");
+  });
+});
