@@ -29,3 +29,4 @@ export {
   serviceAccountToken,
   type TokenExchange,
 } from "./net/google-token.js";
+export { type RenewableToken, TokenCache } from "./net/token-cache.js";

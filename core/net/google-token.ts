@@ -7,6 +7,7 @@
  */
 import { createHash, createPrivateKey, type KeyObject } from "node:crypto";
 import { SignJWT } from "jose";
+import { type RenewableToken, TokenCache } from "./token-cache.js";
 
 /** Scope of a token that may call any Google Cloud API the account is allowed to. */
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
@@ -48,15 +49,8 @@ export class ServiceAccountKeyError extends Error {
   }
 }
 
-interface CachedToken {
-  token: string;
-  expiresAt: number;
-}
-
 // Per process (and per pool worker): keyed by the account, its token URI and a hash of its key, never the key.
-const cache = new Map<string, CachedToken>();
-// Concurrent calls for one account share one exchange instead of each signing and posting its own.
-const pending = new Map<string, Promise<CachedToken>>();
+const tokens = new TokenCache(MAX_CACHED);
 
 function cacheKey(account: ServiceAccount): string {
   const keyHash = createHash("sha256").update(account.private_key).digest("hex");
@@ -65,25 +59,10 @@ function cacheKey(account: ServiceAccount): string {
 
 /** A bearer token for the account: the cached one while it is fresh, else a new one from `post`. */
 export async function serviceAccountToken(account: ServiceAccount, post: PostTokenExchange, now = Date.now()): Promise<string> {
-  const key = cacheKey(account);
-  const cached = cache.get(key);
-  if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > now) return cached.token;
-  let exchange = pending.get(key);
-  if (!exchange) {
-    exchange = exchangeToken(account, post, now);
-    pending.set(key, exchange);
-    void exchange.then(
-      () => pending.delete(key),
-      () => pending.delete(key),
-    );
-  }
-  const granted = await exchange;
-  if (cache.size >= MAX_CACHED && !cache.has(key)) cache.delete(cache.keys().next().value as string);
-  cache.set(key, granted);
-  return granted.token;
+  return tokens.get(cacheKey(account), () => exchangeToken(account, post, now), now);
 }
 
-async function exchangeToken(account: ServiceAccount, post: PostTokenExchange, now: number): Promise<CachedToken> {
+async function exchangeToken(account: ServiceAccount, post: PostTokenExchange, now: number): Promise<RenewableToken> {
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(account.private_key);
@@ -104,10 +83,10 @@ async function exchangeToken(account: ServiceAccount, post: PostTokenExchange, n
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }).toString(),
   });
-  return { token: granted.accessToken, expiresAt: now + granted.expiresIn * 1000 };
+  return { token: granted.accessToken, renewAt: now + granted.expiresIn * 1000 - EXPIRY_MARGIN_MS };
 }
 
 /** Forgets every cached token (tests, and a process that rotates its accounts' keys). */
 export function clearServiceAccountTokens(): void {
-  cache.clear();
+  tokens.clear();
 }

@@ -6,6 +6,7 @@
  * expire; the cache is keyed by the provider's identity and the application, never by a secret.
  */
 import { type Dispatcher, request } from "undici";
+import { type RenewableToken, TokenCache } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { ProviderCall } from "../../adapter.js";
 import { type AzureOptions, DEFAULT_AUTHORITY_HOST, DEFAULT_ENTRA_SCOPE } from "./options.js";
@@ -25,14 +26,8 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 /** A token is renewed this long before it expires, or at half its life when that is shorter. */
 const RENEW_BEFORE_MS = 5 * 60_000;
 
-interface CachedToken {
-  token: string;
-  renewAt: number;
-}
-
-/** Entra tokens by provider identity and application; a fetch in flight is shared by the calls waiting on it. */
-const tokens = new Map<string, CachedToken>();
-const pending = new Map<string, Promise<CachedToken>>();
+/** Entra tokens by provider identity and application. Configs may each name an application of their own. */
+const tokens = new TokenCache(1000);
 
 /** A compact JWS (three base64url parts): a bearer token, not an api key. */
 function looksLikeJwt(secret: string): boolean {
@@ -73,25 +68,7 @@ async function entraToken(call: ProviderCall, options: AzureOptions): Promise<st
   const authority = authorityOf(call, options);
   const scope = options.azure_entra_scope ?? DEFAULT_ENTRA_SCOPE;
   const key = [call.provider.identity, authority, options.azure_entra_tenant_id, options.azure_entra_client_id, scope].join("\0");
-  const cached = tokens.get(key);
-  if (cached && cached.renewAt > Date.now()) return cached.token;
-  let fetching = pending.get(key);
-  if (!fetching) {
-    fetching = fetchToken(call, options, authority, scope).finally(() => pending.delete(key));
-    pending.set(key, fetching);
-  }
-  const fresh = await fetching;
-  if (tokens.size >= MAX_CACHED_TOKENS) forgetExpired();
-  tokens.set(key, fresh);
-  return fresh.token;
-}
-
-/** Configs may each name an application of their own: past this many tokens, those due for renewal go. */
-const MAX_CACHED_TOKENS = 1000;
-
-function forgetExpired(): void {
-  const now = Date.now();
-  for (const [key, token] of tokens) if (token.renewAt <= now) tokens.delete(key);
+  return tokens.get(key, () => fetchToken(call, options, authority, scope));
 }
 
 /** Forgets every cached token (tests, and a process that rotates its applications' secrets). */
@@ -99,7 +76,7 @@ export function forgetAzureTokens(): void {
   tokens.clear();
 }
 
-async function fetchToken(call: ProviderCall, options: AzureOptions, authority: string, scope: string): Promise<CachedToken> {
+async function fetchToken(call: ProviderCall, options: AzureOptions, authority: string, scope: string): Promise<RenewableToken> {
   const tenant = options.azure_entra_tenant_id ?? "";
   const secret = options.azure_entra_client_secret ?? "";
   const url = `${authority}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`;
