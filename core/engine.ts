@@ -180,9 +180,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     let fields = echoes.get(id);
     if (!fields) {
       const data = registry.get(id)?.definition.data ?? {};
-      fields = Object.entries(data)
-        .filter(([, doc]) => doc.echoesText === true)
-        .map(([name]) => name);
+      fields = Object.entries(data).flatMap(([name, doc]) =>
+        doc.echoesText === true ? [name] : Array.isArray(doc.echoesText) ? doc.echoesText.map((m: string) => `${name}.${m}`) : [],
+      );
       echoes.set(id, fields);
     }
     return fields;

@@ -94,8 +94,10 @@ export interface DataFieldDoc {
   /**
    * True when the field carries the evaluated text or a part of it: withheld from a denied side's
    * results and from a side a check transformed (core/result-data.ts). `textExcerpt` always is.
+   * For an object field that also says where (offsets, lengths), the names of its members that
+   * carry text: only those are withheld, so the rest still says where the text was.
    */
-  echoesText?: boolean;
+  echoesText?: boolean | readonly string[];
 }
 
 /**

@@ -46,6 +46,17 @@ describe("settleResultData", () => {
     expect(settled[0]?.checks[0]?.data).toEqual({ textExcerpt: "mail [EMAIL]", count: 3 });
   });
 
+  it("withholds only the text-carrying members of a field that also says where", () => {
+    const match = () => ({ matchedText: "123-45-6789", index: 4, length: 11, captures: ["45"], groups: { mid: "45" } });
+    const memberEchoes = () => ["matchDetails.matchedText", "matchDetails.captures", "matchDetails.groups"];
+    const denied = results({ matchDetails: match() });
+    settleResultData(denied, { denied: true, echoes: memberEchoes });
+    expect(denied[0]?.checks[0]?.data).toEqual({ matchDetails: { index: 4, length: 11 } });
+    const passed = results({ matchDetails: match() });
+    settleResultData(passed, { denied: false, echoes: memberEchoes });
+    expect(passed[0]?.checks[0]?.data).toEqual({ matchDetails: match() });
+  });
+
   it("leaves the data of a side neither denied nor transformed as it is", () => {
     const settled = results({ textExcerpt: "hello", matchedJson: { a: 1 } });
     settleResultData(settled, { denied: false, echoes });

@@ -26,7 +26,7 @@ export interface DataSettlement {
   denied: boolean;
   /** The text after the phase's transforms, when a check transformed it. */
   transformedText?: string;
-  /** The data fields of a check that echo the evaluated text, besides `textExcerpt`. */
+  /** The data fields of a check that echo the evaluated text, besides `textExcerpt`; `field.member` for a member of an object field. */
   echoes: (checkId: string) => readonly string[];
 }
 
@@ -49,7 +49,16 @@ function withholdEchoes(check: CheckResult, echoes: readonly string[], excerpt: 
     if (excerpt === undefined) delete data[EXCERPT];
     else data[EXCERPT] = excerpt;
   }
-  for (const field of echoes) if (field in data) delete data[field];
+  for (const field of echoes) {
+    const dot = field.indexOf(".");
+    if (dot === -1) {
+      if (field in data) delete data[field];
+      continue;
+    }
+    // A member of an object field: the field keeps what says where, loses what says what.
+    const parent = data[field.slice(0, dot)];
+    if (parent !== null && typeof parent === "object") delete (parent as Record<string, unknown>)[field.slice(dot + 1)];
+  }
 }
 
 /** `data` as it is when its JSON fits DATA_MAX_BYTES; else its first fields that fit, and the names of the others. */

@@ -44,6 +44,7 @@ describe("a denied answer", () => {
     // The deny still says where the match was.
     const hooks = JSON.parse(text).hook_results.after_request_hooks;
     expect(hooks[0].checks[0].data.matchDetails).toMatchObject({ index: expect.any(Number), length: 40 });
+    expect(hooks[0].checks[0].data.matchDetails).not.toHaveProperty("matchedText");
   });
 
   it("on the input side is not echoed back either", async () => {
@@ -56,6 +57,22 @@ describe("a denied answer", () => {
     const { status, text } = await chat(config, "unused", `leak ${TOKEN} please`);
     expect(status).toBe(446);
     expect(text).not.toContain(TOKEN);
+  });
+});
+
+describe("a side that only flags", () => {
+  it("carries the match's text in regexMatch's details, as the peer's configs expect", async () => {
+    const config = { output_guardrails: [{ id: "order", regexMatch: { rule: "order (?P<id>\\d+)" } }] };
+    const { status, text } = await chat(config, "see order 1234 now");
+    expect(status).toBe(200);
+    const hooks = JSON.parse(text).hook_results.after_request_hooks;
+    expect(hooks[0].checks[0].data.matchDetails).toEqual({
+      matchedText: "order 1234",
+      index: 4,
+      length: 10,
+      captures: ["1234"],
+      groups: { id: "1234" },
+    });
   });
 });
 

@@ -11,7 +11,7 @@ describe("default.regexMatch", () => {
       verdict: true,
       explanation: "The pattern matched the text.",
       textExcerpt: "see order 1234 now",
-      matchDetails: { index: 4, length: 10, groups: { id: 4 }, captures: [4] },
+      matchDetails: { matchedText: "order 1234", index: 4, length: 10, captures: ["1234"], groups: { id: "1234" } },
     });
   });
 

@@ -16,7 +16,11 @@ export default defineCheck<{ rule: string; not: boolean }>({
   parameters: {
     type: "object",
     properties: {
-      rule: { type: "string", description: "The regular expression, in RE2 syntax (no flags; use (?i) for case-insensitive)." },
+      rule: {
+        type: "string",
+        minLength: 1,
+        description: "The regular expression, in RE2 syntax (no flags; use (?i) for case-insensitive).",
+      },
       not: { type: "boolean", default: false, description: "Invert the verdict: pass when the pattern does not match." },
     },
     required: ["rule"],
@@ -31,7 +35,8 @@ export default defineCheck<{ rule: string; not: boolean }>({
     matchDetails: {
       type: "object | null",
       description:
-        "Where the first match is, never its text: index and length (UTF-16 units), and the length of each named group and numbered capture (null when it did not take part); null when none.",
+        "The first match: `matchedText`, `index` and `length` (UTF-16 units), `captures` (the numbered groups' texts, null when one did not take part) and `groups` (the named groups' texts); null when none. On a denied side, or one a check transformed, only `index` and `length` remain.",
+      echoesText: ["matchedText", "captures", "groups"],
     },
   },
   examples: [
@@ -57,13 +62,14 @@ export default defineCheck<{ rule: string; not: boolean }>({
         verdict,
         explanation: `${found}${inverted}.`,
         textExcerpt: textExcerpt(text),
-        // Where it matched, never what: the match may be the very text a guardrail denies.
+        // The engine withholds the members that carry text wherever the side is denied or transformed.
         matchDetails: match
           ? {
+              matchedText: match[0],
               index: match.index,
               length: match[0].length,
-              groups: Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, c]) => [name, c?.length ?? null])),
-              captures: match.slice(1).map((c) => c?.length ?? null),
+              captures: match.slice(1).map((c) => c ?? null),
+              groups: Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, c]) => [name, c ?? null])),
             }
           : null,
       },
