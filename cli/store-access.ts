@@ -56,6 +56,8 @@ export async function openStoreAccess(options: {
   });
   const opened = await openStore({
     ...(options.dataDir && { dataDir: options.dataDir }),
+    // Only `guardgate serve` creates a store: a command in the wrong folder says where it looked.
+    create: false,
     // A command is short-lived: no need to watch for other processes' writes.
     externalChangePollMs: 0,
     onKeyGenerated: (file) => process.stderr.write(`guardgate: generated a secret key in ${file} (mode 0600)\n`),

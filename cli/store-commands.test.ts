@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -255,5 +255,39 @@ describe("guardgate policies apply", () => {
     expect(applied.stderr).toBe("");
     expect(applied.stdout).toBe("created policy cli-ok\n");
     expect(guardgate(["policies", "list"]).stdout).toContain("cli-ok");
+  });
+});
+
+describe("a command run where there is no store", () => {
+  it("says which folder it looked in, exits non-zero and creates nothing", { timeout: 120_000 }, () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "guardgate-cli-nostore-"));
+    const missing = path.join(empty, "data");
+    try {
+      for (const args of [
+        ["logs", "tail"],
+        ["orgs", "list"],
+        ["keys", "list"],
+      ]) {
+        const run = spawnSync(process.execPath, [bin, ...args, "--data-dir", missing], {
+          encoding: "utf8",
+          env: { ...process.env, GUARDGATE_SECRET_KEY: "", GUARDGATE_STORE_URL: "" },
+        });
+        expect(run.status, args.join(" ")).not.toBe(0);
+        expect(run.stderr, args.join(" ")).toContain(`no store in ${missing}`);
+        expect(existsSync(missing), args.join(" ")).toBe(false);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("guardgate eval --dataset", () => {
+  it("exits 2 naming the flag when the dataset does not exist, like any other bad input", () => {
+    const pack = path.join(dir, "eval-pack.json");
+    writeFileSync(pack, JSON.stringify({ id: "brief", checks: [{ id: "default.wordCount", parameters: { maxWords: 8 } }] }));
+    const run = guardgate(["eval", "--file", pack, "--dataset", "nope"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--dataset: no dataset "nope"');
   });
 });

@@ -261,6 +261,9 @@ export const STORE_ERRORS = {
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
   store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },
   store_empty: { meaning: "a command needs an organization and the store has none yet (start guardgate serve once)" },
+  store_missing: {
+    meaning: "a CLI command found no store in the data folder it looked in (it never creates one; guardgate serve does)",
+  },
   secret_key_invalid: { meaning: "GUARDGATE_SECRET_KEY is not 32 bytes in hex or base64" },
   secret_key_mismatch: { meaning: "the secret key cannot open credentials sealed under another key" },
   secret_key_unreadable: { meaning: "the secret key file cannot be read" },

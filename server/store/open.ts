@@ -3,6 +3,7 @@
  * sealed with, and the SQLite file in it, or a Postgres database shared by a fleet of instances
  * when a `postgres://` URL is given.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { DATABASE_FILE, ensureDataDir, resolveDataDir } from "./data-dir.js";
 import { StoreError } from "./errors.js";
@@ -25,6 +26,11 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** Days Postgres keeps request logs. */
   logRetentionDays?: number;
+  /**
+   * Whether a missing data folder, database and secret key are created (default true). The CLI's
+   * commands pass false: a command run in the wrong folder must say so, not start an empty store.
+   */
+  create?: boolean;
 }
 
 /** An open store with its data folder and secret box. */
@@ -38,9 +44,16 @@ export interface OpenedStore {
 /** Opens the data folder's store, creating folder, database and secret key as needed. */
 export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedStore> {
   const env = options.env ?? process.env;
-  const dataDir = ensureDataDir(resolveDataDir(options.dataDir, env));
-  const { box, source } = loadSecretKey(dataDir, env, options.onKeyGenerated);
   const url = options.url ?? (env.GUARDGATE_STORE_URL || undefined);
+  const wanted = resolveDataDir(options.dataDir, env);
+  if (options.create === false && !url && !existsSync(path.join(wanted, DATABASE_FILE))) {
+    throw new StoreError(
+      "store_missing",
+      `no store in ${wanted} (no ${DATABASE_FILE} there): run the command where \`guardgate serve\` keeps its data, or name the folder with --data-dir or GUARDGATE_DATA_DIR`,
+    );
+  }
+  const dataDir = ensureDataDir(wanted);
+  const { box, source } = loadSecretKey(dataDir, env, options.onKeyGenerated);
   const poll = options.externalChangePollMs !== undefined && { externalChangePollMs: options.externalChangePollMs };
   if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) {
     throw new StoreError("store_url_invalid", `the store URL must start with postgres:// (SQLite is the data folder's file)`);
