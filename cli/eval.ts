@@ -21,6 +21,7 @@ import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/q
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
+import { progressLine } from "./progress-line.js";
 import {
   openStoreAccess,
   organizationOf,
@@ -75,37 +76,6 @@ function fraction(value: string | undefined, flag: string): number | undefined {
   if (value.trim() === "" || !Number.isFinite(number) || number < 0 || number > 1)
     throw new UsageError(`${flag} must be a number from 0 to 1, not "${value}"`);
   return number;
-}
-
-/** Writes progress to stderr: one redrawn bar on a terminal, a line per tenth of the rows otherwise. */
-function progressWriter(tty: boolean, total: number) {
-  let lastTenth = -1;
-  let drawn = false;
-  return {
-    row(done: number) {
-      const share = total ? Math.min(1, done / total) : 1;
-      if (tty) {
-        // Redrawing on every row would cost more than a fast check: about a hundred times in all.
-        if (done !== total && done % Math.max(1, Math.floor(total / 100)) !== 0) return;
-        const width = 30;
-        const filled = Math.round(share * width);
-        process.stderr.write(
-          `\r\x1b[2Kevaluating [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} (${Math.floor(share * 100)}%)`,
-        );
-        drawn = true;
-        return;
-      }
-      const tenth = Math.floor(share * 10);
-      if (tenth !== lastTenth) {
-        lastTenth = tenth;
-        process.stderr.write(`evaluated ${done}/${total} (${tenth * 10}%)\n`);
-      }
-    },
-    end() {
-      if (drawn) process.stderr.write("\n");
-      drawn = false;
-    },
-  };
 }
 
 async function readDefinition(file: string): Promise<unknown> {
@@ -164,14 +134,19 @@ const evalCommand: Command = (argv) =>
         ...(values["allow-loopback"] && { settings: { allowLoopback: true } }),
       });
     }
-    let progress = progressWriter(false, 0);
+    let progress = progressLine(false, "evaluating", "evaluated");
+    let total = 0;
     try {
       let rows: AsyncIterable<EvalRow>;
       let source: string;
-      let total: number;
       let rowsWorkspace: string | undefined;
       if (values.dataset !== undefined) {
-        const dataset = await new Datasets(access!.management.context).get(OPERATOR, values.dataset);
+        const dataset = await new Datasets(access!.management.context).get(OPERATOR, values.dataset).catch((error: unknown) => {
+          // A dataset that is not there is a bad flag, like a --data file that is not there.
+          throw (error as { code?: string }).code === "not_found"
+            ? new UsageError(`--dataset: no dataset "${values.dataset}" in the store at ${access!.dataDir}`)
+            : error;
+        });
         rows = datasetEvalRows(access!.management.context.store, dataset.id);
         source = `dataset ${dataset.id} (${dataset.name})`;
         total = dataset.rows;
@@ -181,7 +156,7 @@ const evalCommand: Command = (argv) =>
         source = values.data!;
         total = await countRows(values.data!);
       }
-      progress = progressWriter(process.stderr.isTTY === true, total);
+      progress = progressLine(process.stderr.isTTY === true, "evaluating", "evaluated");
       const resolve = async (kind: "file" | "guardrail" | "policy", value: string): Promise<EvalTarget> => {
         if (kind === "file") return targetFromDefinition(engine.registry, await readDefinition(value), value);
         const ctx = access!.management.context;
@@ -217,7 +192,7 @@ const evalCommand: Command = (argv) =>
         rows,
         source,
         concurrency,
-        onProgress: (done) => progress.row(done),
+        onProgress: (done) => progress.update(done, total),
       }).catch((error: unknown) => {
         // A malformed row is bad input, like a bad flag.
         throw error instanceof EvalRowError ? new UsageError(error.message) : error;

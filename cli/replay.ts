@@ -8,6 +8,7 @@ import { OPERATOR } from "../server/management/actor.js";
 import { renderComparison, renderReport } from "../server/policies/replay-report.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
+import { progressLine } from "./progress-line.js";
 import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 
 const ARGS = {
@@ -40,38 +41,13 @@ const ARGS = {
     "Only requests whose bodies were kept (the log_bodies setting) can be replayed; the others are\ncounted as skipped. The report format is in docs/policies.md.",
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
-/** Writes progress to stderr: one redrawn line on a terminal, a line per tenth of the work otherwise. */
+/** Replay's progress on stderr: the logs read so far on a terminal, then the share replayed. */
 function progressWriter(tty: boolean) {
-  let lastTenth = -1;
-  let drawn = false;
+  const line = progressLine(tty, "replaying", "replayed");
   return {
-    loaded(count: number) {
-      if (tty) {
-        process.stderr.write(`\rreading logs: ${count}`);
-        drawn = true;
-      }
-    },
-    evaluated(done: number, total: number) {
-      const share = total ? done / total : 1;
-      if (tty) {
-        const width = 30;
-        const filled = Math.round(share * width);
-        process.stderr.write(
-          `\r\x1b[2Kreplaying [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} (${Math.floor(share * 100)}%)`,
-        );
-        drawn = true;
-        return;
-      }
-      const tenth = Math.floor(share * 10);
-      if (tenth !== lastTenth) {
-        lastTenth = tenth;
-        process.stderr.write(`replayed ${done}/${total} (${tenth * 10}%)\n`);
-      }
-    },
-    end() {
-      if (drawn) process.stderr.write("\n");
-      drawn = false;
-    },
+    loaded: (count: number) => line.note(`reading logs: ${count}`),
+    evaluated: (done: number, total: number) => line.update(done, total),
+    end: () => line.end(),
   };
 }
 
