@@ -37,7 +37,7 @@ import type { RetryTiming } from "./call/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
-import { isKnownProvider, isLocalKind, knownProviderNames } from "./providers/catalog.js";
+import { isKnownProvider, isLocalKind, unknownProviderProblem } from "./providers/catalog.js";
 import { checkProviderOptions } from "./providers/options.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
@@ -164,10 +164,7 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
   }
   for (const [index, provider] of (file.providers ?? []).entries()) {
     if (!isKnownProvider(provider.provider)) {
-      throw new ConfigError(
-        `providers[${index}].provider`,
-        `"${provider.provider}" is not known; use one of ${knownProviderNames().join(", ")}`,
-      );
+      throw new ConfigError(`providers[${index}].provider`, unknownProviderProblem(provider.provider));
     }
     checkProviderOptions(provider.provider, provider.options, `providers[${index}].options`);
     const reachable =

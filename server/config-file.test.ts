@@ -72,7 +72,21 @@ describe("a file's records are checked when the gateway is built", () => {
       { configs: [{ id: "c", config: { retry: { attempts: 99 } } }] },
       "configs[0].config.retry.attempts",
     ],
-    ["an unknown provider", { providers: [{ slug: "p", provider: "skynet" }] }, 'providers[0].provider: "skynet" is not known'],
+    [
+      "an unknown provider",
+      { providers: [{ slug: "p", provider: "skynet" }] },
+      'providers[0].provider: "skynet" is not a provider guardgate can call. Known kinds: mock, openai,',
+    ],
+    [
+      "a provider named for its product",
+      { providers: [{ slug: "p", provider: "gemini" }] },
+      'providers[0].provider: "gemini" is not a provider guardgate can call; did you mean google? Known kinds: mock, openai,',
+    ],
+    [
+      "a misspelt provider",
+      { providers: [{ slug: "p", provider: "antropic" }] },
+      'providers[0].provider: "antropic" is not a provider guardgate can call; did you mean anthropic?',
+    ],
     ["a provider with no way to reach it", { providers: [{ slug: "p", provider: "openai" }] }, "providers[0]: a provider needs"],
   ])("%s", async (_name, file, message) => {
     await expect(buildApp({ file, logger: false })).rejects.toThrow(message);

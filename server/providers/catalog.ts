@@ -4,6 +4,7 @@
  * their own, the backend that reaches them. Any OpenAI- or Anthropic-compatible server can also be
  * reached with `custom_host` or a provider record's `base_url`.
  */
+import { nearestKey } from "../../core/internal.js";
 import type { ProviderKind } from "./adapter.js";
 import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
 import { azureOpenAi } from "./kinds/azure/index.js";
@@ -61,4 +62,29 @@ export function isKnownProvider(name: string): boolean {
 /** The names a config may use, for error messages. */
 export function knownProviderNames(): string[] {
   return [MOCK_PROVIDER, ...Object.keys(PROVIDER_CATALOG)];
+}
+
+/** Names people write for a kind that the catalog spells otherwise: the product or the vendor. */
+const OTHER_NAMES: Readonly<Record<string, string>> = {
+  gemini: "google",
+  "google-ai": "google",
+  vertex: "vertex-ai",
+  vertexai: "vertex-ai",
+  azure: "azure-openai",
+  claude: "anthropic",
+  aws: "bedrock",
+  mistral: "mistral-ai",
+  together: "together-ai",
+  fireworks: "fireworks-ai",
+  perplexity: "perplexity-ai",
+  xai: "x-ai",
+  grok: "x-ai",
+  lmstudio: "lm-studio",
+};
+
+/** Why `name` is not a provider: the kind it most likely means, when one is near, and every kind there is. */
+export function unknownProviderProblem(name: string): string {
+  const known = knownProviderNames();
+  const near = OTHER_NAMES[name.toLowerCase()] ?? nearestKey(name, known);
+  return `"${name}" is not a provider guardgate can call${near ? `; did you mean ${near}?` : "."} Known kinds: ${known.join(", ")}`;
 }
