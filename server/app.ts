@@ -437,6 +437,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       logSink: recordSink,
       ...(options.gate && { gate: options.gate }),
       ...(attacher && { policies: attacher }),
+      providers: providerResolver,
     });
   });
 
