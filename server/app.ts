@@ -436,8 +436,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       guardrails,
       logSink: recordSink,
       ...(options.gate && { gate: options.gate }),
-      ...(attacher && { policies: attacher }),
-      providers: providerResolver,
+      ...(attacher && { policies: attacher, providers: providerResolver }),
     });
   });
 
