@@ -433,7 +433,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       guardrails,
       logSink: recordSink,
       ...(options.gate && { gate: options.gate }),
-      ...(attacher && { policies: attacher }),
+      ...(attacher && { policies: attacher, providers: providerResolver }),
     });
   });
 

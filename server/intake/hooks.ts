@@ -2,7 +2,8 @@
  * Intake of a hook call (`/v1/hooks/evaluate`, `/v1/hooks/webhook`): once a route has read its wire
  * format into a `HookCall`, both are made ready the same way: the request type, the guardrails of
  * the call's side (a list prepared and gated, or a config's plan), the guardrails of the policies
- * holding the caller and the model the request names, the metadata and the headers checks see.
+ * holding the caller and the targets the request would call (hook-targets.ts), the metadata and
+ * the headers checks see.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import {
@@ -21,8 +22,10 @@ import { checkHeaders } from "../gateway-headers.js";
 import type { PhaseContext } from "../enforce/phases.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
-import { requestModel } from "../policies/scope.js";
+import type { CanonicalTarget } from "../providers/canonical-target.js";
+import type { ProviderResolver } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
+import { hookTargets } from "./hook-targets.js";
 import { metadataOf } from "./metadata.js";
 import { planOf } from "./plan.js";
 
@@ -79,6 +82,8 @@ export interface HookIntakeDeps {
   gate?: RequestGate;
   /** Adds the guardrails of the policies holding the caller. */
   policies?: PolicyAttacher;
+  /** Finds the provider records the evaluated request names, so policies match what it calls. */
+  providers?: ProviderResolver;
 }
 
 /** A request type as a hook call names it, or as its request's fields show when it names none. */
@@ -115,10 +120,17 @@ export class HookIntake {
       ...(call.provider !== undefined && { provider: call.provider }),
       workspaceId: identity.workspaceId,
     };
+    const targets = await hookTargets(this.deps.providers, {
+      root: named.root,
+      model: request.model,
+      headers: call.peer ? undefined : call.headers,
+      provider: call.provider,
+      scope,
+    });
     return {
       side,
       requestType,
-      guardrails: await this.#withPolicies(side, identity, request, own),
+      guardrails: await this.#withPolicies(side, identity, targets, own),
       request,
       response: call.response,
       phase,
@@ -136,7 +148,7 @@ export class HookIntake {
     const listed = prepared.map((p) => p.guardrail);
     await gate?.gate(listed, scope, "guardrails");
     const origin: HookOrigin = { inline: listed.filter((g) => g.inline).map((g) => g.id) };
-    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin };
+    return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin, root: undefined };
   }
 
   /** The guardrails of one side of a config's plan. */
@@ -144,18 +156,14 @@ export class HookIntake {
     const plan = await planOf(this.deps.plans, config, scope, "config");
     const list = plan.root[side];
     const origin: HookOrigin = { ...(plan.configId && { configId: plan.configId }), inline: plan.inlineGuardrails };
-    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin };
+    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin, root: plan.root };
   }
 
-  /** The policies holding the caller's key (and the model the request names), before the call's own. */
-  async #withPolicies(side: Side, identity: ApiKeyIdentity, request: Record<string, unknown>, own: Guardrail[]) {
+  /** The policies holding the caller's key and any target the request would call, before the call's own. */
+  async #withPolicies(side: Side, identity: ApiKeyIdentity, targets: CanonicalTarget[], own: Guardrail[]) {
     const policies = this.deps.policies;
     if (!policies) return own;
-    const set = await policies.forRequest({
-      workspaceId: identity.workspaceId,
-      apiKeyId: identity.id,
-      model: requestModel(request.model, undefined),
-    });
+    const set = await policies.forRequest({ workspaceId: identity.workspaceId, apiKeyId: identity.id, targets });
     return policies.merge(side, set, own);
   }
 }

@@ -7,7 +7,7 @@ import type { Evaluation } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, GatewayError } from "../errors.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
-import { targetModel } from "../policies/scope.js";
+import { canonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import { failureAnswer } from "../call/answer.js";
 import { providerLabel, recordAttempt } from "../call/attempts.js";
@@ -56,7 +56,7 @@ export async function prepareTarget(
       const set = await deps.policies.forRequest({
         workspaceId: ctx.identity.workspaceId,
         apiKeyId: ctx.identity.id,
-        model: targetModel(provider, body.model),
+        targets: [canonicalTarget(provider, body.model)],
       });
       node = deps.policies.applyNode(target, set);
     }

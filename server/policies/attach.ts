@@ -8,7 +8,7 @@
  * cannot weaken or remove it). A monitor policy's guardrails run asynchronously: logged and
  * counted, never changing the answer. Each result a policy guardrail yields names its policy.
  *
- * The prepared set is cached per (workspace, key, model), and each target with it per (target, set);
+ * The prepared set is cached per (workspace, key, resolved targets), and each target with it per (target, set);
  * `invalidate` drops both when the store's change feed says a policy, workspace or plugin changed.
  */
 import { LRUCache } from "lru-cache";
@@ -26,7 +26,7 @@ import type { RequestGate } from "../gate/request-gate.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
 import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
-import { inScope, type ScopedRequest } from "./scope.js";
+import { inScope, type ScopedRequest, scopeKey } from "./scope.js";
 
 /** What a policy guardrail's result carries beside the spec's fields (extra fields keep §2.4 valid). */
 export interface PolicyTag {
@@ -100,9 +100,9 @@ export class PolicyAttacher {
     return set.input.length || set.output.length ? this.apply(plan, set) : plan;
   }
 
-  /** The prepared policy guardrails of a request, cached per (workspace, key, model). */
+  /** The prepared policy guardrails of a request, cached per (workspace, key, targets). */
   forRequest(request: ScopedRequest): Promise<PolicySet> {
-    const key = `${request.workspaceId}\0${request.apiKeyId}\0${request.model ?? ""}`;
+    const key = `${request.workspaceId}\0${request.apiKeyId}\0${scopeKey(request)}`;
     const held = this.#sets.get(key);
     if (held) return held;
     const set = this.#load(request).catch((error: unknown) => {

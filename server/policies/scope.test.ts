@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inScope, modelMatches, requestModel, targetModel } from "./scope.js";
+import { canonicalTarget } from "../providers/canonical-target.js";
+import { inScope, mayMatchUnder, modelMatches, requestModel, targetNames } from "./scope.js";
 
 describe("model patterns", () => {
   it("matches `*` against any run of characters, slashes included, and nothing else specially", () => {
@@ -38,16 +39,33 @@ describe("scopes", () => {
   });
 
   it("matches a target by the provider it resolved to: a slug's target is @slug/model, even with no model", () => {
-    expect(targetModel({ kind: "http", slug: "scr" }, "gpt-4o")).toBe("@scr/gpt-4o");
-    expect(targetModel({ kind: "http", slug: "scr" }, undefined)).toBe("@scr/");
-    expect(inScope({ models: ["@scr/*"] }, { ...request, model: targetModel({ kind: "http", slug: "scr" }, undefined) })).toBe(
-      true,
-    );
-    expect(targetModel({ kind: "mock" }, "m")).toBe("@mock/m");
-    expect(targetModel({ kind: "http" }, "gpt-4o")).toBe("gpt-4o");
-    expect(targetModel({ kind: "http" }, "")).toBeUndefined();
+    const scr = { kind: "http" as const, name: "openai", slug: "scr" };
+    expect(targetNames(canonicalTarget(scr, "gpt-4o"))).toEqual(["@scr/gpt-4o", "openai:gpt-4o"]);
+    expect(targetNames(canonicalTarget(scr, undefined))).toEqual(["@scr/"]);
+    expect(inScope({ models: ["@scr/*"] }, { ...request, targets: [canonicalTarget(scr, undefined)] })).toBe(true);
+    expect(targetNames(canonicalTarget({ kind: "mock", name: "mock" }, "m"))).toContain("@mock/m");
+    expect(targetNames(canonicalTarget({ kind: "http", name: "openai" }, "gpt-4o"))).toContain("gpt-4o");
+    expect(targetNames(canonicalTarget({ kind: "http", name: "openai" }, ""))).toEqual([]);
     // A logged request (provider label and model sent) is matched as its target was.
-    expect(requestModel("m", "mock")).toBe(targetModel({ kind: "mock" }, "m"));
-    expect(requestModel("gpt-4o", "@scr")).toBe(targetModel({ kind: "http", slug: "scr" }, "gpt-4o"));
+    expect(targetNames(canonicalTarget({ kind: "mock", name: "mock" }, "m"))).toContain(requestModel("m", "mock"));
+    expect(targetNames(canonicalTarget(scr, "gpt-4o"))).toContain(requestModel("gpt-4o", "@scr"));
+  });
+
+  it("holds a request when any of its targets is in scope, and matches letters in either case", () => {
+    const targets = [
+      canonicalTarget({ kind: "mock", name: "mock" }, "m"),
+      canonicalTarget({ kind: "http", name: "google", slug: "gem" }, "Gemini-2.0-Flash"),
+    ];
+    expect(inScope({ models: ["@gem/gemini-*"] }, { ...request, targets })).toBe(true);
+    expect(inScope({ models: ["@other/*"] }, { ...request, targets })).toBe(false);
+  });
+
+  it("says whether a pattern could name a model under a prefix", () => {
+    expect(mayMatchUnder("@bed/*", "@bed/")).toBe(true);
+    expect(mayMatchUnder("@b*", "@bed/")).toBe(true);
+    expect(mayMatchUnder("*x", "@bed/")).toBe(true);
+    expect(mayMatchUnder("@bed/m", "@bed/")).toBe(true);
+    expect(mayMatchUnder("@bed", "@bed/")).toBe(false);
+    expect(mayMatchUnder("@gem/*", "@bed/")).toBe(false);
   });
 });

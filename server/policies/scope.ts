@@ -1,32 +1,60 @@
 /**
  * Whether a request is in a policy's scope. Every list a scope gives must match: the request's
  * workspace, its API key, its model; an absent or empty list matches every request. Model patterns
- * are written like the model a request names, `@slug/model`, and `*` matches any run of characters
- * (slashes included): `@openai/*` is every model of the `openai` provider, `*mini*` any model with
- * "mini" in its name, `*` every request that names a model.
+ * are written like the names a target answers to (`@slug/model`, `kind:model`), and `*` matches any
+ * run of characters (slashes included): `@openai/*` is every model of the `openai` provider record,
+ * `azure-openai:*` every Azure OpenAI call, `*mini*` any model with "mini" in its name, `*` every
+ * request that names a model. A target is matched as it is called, canonical
+ * (providers/canonical-target.ts), never on the string the client wrote alone.
  */
+import type { CanonicalTarget } from "../providers/canonical-target.js";
 import type { PolicyScopeRule } from "../sources/types.js";
 
 /** The request a scope is matched against. */
 export interface ScopedRequest {
   workspaceId: string;
   apiKeyId: string;
-  /** The model as `@slug/model` when the provider is known, else as the request named it. */
+  /**
+   * The targets the request calls, canonical (providers/canonical-target.ts); a request is in a
+   * model scope when any of them is (a hook evaluation may be for any target of its config).
+   */
+  targets?: readonly CanonicalTarget[];
+  /** A logged request's model, `@slug/model` or as sent, when its target is not known (replay). */
   model?: string;
 }
 
 /**
- * The model one target of a request calls, as scopes match it: `@slug/model` for a provider
- * reached through a slug however the request named it (model prefix, `provider`, `virtual_key`,
- * their headers, a target, a fallback), with the model sent upstream after `override_params`; the
- * built-in mock is `@mock`. A slug's target with no model is `@slug/`, so `@slug/*` still holds it.
- * A provider named with the caller's own credential has no slug: its model is matched as sent.
+ * The names a canonical target answers to in a scope's `models` patterns: the provider record's
+ * `@slug/model` (the built-in mock is `@mock/model`), else the model as sent for a provider named
+ * with the caller's own credential; and `kind:model` for its provider kind, however it was reached.
+ * Each is written for the canonical model and for every alias (as written, the deployment, the
+ * profile). A slug's target with no model is `@slug/`, so `@slug/*` still holds it.
  */
-export function targetModel(provider: { kind: string; slug?: string }, model: unknown): string | undefined {
-  const sent = typeof model === "string" && model !== "" ? model : undefined;
-  const slug = provider.slug ?? (provider.kind === "mock" ? "mock" : undefined);
-  if (slug !== undefined) return `@${slug}/${sent ?? ""}`;
-  return sent;
+export function targetNames(target: CanonicalTarget): string[] {
+  const models = target.model === undefined ? [] : [target.model, ...target.aliases];
+  const slug = target.slug ?? (target.kind === "mock" ? "mock" : undefined);
+  const names: string[] = [];
+  if (slug !== undefined) {
+    if (!models.length) names.push(`@${slug}/`);
+    for (const model of models) names.push(`@${slug}/${model}`);
+  } else {
+    names.push(...models);
+  }
+  // A hook call may name no provider at all: its kind is unknown ("").
+  if (target.kind !== "") for (const model of models) names.push(`${target.kind}:${model}`);
+  return names;
+}
+
+/** The prefixes under which any model of an opaque target could be named, for `mayMatchUnder`. */
+function opaquePrefixes(target: CanonicalTarget): string[] {
+  const slug = target.slug ?? (target.kind === "mock" ? "mock" : undefined);
+  return [slug !== undefined ? `@${slug}/` : "", ...(target.kind !== "" ? [`${target.kind}:`] : [])];
+}
+
+/** What decides a request's scope beside its workspace and key, as a cache key. */
+export function scopeKey(request: ScopedRequest): string {
+  if (!request.targets) return `m\0${request.model ?? ""}`;
+  return request.targets.map((target) => `${target.opaque ? "o" : "t"}\0${targetNames(target).join("\0")}`).join("\u0001");
 }
 
 const compiled = new Map<string, RegExp>();
@@ -39,25 +67,47 @@ function patternRegExp(pattern: string): RegExp {
       .split("*")
       .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
       .join(".*");
-    regex = new RegExp(`^${source}$`, "s");
+    regex = new RegExp(`^${source}$`, "is");
     if (compiled.size > 10_000) compiled.clear();
     compiled.set(pattern, regex);
   }
   return regex;
 }
 
-/** Whether a model pattern matches a model name. */
+/** Whether a model pattern matches a model name; letters match in either case. */
 export function modelMatches(pattern: string, model: string): boolean {
   return patternRegExp(pattern).test(model);
+}
+
+/**
+ * Whether a pattern matches some name that begins with `prefix`: the model after it is unknown
+ * (an opaque target), so a pattern that could name any model there holds it, failing closed.
+ */
+export function mayMatchUnder(pattern: string, prefix: string): boolean {
+  const star = pattern.indexOf("*");
+  const head = (star < 0 ? pattern : pattern.slice(0, star)).toLowerCase();
+  const lower = prefix.toLowerCase();
+  return head.startsWith(lower) || (star >= 0 && lower.startsWith(head));
+}
+
+/** Whether one target is held by a list of model patterns. */
+function targetInScope(patterns: readonly string[], target: CanonicalTarget): boolean {
+  const names = targetNames(target);
+  if (patterns.some((pattern) => names.some((name) => modelMatches(pattern, name)))) return true;
+  if (!target.opaque) return false;
+  const prefixes = opaquePrefixes(target);
+  return patterns.some((pattern) => prefixes.some((prefix) => mayMatchUnder(pattern, prefix)));
 }
 
 /** Whether a request is in a scope. */
 export function inScope(scope: PolicyScopeRule, request: ScopedRequest): boolean {
   if (scope.workspaces?.length && !scope.workspaces.includes(request.workspaceId)) return false;
   if (scope.api_keys?.length && !scope.api_keys.includes(request.apiKeyId)) return false;
-  if (scope.models?.length) {
+  const patterns = scope.models;
+  if (patterns?.length) {
+    if (request.targets) return request.targets.some((target) => targetInScope(patterns, target));
     const model = request.model;
-    if (model === undefined || !scope.models.some((pattern) => modelMatches(pattern, model))) return false;
+    if (model === undefined || !patterns.some((pattern) => modelMatches(pattern, model))) return false;
   }
   return true;
 }
@@ -65,7 +115,7 @@ export function inScope(scope: PolicyScopeRule, request: ScopedRequest): boolean
 /**
  * The model a request names, as scopes match it: `@slug/model` as written, or the config's
  * `@slug` provider joined to a bare model name; a bare name without a provider slug stays bare.
- * The built-in `mock` provider is `@mock`, as `targetModel` has it, so a logged request replays in
+ * The built-in `mock` provider is `@mock`, as `targetNames` has it, so a logged request replays in
  * the scope it was answered in.
  */
 export function requestModel(bodyModel: unknown, configProvider: string | undefined): string | undefined {

@@ -117,6 +117,33 @@ export function parseCustomHost(value: string, where: string): string {
   return url.href.replace(/\/+$/, "");
 }
 
+/** How a target names its provider, in the resolution order, before anything is looked up. */
+export interface ProviderNaming {
+  /** A provider record's slug, and where it was named (for errors). */
+  slug?: string;
+  where: string;
+  /** A provider named with the caller's own credential. */
+  name?: string;
+  /** The model with its `@slug/` prefix removed, when the model named the slug. */
+  model?: string;
+}
+
+/** The provider a target names: its model's `@slug/`, `provider`, `virtual_key`, then a provider name. */
+export function providerNaming(settings: TargetProviderSettings, header: HeaderProviderSettings, model: unknown): ProviderNaming {
+  if (typeof model === "string" && model.startsWith("@")) {
+    const slash = model.indexOf("/");
+    if (slash < 2 || slash === model.length - 1) {
+      throw new GatewayError("invalid_model", `model: "${model}" must have the form @<provider_slug>/<model_slug>`);
+    }
+    return { slug: model.slice(1, slash), where: `model "${model}"`, model: model.slice(slash + 1) };
+  }
+  const provider = settings.provider ?? header.provider;
+  if (provider?.startsWith("@")) return { slug: provider.slice(1), where: `provider "${provider}"` };
+  const virtualKey = settings.virtualKey ?? header.virtualKey;
+  if (virtualKey) return { slug: virtualKey, where: `virtual_key "${virtualKey}"` };
+  return { where: "provider", ...(provider !== undefined && { name: provider }) };
+}
+
 /** Resolves providers for targets of one request. */
 export class ProviderResolver {
   constructor(private readonly providers: ProviderSource) {}
@@ -133,23 +160,12 @@ export class ProviderResolver {
     const customHost = settings.customHost ?? header.customHost;
     const hostWhere = settings.customHost !== undefined ? "custom_host" : "x-gateway-custom-host";
 
-    if (typeof input.model === "string" && input.model.startsWith("@")) {
-      const slash = input.model.indexOf("/");
-      if (slash < 2 || slash === input.model.length - 1) {
-        throw new GatewayError("invalid_model", `model: "${input.model}" must have the form @<provider_slug>/<model_slug>`);
-      }
-      const slug = input.model.slice(1, slash);
-      const provider = await this.#fromSlug(slug, `model "${input.model}"`, customHost, input);
-      return { provider, model: input.model.slice(slash + 1) };
+    const named = providerNaming(settings, header, input.model);
+    if (named.slug !== undefined) {
+      const provider = await this.#fromSlug(named.slug, named.where, customHost, input);
+      return { provider, ...(named.model !== undefined && { model: named.model }) };
     }
-    const provider = settings.provider ?? header.provider;
-    if (provider?.startsWith("@")) {
-      return { provider: await this.#fromSlug(provider.slice(1), `provider "${provider}"`, customHost, input) };
-    }
-    const virtualKey = settings.virtualKey ?? header.virtualKey;
-    if (virtualKey) {
-      return { provider: await this.#fromSlug(virtualKey, `virtual_key "${virtualKey}"`, customHost, input) };
-    }
+    const provider = named.name;
     const name = provider ?? (customHost ? endpoint.format : undefined);
     if (!name) {
       throw new GatewayError(

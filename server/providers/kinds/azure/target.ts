@@ -4,7 +4,7 @@
  * `https://{resource_name}.openai.azure.com/openai` (Azure OpenAI REST API reference).
  */
 import { GatewayError } from "../../../errors.js";
-import type { ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../adapter.js";
 import { type AzureOptions, DEFAULT_API_VERSION, DEPLOYMENT_NAME } from "./options.js";
 
 /** The base URL, up to and including `/openai`. */
@@ -24,8 +24,7 @@ export function azureBase(call: ProviderCall, options: AzureOptions): string {
  */
 export function azureDeployment(call: ProviderCall, options: AzureOptions): string {
   const model = typeof call.body.model === "string" ? call.body.model : undefined;
-  const mapped = model !== undefined && options.azure_deployments ? options.azure_deployments[model] : undefined;
-  const deployment = mapped ?? options.deployment_id ?? model;
+  const deployment = azureDeploymentFor(options, model);
   if (deployment === undefined) {
     throw new GatewayError("provider_not_configured", `${label(call)} needs deployment_id, or a model naming the deployment`);
   }
@@ -37,6 +36,13 @@ export function azureDeployment(call: ProviderCall, options: AzureOptions): stri
     );
   }
   return deployment;
+}
+
+/** The deployment a model is sent to under these options (policy scopes match it too); undefined when none. */
+export function azureDeploymentFor(options: AzureOptions | Json, model: string | undefined): string | undefined {
+  const { azure_deployments: map, deployment_id: id } = options as AzureOptions;
+  const mapped = model !== undefined && map && Object.hasOwn(map, model) ? map[model] : undefined;
+  return mapped ?? id ?? model;
 }
 
 /**

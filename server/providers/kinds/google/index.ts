@@ -10,6 +10,7 @@
 import { GatewayError } from "../../../errors.js";
 import type { UpstreamClient } from "../../../upstream/client.js";
 import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, ProviderCall, ProviderKind } from "../../adapter.js";
+import { googleModelId } from "../../canonical-target.js";
 import { SERVICE_ACCOUNT_OPTION, serviceAccountOf, vertexAccessToken } from "./auth.js";
 import { batchEmbedBody, EMBEDDINGS_PARAMETERS, fromBatchEmbed, fromPredict, predictBody } from "./embeddings.js";
 import { googleError } from "./errors.js";
@@ -35,8 +36,9 @@ interface Service extends RequestFlavour {
 
 function modelOf(value: unknown): string {
   if (typeof value !== "string" || value === "") throw new GatewayError("invalid_model", "model: must name a Gemini model");
-  // The Gemini API names models `models/{id}`; either form is taken.
-  const id = value.replace(/^models\//, "");
+  // The Gemini API names models `models/{id}`, Vertex AI `publishers/google/models/{id}`: every
+  // form is taken, and the id called is the one policy scopes match.
+  const id = googleModelId(value);
   return encodeURIComponent(id);
 }
 
