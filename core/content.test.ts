@@ -3,12 +3,13 @@ import { locateText, splitOverSlots, writeText } from "./content.js";
 
 const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
 
-describe("locateText on the input side evaluates only the last message", () => {
+describe("locateText on the input side evaluates only the last turn", () => {
   it("chat completions with string content", () => {
     const body = {
       messages: [
         { role: "system", content: "be nice" },
         { role: "user", content: "first" },
+        { role: "assistant", content: "answered" },
         { role: "user", content: "last one" },
       ],
     };
@@ -19,14 +20,15 @@ describe("locateText on the input side evaluates only the last message", () => {
     const body = {
       messages: [
         { role: "user", content: "earlier" },
+        { role: "assistant", content: "answered" },
         { role: "user", content: [{ type: "text", text: "look at" }, image, { type: "text", text: "this" }] },
       ],
     };
     const located = locateText("input", "chatComplete", body);
     expect(located.text).toBe("look at\nthis");
     expect(located.slots.map((s) => s.path)).toEqual([
-      ["messages", 1, "content", 0, "text"],
-      ["messages", 1, "content", 2, "text"],
+      ["messages", 2, "content", 0, "text"],
+      ["messages", 2, "content", 2, "text"],
     ]);
   });
 
@@ -46,6 +48,7 @@ describe("locateText on the input side evaluates only the last message", () => {
     const blocks = {
       messages: [
         { role: "user", content: "old" },
+        { role: "assistant", content: "answered" },
         {
           role: "user",
           content: [

@@ -1,7 +1,9 @@
 /**
  * The evaluated content of a request or response: where its text lives in the body, and how a
- * transformed text is written back without changing the body's shape. Only the last message of a
- * request is evaluated (spec §1.3, §8.1). On the output side everything the client receives is:
+ * transformed text is written back without changing the body's shape. Only the last turn of a
+ * request is evaluated (spec §1.3, §8.1, read as the messages the model has not answered yet: the
+ * last message and the tool results sent with it), every block of it that carries text. On the
+ * output side everything the client receives is:
  * every choice (`n > 1`), and with it the tool-call arguments (`tool_calls[].function.arguments`,
  * the legacy `function_call.arguments`, and the string values inside an Anthropic `tool_use`
  * block's `input`), unless the guardrail opted out of tool arguments.
@@ -62,24 +64,93 @@ function stringListSlots(value: unknown, path: BodyPath): TextSlot[] {
   return slots;
 }
 
-function lastMessageSlots(body: Obj): TextSlot[] {
+/** Roles whose messages belong to the last turn: what the model has not answered yet. */
+const TURN_ROLES: ReadonlySet<unknown> = new Set(["user", "tool", "function"]);
+
+/** Nesting of blocks read on the input side (a tool result holding a document holding text blocks is three). */
+const MAX_BLOCK_DEPTH = 16;
+
+/**
+ * Slots of an input `content`: a string, or an array of parts and blocks of any type, each read
+ * for every text it carries: its `text`, a `tool_result`'s content, a `document`'s title, context
+ * and text or content source, a `search_result`'s title and content. Images and base64 documents
+ * carry no text a check could read.
+ */
+function inputContentSlots(content: unknown, path: BodyPath, into: TextSlot[], depth = 0): void {
+  if (typeof content === "string") into.push({ path, text: content });
+  else if (Array.isArray(content) && depth < MAX_BLOCK_DEPTH) {
+    content.forEach((part, index) => blockSlots(part, [...path, index], into, depth + 1));
+  }
+}
+
+function blockSlots(block: unknown, path: BodyPath, into: TextSlot[], depth: number): void {
+  if (!isObject(block)) return;
+  const field = (name: string) => {
+    if (typeof block[name] === "string") into.push({ path: [...path, name], text: block[name] });
+  };
+  field("text");
+  if (block.type === "tool_result") inputContentSlots(block.content, [...path, "content"], into, depth);
+  else if (block.type === "document") {
+    field("title");
+    field("context");
+    const source = block.source;
+    if (isObject(source) && source.type === "text" && typeof source.data === "string") {
+      into.push({ path: [...path, "source", "data"], text: source.data });
+    } else if (isObject(source) && source.type === "content") {
+      inputContentSlots(source.content, [...path, "source", "content"], into, depth);
+    }
+  } else if (block.type === "search_result") {
+    field("title");
+    inputContentSlots(block.content, [...path, "content"], into, depth);
+  }
+}
+
+/**
+ * Slots of the last turn: the last message and, before it, every message back to the previous
+ * assistant (or system, developer) message. An agent answering a tool call sends each tool's
+ * result as a message of its own, and may add a user message after them: all are new to the
+ * model, so all are read.
+ */
+function lastTurnSlots(body: Obj): TextSlot[] {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return [];
-  const index = messages.length - 1;
-  const last = messages[index];
-  return isObject(last) ? contentSlots(last.content, ["messages", index, "content"]) : [];
+  let first = messages.length - 1;
+  while (first > 0 && isObject(messages[first - 1]) && TURN_ROLES.has((messages[first - 1] as Obj).role)) first--;
+  const slots: TextSlot[] = [];
+  for (let index = first; index < messages.length; index++) {
+    const message = messages[index];
+    if (isObject(message)) inputContentSlots(message.content, ["messages", index, "content"], slots);
+  }
+  return slots;
 }
 
 function requestSlots(type: RequestType, body: Obj): TextSlot[] {
   switch (type) {
     case "chatComplete":
     case "messages":
-      return lastMessageSlots(body);
+      return lastTurnSlots(body);
     case "complete":
       return stringListSlots(body.prompt, ["prompt"]);
     case "embed":
       return stringListSlots(body.input, ["input"]);
   }
+}
+
+/** Whether a prompt or input entry is token ids (a number, or an array of numbers). */
+function isTokenIds(value: unknown): boolean {
+  return typeof value === "number" || (Array.isArray(value) && value.some((item) => typeof item === "number"));
+}
+
+/**
+ * The field of a request whose input is token ids (a completions `prompt`, an embeddings
+ * `input`), which no check can read; undefined when the input is text.
+ */
+export function tokenIdInput(type: RequestType, body: unknown): "prompt" | "input" | undefined {
+  if (!isObject(body) || (type !== "complete" && type !== "embed")) return undefined;
+  const field = type === "complete" ? "prompt" : "input";
+  const value = body[field];
+  if (isTokenIds(value) || (Array.isArray(value) && value.some(isTokenIds))) return field;
+  return undefined;
 }
 
 /** What of a response is read besides its text. */

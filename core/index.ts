@@ -9,7 +9,7 @@ export type { ConfigWarning, GuardrailDefinition } from "./config/definition.js"
 export { CONFIG_KEYS, type KeyLevel, type KeySupport } from "./config/keys.js";
 export { GUARDRAIL_CONFIG_KEYS, hasGuardrailKeys, type NormalizedGuardrails, parseConfig } from "./config/normalize.js";
 export { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
-export { baseRequestType, type EvaluatedText, locateText, writeText } from "./content.js";
+export { baseRequestType, type EvaluatedText, locateText, tokenIdInput, writeText } from "./content.js";
 export {
   createEngine,
   type Engine,

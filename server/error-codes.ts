@@ -66,6 +66,11 @@ export const GATEWAY_ERRORS = {
     meaning:
       "a streamed Anthropic request with tools under an output guardrail that redacts tool input, which a streamed tool_use block cannot carry; the message names the guardrail",
   },
+  input_not_checkable: {
+    status: 400,
+    meaning:
+      "a completions prompt or embeddings input given as token ids under an input guardrail or policy whose checks read text, which cannot read token ids; the message names the guardrails",
+  },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   not_found: { status: 404, meaning: "no route of the gateway has this method and path" },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },

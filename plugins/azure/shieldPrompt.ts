@@ -23,7 +23,8 @@ interface Parameters {
 const NOTES = `
 **The call.** \`POST {endpoint}/contentsafety/text:shieldPrompt?api-version=…\` with \`{userPrompt,
 documents}\`: the evaluated text as the prompt, and as documents the text of the request's tool
-results (\`role: "tool"\` messages, and Anthropic \`tool_result\` blocks), where indirect attacks hide.
+results (\`role: "tool"\` messages, and Anthropic \`tool_result\` blocks), where indirect attacks hide;
+the tool results the last turn carries are taken out of the prompt, so each is screened as a document.
 
 **The verdict.** The check fails when \`userPromptAnalysis.attackDetected\` is true or any
 \`documentsAnalysis[].attackDetected\` is. Input side only: Prompt Shields screens what goes to
@@ -63,6 +64,22 @@ function toolResults(request: unknown): string[] {
   return documents.filter((d) => d.trim() !== "");
 }
 
+/**
+ * The evaluated text without the tool results it carries (the last turn holds those sent with
+ * the user's message), which go as documents: Azure tells a direct attack from an indirect one by
+ * where it is. A result the text no longer holds whole (redacted before) stays in the prompt.
+ */
+function userPromptOf(text: string, documents: readonly string[]): string {
+  let prompt = text;
+  for (const document of documents) {
+    const at = prompt.indexOf(document);
+    if (at < 0) continue;
+    const end = at + document.length;
+    prompt = prompt.slice(0, at) + prompt.slice(prompt[end] === "\n" ? end + 1 : end);
+  }
+  return prompt;
+}
+
 export default defineCheck<Parameters>({
   id: "shieldPrompt",
   name: "Azure Prompt Shields",
@@ -98,7 +115,7 @@ export default defineCheck<Parameters>({
       "contentSafety",
       "/contentsafety/text:shieldPrompt",
       apiVersion,
-      { userPrompt: context.text, documents },
+      { userPrompt: userPromptOf(context.text, documents), documents },
       timeout,
     );
     const userPromptAttack = requiredField(CONTENT_SAFETY, answer.body, ["userPromptAnalysis", "attackDetected"], "boolean");

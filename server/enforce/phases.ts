@@ -6,6 +6,7 @@
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import { windowGuardrailsOf } from "../plan/stream-mode.js";
+import { assertInputCheckable } from "./input-coverage.js";
 import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
@@ -91,7 +92,14 @@ export class Phases {
    * backend's phase, where there is no upstream call for asynchronous guardrails to run beside.
    */
   whole(side: Side, guardrails: Guardrail[], request: unknown, response: unknown, context: PhaseContext): Promise<Evaluation> {
+    if (side === "input") this.assertInputCheckable(context.requestType, request, guardrails);
     return this.#evaluate(side, guardrails, request, response, context);
+  }
+
+  /** Throws a 400 `input_not_checkable` when the input is token ids that these input guardrails would read. */
+  assertInputCheckable(requestType: RequestType, request: unknown, guardrails: readonly Guardrail[]): void {
+    if (guardrails.length)
+      assertInputCheckable(requestType, request, guardrails, (id) => this.engine.registry.get(id)?.definition);
   }
 
   /** One phase through the engine, with the credentials the service holds for its plugins and its judges. */

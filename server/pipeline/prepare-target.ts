@@ -61,6 +61,7 @@ export async function prepareTarget(
       node = deps.policies.applyNode(target, set);
     }
     if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
+    deps.phases.assertInputCheckable(ctx.endpoint.requestType, body, [...node.input.sync, ...node.input.async]);
     const admission = await deps.gate?.admit({
       identity: ctx.identity,
       provider,

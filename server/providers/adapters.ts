@@ -113,7 +113,7 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
       const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
       if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
       if (call.stream) {
-        const chunks = scrubbedFailures(backend.stream(response.stream(), chat, call), call);
+        const chunks = scrubbedFailures(backend.stream(response.stream(), chat, call), call, response);
         return streamAnswer(response, codec.streamFromChat(chunks, call.body));
       }
       return jsonAnswer(
@@ -127,14 +127,20 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
 
 /**
  * The chunks of a translated stream, whose failure (a provider's error event, quoted in the error
- * event the client's stream ends with) says nothing of the provider's secrets.
+ * event the client's stream ends with) says nothing of the provider's secrets, nor of the
+ * credentials the call sent (a binary event stream is decoded before they can be cut).
  */
-async function* scrubbedFailures(chunks: AsyncIterable<Json>, call: ProviderCall): AsyncIterable<Json> {
+async function* scrubbedFailures(
+  chunks: AsyncIterable<Json>,
+  call: ProviderCall,
+  response: UpstreamResponse,
+): AsyncIterable<Json> {
   try {
     yield* chunks;
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
-    const message = scrubSecrets(error.message, call.provider);
+    const scrubbed = scrubSecrets(error.message, call.provider);
+    const message = response.scrub ? response.scrub(scrubbed) : scrubbed;
     throw message === error.message ? error : new GatewayError(error.code, message, { cause: error });
   }
 }

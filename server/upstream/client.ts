@@ -8,6 +8,7 @@ import { Agent, type Dispatcher } from "undici";
 import type { AddressPolicy } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
+import { SecretScrubber, sentSecrets } from "./sent-secrets.js";
 
 /** Options of the upstream client. */
 export interface UpstreamOptions {
@@ -46,6 +47,16 @@ export interface UpstreamResponse {
   stream(): AsyncIterable<Buffer>;
   /** Drops the body and frees the connection. */
   discard(): void;
+  /**
+   * Cuts the credentials the call sent out of a text made from its answer (a translated stream's
+   * error); `text()` and a textual `stream()` come with them cut already.
+   */
+  scrub?(text: string): string;
+}
+
+/** A binary stream (Amazon's event stream) is framed by lengths and checksums a replacement would break. */
+function isTextual(contentType: string): boolean {
+  return !contentType.includes("eventstream");
 }
 
 /** Default custom-host policy: local model servers yes, the private network no. */
@@ -133,6 +144,18 @@ export class UpstreamClient {
     const maxBytes = this.maxResponseBytes;
     const contentType = String(response.headers["content-type"] ?? "");
     const fail = (error: unknown) => upstreamFailure(error, request.url, timeoutMs);
+    const secrets = sentSecrets(request.headers, request.url);
+    const scrubber = secrets.length ? new SecretScrubber(secrets) : undefined;
+    const chunks = async function* (): AsyncIterable<Buffer> {
+      try {
+        for await (const part of body) yield part as Buffer;
+      } catch (error) {
+        throw fail(error);
+      } finally {
+        // A consumer that stopped early (the client went away) must not leave the socket busy.
+        body.destroy();
+      }
+    };
     return {
       status: response.statusCode,
       headers: response.headers,
@@ -159,23 +182,18 @@ export class UpstreamClient {
             }
             parts.push(part);
           });
-          body.once("end", () => resolve((parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8")));
+          body.once("end", () => {
+            const text = (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString("utf8");
+            resolve(scrubber ? scrubber.text(text) : text);
+          });
           body.once("error", (error) => reject(fail(error)));
         });
       },
-      async *stream() {
-        try {
-          for await (const part of body) yield part as Buffer;
-        } catch (error) {
-          throw fail(error);
-        } finally {
-          // A consumer that stopped early (the client went away) must not leave the socket busy.
-          body.destroy();
-        }
-      },
+      stream: () => (scrubber && isTextual(contentType) ? scrubber.stream(chunks()) : chunks()),
       discard() {
         body.destroy();
       },
+      ...(scrubber && { scrub: (text: string) => scrubber.text(text) }),
     };
   }
 

@@ -27,6 +27,7 @@ export function azureAnswer(response: UpstreamResponse, call: ProviderCall): Ups
     },
     stream: () => (filters ? observed(response.stream(), filters, ok) : response.stream()),
     discard: () => response.discard(),
+    ...(response.scrub && { scrub: response.scrub }),
   };
 }
 
