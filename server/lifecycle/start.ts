@@ -338,7 +338,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         }),
       });
       executor = () => built.guardgate.engine.executor;
-      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
+      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken, built.guardgate.authThrottle);
       readyRoute(
         built,
         readinessProbes(store, built, redis, () => warmed !== undefined),
