@@ -127,7 +127,7 @@ export class EvalJobs {
     if (!(await store.evalRuns.create(record))) throw new Error(`evaluation run id ${record.id} was taken`);
     // Partner checks get the workspace's plugin credentials, as on the request path.
     const credentials = await pluginCredentialsOf(this.ctx, workspace.organization_id, workspace.id);
-    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source, credentials })
+    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source, credentials, share: this.ctx.share() })
       .then(
         (report) =>
           store.evalRuns.update(
