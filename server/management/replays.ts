@@ -30,7 +30,7 @@ import type { replayBodySchema } from "./schemas.js";
 /** The most logs one replay reads unless told otherwise. */
 export const DEFAULT_REPLAY_LIMIT = 100_000;
 /** Logs read per page: one page of full records is read in one step, so it stays short. */
-const REPLAY_LOG_PAGE = 100;
+const REPLAY_LOG_PAGE = 50;
 
 /**
  * What to replay, over which logs: `workspace_id` is the guardrail's (required with a guardrail) and

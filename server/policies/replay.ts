@@ -32,12 +32,12 @@ export interface ReplayOptions {
   /** Credentials for plugin checks, by plugin id (the workspace's plugin integrations). */
   credentials?: (entry: LogEntry) => Promise<Record<string, Record<string, unknown>> | undefined>;
   clock?: () => Date;
-  /** The thread's share between logs (checks may run inline, on the main thread); 10 ms slices by default. */
+  /** The thread's share between logs (checks may run inline, on the main thread); 2 ms slices by default. */
   share?: ThreadShare;
 }
 
 /** The slice a replay keeps the thread when none is given. */
-const REPLAY_SLICE_MS = 10;
+const REPLAY_SLICE_MS = 2;
 
 /** Enforced copies: replay asks what the guardrails would have done, so none runs asynchronously. */
 function enforced(guardrails: Guardrail[]): Guardrail[] {

@@ -27,7 +27,7 @@ const PAGE = 500;
  * Logs read (and rows written) per page when a dataset is made, and rows read per page when it is
  * exported or evaluated: a page is read in one step, so it stays short beside requests.
  */
-const READ_PAGE = 100;
+const READ_PAGE = 50;
 
 /** What a dataset is made from. */
 export interface DatasetInput {

@@ -11,7 +11,6 @@ import { prepareRecord, recordDefinition } from "../management/guardrails.js";
 import { policyVisibleTo } from "../management/policies.js";
 import { preparePolicyGuardrails } from "../policies/attach.js";
 import { notFound } from "../store/errors.js";
-import type { Workspace } from "../store/types.js";
 import type { EvalTarget } from "./eval.js";
 
 /** A guardrail definition (a file's): prepared for its own side, the input side when it names none. */
@@ -49,20 +48,21 @@ export async function targetFromGuardrail(ctx: ManagementContext, workspaceId: s
 
 /**
  * A policy's guardrails of both sides (a monitor policy's too: evaluation asks what they decide),
- * when the caller may read it and it is organisation-wide or the workspace's own; 404 otherwise,
- * so an evaluation tells nothing of another workspace's policy.
+ * when the caller may read it and it is organisation-wide or the workspace's own (any workspace's
+ * of the organisation when no workspace is named: the operator's CLI); 404 otherwise, so an
+ * evaluation tells nothing of another workspace's policy.
  */
 export async function targetFromPolicy(
   ctx: ManagementContext,
   actor: Actor,
-  workspace: Pick<Workspace, "id" | "organization_id">,
+  workspace: { organization_id: string; id?: string },
   id: string,
 ): Promise<EvalTarget> {
   const policy = await ctx.store.policies.get(id);
   const reaches =
     policy !== undefined &&
     policy.organization_id === workspace.organization_id &&
-    (policy.workspace_id === null || policy.workspace_id === workspace.id) &&
+    (policy.workspace_id === null || workspace.id === undefined || policy.workspace_id === workspace.id) &&
     policyVisibleTo(actor, policy);
   if (!reaches) throw notFound(`policy "${id}"`);
   return {

@@ -59,12 +59,12 @@ export interface EvalOptions {
   /** Worst misses and false alarms kept per target; default 10. */
   examples?: number;
   clock?: () => Date;
-  /** The thread's share between rows (checks may run inline, on the main thread); 10 ms slices by default. */
+  /** The thread's share between rows (checks may run inline, on the main thread); 2 ms slices by default. */
   share?: ThreadShare;
 }
 
 /** The slice an evaluation keeps the thread when none is given. */
-const EVAL_SLICE_MS = 10;
+const EVAL_SLICE_MS = 2;
 
 /** Characters of a row's text a report keeps. */
 const EXCERPT = 200;
