@@ -35,7 +35,7 @@ async function start(rate?: FeedbackRate): Promise<{ trace: string }> {
   app = Fastify();
   app.setErrorHandler((error, _request, reply) => {
     const status = error instanceof GatewayError ? error.status : 500;
-    void reply.code(status).send({ error: { code: (error as GatewayError).code, message: error.message } });
+    void reply.code(status).send({ error: { code: (error as GatewayError).code, message: (error as Error).message } });
   });
   const keys = {
     verify: async (key: string) => (key === "k1" || key === "k2" ? { id: key, workspaceId: t.a.id } : undefined),
