@@ -3,8 +3,9 @@
  * serve` runs it, mock provider) streams a megabyte of one character, of punctuation, of spaces, of
  * digits and of prose to a client that reports no usage, so the gateway relays it and counts its
  * tokens; meanwhile a prober asks /health every 2 ms. Reports the slowest /health answer and the
- * event loop's longest delay (perf_hooks) per text. Writes bench/results/stalls.json and stalls.md.
- * `--quick` runs each text once (a smoke run, not a measurement).
+ * event loop's longest delay (perf_hooks) per text. Then the quality loop's long work on 20,000
+ * logs (stalls-quality.ts). Writes bench/results/stalls.json and stalls.md.
+ * `--quick` runs each text once, and the quality work on 2,000 logs (a smoke run, not a measurement).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -12,6 +13,7 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startServer } from "../server/serve.js";
 import { Progress } from "./progress.js";
+import { qualityStalls, qualityStallsTable } from "./stalls-quality.js";
 
 const KEY = "gk-bench-stalls-0123456789";
 const MB = 1 << 20;
@@ -89,11 +91,13 @@ async function main(): Promise<void> {
     await server.stop();
   }
   progress.finish("measured");
+  const quality = await qualityStalls({ logs: quick ? 2000 : 20_000, step: (work) => console.error(`quality: ${work}`) });
   const cpus = os.cpus();
   const report = {
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? "unknown", node: process.version, load: os.loadavg() },
     quick,
     rows,
+    quality,
   };
   const out = path.resolve("bench/results");
   await mkdir(out, { recursive: true });
@@ -109,9 +113,10 @@ async function main(): Promise<void> {
   const md = `# Stalls\n\n${cpus.length} × ${report.machine.model}, Node ${process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(" / ")} while measured.\n\n${table}\n`;
+    .join(" / ")} while measured.\n\n${table}\n\n${qualityStallsTable(quality)}\n`;
   await writeFile(path.join(out, "stalls.md"), md);
   console.log(table);
+  console.log(qualityStallsTable(quality));
 }
 
 await main();

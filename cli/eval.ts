@@ -161,7 +161,7 @@ const evalCommand: Command = (argv) =>
         if (kind === "file") return targetFromDefinition(engine.registry, await readDefinition(value), value);
         const ctx = access!.management.context;
         const organization = await organizationOf(access!, values.organization);
-        if (kind === "policy") return targetFromPolicy(ctx, organization.id, value);
+        if (kind === "policy") return targetFromPolicy(ctx, OPERATOR, { organization_id: organization.id }, value);
         const workspace = await workspaceOf(access!, organization, values.workspace);
         return targetFromGuardrail(ctx, workspace.id, value);
       };

@@ -143,6 +143,10 @@ export const GATEWAY_ERRORS = {
   },
   unknown_trace: { status: 404, meaning: "feedback names a trace_id the workspace has no request for" },
   unknown_feedback: { status: 404, meaning: "PUT /v1/feedback/:id names no feedback of the workspace" },
+  feedback_limit_reached: {
+    status: 409,
+    meaning: "the answer already holds the most feedback entries one answer may (100); change one with PUT instead",
+  },
   unknown_config: { status: 404, meaning: "x-gateway-config names no saved config" },
   unknown_provider: { status: 404, meaning: "an @slug names no provider of the workspace" },
   body_too_large: { status: 413, meaning: "the body is larger than body_limit" },

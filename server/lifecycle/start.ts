@@ -21,6 +21,7 @@ import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/threaded-writer.js";
 import { StoreLogSink } from "../logs/store-sink.js";
 import { FeedbackService } from "../feedback/feedback.js";
+import { FeedbackRate } from "../feedback/feedback-rate.js";
 import { feedbackCounter } from "../feedback/metrics.js";
 import { feedbackRoutes } from "../feedback/routes.js";
 import { GatewayMetrics } from "../metrics/gateway-metrics.js";
@@ -331,6 +332,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       await built.register(feedbackRoutes, {
         keys: sources.apiKeys,
         throttle: built.guardgate.authThrottle,
+        rate: new FeedbackRate({ counters }),
         service: new FeedbackService({
           store,
           recent: built.guardgate.recentRequests,
@@ -338,7 +340,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         }),
       });
       executor = () => built.guardgate.engine.executor;
-      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
+      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken, built.guardgate.authThrottle);
       readyRoute(
         built,
         readinessProbes(store, built, redis, () => warmed !== undefined),
