@@ -1,10 +1,14 @@
 /**
- * Server-sent events read off a byte stream: complete events are cut at blank lines (LF or CRLF
- * line endings) on bytes, and only then decoded, so an event split across network reads, or a
- * multi-byte character split across chunks, arrives whole. Each event keeps its raw bytes, which
- * are what the gateway forwards. The framing every format's stream is written in, so it lives with
- * the formats, below the upstream client and the pipeline that read streams through it.
+ * Server-sent events read off a byte stream: complete events are cut at blank lines on bytes, and
+ * only then decoded, so an event split across network reads, or a multi-byte character split
+ * across chunks, arrives whole. Each event keeps its raw bytes, which are what the gateway
+ * forwards. Lines end as the WHATWG spec and the official OpenAI and Anthropic SDKs read them: LF,
+ * CRLF or a lone CR, so an event also ends at "\r\r" or "\n\r"; a byte order mark before a line's
+ * field is skipped as the SDKs skip it. Text the client's SDK would read is never framed otherwise
+ * here. The framing every format's stream is written in, so it lives with the formats, below the
+ * upstream client and the pipeline that read streams through it.
  */
+import { ByteQueue, type DecoderWork } from "./byte-queue.js";
 
 /** One complete event. */
 export interface SseEvent {
@@ -24,7 +28,9 @@ export function parseEvent(raw: Buffer): SseEvent {
   const text = raw.toString("utf8");
   let event: string | undefined;
   const data: string[] = [];
-  for (const line of text.split(/\r\n|\n|\r/)) {
+  for (let line of text.split(/\r\n|\n|\r/)) {
+    // Both SDKs drop a byte order mark at the start of any line, so a field behind one is read.
+    if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line === "" || line.startsWith(":")) continue;
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -38,46 +44,108 @@ export function parseEvent(raw: Buffer): SseEvent {
   return parsed;
 }
 
-/** Splits a byte stream into events. */
+/**
+ * Splits a byte stream into events. Each byte is looked at once and copied at most once (when its
+ * event is complete and spans reads), whatever the reads: the line-ending state carries over from
+ * one read to the next, so a blank line split across reads ("\n" | "\n", "\r\n" | "\r\n") is found
+ * without scanning the pending bytes again.
+ */
 export class SseSplitter {
-  #pending: Buffer = Buffer.alloc(0);
-  /** Where the boundary search resumes, so a long event is not rescanned on every chunk. */
-  #scanFrom = 0;
+  readonly #queue = new ByteQueue();
   readonly #maxEventBytes: number;
+  /** The bytes read so far end a line (so another line ending is a blank line). */
+  #lineEnded = false;
+  /** The last byte read was a CR whose line ending may still be a CRLF's; `#crEndsEvent` if it ends a blank line. */
+  #pendingCr = false;
+  #crEndsEvent = false;
+  /** Positions of the next LF and CR in the chunk being read, so each is searched for once per chunk. */
+  #nextLf = -1;
+  #nextCr = -1;
 
   constructor(maxEventBytes = 16 * 1024 * 1024) {
     this.#maxEventBytes = maxEventBytes;
   }
 
+  /** Bytes received and bytes copied to join events, for tests that hold the work linear. */
+  get work(): Readonly<DecoderWork> {
+    return this.#queue.work;
+  }
+
   /** Adds bytes; returns the events they complete. */
   push(chunk: Buffer): SseEvent[] {
-    this.#pending = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
     const events: SseEvent[] = [];
+    const queue = this.#queue;
+    /** Where the chunk's bytes not yet in an event or the queue start. */
     let start = 0;
-    const buffer = this.#pending;
-    for (let i = Math.max(this.#scanFrom, 1); i < buffer.length; i++) {
-      if (buffer[i] !== LF) continue;
-      // A blank line: this LF follows another line ending (LF, or CRLF) directly.
-      let j = i - 1;
-      if (buffer[j] === CR) j--;
-      if (j >= start && buffer[j] === LF) {
-        events.push(parseEvent(buffer.subarray(start, i + 1)));
-        start = i + 1;
-      }
+    const cut = (end: number) => {
+      if (end > start) queue.push(chunk.subarray(start, end));
+      start = end;
+      this.#lineEnded = false;
+      events.push(parseEvent(queue.drain()));
+    };
+    this.#nextLf = chunk.indexOf(LF);
+    this.#nextCr = chunk.indexOf(CR);
+    let i = 0;
+    if (this.#pendingCr && chunk.length) {
+      // The CR that ended the last read: a CRLF when this read starts with LF, else a line ending alone.
+      this.#pendingCr = false;
+      if (chunk[0] === LF) {
+        i = 1;
+        if (this.#crEndsEvent) cut(1);
+        else this.#lineEnded = true;
+      } else if (this.#crEndsEvent) cut(0);
+      else this.#lineEnded = true;
     }
-    this.#pending = start ? buffer.subarray(start) : buffer;
-    this.#scanFrom = this.#pending.length;
-    if (this.#pending.length > this.#maxEventBytes) {
+    while (i < chunk.length) {
+      const lf = this.#next(chunk, i, LF);
+      const cr = this.#next(chunk, i, CR);
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (at === -1) {
+        this.#lineEnded = false;
+        break;
+      }
+      // Any other byte before the line ending starts a line that is not blank.
+      const blank = at === i && this.#lineEnded;
+      if (chunk[at] === LF) {
+        if (blank) cut(at + 1);
+        else this.#lineEnded = true;
+        i = at + 1;
+        continue;
+      }
+      if (at + 1 === chunk.length) {
+        this.#pendingCr = true;
+        this.#crEndsEvent = blank;
+        this.#lineEnded = false;
+        break;
+      }
+      const end = chunk[at + 1] === LF ? at + 2 : at + 1;
+      if (blank) cut(end);
+      else this.#lineEnded = true;
+      i = end;
+    }
+    if (start < chunk.length) queue.push(chunk.subarray(start));
+    if (queue.length > this.#maxEventBytes) {
       throw new Error(`an upstream event exceeds ${this.#maxEventBytes} bytes`);
     }
     return events;
   }
 
+  /** The position of the next `byte` at or after `from`, searched for again only once passed. */
+  #next(chunk: Buffer, from: number, byte: number): number {
+    if (byte === LF) {
+      if (this.#nextLf !== -1 && this.#nextLf < from) this.#nextLf = chunk.indexOf(LF, from);
+      return this.#nextLf;
+    }
+    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = chunk.indexOf(CR, from);
+    return this.#nextCr;
+  }
+
   /** Whatever remains after the stream ended: a last event without its blank line, if any. */
   flush(): SseEvent | undefined {
-    const rest = this.#pending;
-    this.#pending = Buffer.alloc(0);
-    this.#scanFrom = 0;
+    this.#lineEnded = false;
+    this.#pendingCr = false;
+    if (!this.#queue.length) return undefined;
+    const rest = this.#queue.drain();
     if (!rest.toString("utf8").trim()) return undefined;
     return parseEvent(rest);
   }
