@@ -81,7 +81,7 @@ describe("ConverseStream over generated streams", () => {
   });
 
   it("cuts several messages in one read and one message over thousands of reads alike", async () => {
-    const generated = { blocks: [{ kind: "text" as const, pieces: ["x".repeat(20_000), "y"] }], stop: "end_turn", tokens: 1 };
+    const generated: Answer = { blocks: [{ kind: "text", pieces: ["x".repeat(20_000), "y"] }], stop: "end_turn", tokens: 1 };
     const bytes = messagesOf(generated);
     const whole = await chunksOf([bytes]);
     expect(await chunksOf(cut(bytes, { kind: "size", size: 3 }))).toEqual(whole);
