@@ -45,14 +45,12 @@ export function parseEvent(raw: Buffer): SseEvent {
 }
 
 /**
- * Splits a byte stream into events. Each byte is looked at once and copied at most once (when its
- * event is complete and spans reads), whatever the reads: the line-ending state carries over from
- * one read to the next, so a blank line split across reads ("\n" | "\n", "\r\n" | "\r\n") is found
- * without scanning the pending bytes again.
+ * Where events end in a byte stream, read by read: the line-ending state carries over from one
+ * read to the next, so a blank line split across reads ("\n" | "\n", "\r\n" | "\r\n") is found
+ * without looking at earlier bytes again, and each byte is looked at once. Holds no bytes: the
+ * splitter cuts events with it, and the upstream client counts events with it.
  */
-export class SseSplitter {
-  readonly #queue = new ByteQueue();
-  readonly #maxEventBytes: number;
+export class SseFraming {
   /** The bytes read so far end a line (so another line ending is a blank line). */
   #lineEnded = false;
   /** The last byte read was a CR whose line ending may still be a CRLF's; `#crEndsEvent` if it ends a blank line. */
@@ -62,26 +60,12 @@ export class SseSplitter {
   #nextLf = -1;
   #nextCr = -1;
 
-  constructor(maxEventBytes = 16 * 1024 * 1024) {
-    this.#maxEventBytes = maxEventBytes;
-  }
-
-  /** Bytes received and bytes copied to join events, for tests that hold the work linear. */
-  get work(): Readonly<DecoderWork> {
-    return this.#queue.work;
-  }
-
-  /** Adds bytes; returns the events they complete. */
-  push(chunk: Buffer): SseEvent[] {
-    const events: SseEvent[] = [];
-    const queue = this.#queue;
-    /** Where the chunk's bytes not yet in an event or the queue start. */
-    let start = 0;
+  /** The offsets in `chunk` where events end (0: an event ended with the last read). */
+  ends(chunk: Buffer): number[] {
+    const ends: number[] = [];
     const cut = (end: number) => {
-      if (end > start) queue.push(chunk.subarray(start, end));
-      start = end;
+      ends.push(end);
       this.#lineEnded = false;
-      events.push(parseEvent(queue.drain()));
     };
     this.#nextLf = chunk.indexOf(LF);
     this.#nextCr = chunk.indexOf(CR);
@@ -123,11 +107,13 @@ export class SseSplitter {
       else this.#lineEnded = true;
       i = end;
     }
-    if (start < chunk.length) queue.push(chunk.subarray(start));
-    if (queue.length > this.#maxEventBytes) {
-      throw new Error(`an upstream event exceeds ${this.#maxEventBytes} bytes`);
-    }
-    return events;
+    return ends;
+  }
+
+  /** The stream ended: the next bytes, if any, start afresh. */
+  reset(): void {
+    this.#lineEnded = false;
+    this.#pendingCr = false;
   }
 
   /** The position of the next `byte` at or after `from`, searched for again only once passed. */
@@ -139,11 +125,46 @@ export class SseSplitter {
     if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = chunk.indexOf(CR, from);
     return this.#nextCr;
   }
+}
+
+/**
+ * Splits a byte stream into events. Pending bytes stay in the chunks they came in and an event is
+ * joined once, when complete, so each byte is copied at most once, whatever the reads.
+ */
+export class SseSplitter {
+  readonly #queue = new ByteQueue();
+  readonly #framing = new SseFraming();
+  readonly #maxEventBytes: number;
+
+  constructor(maxEventBytes = 16 * 1024 * 1024) {
+    this.#maxEventBytes = maxEventBytes;
+  }
+
+  /** Bytes received and bytes copied to join events, for tests that hold the work linear. */
+  get work(): Readonly<DecoderWork> {
+    return this.#queue.work;
+  }
+
+  /** Adds bytes; returns the events they complete. */
+  push(chunk: Buffer): SseEvent[] {
+    const events: SseEvent[] = [];
+    const queue = this.#queue;
+    let start = 0;
+    for (const end of this.#framing.ends(chunk)) {
+      if (end > start) queue.push(chunk.subarray(start, end));
+      start = end;
+      events.push(parseEvent(queue.drain()));
+    }
+    if (start < chunk.length) queue.push(chunk.subarray(start));
+    if (queue.length > this.#maxEventBytes) {
+      throw new Error(`an upstream event exceeds ${this.#maxEventBytes} bytes`);
+    }
+    return events;
+  }
 
   /** Whatever remains after the stream ended: a last event without its blank line, if any. */
   flush(): SseEvent | undefined {
-    this.#lineEnded = false;
-    this.#pendingCr = false;
+    this.#framing.reset();
     if (!this.#queue.length) return undefined;
     const rest = this.#queue.drain();
     if (!rest.toString("utf8").trim()) return undefined;
