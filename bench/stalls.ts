@@ -3,14 +3,17 @@
  * serve` runs it, mock provider) streams a megabyte of one character, of punctuation, of spaces, of
  * digits and of prose to a client that reports no usage, so the gateway relays it and counts its
  * tokens; meanwhile a prober asks /health every 2 ms. Reports the slowest /health answer and the
- * event loop's longest delay (perf_hooks) per text. Writes bench/results/stalls.json and stalls.md.
- * `--quick` runs each text once (a smoke run, not a measurement).
+ * event loop's longest delay (perf_hooks) per text; then the same while one 16 MB event is dripped
+ * in 4 KB reads through a pass-through and a held stream (bench/dripped-event.ts). Writes
+ * bench/results/stalls.json and stalls.md. `--quick` runs each once (a smoke run, not a
+ * measurement); `--dripped` runs only the dripped event.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startServer } from "../server/serve.js";
+import { drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
 import { Progress } from "./progress.js";
 
 const KEY = "gk-bench-stalls-0123456789";
@@ -35,6 +38,7 @@ interface Row {
 async function main(): Promise<void> {
   const quick = process.argv.includes("--quick");
   const repeats = quick ? 1 : 5;
+  const drippedOnly = process.argv.includes("--dripped");
   const server = await startServer({
     port: 0,
     host: "127.0.0.1",
@@ -54,11 +58,13 @@ async function main(): Promise<void> {
     return performance.now() - started;
   };
   const rows: Row[] = [];
-  const progress = new Progress(Object.keys(TEXTS).length * repeats);
+  let dripped: DrippedRow[] | undefined;
+  const texts = drippedOnly ? {} : TEXTS;
+  const progress = new Progress((Object.keys(texts).length + 2) * repeats);
   try {
     for (let i = 0; i < 3; i++) await health();
     await (await stream("warm up")).text();
-    for (const [name, text] of Object.entries(TEXTS)) {
+    for (const [name, text] of Object.entries(texts)) {
       const row: Row = { text: name, runs: repeats, streamMs: 0, probes: 0, worstHealthMs: 0, worstLoopDelayMs: 0 };
       for (let r = 0; r < repeats; r++) {
         progress.step(`${name}, run ${r + 1}`);
@@ -85,6 +91,7 @@ async function main(): Promise<void> {
       }
       rows.push(row);
     }
+    dripped = await drippedEventRows(base, KEY, repeats, health, (label) => progress.step(label));
   } finally {
     await server.stop();
   }
@@ -94,6 +101,7 @@ async function main(): Promise<void> {
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? "unknown", node: process.version, load: os.loadavg() },
     quick,
     rows,
+    dripped,
   };
   const out = path.resolve("bench/results");
   await mkdir(out, { recursive: true });
@@ -109,9 +117,9 @@ async function main(): Promise<void> {
   const md = `# Stalls\n\n${cpus.length} × ${report.machine.model}, Node ${process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(" / ")} while measured.\n\n${table}\n`;
+    .join(" / ")} while measured.\n\n${table}\n\n${drippedEventTable(dripped ?? [])}\n`;
   await writeFile(path.join(out, "stalls.md"), md);
-  console.log(table);
+  console.log(`${table}\n\n${drippedEventTable(dripped ?? [])}`);
 }
 
 await main();
