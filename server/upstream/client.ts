@@ -177,12 +177,18 @@ export class UpstreamClient {
       },
       async *stream() {
         const events = eventCounter(contentType);
-        const clock = new EventClock(eventTimeoutMs, () =>
+        const clock = new EventClock(eventTimeoutMs, (silentMs) =>
           body.destroy(
-            new GatewayError(
-              "upstream_stream_stalled",
-              `the upstream ${safeHost(request.url)} completed no stream event within ${eventTimeoutMs} ms (stream_event_timeout)`,
-            ),
+            // A silence as long as request_timeout is that time-out's, whichever timer fired first.
+            silentMs >= timeoutMs
+              ? new GatewayError(
+                  "upstream_timeout",
+                  `the upstream ${safeHost(request.url)} did not answer within ${timeoutMs} ms`,
+                )
+              : new GatewayError(
+                  "upstream_stream_stalled",
+                  `the upstream ${safeHost(request.url)} completed no stream event within ${eventTimeoutMs} ms (stream_event_timeout)`,
+                ),
           ),
         );
         try {

@@ -19,16 +19,19 @@ export function eventCounter(contentType: string): (chunk: Buffer) => number {
   return (chunk) => framing.ends(chunk).length;
 }
 
-/** Calls `onStall` once the upstream was waited on for `budgetMs` since its last complete event. */
+/**
+ * Calls `onStall` once the upstream was waited on for `budgetMs` since its last complete event,
+ * with the length of the current wait (a silence, which `request_timeout` may name instead).
+ */
 export class EventClock {
   readonly #budgetMs: number;
-  readonly #onStall: () => void;
+  readonly #onStall: (silentMs: number) => void;
   /** Waiting time since the last complete event, before the current wait. */
   #waited = 0;
   #waitingSince: number | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(budgetMs: number, onStall: () => void) {
+  constructor(budgetMs: number, onStall: (silentMs: number) => void) {
     this.#budgetMs = budgetMs;
     this.#onStall = onStall;
   }
@@ -59,10 +62,11 @@ export class EventClock {
   }
 
   #check(): void {
-    const waited = this.#waited + (this.#waitingSince === undefined ? 0 : performance.now() - this.#waitingSince);
+    const silent = this.#waitingSince === undefined ? 0 : performance.now() - this.#waitingSince;
+    const waited = this.#waited + silent;
     if (waited >= this.#budgetMs) {
       this.#timer = undefined;
-      this.#onStall();
+      this.#onStall(silent);
       return;
     }
     this.#timer = this.#arm(this.#budgetMs - waited);
