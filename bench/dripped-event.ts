@@ -7,6 +7,8 @@
 import { once } from "node:events";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { SseSplitter } from "../server/formats/sse.js";
+import { EventStreamSplitter } from "../server/providers/kinds/bedrock/stream.js";
 
 /** Bytes of the dripped event's content, and of each write of the upstream. */
 export const DRIPPED_BYTES = 16_000_000;
@@ -95,5 +97,59 @@ export function drippedEventTable(rows: DrippedRow[]): string {
       (r) =>
         `| ${r.stream} | ${r.streamMs.toFixed(0)} | ${r.probes} | ${r.worstHealthMs.toFixed(1)} | ${r.worstLoopDelayMs.toFixed(1)} |`,
     ),
+  ].join("\n");
+}
+
+/** One decoder's cost per byte for one event size. */
+export interface DecoderRow {
+  decoder: string;
+  eventBytes: number;
+  nsPerByte: number;
+  copiedPerByte: number;
+}
+
+/**
+ * The stream decoders alone, in-process: one event of 1 KB to 16 MB in 4 KB reads, the time per
+ * byte (it stays flat when the work is linear) and the bytes copied per byte received.
+ */
+export function decoderRows(): DecoderRow[] {
+  const rows: DecoderRow[] = [];
+  for (const size of [1024, 64 * 1024, 1 << 20, 16_000_000]) {
+    const sse = Buffer.from(`data: {"t":"${"a".repeat(size)}"}\n\n`);
+    const framed = Buffer.alloc(size + 16, 0x61);
+    framed.writeUInt32BE(framed.length, 0);
+    const decoders = {
+      "SSE splitter": () => new SseSplitter(),
+      "AWS event stream": () => new EventStreamSplitter(),
+    };
+    for (const [name, make] of Object.entries(decoders)) {
+      const bytes = name === "SSE splitter" ? sse : framed;
+      // Enough rounds that a small event is timed over about 16 MB too.
+      const rounds = Math.max(1, Math.floor(16_000_000 / bytes.length));
+      let copied = 0;
+      const started = process.hrtime.bigint();
+      for (let r = 0; r < rounds; r++) {
+        const decoder = make();
+        for (let at = 0; at < bytes.length; at += DRIP_READ_BYTES) decoder.push(bytes.subarray(at, at + DRIP_READ_BYTES));
+        copied += decoder.work.copied;
+      }
+      const ns = Number(process.hrtime.bigint() - started);
+      rows.push({
+        decoder: name,
+        eventBytes: bytes.length,
+        nsPerByte: ns / (rounds * bytes.length),
+        copiedPerByte: copied / (rounds * bytes.length),
+      });
+    }
+  }
+  return rows;
+}
+
+/** The decoder rows as a markdown table. */
+export function decoderTable(rows: DecoderRow[]): string {
+  return [
+    `| decoder, one event in ${DRIP_READ_BYTES / 1024} KB reads | event bytes | ns per byte | bytes copied per byte |`,
+    "| --- | ---: | ---: | ---: |",
+    ...rows.map((r) => `| ${r.decoder} | ${r.eventBytes} | ${r.nsPerByte.toFixed(2)} | ${r.copiedPerByte.toFixed(2)} |`),
   ].join("\n");
 }

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startServer } from "../server/serve.js";
-import { drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
+import { decoderRows, decoderTable, drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
 import { Progress } from "./progress.js";
 
 const KEY = "gk-bench-stalls-0123456789";
@@ -96,12 +96,14 @@ async function main(): Promise<void> {
     await server.stop();
   }
   progress.finish("measured");
+  const decoders = decoderRows();
   const cpus = os.cpus();
   const report = {
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? "unknown", node: process.version, load: os.loadavg() },
     quick,
     rows,
     dripped,
+    decoders,
   };
   const out = path.resolve("bench/results");
   await mkdir(out, { recursive: true });
@@ -117,9 +119,9 @@ async function main(): Promise<void> {
   const md = `# Stalls\n\n${cpus.length} × ${report.machine.model}, Node ${process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(" / ")} while measured.\n\n${table}\n\n${drippedEventTable(dripped ?? [])}\n`;
+    .join(" / ")} while measured.\n\n${table}\n\n${drippedEventTable(dripped ?? [])}\n\n${decoderTable(decoders)}\n`;
   await writeFile(path.join(out, "stalls.md"), md);
-  console.log(`${table}\n\n${drippedEventTable(dripped ?? [])}`);
+  console.log(`${table}\n\n${drippedEventTable(dripped ?? [])}\n\n${decoderTable(decoders)}`);
 }
 
 await main();

@@ -8,7 +8,9 @@
  * here. The framing every format's stream is written in, so it lives with the formats, below the
  * upstream client and the pipeline that read streams through it.
  */
+import { StringDecoder } from "node:string_decoder";
 import { ByteQueue, type DecoderWork } from "./byte-queue.js";
+import { EventFields } from "./sse-fields.js";
 
 /** One complete event. */
 export interface SseEvent {
@@ -23,25 +25,11 @@ export interface SseEvent {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Parses the fields of one event's text. */
+/** Parses the fields of one event's bytes. */
 export function parseEvent(raw: Buffer): SseEvent {
-  const text = raw.toString("utf8");
-  let event: string | undefined;
-  const data: string[] = [];
-  for (let line of text.split(/\r\n|\n|\r/)) {
-    // Both SDKs drop a byte order mark at the start of any line, so a field behind one is read.
-    if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line === "" || line.startsWith(":")) continue;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  const parsed: SseEvent = { raw, data: data.join("\n") };
-  if (event !== undefined) parsed.event = event;
-  return parsed;
+  const fields = new EventFields();
+  fields.write(raw.toString("utf8"));
+  return { raw, ...fields.end() };
 }
 
 /**
@@ -129,11 +117,15 @@ export class SseFraming {
 
 /**
  * Splits a byte stream into events. Pending bytes stay in the chunks they came in and an event is
- * joined once, when complete, so each byte is copied at most once, whatever the reads.
+ * joined once, when complete, so each byte is copied at most once, whatever the reads; its text is
+ * decoded and its fields read as the bytes arrive (EventFields), so completing an event costs
+ * nothing more however long it is.
  */
 export class SseSplitter {
   readonly #queue = new ByteQueue();
   readonly #framing = new SseFraming();
+  readonly #decoder = new StringDecoder("utf8");
+  readonly #fields = new EventFields();
   readonly #maxEventBytes: number;
 
   constructor(maxEventBytes = 16 * 1024 * 1024) {
@@ -151,24 +143,34 @@ export class SseSplitter {
     const queue = this.#queue;
     let start = 0;
     for (const end of this.#framing.ends(chunk)) {
-      if (end > start) queue.push(chunk.subarray(start, end));
+      if (end > start) this.#read(chunk.subarray(start, end));
       start = end;
-      events.push(parseEvent(queue.drain()));
+      // An event ends after a line ending, never inside a character: nothing is left to decode.
+      this.#fields.write(this.#decoder.end());
+      events.push({ raw: queue.drain(), ...this.#fields.end() });
     }
-    if (start < chunk.length) queue.push(chunk.subarray(start));
+    if (start < chunk.length) this.#read(chunk.subarray(start));
     if (queue.length > this.#maxEventBytes) {
       throw new Error(`an upstream event exceeds ${this.#maxEventBytes} bytes`);
     }
     return events;
   }
 
+  /** Bytes of the event under way: kept, and their text read as it comes. */
+  #read(bytes: Buffer): void {
+    this.#queue.push(bytes);
+    this.#fields.write(this.#decoder.write(bytes));
+  }
+
   /** Whatever remains after the stream ended: a last event without its blank line, if any. */
   flush(): SseEvent | undefined {
     this.#framing.reset();
+    this.#fields.write(this.#decoder.end());
+    const fields = this.#fields.end();
     if (!this.#queue.length) return undefined;
     const rest = this.#queue.drain();
     if (!rest.toString("utf8").trim()) return undefined;
-    return parseEvent(rest);
+    return { raw: rest, ...fields };
   }
 }
 
