@@ -106,6 +106,8 @@ export interface DecoderRow {
   eventBytes: number;
   nsPerByte: number;
   copiedPerByte: number;
+  /** CPU time of the longest single read (push), ms: what one read can hold the event loop for. */
+  longestReadCpuMs: number;
 }
 
 /**
@@ -134,11 +136,21 @@ export function decoderRows(): DecoderRow[] {
         copied += decoder.work.copied;
       }
       const ns = Number(process.hrtime.bigint() - started);
+      // Once more, read by read, for the CPU time of the longest read (timed apart: getrusage costs).
+      let longest = 0;
+      const decoder = make();
+      for (let at = 0; at < bytes.length; at += DRIP_READ_BYTES) {
+        const before = process.cpuUsage();
+        decoder.push(bytes.subarray(at, at + DRIP_READ_BYTES));
+        const used = process.cpuUsage(before);
+        longest = Math.max(longest, (used.user + used.system) / 1000);
+      }
       rows.push({
         decoder: name,
         eventBytes: bytes.length,
         nsPerByte: ns / (rounds * bytes.length),
         copiedPerByte: copied / (rounds * bytes.length),
+        longestReadCpuMs: longest,
       });
     }
   }
@@ -148,8 +160,11 @@ export function decoderRows(): DecoderRow[] {
 /** The decoder rows as a markdown table. */
 export function decoderTable(rows: DecoderRow[]): string {
   return [
-    `| decoder, one event in ${DRIP_READ_BYTES / 1024} KB reads | event bytes | ns per byte | bytes copied per byte |`,
-    "| --- | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.decoder} | ${r.eventBytes} | ${r.nsPerByte.toFixed(2)} | ${r.copiedPerByte.toFixed(2)} |`),
+    `| decoder, one event in ${DRIP_READ_BYTES / 1024} KB reads | event bytes | ns per byte | bytes copied per byte | longest read, CPU (ms) |`,
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...rows.map(
+      (r) =>
+        `| ${r.decoder} | ${r.eventBytes} | ${r.nsPerByte.toFixed(2)} | ${r.copiedPerByte.toFixed(2)} | ${r.longestReadCpuMs.toFixed(1)} |`,
+    ),
   ].join("\n");
 }
