@@ -309,6 +309,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Traced only when asked: each span costs even with no SDK to receive it.
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
+    ...(settings.stream_event_timeout !== undefined && { streamEventTimeoutMs: settings.stream_event_timeout }),
     customHosts: settings.custom_hosts
       ? {
           allowLoopback: settings.custom_hosts.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,

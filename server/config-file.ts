@@ -151,6 +151,12 @@ const FILE_SCHEMA = {
           minimum: 1,
           description: "Default upstream time-out in ms when a config sets no `request_timeout`.",
         },
+        stream_event_timeout: {
+          type: "integer",
+          minimum: 1,
+          description:
+            "Longest wait in ms for each complete event of an upstream stream (default: the request's `request_timeout`); past it the stream ends with `upstream_stream_stalled`, though bytes kept coming.",
+        },
         custom_hosts: {
           type: "object",
           description: "What hosts a client chose may reach.",

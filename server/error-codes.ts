@@ -200,6 +200,10 @@ export const GATEWAY_ERRORS = {
     meaning: "a policy holding the request has a guardrail that no longer loads (a plugin removed since); an admin must fix it",
   },
   upstream_timeout: { status: 504, meaning: "the provider did not start answering, or fell silent, within request_timeout" },
+  upstream_stream_stalled: {
+    status: 504,
+    meaning: "the provider's stream completed no event within settings.stream_event_timeout, though bytes kept coming",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** Codes of the admin API (`/admin/v1`) and of the CLI commands over the store. */

@@ -260,6 +260,8 @@ export class StreamEnforcer {
         }
         return;
       }
+      // A read may end mid-event and complete none.
+      if (!events.length) return;
       this.#events = events;
       this.#next = 0;
     }
