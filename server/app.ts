@@ -23,7 +23,7 @@ import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-t
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { GATEWAY_ERRORS } from "./error-codes.js";
-import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
+import { describeError, errorBody, storeRetryAfter } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { RecentRequests } from "./feedback/recent-requests.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
@@ -382,8 +382,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
-    if (code === "store_unavailable") {
-      reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+    const retryAfter = storeRetryAfter(code);
+    if (retryAfter !== undefined) {
+      reply.header("retry-after", String(retryAfter));
       request.log.warn({ cause: (error as Error).message }, "request refused: the store cannot be reached");
     } else if (status >= 500) request.log.error({ err: error }, "request failed");
     reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));
