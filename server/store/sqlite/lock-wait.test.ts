@@ -67,7 +67,7 @@ async function loopWhileWaiting(write: () => Promise<unknown>, holder: LockHolde
 const WRITES: Array<[string, (store: Store, n: number) => Promise<unknown>]> = [
   ["a statement (driver.run)", (store, n) => store.organizations.create(organization(`org${n}`))],
   ["a transaction (driver.atomic)", (store, n) => store.organizations.delete(`org${n}`)],
-  ["atomically", (store, n) => store.atomically(() => store.organizations.create(organization(`org${n}`)))],
+  ["atomically", (store, n) => store.atomically!(() => store.organizations.create(organization(`org${n}`)))],
   ["meta", (store, n) => store.meta.set(`key${n}`, "v")],
   ["the request log", (store, n) => store.logs.insert([logEntry(`log${n}`, T, { status: 200 }, [])])],
 ];
