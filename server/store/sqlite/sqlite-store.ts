@@ -23,7 +23,7 @@ import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
 import { SqliteDriver } from "./driver.js";
-import { DEFAULT_LOCK_WAIT_MS, isBusy, tryOrWaitForLock, waitForLock } from "./lock-wait.js";
+import { DEFAULT_LOCK_WAIT_MS, isBusy, tryOrWaitForLock } from "./lock-wait.js";
 
 /** Options of `openSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -135,7 +135,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   poll?.unref();
   const atomically = async <T>(work: () => Promise<T>): Promise<T> => {
     // The repositories' own transactions nest inside as savepoints (better-sqlite3 does so).
-    await waitForLock(() => db.exec("BEGIN IMMEDIATE"), lockWaitMs);
+    // On the usual path the work starts in the same turn as its BEGIN, as it always did.
+    const begun = tryOrWaitForLock(() => db.exec("BEGIN IMMEDIATE"), lockWaitMs);
+    if (begun instanceof Promise) await begun;
     try {
       const result = await work();
       db.exec("COMMIT");
