@@ -136,6 +136,12 @@ const FILE_SCHEMA = {
             minLength: 1,
             description: "The folder: model.onnx, tokenizer.json, config.json; relative to the config file's folder.",
           },
+          lock_sha256: {
+            type: "string",
+            pattern: "^[0-9a-f]{64}$",
+            description:
+              "The SHA-256 of the folder's lock file, as `guardgate models pull` prints it: the folder loads only with this lock, and the lock's files.",
+          },
         },
         required: ["path"],
         additionalProperties: false,

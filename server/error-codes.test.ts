@@ -120,7 +120,7 @@ describe("STORE_ERRORS: only a code with a status is an answer of its own", () =
 
 describe("the types", () => {
   it("let a class take only codes whose line has a status, and a helper only codes of its status", () => {
-    expectTypeOf<CodeWithStatus<typeof STORE_ERRORS>>().toEqualTypeOf<"store_unavailable">();
+    expectTypeOf<CodeWithStatus<typeof STORE_ERRORS>>().toEqualTypeOf<"store_unavailable" | "store_busy">();
     expectTypeOf<CodeWithStatus<typeof MANAGEMENT_ERRORS, 409>>().toEqualTypeOf<
       "conflict" | "version_conflict" | "guardrail_in_use" | "breaks_config" | "no_config_file"
     >();

@@ -270,6 +270,11 @@ export const STORE_ERRORS = {
     meaning:
       "the store's server (Postgres) cannot be reached: down, restarting or refusing connections; retry-after says when to try again",
   },
+  store_busy: {
+    status: 503,
+    meaning:
+      "the store's SQLite file stayed locked by another connection (another process, the CLI) for the whole lock wait; retry-after says when to try again",
+  },
   store_open_failed: { meaning: "the store's file or server cannot be opened" },
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },
   store_url_invalid: { meaning: "--store or store.url is not a sqlite path or postgres:// URL" },

@@ -8,7 +8,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
 import { CONFIG_ERROR_STATUS } from "../error-codes.js";
-import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
+import { describeError, errorBody, storeRetryAfter } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../management/gateway-sources.js";
@@ -54,8 +54,9 @@ export function adminError(error: unknown): { status: number; code: string; mess
 
 /** Logs a failed admin request: a store outage at warn with its cause, a bug at error. */
 function logFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number, code: string): void {
-  if (code === "store_unavailable") {
-    reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+  const retryAfter = storeRetryAfter(code);
+  if (retryAfter !== undefined) {
+    reply.header("retry-after", String(retryAfter));
     request.log.warn({ cause: (error as Error).message }, "admin request refused: the store cannot be reached");
   } else if (status >= 500) request.log.error({ err: error }, "admin request failed");
 }

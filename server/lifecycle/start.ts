@@ -36,6 +36,7 @@ import { type RunningServer, type ServeOptions, startServer } from "../serve.js"
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { ManagementError } from "../store/errors.js";
 import { openStore } from "../store/open.js";
+import { isBusy } from "../store/sqlite/lock-wait.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
@@ -293,8 +294,14 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     },
     async setup(built) {
       app = built;
-      logError = (error, size) =>
-        built.log.error({ err: error }, `writing ${size} request log record(s) failed; retrying (records are kept)`);
+      logError = (error, size) => {
+        // A lock another process holds is no fault of the gateway's: the batch waits for it.
+        const locked = (error as { code?: unknown }).code === "store_busy" || isBusy(error);
+        built.log[locked ? "warn" : "error"](
+          { err: error },
+          `writing ${size} request log record(s) failed${locked ? ": the store is locked by another process" : ""}; retrying (records are kept)`,
+        );
+      };
       let lastRedisWarning = 0;
       redisFailure = (error) => {
         // At most one line every 10 s while Redis is down, not one per request.
