@@ -11,9 +11,9 @@
  */
 import type { Evaluation, GuardrailResult, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
 import { locateText } from "../../core/index.js";
-import { ThreadShare } from "../../core/internal.js";
+import { hasDuplicateKeys, ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
-import type { StreamText } from "../formats/format.js";
+import { eventObject, replacedEvent, type StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
 import { ReleasedTextChanged, TextHold } from "./text-hold.js";
@@ -42,6 +42,17 @@ function isWhole(event: SseEvent): boolean {
   }
 }
 
+/**
+ * The event as every client reads it. An object with a key twice is read differently by different
+ * parsers (the last one wins in JavaScript and Python, the first in others), while the checks read
+ * it one way: such an event leaves re-written from the value the checks read.
+ */
+function readAlike(event: SseEvent): SseEvent {
+  if (!event.data.includes("{") || !hasDuplicateKeys(event.data)) return event;
+  const value = eventObject(event.data);
+  return value ? { ...event, raw: replacedEvent(event, value) } : event;
+}
+
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
 
@@ -56,9 +67,15 @@ export interface StreamStop {
 
 /** How a relayed stream ended, for the log. */
 export interface RelaySummary {
+  /**
+   * The text the client received: of a held stream, what was released (redacted as released,
+   * nothing a deny stopped); of a stream passed through, all of it.
+   */
   text: string;
-  /** The response body the streamed text amounts to. */
+  /** The response body the text the client received amounts to. */
   body: Record<string, unknown>;
+  /** The text the upstream sent, for a usage estimate when the upstream reported none. */
+  upstreamText: string;
   /** The share of the stream's event bytes `text` was gathered from, when not all (a stream passed through). */
   textShare?: number;
   output?: Evaluation;
@@ -110,6 +127,13 @@ export interface RelayOptions {
   checkBudgetMs?: number;
 }
 
+/** Whether two sets of texts by key are the same (keys with empty texts count as absent). */
+function sameTexts(a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>): boolean {
+  const keys = new Set([...a.keys(), ...b.keys()]);
+  for (const key of keys) if ((a.get(key) ?? "") !== (b.get(key) ?? "")) return false;
+  return true;
+}
+
 /** Milliseconds the checks of an evaluation took, summed. */
 function checkTime(evaluation: Evaluation): number {
   let total = 0;
@@ -146,6 +170,8 @@ export class StreamEnforcer {
   #done = false;
   #final = false;
   #output: Evaluation | undefined;
+  /** The body of the whole answer as the last check transformed it, when it did. */
+  #delivered: Record<string, unknown> | undefined;
   #outputSkipped = false;
   #error: unknown;
   #stop: StreamStop | undefined;
@@ -224,8 +250,8 @@ export class StreamEnforcer {
     } finally {
       if (!this.#done) await this.#close();
       const summary: RelaySummary = {
-        text: this.#text.text(),
-        body: this.#text.body(),
+        ...this.#received(),
+        upstreamText: this.#text.text(),
         outputSkipped: this.#outputSkipped,
         ...(this.#skippedBytes > 0 && { textShare: this.#gatheredBytes / (this.#gatheredBytes + this.#skippedBytes) }),
         ...(this.#output && { output: this.#output }),
@@ -234,6 +260,21 @@ export class StreamEnforcer {
       };
       await options.onEnd(summary);
     }
+  }
+
+  /** What the client received, for the log: a held stream's released texts, or all of a stream passed through. */
+  #received(): { text: string; body: Record<string, unknown> } {
+    const hold = this.#hold;
+    if (!hold) return { text: this.#text.text(), body: this.#text.body() };
+    const released = hold.releasedTexts();
+    const text = [...released.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, t]) => t)
+      .join("\n");
+    // A stream released whole after its last check: the answer, as that check left it.
+    if (this.#final && !this.#stop && this.#error === undefined && !hold.heldBytes)
+      return { text, body: this.#delivered ?? this.#text.body() };
+    return { text, body: this.#text.windowBody(released) };
   }
 
   /**
@@ -260,6 +301,8 @@ export class StreamEnforcer {
         }
         return;
       }
+      // A read that completed no event (one event over several reads): the caller reads again.
+      if (!events.length) return;
       this.#events = events;
       this.#next = 0;
     }
@@ -289,13 +332,15 @@ export class StreamEnforcer {
   }
 
   #take(event: SseEvent): void {
-    // Once the terminal event arrived, whatever follows waits with it.
-    if (this.#terminal.length || this.#text.isTerminal(event)) {
+    // Past the terminal event the answer is whole: what follows it (deltas after `message_stop`)
+    // was never checked, and an SDK still reading would add it to the answer, so it is dropped.
+    if (this.#terminal.length) return;
+    if (this.#text.isTerminal(event)) {
       this.#terminal.push(event.raw);
       return;
     }
     if (this.#hold) {
-      this.#hold.push(event);
+      this.#hold.push(readAlike(event));
       if (this.#hold.heldBytes > MAX_HELD_BYTES) {
         throw new GatewayError(
           "stream_too_large",
@@ -351,7 +396,7 @@ export class StreamEnforcer {
   async #check(final: boolean): Promise<void> {
     const hold = this.#hold as TextHold;
     this.#checkedAt = hold.length;
-    const pending = hold.pending();
+    const pending = hold.pendingTexts();
     const output = final
       ? await this.#options.evaluateOutput(this.#text.body())
       : await this.#options.evaluateWindow(this.#text.windowBody(pending));
@@ -367,17 +412,18 @@ export class StreamEnforcer {
       this.#stop = { guardrails, released_chars: hold.releasedChars, mode: this.#mode };
       return;
     }
-    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : undefined;
+    const checked = output.transformed ? this.#text.textsOf(output.response) : undefined;
     try {
       if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
       else {
         // A redaction of the whole text is mapped back onto the held events by position, which needs
-        // the checked text in the order the events carried it: interleaved choices cannot take it.
-        if (checked !== undefined && locateText("output", this.#requestType, this.#text.body()).text !== this.#text.text()) {
+        // each checked text in the order the events carried it: tool calls out of order cannot take it.
+        if (checked !== undefined && !sameTexts(this.#text.textsOf(this.#text.body()), this.#text.texts())) {
           throw new ReleasedTextChanged(
-            "a redaction reached the texts of several choices or tool calls, which cannot be rewritten in place",
+            "a redaction reached texts that arrived out of the answer's order, which cannot be rewritten in place",
           );
         }
+        if (checked !== undefined) this.#delivered = output.response as Record<string, unknown>;
         this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
       }
     } catch (error) {

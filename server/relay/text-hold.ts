@@ -17,12 +17,40 @@ export class ReleasedTextChanged extends Error {
   }
 }
 
-/** One event waiting, with where its text sits in the joined text. */
+/** One piece of text of a waiting event: which text it went to and where it ends there. */
+interface Part {
+  added: AddedText;
+  /** The length of its text (by key) once this piece was added. */
+  end: number;
+}
+
+/** One event waiting, with the pieces of text it carries. */
 interface Waiting {
   event: SseEvent;
-  /** The joined text's length once this event was added. */
-  end: number;
-  added?: AddedText;
+  parts: Part[];
+}
+
+/** One text of the stream (a choice's): what of it was released, and what waits. */
+interface Held {
+  /** The text from `pendingAt` on: what was taken in and not released. */
+  pending: string;
+  /** Where in the text the pending part starts (the released part ends). */
+  pendingAt: number;
+  /** The (checked, possibly transformed) text released so far, built by appending. */
+  released: string;
+}
+
+/** Where a release stands in one text. */
+interface Cursor {
+  held: Held;
+  checked: string;
+  prefix: number;
+  suffix: number;
+  length: number;
+  limit: number;
+  /** Position reached in the taken-in text (`at`) and in the checked text (`atX`). */
+  at: number;
+  atX: number;
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -39,20 +67,22 @@ function commonSuffix(a: string, b: string): number {
   return i;
 }
 
-/** Events of one stream held until their text is checked. */
+/**
+ * Events of one stream held until their text is checked. Each text (a choice's) is held on its
+ * own: its pending part is what a window check reads, and after a passing check it is released
+ * but for its own tail. Events leave in the order they came, so an event waits for every event
+ * before it, of whichever choice.
+ */
 export class TextHold {
   #waiting: Waiting[] = [];
-  /**
-   * The joined text from `#pendingAt` on: what was taken in and not released. Only this part is
-   * kept and checked, so each check costs the window and its tail, never the text before them.
-   */
-  #pending = "";
-  /** Where in the joined text the pending text starts (the released text ends). */
-  #pendingAt = 0;
-  /** The (checked, possibly transformed) text released so far, built by appending. */
-  #released = "";
+  readonly #held = new Map<number, Held>();
+  /** Characters taken in and released, over all texts. */
+  #length = 0;
+  #releasedChars = 0;
   /** Bytes of the events waiting. */
   #heldBytes = 0;
+  /** Text came that windows cannot judge: nothing leaves before the check of the whole answer. */
+  #opaque = false;
 
   constructor(
     private readonly text: StreamText,
@@ -60,13 +90,27 @@ export class TextHold {
     private readonly tail: number,
   ) {}
 
+  #get(key: number): Held {
+    let held = this.#held.get(key);
+    if (!held) {
+      held = { pending: "", pendingAt: 0, released: "" };
+      this.#held.set(key, held);
+    }
+    return held;
+  }
+
   /** Takes an event in. */
   push(event: SseEvent): void {
-    const added = this.text.add(event);
-    if (added) this.#pending += added.text;
+    const parts: Part[] = [];
+    for (const added of this.text.add(event)) {
+      const held = this.#get(added.key);
+      held.pending += added.text;
+      this.#length += added.text.length;
+      if (added.opaque) this.#opaque = true;
+      parts.push({ added, end: held.pendingAt + held.pending.length });
+    }
     this.#heldBytes += event.raw.length;
-    const end = this.length;
-    this.#waiting.push(added ? { event, end, added } : { event, end });
+    this.#waiting.push({ event, parts });
   }
 
   /** Bytes of the events waiting to be released. */
@@ -74,88 +118,160 @@ export class TextHold {
     return this.#heldBytes;
   }
 
-  /** Characters of text taken in. */
+  /** Characters of text taken in, over all texts. */
   get length(): number {
-    return this.#pendingAt + this.#pending.length;
+    return this.#length;
   }
 
-  /** Characters of text released. */
+  /** Characters of text released, over all texts. */
   get releasedChars(): number {
-    return this.#released.length;
+    return this.#releasedChars;
   }
 
-  /** The text taken in and not released yet: the held-back tail and what arrived since. */
+  /** Whether text came that only the check of the whole answer can judge. */
+  get opaque(): boolean {
+    return this.#opaque;
+  }
+
+  /** The text taken in and not released yet, of the first text (one choice's streams have one). */
   pending(): string {
-    return this.#pending;
+    return this.#held.values().next().value?.pending ?? "";
+  }
+
+  /** Each text's pending part, by key, those with any. */
+  pendingTexts(): Map<number, string> {
+    const texts = new Map<number, string>();
+    for (const [key, held] of this.#held) if (held.pending) texts.set(key, held.pending);
+    return texts;
+  }
+
+  /** Each text's released part, by key, as the client received it. */
+  releasedTexts(): Map<number, string> {
+    const texts = new Map<number, string>();
+    for (const [key, held] of this.#held) if (held.released) texts.set(key, held.released);
+    return texts;
+  }
+
+  /** A string given for the stream's only text, keyed. */
+  #keyed(checked: string | ReadonlyMap<number, string>): ReadonlyMap<number, string> {
+    if (typeof checked !== "string") return checked;
+    const key = this.#held.keys().next().value;
+    return key === undefined ? new Map() : new Map([[key, checked]]);
   }
 
   /**
    * Releases what a passing check of the whole text allows, the stream having ended: `checked` is
-   * the whole text as the check left it, which must begin with the text already released.
+   * each whole text as the check left it, which must begin with the text already released.
    */
-  releaseWhole(checked: string): Buffer[] {
-    if (!checked.startsWith(this.#released)) throw new ReleasedTextChanged();
-    return this.release(checked.slice(this.#released.length), true);
+  releaseWhole(checked: string | ReadonlyMap<number, string>): Buffer[] {
+    const rest = new Map<number, string>();
+    for (const [key, text] of this.#keyed(checked)) {
+      const released = this.#get(key).released;
+      if (!text.startsWith(released)) throw new ReleasedTextChanged();
+      rest.set(key, text.slice(released.length));
+    }
+    return this.release(rest, true);
   }
 
   /**
-   * Releases what a passing check of the pending text allows. `checked` is the pending text as the
-   * check left it (the same, or its transformation); `final` releases everything, the stream
-   * having ended.
+   * Releases what a passing check of the pending texts allows. `checked` is each pending text as
+   * the check left it (the same, or its transformation; a text left out is unchanged); `final`
+   * releases everything, the stream having ended.
    */
-  release(checked: string, final: boolean): Buffer[] {
-    const pending = this.#pending;
-    const from = this.#pendingAt;
-    const length = this.length;
-    // Positions before `prefix` are unchanged, and so are the last `suffix` characters.
-    const prefix = commonPrefix(pending, checked);
-    const suffix = commonSuffix(pending, checked);
-    const limit = final ? length : length - this.tail;
+  release(checked: string | ReadonlyMap<number, string>, final: boolean): Buffer[] {
+    if (!final && this.#opaque) return [];
+    const keyed = this.#keyed(checked);
+    const cursors = new Map<number, Cursor>();
+    for (const [key, held] of this.#held) {
+      const text = keyed.get(key) ?? held.pending;
+      const length = held.pendingAt + held.pending.length;
+      cursors.set(key, {
+        held,
+        checked: text,
+        // Positions before `prefix` are unchanged, and so are the last `suffix` characters.
+        prefix: commonPrefix(held.pending, text),
+        suffix: commonSuffix(held.pending, text),
+        length,
+        limit: final ? length : length - this.tail,
+        at: held.pendingAt,
+        atX: 0,
+      });
+    }
     const out: Buffer[] = [];
-    let atT = from;
-    let atX = 0;
     let taken = 0;
     let bytes = 0;
+    // A piece left carrying only part of its text: what follows waits for the rest.
+    let deferred = false;
     for (const waiting of this.#waiting) {
-      if (!waiting.added) {
+      if (!waiting.parts.length) {
         // An event without text keeps its place: it leaves once the text before it did.
-        if (!final && (waiting.end > limit || atT < waiting.end)) break;
+        if (!final && deferred) break;
         out.push(waiting.event.raw);
-        bytes += waiting.event.raw.length;
-        taken++;
-        continue;
-      }
-      if (waiting.end > limit) break;
-      let endT: number;
-      let endX: number;
-      if (final && waiting.end === length) {
-        endT = waiting.end;
-        endX = checked.length;
-      } else if (waiting.end - from <= prefix) {
-        endT = waiting.end;
-        endX = waiting.end - from;
-      } else if (length - waiting.end <= suffix && checked.length - (length - waiting.end) >= atX) {
-        endT = waiting.end;
-        endX = checked.length - (length - waiting.end);
       } else {
-        // The event's end lies in changed text: it carries the unchanged part, the change goes with a later event.
-        endT = Math.max(atT, Math.min(waiting.end, from + prefix));
-        endX = endT - from;
+        if (waiting.parts.some((part) => part.end > (cursors.get(part.added.key) as Cursor).limit)) break;
+        const owns = waiting.parts.map((part) => {
+          const cursor = cursors.get(part.added.key) as Cursor;
+          const [piece, short] = advance(cursor, part, final);
+          if (short) deferred = true;
+          return piece;
+        });
+        const same = owns.every((piece, i) => piece === (waiting.parts[i] as Part).added.text);
+        out.push(same ? waiting.event.raw : this.#rewrite(waiting, owns));
       }
-      const piece = checked.slice(atX, endX);
-      out.push(piece === waiting.added.text ? waiting.event.raw : this.text.rewrite(waiting.event, own(piece, waiting.added)));
-      atT = endT;
-      atX = endX;
       bytes += waiting.event.raw.length;
       taken++;
     }
     this.#waiting = taken ? this.#waiting.slice(taken) : this.#waiting;
     this.#heldBytes -= bytes;
-    this.#released += checked.slice(0, atX);
-    this.#pending = pending.slice(atT - from);
-    this.#pendingAt = atT;
+    for (const cursor of cursors.values()) {
+      const { held } = cursor;
+      const released = cursor.checked.slice(0, cursor.atX);
+      held.released += released;
+      this.#releasedChars += released.length;
+      held.pending = held.pending.slice(cursor.at - held.pendingAt);
+      held.pendingAt = cursor.at;
+    }
     return out;
   }
+
+  #rewrite(waiting: Waiting, pieces: string[]): Buffer {
+    const owns = pieces.map((piece, i) => own(piece, (waiting.parts[i] as Part).added));
+    try {
+      return this.text.rewrite(waiting.event, owns);
+    } catch (error) {
+      throw new ReleasedTextChanged(`a redaction reached text this stream cannot rewrite (${(error as Error).message})`);
+    }
+  }
+}
+
+/**
+ * Moves a text's cursor over one piece: the piece's part of the checked text, and whether it
+ * carries less than its whole text (the change goes with a later event).
+ */
+function advance(cursor: Cursor, part: Part, final: boolean): [string, boolean] {
+  const from = cursor.held.pendingAt;
+  let endT: number;
+  let endX: number;
+  let short = false;
+  if (final && part.end === cursor.length) {
+    endT = part.end;
+    endX = cursor.checked.length;
+  } else if (part.end - from <= cursor.prefix) {
+    endT = part.end;
+    endX = part.end - from;
+  } else if (cursor.length - part.end <= cursor.suffix && cursor.checked.length - (cursor.length - part.end) >= cursor.atX) {
+    endT = part.end;
+    endX = cursor.checked.length - (cursor.length - part.end);
+  } else {
+    // The piece's end lies in changed text: it carries the unchanged part, the change goes with a later event.
+    endT = Math.max(cursor.at, Math.min(part.end, from + cursor.prefix));
+    endX = endT - from;
+    short = endT < part.end;
+  }
+  const piece = cursor.checked.slice(cursor.atX, endX);
+  cursor.at = endT;
+  cursor.atX = endX;
+  return [piece, short];
 }
 
 /** The event's own text in a piece of joined text: without the separator it was joined with. */
