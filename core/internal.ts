@@ -7,7 +7,7 @@ export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/defi
 export { checkConfigKeys, nearestKey, PROVIDER_OPTION_KEYS } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
-export { type BodyPath, PART_SEPARATOR, setAtPath, slotWrites } from "./content.js";
+export { type BodyPath, PART_SEPARATOR, setAtPath, slotWrites, splitOverSlots } from "./content.js";
 export { isCredentialHeader } from "./credential-headers.js";
 export { type AwsCredentials, type SignedRequest, signRequest } from "./net/aws-sigv4.js";
 export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";

@@ -54,7 +54,8 @@ class MessageStreamText implements StreamText {
   readonly #tools = new Map<number, { id: unknown; name: unknown; json: string }>();
   /** Whether any block began: the next one is joined to it by a newline. */
   #begun = false;
-  #text = "";
+  /** The message's segments: each block's text (a tool_use block's input JSON), in the order the blocks began. */
+  readonly #segments: string[] = [];
 
   #lead(): number {
     const lead = this.#begun ? 1 : 0;
@@ -62,9 +63,13 @@ class MessageStreamText implements StreamText {
     return lead;
   }
 
-  #added(text: string, lead: number, opaque = false): AddedText[] {
-    if (!text) return [];
-    this.#text += text;
+  /** A block's start (always a piece: it begins a segment, even empty) or a delta's text. */
+  #added(text: string, lead: number, opaque = false, start = false): AddedText[] {
+    if (!text && !start) return [];
+    const own = text.slice(lead);
+    if (start) this.#segments.push(own);
+    else if (!this.#segments.length) this.#segments.push(own);
+    else this.#segments[this.#segments.length - 1] += own;
     return [{ key: 0, text, lead, ...(opaque && { opaque: true }) }];
   }
 
@@ -80,14 +85,14 @@ class MessageStreamText implements StreamText {
           block.input && typeof block.input === "object" && Object.keys(block.input).length ? JSON.stringify(block.input) : "";
         this.#tools.set(index, { id: block.id, name: block.name, json: given });
         const lead = this.#lead();
-        return this.#added(`${lead ? "\n" : ""}${given}`, lead, given !== "");
+        return this.#added(`${lead ? "\n" : ""}${given}`, lead, given !== "", true);
       }
       if (block?.type !== "text") return [];
       // Blocks arrive one after another; a new one is joined to the text before it by a newline.
       const lead = this.#lead();
       const text = typeof block.text === "string" ? block.text : "";
       this.#blocks.set(index, text ? [text] : []);
-      return this.#added(`${lead ? "\n" : ""}${text}`, lead);
+      return this.#added(`${lead ? "\n" : ""}${text}`, lead, false, true);
     }
     if (payload.type === "content_block_delta") {
       const delta = payload.delta as { type?: string; text?: unknown; partial_json?: unknown } | undefined;
@@ -121,12 +126,12 @@ class MessageStreamText implements StreamText {
     return replacedEvent(event, { ...payload, delta: { ...delta, [field]: own } });
   }
 
-  texts(): ReadonlyMap<number, string> {
-    return this.#text ? new Map([[0, this.#text]]) : new Map();
+  texts(): ReadonlyMap<number, readonly string[]> {
+    return this.#segments.length ? new Map([[0, this.#segments]]) : new Map();
   }
 
   text(): string {
-    return this.#text;
+    return this.#segments.join("\n");
   }
 
   body(): Record<string, unknown> {
@@ -143,7 +148,7 @@ class MessageStreamText implements StreamText {
     return { type: "message", role: "assistant", content: [{ type: "text", text: texts.get(0) ?? "" }] };
   }
 
-  textsOf(body: unknown): Map<number, string> {
+  textsOf(body: unknown): Map<number, string[]> {
     const content = (body as { content?: unknown } | undefined)?.content;
     if (!Array.isArray(content)) return new Map();
     const texts = content.map((block: { type?: string; text?: unknown; input?: unknown }) => {
@@ -153,7 +158,7 @@ class MessageStreamText implements StreamText {
       if (typeof input === "string") return input;
       return input && typeof input === "object" && Object.keys(input).length ? JSON.stringify(input) : "";
     });
-    return new Map([[0, texts.join("\n")]]);
+    return texts.length ? new Map([[0, texts]]) : new Map();
   }
 
   isTerminal(event: SseEvent): boolean {

@@ -31,7 +31,7 @@ export interface AddedText {
   key: number;
   /** The characters added to that text: a separator between parts, then the event's own text. */
   text: string;
-  /** How many leading characters of `text` are the separator, not the event's own. */
+  /** How many leading characters of `text` are the separator, not the event's own: a separator begins a new segment. */
   lead: number;
   /**
    * The client reads this text otherwise than it is written (JSON escapes in tool arguments,
@@ -47,16 +47,19 @@ export interface StreamText {
   add(event: SseEvent): AddedText[];
   /** The event, which added text, re-written to carry `owns` (one per piece `add` read) as its texts instead. */
   rewrite(event: SseEvent, owns: readonly string[]): Buffer;
-  /** Each text so far, by key. */
-  texts(): ReadonlyMap<number, string>;
+  /**
+   * Each choice's segments so far (its content, each tool call's arguments, each content block:
+   * the texts a newline joins), by key.
+   */
+  texts(): ReadonlyMap<number, readonly string[]>;
   /** All the texts so far, joined in key order. */
   text(): string;
   /** A non-streamed response body carrying the texts, for the output phase. */
   body(): Record<string, unknown>;
   /** A response body carrying only these texts (windows of the answer, by key), for the checks of one window. */
   windowBody(texts: ReadonlyMap<number, string>): Record<string, unknown>;
-  /** The texts a (checked, maybe transformed) body from `body()` or `windowBody()` carries, by key, as the stream joins them. */
-  textsOf(body: unknown): Map<number, string>;
+  /** The segments a (checked, maybe transformed) body from `body()` or `windowBody()` carries, by key, as `texts()` gives them. */
+  textsOf(body: unknown): Map<number, string[]>;
   /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
   isTerminal(event: SseEvent): boolean;
 }

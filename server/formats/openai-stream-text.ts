@@ -25,8 +25,8 @@ interface StreamedChoice {
   tools: Map<number, ToolCall>;
   legacy?: { name: string; arguments: string };
   finish?: unknown;
-  /** The choice's text so far, as the stream joins it. */
-  text: string;
+  /** The choice's segments so far: its content, then each tool call's arguments, in the order they came. */
+  segments: string[];
   /** Which part of the choice (content, a tool call, the legacy call) the last piece belonged to. */
   current?: string;
   /** Parts the choice's text moved on from: a piece of one of them again comes out of order. */
@@ -110,7 +110,7 @@ export class CompletionStreamText implements StreamText {
   #choice(index: number): StreamedChoice {
     let choice = this.#choices.get(index);
     if (!choice) {
-      choice = { parts: [], tools: new Map(), text: "", left: new Set() };
+      choice = { parts: [], tools: new Map(), segments: [], left: new Set() };
       this.#choices.set(index, choice);
     }
     return choice;
@@ -152,7 +152,8 @@ export class CompletionStreamText implements StreamText {
       if (switched) choice.left.add(choice.current as string);
       choice.current = piece.part;
       const separator = switched ? "\n" : "";
-      choice.text += separator + piece.text;
+      if (switched || !choice.segments.length) choice.segments.push(piece.text);
+      else choice.segments[choice.segments.length - 1] += piece.text;
       const opaque = reentered || (piece.part !== "c" && piece.text.includes("\\"));
       added.push({ key: piece.choice, text: separator + piece.text, lead: separator.length, ...(opaque && { opaque: true }) });
     }
@@ -168,22 +169,22 @@ export class CompletionStreamText implements StreamText {
     return replacedEvent(event, chunk);
   }
 
-  texts(): ReadonlyMap<number, string> {
-    const texts = new Map<number, string>();
-    for (const [index, choice] of this.#choices) if (choice.text) texts.set(index, choice.text);
+  texts(): ReadonlyMap<number, readonly string[]> {
+    const texts = new Map<number, string[]>();
+    for (const [index, choice] of this.#choices) if (choice.segments.length) texts.set(index, choice.segments);
     return texts;
   }
 
   text(): string {
     return [...this.texts().entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, text]) => text)
+      .map(([, segments]) => segments.join("\n"))
       .join("\n");
   }
 
   body(): Obj {
     const entries = [...this.#choices.entries()].sort(([a], [b]) => a - b);
-    if (!entries.length) entries.push([0, { parts: [], tools: new Map(), text: "", left: new Set() }]);
+    if (!entries.length) entries.push([0, { parts: [], tools: new Map(), segments: [], left: new Set() }]);
     if (this.requestType === "complete") {
       return {
         object: "text_completion",
@@ -220,13 +221,13 @@ export class CompletionStreamText implements StreamText {
         };
   }
 
-  textsOf(body: unknown): Map<number, string> {
-    const texts = new Map<number, string>();
+  textsOf(body: unknown): Map<number, string[]> {
+    const texts = new Map<number, string[]>();
     const choices = isObj(body) && Array.isArray(body.choices) ? (body.choices as unknown[]) : [];
     choices.forEach((choice, position) => {
       if (!isObj(choice)) return;
       if (this.requestType === "complete") {
-        if (typeof choice.text === "string") texts.set(indexOf(choice, position), choice.text);
+        if (typeof choice.text === "string" && choice.text) texts.set(indexOf(choice, position), [choice.text]);
         return;
       }
       const message = isObj(choice.message) ? choice.message : {};
@@ -242,7 +243,8 @@ export class CompletionStreamText implements StreamText {
           parts.push(call.function.arguments);
       if (isObj(message.function_call) && typeof message.function_call.arguments === "string")
         parts.push(message.function_call.arguments);
-      texts.set(indexOf(choice, position), parts.filter((part) => part !== "").join("\n"));
+      const segments = parts.filter((part) => part !== "");
+      if (segments.length) texts.set(indexOf(choice, position), segments);
     });
     return texts;
   }

@@ -32,10 +32,10 @@ class NoStreamText implements StreamText {
   rewrite(event: SseEvent): Buffer {
     return event.raw;
   }
-  texts(): ReadonlyMap<number, string> {
+  texts(): ReadonlyMap<number, readonly string[]> {
     return new Map();
   }
-  textsOf(): Map<number, string> {
+  textsOf(): Map<number, string[]> {
     return new Map();
   }
   text(): string {
@@ -64,7 +64,8 @@ function dataEvent(value: unknown): Buffer {
 
 /**
  * A non-streamed chat or text completion as the chunks a stream of it would send: per choice, its
- * content in one chunk, each tool call in one, then its finish; then the usage, then `[DONE]`.
+ * content in one chunk, each tool call in one, the legacy function_call in one, then its finish;
+ * then the usage, then `[DONE]`.
  */
 function* answerAsStream(requestType: RequestType, body: Record<string, unknown>): Generator<Buffer> {
   const { id, created, model } = body;
@@ -83,7 +84,13 @@ function* answerAsStream(requestType: RequestType, body: Record<string, unknown>
       yield chunk(finish);
       continue;
     }
-    const message = (choice?.message ?? {}) as { role?: unknown; content?: unknown; refusal?: unknown; tool_calls?: unknown };
+    const message = (choice?.message ?? {}) as {
+      role?: unknown;
+      content?: unknown;
+      refusal?: unknown;
+      tool_calls?: unknown;
+      function_call?: unknown;
+    };
     yield chunk({
       index,
       delta: {
@@ -96,6 +103,7 @@ function* answerAsStream(requestType: RequestType, body: Record<string, unknown>
     const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Array<Record<string, unknown>>) : [];
     for (const [k, call] of calls.entries())
       yield chunk({ index, delta: { tool_calls: [{ index: k, ...call }] }, finish_reason: null });
+    if (message.function_call) yield chunk({ index, delta: { function_call: message.function_call }, finish_reason: null });
     yield chunk(finish);
   }
   if (body.usage) yield dataEvent({ id, object, created, model, choices: [], usage: body.usage });

@@ -127,11 +127,20 @@ export interface RelayOptions {
   checkBudgetMs?: number;
 }
 
-/** Whether two sets of texts by key are the same (keys with empty texts count as absent). */
-function sameTexts(a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>): boolean {
+/** Whether two sets of segments by key are the same (a key without segments counts as absent). */
+function sameSegments(a: ReadonlyMap<number, readonly string[]>, b: ReadonlyMap<number, readonly string[]>): boolean {
   const keys = new Set([...a.keys(), ...b.keys()]);
-  for (const key of keys) if ((a.get(key) ?? "") !== (b.get(key) ?? "")) return false;
+  for (const key of keys) {
+    const x = a.get(key) ?? [];
+    const y = b.get(key) ?? [];
+    if (x.length !== y.length || x.some((segment, i) => segment !== y[i])) return false;
+  }
   return true;
+}
+
+/** Each key's segments joined, as a window's text is. */
+function joined(texts: ReadonlyMap<number, readonly string[]>): Map<number, string> {
+  return new Map([...texts].map(([key, segments]) => [key, segments.join("\n")]));
 }
 
 /** Milliseconds the checks of an evaluation took, summed. */
@@ -414,11 +423,11 @@ export class StreamEnforcer {
     }
     const checked = output.transformed ? this.#text.textsOf(output.response) : undefined;
     try {
-      if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
+      if (!final) this.#ready.push(...hold.release(checked ? joined(checked) : pending, false));
       else {
-        // A redaction of the whole text is mapped back onto the held events by position, which needs
-        // each checked text in the order the events carried it: tool calls out of order cannot take it.
-        if (checked !== undefined && !sameTexts(this.#text.textsOf(this.#text.body()), this.#text.texts())) {
+        // A redaction of the whole answer is mapped back onto the held events segment by segment,
+        // which needs the segments in the order the events carried them: out of order, it cannot be.
+        if (checked !== undefined && !sameSegments(this.#text.textsOf(this.#text.body()), this.#text.texts())) {
           throw new ReleasedTextChanged(
             "a redaction reached texts that arrived out of the answer's order, which cannot be rewritten in place",
           );

@@ -6,7 +6,8 @@
  * released event carries its part of the transformed text, re-written in the provider's own chunk
  * format only when its text changed, so chunk boundaries stay where the upstream put them.
  */
-import type { AddedText, StreamText } from "../formats/format.js";
+import { splitOverSlots } from "../../core/internal.js";
+import type { StreamText } from "../formats/format.js";
 import type { SseEvent } from "../formats/sse.js";
 
 /** A check transformed text that had already been released: the stream cannot honour it. */
@@ -17,10 +18,26 @@ export class ReleasedTextChanged extends Error {
   }
 }
 
-/** One piece of text of a waiting event: which text it went to and where it ends there. */
+/**
+ * One text of the answer in one place: a choice's content, one tool call's arguments, one content
+ * block. A redaction is written back into the events of the segment it was found in, never moved
+ * into another: the client rebuilds each segment on its own.
+ */
+interface Segment {
+  /** The segment's text from `pendingAt` on: what was taken in and not released. */
+  pending: string;
+  /** Where in the segment's text the pending part starts (the released part ends). */
+  pendingAt: number;
+  /** The (checked, possibly transformed) text released so far, built by appending. */
+  released: string;
+}
+
+/** One piece of text of a waiting event: the segment it went to and where it ends there. */
 interface Part {
-  added: AddedText;
-  /** The length of its text (by key) once this piece was added. */
+  segment: Segment;
+  /** The event's own text (without the separator joining it to the text before). */
+  own: string;
+  /** The length of the segment's text once this piece was added. */
   end: number;
 }
 
@@ -30,19 +47,9 @@ interface Waiting {
   parts: Part[];
 }
 
-/** One text of the stream (a choice's): what of it was released, and what waits. */
-interface Held {
-  /** The text from `pendingAt` on: what was taken in and not released. */
-  pending: string;
-  /** Where in the text the pending part starts (the released part ends). */
-  pendingAt: number;
-  /** The (checked, possibly transformed) text released so far, built by appending. */
-  released: string;
-}
-
-/** Where a release stands in one text. */
+/** Where a release stands in one segment. */
 interface Cursor {
-  held: Held;
+  segment: Segment;
   checked: string;
   prefix: number;
   suffix: number;
@@ -68,14 +75,15 @@ function commonSuffix(a: string, b: string): number {
 }
 
 /**
- * Events of one stream held until their text is checked. Each text (a choice's) is held on its
- * own: its pending part is what a window check reads, and after a passing check it is released
- * but for its own tail. Events leave in the order they came, so an event waits for every event
- * before it, of whichever choice.
+ * Events of one stream held until their text is checked. Each choice's text is held on its own:
+ * its pending part (its segments' pending parts, joined by a newline) is what a window check
+ * reads, and after a passing check it is released but for its own tail. Events leave in the order
+ * they came, so an event waits for every event before it, of whichever choice.
  */
 export class TextHold {
   #waiting: Waiting[] = [];
-  readonly #held = new Map<number, Held>();
+  /** Each choice's segments, in the order they began. */
+  readonly #choices = new Map<number, Segment[]>();
   /** Characters taken in and released, over all texts. */
   #length = 0;
   #releasedChars = 0;
@@ -90,24 +98,23 @@ export class TextHold {
     private readonly tail: number,
   ) {}
 
-  #get(key: number): Held {
-    let held = this.#held.get(key);
-    if (!held) {
-      held = { pending: "", pendingAt: 0, released: "" };
-      this.#held.set(key, held);
-    }
-    return held;
-  }
-
   /** Takes an event in. */
   push(event: SseEvent): void {
     const parts: Part[] = [];
     for (const added of this.text.add(event)) {
-      const held = this.#get(added.key);
-      held.pending += added.text;
+      let segments = this.#choices.get(added.key);
+      if (!segments) {
+        segments = [];
+        this.#choices.set(added.key, segments);
+      }
+      // A separator begins a new segment (another tool call, another block).
+      if (added.lead > 0 || !segments.length) segments.push({ pending: "", pendingAt: 0, released: "" });
+      const segment = segments[segments.length - 1] as Segment;
+      const own = added.text.slice(added.lead);
+      segment.pending += own;
       this.#length += added.text.length;
       if (added.opaque) this.#opaque = true;
-      parts.push({ added, end: held.pendingAt + held.pending.length });
+      parts.push({ segment, own, end: segment.pendingAt + segment.pending.length });
     }
     this.#heldBytes += event.raw.length;
     this.#waiting.push({ event, parts });
@@ -128,74 +135,128 @@ export class TextHold {
     return this.#releasedChars;
   }
 
-  /** Whether text came that only the check of the whole answer can judge. */
-  get opaque(): boolean {
-    return this.#opaque;
+  /** The segments of a choice with text pending. */
+  #pendingSegments(key: number): Segment[] {
+    return (this.#choices.get(key) ?? []).filter((segment) => segment.pending !== "");
   }
 
-  /** The text taken in and not released yet, of the first text (one choice's streams have one). */
+  /** The text taken in and not released yet, of the first choice (a stream of one choice has one). */
   pending(): string {
-    return this.#held.values().next().value?.pending ?? "";
+    const key = this.#choices.keys().next().value;
+    return key === undefined
+      ? ""
+      : this.#pendingSegments(key)
+          .map((segment) => segment.pending)
+          .join("\n");
   }
 
-  /** Each text's pending part, by key, those with any. */
+  /** Each choice's pending text (its segments' pending parts joined by a newline), those with any. */
   pendingTexts(): Map<number, string> {
     const texts = new Map<number, string>();
-    for (const [key, held] of this.#held) if (held.pending) texts.set(key, held.pending);
+    for (const key of this.#choices.keys()) {
+      const text = this.#pendingSegments(key)
+        .map((segment) => segment.pending)
+        .join("\n");
+      if (text) texts.set(key, text);
+    }
     return texts;
   }
 
-  /** Each text's released part, by key, as the client received it. */
+  /** Each choice's released text, as the client received it. */
   releasedTexts(): Map<number, string> {
     const texts = new Map<number, string>();
-    for (const [key, held] of this.#held) if (held.released) texts.set(key, held.released);
+    for (const [key, segments] of this.#choices) {
+      const text = segments
+        .filter((segment) => segment.released !== "")
+        .map((segment) => segment.released)
+        .join("\n");
+      if (text) texts.set(key, text);
+    }
     return texts;
   }
 
-  /** A string given for the stream's only text, keyed. */
+  /** A string given for the stream's only choice, keyed. */
   #keyed(checked: string | ReadonlyMap<number, string>): ReadonlyMap<number, string> {
     if (typeof checked !== "string") return checked;
-    const key = this.#held.keys().next().value;
+    const key = this.#choices.keys().next().value;
     return key === undefined ? new Map() : new Map([[key, checked]]);
   }
 
   /**
-   * Releases what a passing check of the whole text allows, the stream having ended: `checked` is
-   * each whole text as the check left it, which must begin with the text already released.
+   * Releases what a passing check of the whole answer allows, the stream having ended: `checked`
+   * is each choice's segments as the check left them, each of which must begin with the text
+   * already released of it (a string: the one choice's text, its segments joined by newlines).
    */
-  releaseWhole(checked: string | ReadonlyMap<number, string>): Buffer[] {
-    const rest = new Map<number, string>();
-    for (const [key, text] of this.#keyed(checked)) {
-      const released = this.#get(key).released;
-      if (!text.startsWith(released)) throw new ReleasedTextChanged();
-      rest.set(key, text.slice(released.length));
+  releaseWhole(checked: string | ReadonlyMap<number, readonly string[]>): Buffer[] {
+    const rest = new Map<Segment, string>();
+    for (const [key, segments] of this.#choices) {
+      const texts =
+        typeof checked !== "string" ? (checked.get(key) ?? []) : segments.length === 1 ? [checked] : checked.split("\n");
+      if (texts.length !== segments.length) {
+        throw new ReleasedTextChanged(
+          "a redaction changed how the answer's texts are divided, which cannot be rewritten in place",
+        );
+      }
+      segments.forEach((segment, i) => {
+        const text = texts[i] as string;
+        if (!text.startsWith(segment.released)) throw new ReleasedTextChanged();
+        rest.set(segment, text.slice(segment.released.length));
+      });
     }
-    return this.release(rest, true);
+    return this.#release(rest, true);
   }
 
   /**
-   * Releases what a passing check of the pending texts allows. `checked` is each pending text as
-   * the check left it (the same, or its transformation; a text left out is unchanged); `final`
-   * releases everything, the stream having ended.
+   * Releases what a passing check of the pending texts allows. `checked` is each choice's pending
+   * text as the check left it (the same, or its transformation; a choice left out is unchanged),
+   * mapped back onto its segments as core/content.ts maps a transformed text onto its parts;
+   * `final` releases everything, the stream having ended.
    */
   release(checked: string | ReadonlyMap<number, string>, final: boolean): Buffer[] {
     if (!final && this.#opaque) return [];
     const keyed = this.#keyed(checked);
-    const cursors = new Map<number, Cursor>();
-    for (const [key, held] of this.#held) {
-      const text = keyed.get(key) ?? held.pending;
-      const length = held.pendingAt + held.pending.length;
-      cursors.set(key, {
-        held,
-        checked: text,
-        // Positions before `prefix` are unchanged, and so are the last `suffix` characters.
-        prefix: commonPrefix(held.pending, text),
-        suffix: commonSuffix(held.pending, text),
-        length,
-        limit: final ? length : length - this.tail,
-        at: held.pendingAt,
-        atX: 0,
-      });
+    const perSegment = new Map<Segment, string>();
+    for (const key of this.#choices.keys()) {
+      const segments = this.#pendingSegments(key);
+      const joined = segments.map((segment) => segment.pending).join("\n");
+      const text = keyed.get(key) ?? joined;
+      const split =
+        text === joined
+          ? segments.map((segment) => segment.pending)
+          : segments.length === 1
+            ? [text]
+            : splitOverSlots(
+                segments.map((segment) => ({ path: [], text: segment.pending })),
+                joined,
+                text,
+              );
+      segments.forEach((segment, i) => perSegment.set(segment, split[i] as string));
+    }
+    return this.#release(perSegment, final);
+  }
+
+  #release(checked: ReadonlyMap<Segment, string>, final: boolean): Buffer[] {
+    const cursors = new Map<Segment, Cursor>();
+    for (const segments of this.#choices.values()) {
+      // The choice's last `tail` characters are held back, over as many segments as they span.
+      let held = final ? 0 : this.tail;
+      for (let i = segments.length - 1; i >= 0; i--) {
+        const segment = segments[i] as Segment;
+        const text = checked.get(segment) ?? segment.pending;
+        const length = segment.pendingAt + segment.pending.length;
+        cursors.set(segment, {
+          segment,
+          checked: text,
+          // Positions before `prefix` are unchanged, and so are the last `suffix` characters.
+          prefix: commonPrefix(segment.pending, text),
+          suffix: commonSuffix(segment.pending, text),
+          length,
+          limit: length - held,
+          at: segment.pendingAt,
+          atX: 0,
+        });
+        held = Math.max(0, held - length - 1);
+      }
     }
     const out: Buffer[] = [];
     let taken = 0;
@@ -208,14 +269,13 @@ export class TextHold {
         if (!final && deferred) break;
         out.push(waiting.event.raw);
       } else {
-        if (waiting.parts.some((part) => part.end > (cursors.get(part.added.key) as Cursor).limit)) break;
+        if (waiting.parts.some((part) => part.end > (cursors.get(part.segment) as Cursor).limit)) break;
         const owns = waiting.parts.map((part) => {
-          const cursor = cursors.get(part.added.key) as Cursor;
-          const [piece, short] = advance(cursor, part, final);
+          const [piece, short] = advance(cursors.get(part.segment) as Cursor, part, final);
           if (short) deferred = true;
           return piece;
         });
-        const same = owns.every((piece, i) => piece === (waiting.parts[i] as Part).added.text);
+        const same = owns.every((own, i) => own === (waiting.parts[i] as Part).own);
         out.push(same ? waiting.event.raw : this.#rewrite(waiting, owns));
       }
       bytes += waiting.event.raw.length;
@@ -224,18 +284,17 @@ export class TextHold {
     this.#waiting = taken ? this.#waiting.slice(taken) : this.#waiting;
     this.#heldBytes -= bytes;
     for (const cursor of cursors.values()) {
-      const { held } = cursor;
+      const { segment } = cursor;
       const released = cursor.checked.slice(0, cursor.atX);
-      held.released += released;
+      segment.released += released;
       this.#releasedChars += released.length;
-      held.pending = held.pending.slice(cursor.at - held.pendingAt);
-      held.pendingAt = cursor.at;
+      segment.pending = segment.pending.slice(cursor.at - segment.pendingAt);
+      segment.pendingAt = cursor.at;
     }
     return out;
   }
 
-  #rewrite(waiting: Waiting, pieces: string[]): Buffer {
-    const owns = pieces.map((piece, i) => own(piece, (waiting.parts[i] as Part).added));
+  #rewrite(waiting: Waiting, owns: string[]): Buffer {
     try {
       return this.text.rewrite(waiting.event, owns);
     } catch (error) {
@@ -245,11 +304,11 @@ export class TextHold {
 }
 
 /**
- * Moves a text's cursor over one piece: the piece's part of the checked text, and whether it
- * carries less than its whole text (the change goes with a later event).
+ * Moves a segment's cursor over one piece: the piece's part of the checked text, and whether it
+ * carries less than its whole text (the change goes with a later event of the segment).
  */
 function advance(cursor: Cursor, part: Part, final: boolean): [string, boolean] {
-  const from = cursor.held.pendingAt;
+  const from = cursor.segment.pendingAt;
   let endT: number;
   let endX: number;
   let short = false;
@@ -272,10 +331,4 @@ function advance(cursor: Cursor, part: Part, final: boolean): [string, boolean] 
   cursor.at = endT;
   cursor.atX = endX;
   return [piece, short];
-}
-
-/** The event's own text in a piece of joined text: without the separator it was joined with. */
-function own(piece: string, added: AddedText): string {
-  const lead = added.text.slice(0, added.lead);
-  return lead && piece.startsWith(lead) ? piece.slice(lead.length) : piece;
 }
