@@ -21,6 +21,7 @@ beforeAll(async () => {
       providers: [
         { slug: "up", provider: "openai", base_url: upstream.baseUrl, api_key: "sk-server-held" },
         { slug: "upa", provider: "anthropic", base_url: upstream.baseUrl, api_key: "sk-ant-server-held" },
+        { slug: "gem", provider: "google", base_url: `${upstream.server.origin}/v1beta`, api_key: "gemini-key" },
       ],
     },
   });
@@ -130,6 +131,33 @@ describe("several choices, interleaved", () => {
     expect(plain.status).toBe(446);
     expect(stream.status === 446 || stream.rebuilt?.error !== undefined).toBe(true);
     if (stream.rebuilt) expect(allText(stream.rebuilt)).not.toContain(SSN);
+  });
+});
+
+describe("several Gemini candidates (candidateCount), interleaved", () => {
+  it("checks each candidate's own text, as the JSON answer of the same candidates", async () => {
+    const first = Array.from({ length: 60 }, (_, i) => (i === 3 ? "123-" : i === 4 ? "45-" : i === 5 ? "6789 " : `w${i} `));
+    const second = Array.from({ length: 60 }, (_, i) => `filler${i} `);
+    const candidate = (index: number, text: string, finishReason?: string) => ({
+      index,
+      content: { role: "model", parts: [{ text }] },
+      ...(finishReason && { finishReason }),
+    });
+    const pieces: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const last = i === 59 ? "STOP" : undefined;
+      pieces.push(`data: ${JSON.stringify({ candidates: [candidate(0, first[i] as string, last)] })}\r\n\r\n`);
+      pieces.push(`data: ${JSON.stringify({ candidates: [candidate(1, second[i] as string, last)] })}\r\n\r\n`);
+    }
+    const usageMetadata = { promptTokenCount: 1, candidatesTokenCount: 120, totalTokenCount: 121 };
+    const json = { candidates: [candidate(0, first.join(""), "STOP"), candidate(1, second.join(""), "STOP")], usageMetadata };
+    upstream.enqueue({ kind: "json", body: json });
+    const body = { model: "@gem/gemini-2.0-flash", n: 2, messages: [{ role: "user", content: "go" }] };
+    expect((await post("/v1/chat/completions", DENY, body)).status).toBe(446);
+    upstream.enqueue({ kind: "stream", pieces });
+    const streamed = await post("/v1/chat/completions", DENY, { ...body, stream: true });
+    expect(streamed.status === 446 || rebuildOpenAiStream(streamed.text).error !== undefined).toBe(true);
+    if (streamed.status === 200) expect(allText(rebuildOpenAiStream(streamed.text))).not.toContain(SSN);
   });
 });
 
