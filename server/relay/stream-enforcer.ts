@@ -9,14 +9,16 @@
  * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
  * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
-import type { Evaluation, GuardrailResult, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
-import { locateText } from "../../core/index.js";
+import type { Evaluation, HookResults, RequestType, StreamMode } from "../../core/index.js";
+import type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
+
+export type { Opening, RelayedTarget, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
 import { hasDuplicateKeys, ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import { eventObject, replacedEvent, type StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
-import { ReleasedTextChanged, TextHold } from "./text-hold.js";
+import { joinedSegments, ReleasedTextChanged, sameSegments, TextHold } from "./text-hold.js";
 
 /**
  * The most a held stream may hold, in bytes of upstream events. An answer is bounded by the
@@ -56,37 +58,6 @@ function readAlike(event: SseEvent): SseEvent {
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
 
-/** Why a stream that had begun was stopped by the gateway. */
-export interface StreamStop {
-  /** The denying guardrails, or empty when a redaction could not be honoured. */
-  guardrails: string[];
-  /** Characters of text the client had received. */
-  released_chars: number;
-  mode: StreamMode;
-}
-
-/** How a relayed stream ended, for the log. */
-export interface RelaySummary {
-  /**
-   * The text the client received: of a held stream, what was released (redacted as released,
-   * nothing a deny stopped); of a stream passed through, all of it.
-   */
-  text: string;
-  /** The response body the text the client received amounts to. */
-  body: Record<string, unknown>;
-  /** The text the upstream sent, for a usage estimate when the upstream reported none. */
-  upstreamText: string;
-  /** The share of the stream's event bytes `text` was gathered from, when not all (a stream passed through). */
-  textShare?: number;
-  output?: Evaluation;
-  outputSkipped: boolean;
-  error?: unknown;
-  stop?: StreamStop;
-}
-
-/** What a held stream's first check decided, before any byte was sent. */
-export type Opening = { kind: "denied"; output: Evaluation } | { kind: "open"; outputStatus?: GuardrailStatus };
-
 /** The `hook_results` event in the endpoint's format. */
 export function hookEvent(format: FormatName, hookResults: Partial<HookResults>): Buffer {
   return FORMATS[format].hookEvent(hookResults);
@@ -98,50 +69,6 @@ export function hookEvent(format: FormatName, hookResults: Partial<HookResults>)
  * long enough stream still costs without end; past this the stream fails closed.
  */
 export const DEFAULT_STREAM_CHECK_BUDGET_MS = 30_000;
-
-/**
- * What the relay reads of the target it relays (the call's `Leaf` has all of it): its guardrail
- * lists, how its stream is held, its request type and its input side's results. Declared here so
- * the relay, below the call on the import ladder, depends on no stage above it.
- */
-export interface RelayedTarget {
-  node: {
-    input: { sync: readonly unknown[] };
-    output: { sync: readonly unknown[]; async: readonly unknown[] };
-    stream: { mode: StreamMode; window: number; tail: number };
-  };
-  phase: { requestType: RequestType };
-  input?: { results: GuardrailResult[] };
-}
-
-/** Options of a relay. */
-export interface RelayOptions {
-  leaf: RelayedTarget;
-  format: FormatName;
-  source: AsyncIterable<Buffer>;
-  /** Runs the synchronous output side on a body carrying the streamed text. */
-  evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Runs the checks of one window (`Phases.windowGuardrails`) on a body carrying its text. */
-  evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
-  checkBudgetMs?: number;
-}
-
-/** Whether two sets of segments by key are the same (a key without segments counts as absent). */
-function sameSegments(a: ReadonlyMap<number, readonly string[]>, b: ReadonlyMap<number, readonly string[]>): boolean {
-  const keys = new Set([...a.keys(), ...b.keys()]);
-  for (const key of keys) {
-    const x = a.get(key) ?? [];
-    const y = b.get(key) ?? [];
-    if (x.length !== y.length || x.some((segment, i) => segment !== y[i])) return false;
-  }
-  return true;
-}
-
-/** Each key's segments joined, as a window's text is. */
-function joined(texts: ReadonlyMap<number, readonly string[]>): Map<number, string> {
-  return new Map([...texts].map(([key, segments]) => [key, segments.join("\n")]));
-}
 
 /** Milliseconds the checks of an evaluation took, summed. */
 function checkTime(evaluation: Evaluation): number {
@@ -423,7 +350,7 @@ export class StreamEnforcer {
     }
     const checked = output.transformed ? this.#text.textsOf(output.response) : undefined;
     try {
-      if (!final) this.#ready.push(...hold.release(checked ? joined(checked) : pending, false));
+      if (!final) this.#ready.push(...hold.release(checked ? joinedSegments(checked) : pending, false));
       else {
         // A redaction of the whole answer is mapped back onto the held events segment by segment,
         // which needs the segments in the order the events carried them: out of order, it cannot be.

@@ -332,3 +332,19 @@ function advance(cursor: Cursor, part: Part, final: boolean): [string, boolean] 
   cursor.atX = endX;
   return [piece, short];
 }
+
+/** Whether two sets of segments by key are the same (a key without segments counts as absent). */
+export function sameSegments(a: ReadonlyMap<number, readonly string[]>, b: ReadonlyMap<number, readonly string[]>): boolean {
+  const keys = new Set([...a.keys(), ...b.keys()]);
+  for (const key of keys) {
+    const x = a.get(key) ?? [];
+    const y = b.get(key) ?? [];
+    if (x.length !== y.length || x.some((segment, i) => segment !== y[i])) return false;
+  }
+  return true;
+}
+
+/** Each key's segments joined, as a window's text is. */
+export function joinedSegments(texts: ReadonlyMap<number, readonly string[]>): Map<number, string> {
+  return new Map([...texts].map(([key, segments]) => [key, segments.join("\n")]));
+}
