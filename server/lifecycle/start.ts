@@ -30,7 +30,7 @@ import { RedisResponseCache } from "../call/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { checkProviderOptions } from "../providers/options.js";
-import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
+import { type ReadinessProbe, readyRoute, WARM_UP_PROBE } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { ManagementError } from "../store/errors.js";
@@ -138,7 +138,7 @@ export interface ManagedGateway {
 function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined, warmed: () => boolean): ReadinessProbe[] {
   const probes: ReadinessProbe[] = [
     {
-      name: "warm_up",
+      name: WARM_UP_PROBE,
       check: async () => {
         if (!warmed()) throw new Error("the worker pool is starting and the models are loading");
       },
