@@ -1,0 +1,111 @@
+/**
+ * The CLI's remote mode: with `--url` and `--api-key` (or GUARDGATE_URL and GUARDGATE_API_KEY) a
+ * command speaks to a running gateway's admin API instead of opening a store on this machine, as
+ * it must where the store is not the operator's to open (a gateway in Kubernetes, on Postgres).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { GuardgateError } from "../core/index.js";
+import { resolveDataDir } from "../server/store/data-dir.js";
+import type { Flag } from "./args.js";
+import { UsageError } from "./usage-error.js";
+
+/** `--url URL`: the gateway to speak to. */
+export const URL_FLAG = {
+  type: "string",
+  value: "URL",
+  help: "a running gateway (http://host:port) to speak to over its admin API instead of the\nstore on this machine (default GUARDGATE_URL)",
+} as const satisfies Flag;
+
+/** `--api-key KEY`: the admin key the remote calls carry. */
+export const API_KEY_FLAG = {
+  type: "string",
+  value: "KEY",
+  help: "an admin key of that gateway (default GUARDGATE_API_KEY)",
+} as const satisfies Flag;
+
+/** The flags of remote mode, for a command's flag list. */
+export const REMOTE_FLAGS = { url: URL_FLAG, "api-key": API_KEY_FLAG } as const;
+
+/** A gateway's admin API, as one key sees it. */
+export class AdminClient {
+  /** The gateway's address, without a trailing slash. */
+  readonly url: string;
+  readonly #key: string;
+
+  constructor(url: string, key: string) {
+    this.url = url.replace(/\/+$/, "");
+    this.#key = key;
+  }
+
+  /**
+   * Calls `/admin/v1{path}`; resolves with the parsed answer (undefined for 204). An error answer
+   * rejects with its code and message; an unreachable gateway with `gateway_unreachable`.
+   */
+  async call<T>(method: string, route: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.url}/admin/v1${route}`, {
+        method,
+        headers: { "x-gateway-api-key": this.#key, ...(body !== undefined && { "content-type": "application/json" }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new GuardgateError(
+        "gateway_unreachable",
+        `cannot reach the gateway at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const answer = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new GuardgateError(
+        answer?.code ?? "gateway_error",
+        `${this.url} answered ${response.status}: ${answer?.message ?? (text.slice(0, 200) || response.statusText)}`,
+      );
+    }
+    return parsed as T;
+  }
+}
+
+/** Where the remote settings come from: the flags, then the environment. */
+export interface RemoteValues {
+  url?: string | undefined;
+  "api-key"?: string | undefined;
+}
+
+/**
+ * The admin client the flags or environment name, or undefined when they name no gateway (the
+ * command then works on the local store). A URL without a key is a usage mistake.
+ */
+export function remoteOf(values: RemoteValues, env: NodeJS.ProcessEnv = process.env): AdminClient | undefined {
+  const url = values.url ?? (env.GUARDGATE_URL || undefined);
+  if (url === undefined) {
+    if (values["api-key"] !== undefined) throw new UsageError("--api-key goes with --url (or GUARDGATE_URL)");
+    return undefined;
+  }
+  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be an http:// or https:// address, not "${url}"`);
+  const key = values["api-key"] ?? (env.GUARDGATE_API_KEY || undefined);
+  if (!key) throw new UsageError("speaking to a gateway needs an admin key: --api-key KEY or GUARDGATE_API_KEY");
+  return new AdminClient(url, key);
+}
+
+/**
+ * The admin key of the data folder's first start (`initial-keys.json`), for a command run beside
+ * a local gateway; undefined when the folder holds none.
+ */
+export function localAdminKey(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const file = path.join(resolveDataDir(dataDir, env), "initial-keys.json");
+  try {
+    return (JSON.parse(readFileSync(file, "utf8")) as { admin_key?: string }).admin_key;
+  } catch {
+    return undefined;
+  }
+}
