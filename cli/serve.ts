@@ -7,6 +7,7 @@
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/lifecycle/start.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { prettyLogStream } from "./pretty-log.js";
 import { type StartupLines, startupLines } from "./startup-lines.js";
 import type { Command } from "./main.js";
 import { UsageError } from "./usage-error.js";
@@ -133,6 +134,8 @@ const serve: Command = async (argv) => {
       ...(values.store && { storeUrl: values.store }),
       ...(values.redis && { redisUrl: values.redis }),
       logLevel: values["log-level"],
+      // A person reads one plain line per event; anything else gets pino's JSON, as the start-up lines do.
+      ...(lines.terminal && { logStream: prettyLogStream(process.stdout) }),
       gracePeriodMs,
       waitReady: values["wait-ready"] === true,
       app: { executor },
@@ -186,8 +189,14 @@ const serve: Command = async (argv) => {
   lines.info(
     `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
       `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
-      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1`,
-    { url: server.url, counts, checks: engine.checks().length, plugins: engine.plugins().length },
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1; console at ${server.url}/console/`,
+    {
+      url: server.url,
+      console_url: `${server.url}/console/`,
+      counts,
+      checks: engine.checks().length,
+      plugins: engine.plugins().length,
+    },
   );
 
   return stopped;
