@@ -75,18 +75,25 @@ export class AdminClient {
   }
 }
 
-/** Where the remote settings come from: the flags, then the environment. */
+/** Where the remote settings come from: the flags, then the environment; and the local store's flags. */
 export interface RemoteValues {
   url?: string | undefined;
   "api-key"?: string | undefined;
+  "data-dir"?: string | undefined;
+  config?: string | undefined;
+  plugin?: string[] | undefined;
 }
 
 /**
  * The admin client the flags or environment name, or undefined when they name no gateway (the
- * command then works on the local store). A URL without a key is a usage mistake.
+ * command then works on the local store). `--url` beside a local store's flag, or a URL without
+ * a key, is a usage mistake; GUARDGATE_URL gives way to an explicit `--data-dir`.
  */
 export function remoteOf(values: RemoteValues, env: NodeJS.ProcessEnv = process.env): AdminClient | undefined {
-  const url = values.url ?? (env.GUARDGATE_URL || undefined);
+  const local = (["data-dir", "config", "plugin"] as const).find((flag) => values[flag] !== undefined);
+  if (values.url !== undefined && local)
+    throw new UsageError(`--${local} is for the store on this machine; with --url the gateway uses its own`);
+  const url = values.url ?? (local ? undefined : env.GUARDGATE_URL || undefined);
   if (url === undefined) {
     if (values["api-key"] !== undefined) throw new UsageError("--api-key goes with --url (or GUARDGATE_URL)");
     return undefined;

@@ -53,7 +53,7 @@ async function rule(): Promise<string> {
   const [workspace] = await server.managed.store.workspaces.list(server.report.seeded!.organization_id);
   if (!workspace) throw new Error("the file's organization has no workspace");
   const record = await server.managed.store.guardrails.get(workspace.id, "words");
-  return (record!.definition as { checks: Array<{ parameters: { rule: string } }> }).checks[0]!.parameters.rule;
+  return record!.definition.checks[0]!.parameters!.rule as string;
 }
 
 describe("guardgate reload", () => {
