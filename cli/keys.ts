@@ -44,28 +44,17 @@ interface KeyBackend {
 
 /** The actions over a gateway's admin API; the organization is the admin key's own. */
 function remoteKeys(client: AdminClient, organization: string | undefined): KeyBackend {
-  const checkOrganization = async () => {
-    if (organization === undefined) return;
-    const me = await client.call<ApiKey>("GET", "/me");
-    if (me.organization_id !== organization)
-      throw new UsageError(`the admin key belongs to organization ${me.organization_id}, not ${organization}`);
-  };
   return {
     async workspace(role, named) {
-      await checkOrganization();
-      if (named !== undefined || role === "org_admin") return named ?? null;
-      const me = await client.call<ApiKey>("GET", "/me");
-      if (me.workspace_id) return me.workspace_id;
-      const [first] = (await client.call<{ data: Array<{ id: string }> }>("GET", "/workspaces")).data;
-      if (!first) throw new UsageError(`organization ${me.organization_id} has no workspace`);
-      return first.id;
+      await client.checkOrganization(organization);
+      return role === "org_admin" && named === undefined ? null : client.workspace(named);
     },
     async create(input) {
       const { key, ...api_key } = await client.call<ApiKey & { key: string }>("POST", "/api-keys", input);
       return { key, api_key };
     },
     async list(workspace) {
-      await checkOrganization();
+      await client.checkOrganization(organization);
       const query = workspace === undefined ? "" : `?workspace_id=${encodeURIComponent(workspace)}`;
       return (await client.call<{ data: ApiKey[] }>("GET", `/api-keys${query}`)).data;
     },

@@ -47,11 +47,7 @@ interface PolicyBackend {
 
 /** The actions over a gateway's admin API; the organization is the admin key's own. */
 async function remotePolicies(client: AdminClient, organization: string | undefined): Promise<PolicyBackend> {
-  if (organization !== undefined) {
-    const me = await client.call<{ organization_id: string }>("GET", "/me");
-    if (me.organization_id !== organization)
-      throw new UsageError(`the admin key belongs to organization ${me.organization_id}, not ${organization}`);
-  }
+  await client.checkOrganization(organization);
   const path = (id: string) => `/policies/${encodeURIComponent(id)}`;
   return {
     list: async () => (await client.call<{ data: Policy[] }>("GET", "/policies")).data,

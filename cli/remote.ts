@@ -43,6 +43,19 @@ export class AdminClient {
    * rejects with its code and message; an unreachable gateway with `gateway_unreachable`.
    */
   async call<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const text = await (await this.send(method, route, body)).text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** Calls `/admin/v1{path}` and resolves with the answer's body as a stream of bytes (an export). */
+  async stream(route: string): Promise<AsyncIterable<Uint8Array>> {
+    const response = await this.send("GET", route);
+    if (!response.body) throw new GuardgateError("gateway_error", `${this.url} answered ${route} without a body`);
+    return response.body as unknown as AsyncIterable<Uint8Array>;
+  }
+
+  /** A successful answer; an error answer or no answer rejects, saying why. */
+  private async send(method: string, route: string, body?: unknown): Promise<Response> {
     let response: Response;
     try {
       response = await fetch(`${this.url}/admin/v1${route}`, {
@@ -57,21 +70,39 @@ export class AdminClient {
         `cannot reach the gateway at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message})`,
       );
     }
+    if (response.ok) return response;
     const text = await response.text();
-    let parsed: unknown;
+    let answer: { code?: string; message?: string } | undefined;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      answer = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
     } catch {
-      parsed = undefined;
+      answer = undefined;
     }
-    if (!response.ok) {
-      const answer = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new GuardgateError(
-        answer?.code ?? "gateway_error",
-        `${this.url} answered ${response.status}: ${answer?.message ?? (text.slice(0, 200) || response.statusText)}`,
-      );
-    }
-    return parsed as T;
+    throw new GuardgateError(
+      answer?.code ?? "gateway_error",
+      `${this.url} answered ${response.status}: ${answer?.message ?? (text.slice(0, 200) || response.statusText)}`,
+    );
+  }
+
+  /**
+   * The workspace a command acts in, as the local commands choose it: the one named, else the
+   * key's own, else its organization's first.
+   */
+  async workspace(named: string | undefined): Promise<string> {
+    if (named !== undefined) return named;
+    const me = await this.call<{ organization_id: string; workspace_id: string | null }>("GET", "/me");
+    if (me.workspace_id) return me.workspace_id;
+    const [first] = (await this.call<{ data: Array<{ id: string }> }>("GET", "/workspaces")).data;
+    if (!first) throw new UsageError(`organization ${me.organization_id} has no workspace`);
+    return first.id;
+  }
+
+  /** Refuses an `--organization` other than the key's own: a gateway's key acts in its organization only. */
+  async checkOrganization(named: string | undefined): Promise<void> {
+    if (named === undefined) return;
+    const me = await this.call<{ organization_id: string }>("GET", "/me");
+    if (me.organization_id !== named)
+      throw new UsageError(`the admin key belongs to organization ${me.organization_id}, not ${named}`);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The CLI's remote mode against a started gateway (real socket, real store, nothing on this
  * machine's data folder): `--url` and `--api-key`, or GUARDGATE_URL and GUARDGATE_API_KEY, make
- * `logs tail`, `keys` and `policies` speak to the gateway's admin API, printing what they print
+ * `logs tail`, `keys`, `policies` and `datasets` speak to the gateway's admin API, printing what they print
  * over a local store; the gateway's refusals exit 1 with its message, usage mistakes exit 2.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -151,5 +151,44 @@ describe("guardgate policies --url", () => {
     const again = await cli(["policies", "delete", "short-prompts"], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("answered 404");
+  });
+});
+
+describe("guardgate datasets --url", () => {
+  it("makes a dataset from the gateway's logs, lists, shows, labels and exports it", async () => {
+    const patched = await fetch(`${server.url}/admin/v1/workspaces/${keys.workspace_id}`, {
+      method: "PATCH",
+      headers: { "x-gateway-api-key": keys.admin_key, "content-type": "application/json" },
+      body: JSON.stringify({ settings: { log_bodies: true } }),
+    });
+    expect(patched.status).toBe(200);
+    const kept = await chat("a prompt kept with its body");
+    await server.app.guardgate.drainLogs();
+    await server.managed.sink.flush();
+
+    const created = await cli(["datasets", "create", "--name", "remote-set", "--json", ...remote]);
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const record = JSON.parse(created.stdout) as { id: string; rows: number; workspace_id: string };
+    expect(record).toMatchObject({ rows: 1, workspace_id: keys.workspace_id });
+
+    const list = await cli(["datasets", "list", ...remote]);
+    expect(list.stdout).toMatch(new RegExp(`^${record.id}  remote-set  ready  rows 1 \\(label 1: 0\\)`));
+    const show = await cli(["datasets", "show", record.id, ...remote]);
+    expect(show.stdout).toContain(`${kept.id}  label 0`);
+    expect(show.stdout).toContain("a prompt kept with its body");
+    const labelled = await cli(["datasets", "label", record.id, kept.id, "1", ...remote]);
+    expect(labelled.stdout).toContain("rows 1 (label 1: 1)");
+
+    const exported = await cli(["datasets", "export", record.id, ...remote]);
+    expect(exported.code).toBe(0);
+    const rows = exported.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { log_id: string; label: number });
+    expect(rows).toEqual([expect.objectContaining({ log_id: kept.id, label: 1 })]);
+    const missing = await cli(["datasets", "show", "ds_nope", ...remote]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("answered 404");
   });
 });

@@ -22,12 +22,13 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
+  const text = (chunk: string | Uint8Array) => (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
   process.stdout.write = ((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
+    stdout += text(chunk);
     return true;
   }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
+    stderr += text(chunk);
     return true;
   }) as typeof process.stderr.write;
   try {
