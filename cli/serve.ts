@@ -1,8 +1,9 @@
 /**
  * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
  * empty store prints the generated keys once; a config file seeds the store. Prints the address
- * and what was loaded; SIGHUP reads the config file again; SIGTERM or SIGINT stops accepting, lets
- * in-flight requests finish (bounded), writes every request log, then exits.
+ * and what was loaded; SIGHUP (or `guardgate reload`, through the admin API, for a process whose
+ * id is not at hand, as under `npm start`) reads the config file again; SIGTERM or SIGINT stops
+ * accepting, lets in-flight requests finish (bounded), writes every request log, then exits.
  */
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/lifecycle/start.js";
