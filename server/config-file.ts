@@ -195,6 +195,11 @@ const FILE_SCHEMA = {
           type: "boolean",
           description: "OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered.",
         },
+        file_records_editable: {
+          type: "boolean",
+          description:
+            "Let the admin API and the console change and delete the records this file seeds (default false: refused with 409 `file_managed`, since the next reload writes the file's version again).",
+        },
         trust_proxy: {
           oneOf: [{ type: "boolean" }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }],
           description:

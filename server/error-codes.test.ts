@@ -122,7 +122,7 @@ describe("the types", () => {
   it("let a class take only codes whose line has a status, and a helper only codes of its status", () => {
     expectTypeOf<CodeWithStatus<typeof STORE_ERRORS>>().toEqualTypeOf<"store_unavailable" | "store_busy">();
     expectTypeOf<CodeWithStatus<typeof MANAGEMENT_ERRORS, 409>>().toEqualTypeOf<
-      "conflict" | "version_conflict" | "guardrail_in_use" | "breaks_config" | "no_config_file"
+      "conflict" | "version_conflict" | "guardrail_in_use" | "breaks_config" | "no_config_file" | "file_managed"
     >();
     expectTypeOf<GatewayStatusCode>().toEqualTypeOf<keyof typeof GATEWAY_ERRORS>();
     // Never called: each line is here for the compiler to refuse.

@@ -258,6 +258,11 @@ export const MANAGEMENT_ERRORS = {
   guardrail_in_use: { status: 409, meaning: "a saved config still names the guardrail" },
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
   no_config_file: { status: 409, meaning: "a reload was asked of a gateway started without --config: there is no file to read" },
+  file_managed: {
+    status: 409,
+    meaning:
+      "the record is seeded from the gateway's config file, which the next reload applies again: edit the file (the message names it), or set settings.file_records_editable",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /**

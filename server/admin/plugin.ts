@@ -16,6 +16,7 @@ import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
 import type { ReloadReport } from "./reload-report.js";
 import { reloadRoute } from "./routes/reload.js";
+import { type FileManagedRecords, fileManagedRecords } from "./file-managed.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
@@ -41,6 +42,8 @@ export interface AdminOptions {
   reload?: { run: () => Promise<ReloadReport>; organization: () => string | undefined };
   /** Failed keys throttled per source; shared with the `/v1` routes so a source is counted once. */
   throttle?: AuthThrottle;
+  /** The records the config file seeds: marked in answers, and not to be edited here unless allowed. */
+  fileRecords?: FileManagedRecords;
 }
 
 /** Status, code and message of any error an admin route raised. */
@@ -94,6 +97,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       admin.get("/openapi.json", { schema: { hide: true } }, async () => admin.swagger());
       await admin.register(async (scope) => {
         requireAdminKey(scope, sources, throttle);
+        if (options.fileRecords) fileManagedRecords(scope, options.fileRecords);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);

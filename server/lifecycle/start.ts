@@ -31,7 +31,7 @@ import { RedisResponseCache } from "../call/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { checkProviderOptions } from "../providers/options.js";
-import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
+import { type ReadinessProbe, readyRoute, WARM_UP_PROBE } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { ManagementError } from "../store/errors.js";
@@ -44,6 +44,7 @@ import { GatewaySources } from "../management/gateway-sources.js";
 import { Management } from "../management/index.js";
 import { StoreGate } from "../management/store-gate.js";
 import { seedFromFile } from "./seed.js";
+import { FileRecordIndex } from "./file-records.js";
 import { ConfigReloader, describeReload } from "./reload.js";
 import { warmUp, type WarmUpReport } from "./warm-up.js";
 
@@ -140,7 +141,7 @@ export interface ManagedGateway {
 function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined, warmed: () => boolean): ReadinessProbe[] {
   const probes: ReadinessProbe[] = [
     {
-      name: "warm_up",
+      name: WARM_UP_PROBE,
       check: async () => {
         if (!warmed()) throw new Error("the worker pool is starting and the models are loading");
       },
@@ -241,6 +242,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     options.configPath && options.file
       ? new ConfigReloader({ path: options.configPath, applied: options.file, store, management, sources })
       : undefined;
+  const fileRecords = reloader && new FileRecordIndex(reloader.path, file.settings?.file_records_editable ?? false);
   const metrics = metricsToken
     ? new GatewayMetrics({
         executor: () => executor!(),
@@ -255,6 +257,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     const log = app?.log;
     try {
       const report = await reloader.reload();
+      await fileRecords?.refresh(store, reloader.applied);
       log?.info({ removed: report.removed, restart_needed: report.restart_needed }, describeReload(report));
       if (report.restart_needed.length)
         log?.warn(`config file: ${report.restart_needed.join(", ")} changed; restart the gateway to apply them`);
@@ -330,11 +333,13 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       fileOrganization = (await store.organizations.list())[0]?.id;
+      if (fileRecords && reloader) await fileRecords.refresh(store, reloader.applied);
       await built.register(adminPlugin, {
         management,
         sources,
         throttle: built.guardgate.authThrottle,
         reload: { run: reload, organization: () => fileOrganization },
+        ...(fileRecords && { fileRecords }),
       });
       await built.register(feedbackRoutes, {
         keys: sources.apiKeys,
