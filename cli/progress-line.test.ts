@@ -45,7 +45,7 @@ describe("progressLine", () => {
       line.end();
       line.end();
     });
-    expect(out).toContain("\r\x1b[2Kreading: 3");
+    expect(out).toContain("\rreading: 3");
     expect(out).toContain("evaluating [###############...............] 1/2 (50%)");
     expect(out.endsWith("2/2 (100%)\n")).toBe(true);
   });

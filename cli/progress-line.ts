@@ -35,7 +35,7 @@ export function progressLine(tty: boolean, barLabel: string, lineLabel: string):
     },
     note(text) {
       if (!tty) return;
-      process.stderr.write(`\r\x1b[2K${text}`);
+      process.stderr.write(`\r${text}`);
       drawn = true;
     },
     end() {
