@@ -40,7 +40,7 @@ const counts = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
  * joined to the record's (`guardrails[0].checks[0].id`), other refusals follow the record's path.
  */
 function at(path: string, label: string, error: unknown): unknown {
-  const configError = (error as { configError?: unknown }).configError;
+  const configError = error instanceof ConfigError ? error : (error as { configError?: unknown }).configError;
   if (configError instanceof ConfigError) {
     const problem = configError.path ? configError.message.slice(configError.path.length + 2) : configError.message;
     const where = configError.path
@@ -269,6 +269,9 @@ async function seedProvider(
   tally: SeedCounts,
 ): Promise<void> {
   const store = management.context.store;
+  // Checked here under the file's own path (options.X): the integration would name the admin
+  // API's (credentials.options.X). A reload seeds without the start-up checks.
+  management.context.checkProviderOptions(entry.provider, entry.options, "options");
   const slug = integrationSlug(entry);
   const credentials: IntegrationCredentials | null =
     entry.api_key !== undefined || entry.headers !== undefined || entry.options !== undefined
