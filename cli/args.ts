@@ -111,13 +111,7 @@ export function helpOf<O extends Record<string, Flag>>(args: CommandArgs<O>): st
     const indent = " ".repeat(argument < 0 ? 17 : argument + 1);
     return [head, ...rest.map((line) => `${indent}${line.trim()}`)];
   });
-  return [
-    ...usage,
-    ...(args.about ? ["", args.about] : []),
-    "",
-    ...list,
-    ...(args.footer ? ["", args.footer] : []),
-  ].join("\n");
+  return [...usage, ...(args.about ? ["", args.about] : []), "", ...list, ...(args.footer ? ["", args.footer] : [])].join("\n");
 }
 
 /**

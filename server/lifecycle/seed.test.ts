@@ -18,7 +18,12 @@ afterEach(async () => {
 describe("seedFromFile", () => {
   it("names a provider's bad option by the file's path, for a new provider and an edited one", async () => {
     plane = await testPlane();
-    const management = new Management({ store: plane.store, box: plane.box, registry: plane.engine.registry, checkProviderOptions });
+    const management = new Management({
+      store: plane.store,
+      box: plane.box,
+      registry: plane.engine.registry,
+      checkProviderOptions,
+    });
     await tenant(management);
     const provider = (options: Record<string, unknown>) => ({
       providers: [{ slug: "p", provider: "bedrock", options, api_key: "k" }],

@@ -15,12 +15,7 @@ import type { EvalTarget } from "./eval.js";
  * A guardrail definition, read from the file `where` (or, with `fromFile` false, from the request
  * field `where`): prepared for its own side, the input side when it names none.
  */
-export function targetFromDefinition(
-  registry: CheckRegistry,
-  definition: unknown,
-  where: string,
-  fromFile = true,
-): EvalTarget {
+export function targetFromDefinition(registry: CheckRegistry, definition: unknown, where: string, fromFile = true): EvalTarget {
   if (typeof definition !== "object" || definition === null || Array.isArray(definition) || !("checks" in definition))
     throw new ConfigError("", `${where}: must hold one guardrail object {id, checks, ...}`);
   const def = definition as GuardrailDefinition;

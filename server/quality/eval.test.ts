@@ -187,12 +187,24 @@ describe("the report's labels and warnings", () => {
   });
 
   it("warns when a label has too few rows for F1 to mean anything, naming the threshold and why", async () => {
-    const few = await evaluate({ engine: inline, target: targetFromDefinition(inline.registry, injectionPack, "p.json"), rows: rows(12), source: "rows" });
+    const few = await evaluate({
+      engine: inline,
+      target: targetFromDefinition(inline.registry, injectionPack, "p.json"),
+      rows: rows(12),
+      source: "rows",
+    });
     expect(few.results[0]!.warnings).toEqual([
       `only 4 rows labelled 1 and 8 labelled 0: below ${MIN_ROWS_PER_LABEL} of each, one row moves recall or the false-positive rate by more than ${(100 / MIN_ROWS_PER_LABEL).toFixed(1)} points, so F1 says little`,
     ]);
-    expect(renderEvalReport(few)).toContain(`warning: only 4 rows labelled 1 and 8 labelled 0: below ${MIN_ROWS_PER_LABEL} of each`);
-    const enough = await evaluate({ engine: inline, target: targetFromDefinition(inline.registry, injectionPack, "p.json"), rows: rows(3 * MIN_ROWS_PER_LABEL), source: "rows" });
+    expect(renderEvalReport(few)).toContain(
+      `warning: only 4 rows labelled 1 and 8 labelled 0: below ${MIN_ROWS_PER_LABEL} of each`,
+    );
+    const enough = await evaluate({
+      engine: inline,
+      target: targetFromDefinition(inline.registry, injectionPack, "p.json"),
+      rows: rows(3 * MIN_ROWS_PER_LABEL),
+      source: "rows",
+    });
     expect(enough.results[0]!.warnings).toEqual([]);
     expect(renderEvalReport(enough)).not.toContain("warning");
   });
