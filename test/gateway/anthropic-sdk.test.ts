@@ -179,10 +179,12 @@ describe("guardrails through the Anthropic SDK", () => {
         data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown>,
       }));
     const names = events.map((e) => e.event);
-    expect(names[0]).toBe("hook_results");
+    // After message_start, which the SDK needs first: what comes before it never reaches its listeners.
+    expect(names[0]).toBe("message_start");
+    expect(names[1]).toBe("hook_results");
     expect(names.at(-1)).toBe("message_stop");
     expect(names.at(-2)).toBe("hook_results");
-    const first = events[0]?.data.hook_results as HookResults;
+    const first = events[1]?.data.hook_results as HookResults;
     expect(first.before_request_hooks[0]).toMatchObject({ verdict: true });
     // In after mode the output deny cannot retract streamed text: the last hook event reports it.
     const last = events.at(-2)?.data.hook_results as HookResults;
@@ -190,4 +192,35 @@ describe("guardrails through the Anthropic SDK", () => {
     const record = await gateway.logs.waitFor((r) => r.id === response.headers.get("x-gateway-request-id"));
     expect(record.stream_output_denied).toBe(true);
   });
+
+  it.each([
+    ["after", 1000],
+    ["window", 4],
+  ])(
+    "delivers both hook_results events to messages.stream() listeners when strict compliance is off (%s mode, events split every %i bytes)",
+    async (mode, chunkBytes) => {
+      const config = {
+        ...viaFake(),
+        input_guardrails: [{ wordCount: { minWords: 1 } }],
+        stream_window: 8,
+        output_guardrails: [{ deny: true, stream_mode: mode, regexMatch: { rule: "forbidden", not: true } }],
+      };
+      upstream.enqueue({ kind: "answer", text: "a streamed answer in several words", chunkBytes });
+      const stream = client(config, { "x-gateway-strict-compliance": "false" }).messages.stream(ask("go"));
+      const hooks: HookResults[] = [];
+      const types: string[] = [];
+      stream.on("streamEvent", (event) => {
+        const hook = (event as unknown as { hook_results?: HookResults }).hook_results;
+        if (hook) hooks.push(hook);
+        types.push(hook ? "hook_results" : event.type);
+      });
+      const message = await stream.finalMessage();
+      expect(message.content[0]).toMatchObject({ type: "text", text: "a streamed answer in several words" });
+      expect(types.slice(0, 2)).toEqual(["message_start", "hook_results"]);
+      expect(types.at(-1)).toBe("message_stop");
+      expect(hooks).toHaveLength(2);
+      expect(hooks[0]!.before_request_hooks[0]).toMatchObject({ verdict: true });
+      expect(hooks[1]!.after_request_hooks[0]).toMatchObject({ verdict: true });
+    },
+  );
 });
