@@ -73,7 +73,15 @@ async function signedIn(
   return page;
 }
 
-const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body.parentElement!).backgroundColor);
+/** The page's background colour, as the browser computed it. */
+const background = (page: Page) =>
+  page
+    .locator("html")
+    .evaluate(
+      (html) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(html)
+          .backgroundColor,
+    );
 
 describe.skipIf(!haveChromium)("console pages in Chromium", { timeout: 90_000 }, () => {
   beforeAll(async () => {
