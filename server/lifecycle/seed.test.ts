@@ -35,5 +35,9 @@ describe("seedFromFile", () => {
     const edited = seedFromFile(management, provider({ aws_region: "eu-west-1", aws_regoin: "x" }));
     await expect(edited).rejects.toThrow("config file: providers[0].options.aws_regoin:");
     await expect(edited).rejects.not.toThrow("credentials.options");
+    // An unknown kind is named as at start, not by the options it cannot take.
+    await expect(seedFromFile(management, { providers: [{ slug: "g", provider: "gemini", options: { x: 1 } }] })).rejects.toThrow(
+      'config file: providers[0].provider: "gemini" is not a provider guardgate can call; did you mean google?',
+    );
   });
 });

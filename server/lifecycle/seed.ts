@@ -23,6 +23,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ConfigError, GuardgateError } from "../../core/index.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
 import type { FilePluginCredentials, FilePolicy, FileProvider, GatewayFile } from "../config-file.js";
+import { isKnownProvider, unknownProviderProblem } from "../providers/catalog.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
@@ -269,8 +270,9 @@ async function seedProvider(
   tally: SeedCounts,
 ): Promise<void> {
   const store = management.context.store;
-  // Checked here under the file's own path (options.X): the integration would name the admin
-  // API's (credentials.options.X). A reload seeds without the start-up checks.
+  // Checked here under the file's own paths (provider, options.X), as at start: the integration
+  // would name the admin API's (credentials.options.X). A reload seeds without the start-up checks.
+  if (!isKnownProvider(entry.provider)) throw new ConfigError("provider", unknownProviderProblem(entry.provider));
   management.context.checkProviderOptions(entry.provider, entry.options, "options");
   const slug = integrationSlug(entry);
   const credentials: IntegrationCredentials | null =
