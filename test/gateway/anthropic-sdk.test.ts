@@ -3,6 +3,7 @@
  * `hook_results` event read over raw HTTP (spec §6: provider SDKs do not surface it).
  */
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
@@ -223,4 +224,53 @@ describe("guardrails through the Anthropic SDK", () => {
       expect(hooks[1]!.after_request_hooks[0]).toMatchObject({ verdict: true });
     },
   );
+
+  it("places the opening hook_results after message_start however the upstream's reads cut the stream, in every mode", async () => {
+    const words = fc.array(fc.constantFrom("alpha", "beta", "gamma", "déjà", "vu", "😀"), { minLength: 1, maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(
+        words,
+        fc.integer({ min: 1, max: 64 }),
+        fc.constantFrom("after", "window", "buffer"),
+        async (list, chunkBytes, mode) => {
+          const text = list.join(" ");
+          upstream.enqueue({ kind: "answer", text, chunkBytes });
+          const config = {
+            ...viaFake(),
+            stream_window: 8,
+            input_guardrails: [{ wordCount: { minWords: 1 } }],
+            output_guardrails: [{ deny: true, stream_mode: mode, regexMatch: { rule: "forbidden", not: true } }],
+          };
+          const response = await fetch(`${gateway.url}/v1/messages`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-gateway-api-key": API_KEY,
+              "x-gateway-config": JSON.stringify(config),
+              "x-gateway-strict-compliance": "false",
+              "x-api-key": "sk-ant-client-key",
+            },
+            body: JSON.stringify({ ...ask("go"), stream: true }),
+          });
+          const events = (await response.text())
+            .split("\n\n")
+            .filter(Boolean)
+            .map((block) => ({
+              event: /^event: (.*)$/m.exec(block)?.[1],
+              data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown>,
+            }));
+          const names = events.map((e) => e.event);
+          expect(names.slice(0, 2)).toEqual(["message_start", "hook_results"]);
+          expect(names.filter((n) => n === "hook_results")).toHaveLength(2);
+          expect(names.slice(-2)).toEqual(["hook_results", "message_stop"]);
+          const streamed = events
+            .filter((e) => e.event === "content_block_delta")
+            .map((e) => (e.data.delta as { text: string }).text)
+            .join("");
+          expect(streamed).toBe(text);
+        },
+      ),
+      { seed: 16, numRuns: 24 },
+    );
+  });
 });
