@@ -3,15 +3,20 @@
  * serve` runs it, mock provider) streams a megabyte of one character, of punctuation, of spaces, of
  * digits and of prose to a client that reports no usage, so the gateway relays it and counts its
  * tokens; meanwhile a prober asks /health every 2 ms. Reports the slowest /health answer and the
- * event loop's longest delay (perf_hooks) per text. Writes bench/results/stalls.json and stalls.md.
- * `--quick` runs each text once (a smoke run, not a measurement).
+ * event loop's longest delay (perf_hooks) per text; then the same while one 16 MB event is dripped
+ * in 4 KB reads through a pass-through and a held stream (bench/dripped-event.ts); then the quality
+ * loop's long work on 20,000 logs (stalls-quality.ts). Writes bench/results/stalls.json and
+ * stalls.md. `--quick` runs each once, and the quality work on 2,000 logs (a smoke run, not a
+ * measurement); `--dripped` runs only the dripped event.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startServer } from "../server/serve.js";
+import { decoderRows, decoderTable, drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
 import { Progress } from "./progress.js";
+import { qualityStalls, qualityStallsTable } from "./stalls-quality.js";
 
 const KEY = "gk-bench-stalls-0123456789";
 const MB = 1 << 20;
@@ -35,6 +40,7 @@ interface Row {
 async function main(): Promise<void> {
   const quick = process.argv.includes("--quick");
   const repeats = quick ? 1 : 5;
+  const drippedOnly = process.argv.includes("--dripped");
   const server = await startServer({
     port: 0,
     host: "127.0.0.1",
@@ -54,11 +60,13 @@ async function main(): Promise<void> {
     return performance.now() - started;
   };
   const rows: Row[] = [];
-  const progress = new Progress(Object.keys(TEXTS).length * repeats);
+  let dripped: DrippedRow[] | undefined;
+  const texts = drippedOnly ? {} : TEXTS;
+  const progress = new Progress((Object.keys(texts).length + 2) * repeats);
   try {
     for (let i = 0; i < 3; i++) await health();
     await (await stream("warm up")).text();
-    for (const [name, text] of Object.entries(TEXTS)) {
+    for (const [name, text] of Object.entries(texts)) {
       const row: Row = { text: name, runs: repeats, streamMs: 0, probes: 0, worstHealthMs: 0, worstLoopDelayMs: 0 };
       for (let r = 0; r < repeats; r++) {
         progress.step(`${name}, run ${r + 1}`);
@@ -85,15 +93,23 @@ async function main(): Promise<void> {
       }
       rows.push(row);
     }
+    dripped = await drippedEventRows(base, KEY, repeats, health, (label) => progress.step(label));
   } finally {
     await server.stop();
   }
   progress.finish("measured");
+  const quality = drippedOnly
+    ? []
+    : await qualityStalls({ logs: quick ? 2000 : 20_000, step: (work) => console.error(`quality: ${work}`) });
+  const decoders = decoderRows();
   const cpus = os.cpus();
   const report = {
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? "unknown", node: process.version, load: os.loadavg() },
     quick,
     rows,
+    dripped,
+    decoders,
+    quality,
   };
   const out = path.resolve("bench/results");
   await mkdir(out, { recursive: true });
@@ -109,9 +125,11 @@ async function main(): Promise<void> {
   const md = `# Stalls\n\n${cpus.length} × ${report.machine.model}, Node ${process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(" / ")} while measured.\n\n${table}\n`;
+    .join(
+      " / ",
+    )} while measured.\n\n${table}\n\n${drippedEventTable(dripped ?? [])}\n\n${decoderTable(decoders)}\n\n${qualityStallsTable(quality)}\n`;
   await writeFile(path.join(out, "stalls.md"), md);
-  console.log(table);
+  console.log(`${table}\n\n${drippedEventTable(dripped ?? [])}\n\n${decoderTable(decoders)}\n\n${qualityStallsTable(quality)}`);
 }
 
 await main();

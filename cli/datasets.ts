@@ -1,15 +1,17 @@
 /**
  * `guardgate datasets create|list|show|label|export`: evaluation datasets made from the store's
  * request logs (server/quality/datasets.ts). `export` streams JSONL to stdout or a file, a page of
- * rows at a time; its rows are `guardgate eval --data` rows as they are.
+ * rows at a time; its rows are `guardgate eval --data` rows as they are. With `--url` (remote.ts),
+ * a running gateway's datasets, through its admin API.
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { OPERATOR } from "../server/management/actor.js";
-import { Datasets } from "../server/quality/datasets.js";
-import type { DatasetFilter, DatasetRecord } from "../server/store/dataset-types.js";
+import { type DatasetInput, Datasets } from "../server/quality/datasets.js";
+import type { DatasetFilter, DatasetRecord, DatasetRow } from "../server/store/dataset-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
+import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import {
   feedbackFlag,
   openStoreAccess,
@@ -27,6 +29,7 @@ const ARGS = {
     "datasets show ID [--rows N]",
     "datasets label ID LOG_ID 0|1",
     "datasets export ID [--out FILE] [--redact-pii]",
+    "datasets ... [--data-dir DIR | --url URL --api-key KEY]",
   ],
   flags: {
     name: { type: "string", value: "NAME", help: "the dataset's name" },
@@ -56,9 +59,71 @@ const ARGS = {
     json: { type: "boolean", help: "print records as JSON" },
     organization: ORGANIZATION_FLAG,
     "data-dir": DATA_DIR_FLAG,
+    ...REMOTE_FLAGS,
   },
   footer: "Logs kept without bodies (log_bodies off) make no row; create says how many were skipped.",
 } as const satisfies CommandArgs<Record<string, Flag>>;
+
+/** What the actions need, from the local store or from a gateway. */
+interface DatasetBackend {
+  /** The workspace a new dataset reads: the one named, else the organization's first (the key's own, remotely). */
+  workspace(named: string | undefined): Promise<string>;
+  create(input: DatasetInput): Promise<DatasetRecord>;
+  list(workspace: string | undefined): Promise<DatasetRecord[]>;
+  get(id: string): Promise<DatasetRecord>;
+  rows(id: string, limit: number): Promise<DatasetRow[]>;
+  label(id: string, logId: string, label: 0 | 1): Promise<DatasetRecord>;
+  /** The JSONL lines, after `get` found the dataset. */
+  export(id: string, redactPii: boolean): Promise<AsyncIterable<string | Uint8Array>>;
+  close(): Promise<void>;
+}
+
+/** The actions over the store of the data folder, as the operator. */
+async function localDatasets(
+  values: Parameters<typeof storeOptionsOf>[0],
+  organizationId: string | undefined,
+): Promise<DatasetBackend> {
+  const access = await openStoreAccess(storeOptionsOf(values));
+  try {
+    const datasets = new Datasets(access.management.context);
+    const organization = await organizationOf(access, organizationId);
+    return {
+      workspace: async (named) => (await workspaceOf(access, organization, named)).id,
+      create: (input) => datasets.create(OPERATOR, input),
+      list: (workspace) => datasets.list(OPERATOR, organization.id, workspace),
+      get: (id) => datasets.get(OPERATOR, id),
+      rows: (id, limit) => datasets.rows(OPERATOR, id, { limit }),
+      label: (id, logId, label) => datasets.label(OPERATOR, id, logId, label),
+      export: async (id, redactPii) => datasets.export(OPERATOR, id, redactPii ? { redact: access.engine } : {}),
+      close: () => access.close(),
+    };
+  } catch (error) {
+    await access.close();
+    throw error;
+  }
+}
+
+/** The actions over a gateway's admin API; the organization is the admin key's own. */
+async function remoteDatasets(client: AdminClient, organization: string | undefined): Promise<DatasetBackend> {
+  await client.checkOrganization(organization);
+  const one = (id: string) => `/datasets/${encodeURIComponent(id)}`;
+  return {
+    workspace: (named) => client.workspace(named),
+    create: (input) => client.call("POST", "/datasets", input),
+    list: async (workspace) =>
+      (
+        await client.call<{ data: DatasetRecord[] }>(
+          "GET",
+          `/datasets${workspace === undefined ? "" : `?workspace_id=${encodeURIComponent(workspace)}`}`,
+        )
+      ).data,
+    get: (id) => client.call("GET", one(id)),
+    rows: async (id, limit) => (await client.call<{ data: DatasetRow[] }>("GET", `${one(id)}/rows?limit=${limit}`)).data,
+    label: (id, logId, label) => client.call("PUT", `${one(id)}/rows/${encodeURIComponent(logId)}/label`, { label }),
+    export: (id, redactPii) => client.stream(`${one(id)}/export${redactPii ? "?redact_pii=true" : ""}`),
+    close: async () => {},
+  };
+}
 
 function summary(d: DatasetRecord): string {
   return `${d.id}  ${d.name}  ${d.status}  rows ${d.rows} (label 1: ${d.positives})  skipped without body ${d.skipped.no_body}  ${d.workspace_id}  ${d.created_at}`;
@@ -71,10 +136,11 @@ const datasetsCommand: Command = (argv) =>
     if (help || !action) return printHelp(ARGS, help);
     if (!["create", "list", "show", "label", "export"].includes(action))
       throw new UsageError(`unknown action "${action}"; use create, list, show, label or export`);
-    const access = await openStoreAccess(storeOptionsOf(values));
+    const remote = remoteOf(values);
+    const datasets = remote
+      ? await remoteDatasets(remote, values.organization)
+      : await localDatasets(values, values.organization);
     try {
-      const datasets = new Datasets(access.management.context);
-      const organization = await organizationOf(access, values.organization);
       const print = (record: DatasetRecord) =>
         process.stdout.write(values.json ? `${JSON.stringify(record, null, 2)}\n` : `${summary(record)}\n`);
       switch (action) {
@@ -84,7 +150,7 @@ const datasetsCommand: Command = (argv) =>
             throw new UsageError("--verdict must be pass or fail");
           if (values.status !== undefined && !/^\d{3}(,\d{3})*$/.test(values.status))
             throw new UsageError("--status must be statuses separated by commas, e.g. 246,446");
-          const workspace = await workspaceOf(access, organization, values.workspace);
+          const workspace = await datasets.workspace(values.workspace);
           const min = feedbackFlag(values["feedback-min"], "--feedback-min");
           const max = feedbackFlag(values["feedback-max"], "--feedback-max");
           const filter: DatasetFilter = {
@@ -99,9 +165,9 @@ const datasetsCommand: Command = (argv) =>
             ...(min !== undefined && { feedback_min: min }),
             ...(max !== undefined && { feedback_max: max }),
           };
-          const record = await datasets.create(OPERATOR, {
+          const record = await datasets.create({
             name: values.name,
-            workspace_id: workspace.id,
+            workspace_id: workspace,
             filter,
             ...(values["label-rule"] && { label_rule: values["label-rule"] }),
           });
@@ -113,7 +179,7 @@ const datasetsCommand: Command = (argv) =>
           return 0;
         }
         case "list": {
-          const list = await datasets.list(OPERATOR, organization.id, values.workspace);
+          const list = await datasets.list(values.workspace);
           if (values.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
           else for (const d of list) process.stdout.write(`${summary(d)}\n`);
           return 0;
@@ -121,11 +187,11 @@ const datasetsCommand: Command = (argv) =>
         case "show": {
           const [id] = rest;
           if (!id) throw new UsageError("show needs the dataset's id");
-          const record = await datasets.get(OPERATOR, id);
+          const record = await datasets.get(id);
           const count = values.rows === undefined ? 10 : Number(values.rows);
           if (!Number.isInteger(count) || count < 0 || count > 500)
             throw new UsageError("--rows must be an integer from 0 to 500");
-          const rows = count ? await datasets.rows(OPERATOR, id, { limit: count }) : [];
+          const rows = count ? await datasets.rows(id, count) : [];
           if (values.json) {
             process.stdout.write(`${JSON.stringify({ ...record, first_rows: rows }, null, 2)}\n`);
             return 0;
@@ -145,15 +211,15 @@ const datasetsCommand: Command = (argv) =>
         case "label": {
           const [id, logId, label] = rest;
           if (!id || !logId || (label !== "0" && label !== "1")) throw new UsageError("label needs ID LOG_ID 0|1");
-          print(await datasets.label(OPERATOR, id, logId, Number(label) as 0 | 1));
+          print(await datasets.label(id, logId, Number(label) as 0 | 1));
           return 0;
         }
         default: {
           const [id] = rest;
           if (!id) throw new UsageError("export needs the dataset's id");
-          await datasets.get(OPERATOR, id);
+          await datasets.get(id);
           const out = values.out ? createWriteStream(values.out, { mode: 0o600 }) : process.stdout;
-          const lines = datasets.export(OPERATOR, id, values["redact-pii"] ? { redact: access.engine } : {});
+          const lines = await datasets.export(id, values["redact-pii"] === true);
           for await (const line of lines) {
             if (!out.write(line)) await once(out, "drain");
           }
@@ -166,7 +232,7 @@ const datasetsCommand: Command = (argv) =>
         }
       }
     } finally {
-      await access.close();
+      await datasets.close();
     }
   });
 

@@ -21,7 +21,9 @@ import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/q
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
 import type { Command } from "./main.js";
+import { remoteEval } from "./eval-remote.js";
 import { progressLine } from "./progress-line.js";
+import { REMOTE_FLAGS, remoteOf } from "./remote.js";
 import {
   openStoreAccess,
   organizationOf,
@@ -34,7 +36,7 @@ import {
 
 const ARGS = {
   usage: [
-    "eval (--file GUARDRAIL.json | --guardrail ID | --policy ID) (--data ROWS.jsonl | --dataset ID) [--compare FILE|ID] [--json | --markdown]\n                          [--min-f1 X] [--max-fpr X] [--concurrency N] [--workspace ID] [--organization ID]\n                          [--plugin SPEC]... [--config FILE] [--data-dir DIR]",
+    "eval (--file GUARDRAIL.json | --guardrail ID | --policy ID) (--data ROWS.jsonl | --dataset ID) [--compare FILE|ID] [--json | --markdown]\n                          [--min-f1 X] [--max-fpr X] [--concurrency N] [--workspace ID] [--organization ID]\n                          [--plugin SPEC]... [--config FILE] [--data-dir DIR | --url URL --api-key KEY]",
   ],
   flags: {
     file: { type: "string", value: "FILE", help: "a JSON file holding one guardrail {id, checks, ...}" },
@@ -63,6 +65,7 @@ const ARGS = {
       help: "let checks that call out reach 127.0.0.1 and ::1 (a webhook or a judge on this machine)",
     },
     ...STORE_PLUGIN_FLAGS,
+    ...REMOTE_FLAGS,
   },
   positionals: false,
   footer:
@@ -107,6 +110,27 @@ const evalCommand: Command = (argv) =>
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
       throw new UsageError("--concurrency must be an integer from 1 to 1024");
     const compareIsFile = values.compare !== undefined && (values.compare.endsWith(".json") || existsSync(values.compare));
+    const remote = remoteOf(values);
+    if (remote) {
+      // The gateway runs it (eval-remote.ts), with its own engine: local-only flags make no sense.
+      if (values.concurrency !== undefined || values["allow-loopback"])
+        throw new UsageError("--concurrency and --allow-loopback are for a run on this machine, not with --url");
+      return remoteEval(remote, {
+        ...(values.file !== undefined && { definition: await readDefinition(values.file) }),
+        guardrail: values.guardrail,
+        policy: values.policy,
+        ...(values.compare !== undefined && {
+          compare: compareIsFile ? { definition: await readDefinition(values.compare) } : { id: values.compare },
+        }),
+        data: values.data,
+        dataset: values.dataset,
+        workspace: values.workspace,
+        organization: values.organization,
+        json: values.json,
+        markdown: values.markdown,
+        gates,
+      });
+    }
     const needsStore =
       values.dataset !== undefined ||
       values.guardrail !== undefined ||
@@ -161,7 +185,7 @@ const evalCommand: Command = (argv) =>
         if (kind === "file") return targetFromDefinition(engine.registry, await readDefinition(value), value);
         const ctx = access!.management.context;
         const organization = await organizationOf(access!, values.organization);
-        if (kind === "policy") return targetFromPolicy(ctx, organization.id, value);
+        if (kind === "policy") return targetFromPolicy(ctx, OPERATOR, { organization_id: organization.id }, value);
         const workspace = await workspaceOf(access!, organization, values.workspace);
         return targetFromGuardrail(ctx, workspace.id, value);
       };

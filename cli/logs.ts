@@ -1,17 +1,19 @@
 /**
  * `guardgate logs tail`: the latest request logs of the store, one line each (or JSON lines), and
- * with --follow the new ones as the gateway writes them.
+ * with --follow the new ones as the gateway writes them. With `--url` (remote.ts), a running
+ * gateway's, through its admin API.
  */
 import type { LogSummary } from "../server/logs/view.js";
 import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./main.js";
+import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import { feedbackFlag, openStoreAccess, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 
 const ARGS = {
   usage: [
-    "logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]\n                          [--verdict pass|fail] [--model M] [--feedback-min N] [--feedback-max N] [--json] [--interval 1000] [--data-dir DIR]",
+    "logs tail [-n 20] [--follow] [--workspace ID] [--status 446,246] [--guardrail ID] [--check ID]\n                          [--verdict pass|fail] [--model M] [--feedback-min N] [--feedback-max N] [--json] [--interval 1000] [--data-dir DIR | --url URL --api-key KEY]",
   ],
   flags: {
     n: {
@@ -42,8 +44,24 @@ const ARGS = {
       help: "how often --follow looks for new records, in ms (default 1000)",
     },
     "data-dir": DATA_DIR_FLAG,
+    ...REMOTE_FLAGS,
   },
 } as const satisfies CommandArgs<Record<string, Flag>>;
+
+/** One page of records, newest first. */
+type Page = { items: LogSummary[]; next_cursor: string | null };
+
+/** `GET /admin/v1/logs` with the filter as its query (statuses comma-separated, as the route takes them). */
+function remoteQuery(client: AdminClient): (filter: LogFilter) => Promise<Page> {
+  return async (filter) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) {
+      if (value !== undefined) params.set(key, Array.isArray(value) ? value.join(",") : String(value));
+    }
+    const page = await client.call<{ data: LogSummary[]; next_cursor: string | null }>("GET", `/logs?${params}`);
+    return { items: page.data, next_cursor: page.next_cursor };
+  };
+}
 
 function line(entry: LogSummary): string {
   const g = entry.guardrails;
@@ -91,10 +109,12 @@ const logs: Command = (argv) =>
       ...(feedbackMin !== undefined && { feedback_min: feedbackMin }),
       ...(feedbackMax !== undefined && { feedback_max: feedbackMax }),
     };
-    const access = await openStoreAccess(storeOptionsOf(values));
+    const remote = remoteOf(values);
+    const access = remote ? undefined : await openStoreAccess(storeOptionsOf(values));
+    const query = remote ? remoteQuery(remote) : (f: LogFilter) => access!.management.logs.query(OPERATOR, f);
     const print = (entry: LogSummary) => process.stdout.write(`${values.json ? JSON.stringify(entry) : line(entry)}\n`);
     try {
-      const first = count > 0 ? await access.management.logs.query(OPERATOR, { ...filter, limit: count }) : { items: [] };
+      const first = count > 0 ? await query({ ...filter, limit: count }) : { items: [] };
       const shown = new Set<string>();
       for (const entry of [...first.items].reverse()) {
         print(entry);
@@ -108,7 +128,7 @@ const logs: Command = (argv) =>
         const found: LogSummary[] = [];
         let cursor: string | null = null;
         do {
-          const page: { items: LogSummary[]; next_cursor: string | null } = await access.management.logs.query(OPERATOR, {
+          const page: Page = await query({
             ...filter,
             from: lookBack(),
             limit: 500,
@@ -143,7 +163,7 @@ const logs: Command = (argv) =>
       }
       return 0;
     } finally {
-      await access.close();
+      await access?.close();
     }
   });
 

@@ -17,6 +17,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run the gateway (inference and hook endpoints) from an optional config file",
     load: async () => (await import("./serve.js")).default,
   },
+  reload: {
+    summary: "ask a running gateway to read its config file again (through its admin API)",
+    load: async () => (await import("./reload.js")).default,
+  },
   orgs: {
     summary: "list organizations, create one, set its plan and guardrails flag (operator)",
     load: async () => (await import("./orgs.js")).default,

@@ -6,7 +6,9 @@
  * folder serves requests through the official `openai` client.
  */
 import { spawn } from "node:child_process";
-import { readFile, mkdtemp, rm, writeFile, readdir } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, mkdtemp, rm, writeFile, readdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +25,7 @@ import { MODEL_LOCK_FILE, type ModelLock } from "../plugins/model/shared/model-l
 
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
 const COMMIT = "0123456789abcdef0123456789abcdef01234567";
+const LATE_FILE = Buffer.from(JSON.stringify({ model_max_length: 512, note: "fetched last" }));
 const TOKEN = "hf_gatedtoken0123456789abcdefghijkl";
 let root: string;
 let fake: FakeHub;
@@ -45,6 +48,13 @@ beforeAll(async () => {
     { id: "acme/tiny-guard", commit: COMMIT, files, lfs: (f) => /\.(onnx|safetensors)$/.test(f) },
     { id: "acme/gated-guard", commit: COMMIT, files, lfs: (f) => f.endsWith(".onnx"), token: TOKEN },
     { id: "acme/no-onnx", commit: COMMIT, files: { "config.json": Buffer.from("{}") }, lfs: () => false },
+    // Its last file comes from the CDN, where a test can make it fail after the others arrived.
+    {
+      id: "acme/late-fail",
+      commit: COMMIT,
+      files: { ...files, "onnx/tokenizer_config.json": LATE_FILE },
+      lfs: (f) => f.endsWith(".onnx") || f.endsWith("tokenizer_config.json"),
+    },
   ]);
 });
 afterAll(async () => {
@@ -65,6 +75,9 @@ function guardgate(args: string[], env: Record<string, string> = {}) {
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The SHA-256 that `models.NAME.lock_sha256` pins: of the lock file's bytes. */
+const lockSha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
 
 const readLock = async (dir: string) => JSON.parse(await readFile(path.join(dir, MODEL_LOCK_FILE), "utf8")) as ModelLock;
 
@@ -184,7 +197,7 @@ describe("guardgate models pull", { timeout: 120_000 }, () => {
       expect(run.stderr).toMatch(
         /acme\/tiny-guard\/onnx\/model\.onnx at [0-9a-f]{40}: the bytes received hash to [0-9a-f]{64}, the hub's ETag says [0-9a-f]{64}: refused/,
       );
-      expect(await readdir(out)).toEqual([]);
+      expect(existsSync(out)).toBe(false);
     } finally {
       fake.tamper(hash, modelBytes);
     }
@@ -273,5 +286,108 @@ describe("guardgate models pull", { timeout: 120_000 }, () => {
       await gateway.close();
       await upstream.close();
     }
+  });
+
+  it("leaves no loadable folder when a pull fails midway, and keeps an earlier pull until a new one is complete", async () => {
+    const hash = createHash("sha256").update(LATE_FILE).digest("hex");
+    // Same length, one bit changed: the size matches, the hash does not.
+    fake.tamper(hash, Buffer.concat([LATE_FILE.subarray(0, -1), Buffer.from([LATE_FILE.at(-1)! ^ 1])]));
+    try {
+      const pull = (out: string) =>
+        guardgate(["models", "pull", "acme/late-fail", "--endpoint", fake.hub.origin, "--out", out, "--no-inspect"]);
+      const fresh = path.join(root, "late-fresh");
+      const run = await pull(fresh);
+      expect(run.code).toBe(1);
+      // model.onnx, config.json and tokenizer.json had arrived: none of them is left to load.
+      expect(run.stderr).toContain("[3/4] onnx/tokenizer.json");
+      expect(run.stderr).toMatch(/onnx\/tokenizer_config\.json at [0-9a-f]{40}: the bytes received hash to/);
+      expect(existsSync(fresh)).toBe(false);
+      await expect(loadClassifier(fresh)).rejects.toThrow();
+      expect((await readdir(root)).filter((name) => name.includes(".pulling-"))).toEqual([]);
+
+      const earlier = path.join(root, "late-earlier");
+      expect(
+        (await guardgate(["models", "pull", "acme/tiny-guard", "--endpoint", fake.hub.origin, "--out", earlier, "--no-inspect"]))
+          .code,
+      ).toBe(0);
+      const before = await readFile(path.join(earlier, MODEL_LOCK_FILE), "utf8");
+      expect((await pull(earlier)).code).toBe(1);
+      expect(await readFile(path.join(earlier, MODEL_LOCK_FILE), "utf8")).toBe(before);
+      expect((await readdir(earlier)).sort()).toEqual(["config.json", MODEL_LOCK_FILE, "model.onnx", "tokenizer.json"]);
+    } finally {
+      fake.tamper(hash, LATE_FILE);
+    }
+  });
+
+  it("replaces an earlier pull whole once the new one is complete", async () => {
+    const out = path.join(root, "again");
+    const args = ["models", "pull", "acme/tiny-guard", "--endpoint", fake.hub.origin, "--out", out, "--no-inspect"];
+    expect((await guardgate(args)).code).toBe(0);
+    await writeFile(path.join(out, "stray.txt"), "left by hand");
+    expect((await guardgate(args)).code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(["config.json", MODEL_LOCK_FILE, "model.onnx", "tokenizer.json"]);
+    expect((await readdir(root)).filter((name) => name.startsWith(".again."))).toEqual([]);
+  });
+});
+
+describe("a pulled folder whose lock the config pins (lock_sha256)", { timeout: 120_000 }, () => {
+  /** Pulls a fresh folder; resolves to it and the pin the pull printed. */
+  async function pulled(name: string): Promise<{ out: string; pin: string }> {
+    const out = path.join(root, name);
+    const run = await guardgate([
+      "models",
+      "pull",
+      "acme/tiny-guard",
+      "--endpoint",
+      fake.hub.origin,
+      "--out",
+      out,
+      "--no-inspect",
+    ]);
+    expect(run.code).toBe(0);
+    const pin = /lock_sha256: ([0-9a-f]{64})/.exec(run.stderr)?.[1] as string;
+    expect(pin).toBe(lockSha256(await readFile(path.join(out, MODEL_LOCK_FILE))));
+    expect(run.stderr).toContain(`models:\n    tiny-guard:\n      path: ${out}\n      lock_sha256: ${pin}\n`);
+    return { out, pin };
+  }
+  const start = (name: string, pin: string) =>
+    buildApp({ logger: false, baseDir: root, file: { models: { guard: { path: name, lock_sha256: pin } } } });
+
+  it("loads when the lock and its files are the ones pulled", async () => {
+    const { out, pin } = await pulled("pinned-ok");
+    const app = await start("pinned-ok", pin);
+    await app.close();
+    await expect(loadClassifier(out, pin)).resolves.toBeDefined();
+  });
+
+  it("refuses a weight file changed after the pull, naming it", async () => {
+    const { out, pin } = await pulled("pinned-weight");
+    const weights = path.join(out, "model.onnx");
+    const bytes = await readFile(weights);
+    await writeFile(weights, Buffer.concat([bytes.subarray(0, -1), Buffer.from([bytes.at(-1)! ^ 1])]));
+    await expect(start("pinned-weight", pin)).rejects.toThrow(`${weights}: its SHA-256`);
+    await expect(loadClassifier(out, pin)).rejects.toThrow(`${weights}: its SHA-256`);
+  });
+
+  it("refuses a file and its lock rewritten together, and a lock removed", async () => {
+    const { out, pin } = await pulled("pinned-both");
+    const config = path.join(out, "config.json");
+    const changed = (await readFile(config, "utf8")).replace("INJECTION", "SAFE_NOW");
+    await writeFile(config, changed);
+    const lockFile = path.join(out, MODEL_LOCK_FILE);
+    const lock = await readLock(out);
+    for (const entry of lock.files) {
+      if (entry.file === "config.json") {
+        entry.sha256 = createHash("sha256").update(changed).digest("hex");
+        entry.size = Buffer.byteLength(changed);
+      }
+    }
+    await writeFile(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
+    const rewritten = `models.guard.lock_sha256: ${lockFile}: its SHA-256 ${lockSha256(await readFile(lockFile))} does not match lock_sha256 ${pin} pinned in the config; the lock was rewritten after the pull`;
+    await expect(start("pinned-both", pin)).rejects.toThrow(rewritten);
+    await expect(loadClassifier(out, pin)).rejects.toThrow(/does not match lock_sha256 [0-9a-f]{64} pinned in the config/);
+    await unlink(lockFile);
+    await expect(start("pinned-both", pin)).rejects.toThrow(`${lockFile}: missing, but the config pins the folder's lock`);
+    await expect(loadClassifier(out, pin)).rejects.toThrow(/missing, but the config pins the folder's lock/);
   });
 });

@@ -2,20 +2,25 @@
  * `guardgate models pull REPO`: downloads a model folder for `model.classifier` from the Hugging
  * Face hub or a mirror, pins the revision to its commit, verifies every file against the hub's
  * hash, writes the lock file (plugins/model/shared/model-lock.ts) that every later load checks,
- * and ends with `models inspect` on the folder.
+ * prints the lock's SHA-256 for the config file to pin, and ends with `models inspect` on the folder.
+ *
+ * The files are gathered in a hidden folder beside the destination and renamed into place only
+ * once all are verified and locked: a pull that fails or is interrupted leaves no folder a check
+ * could load, and an earlier pull at the destination is kept until the new one is complete.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type CommandArgs, type Flag, helpOf, parseCommand, printHelp } from "./args.js";
 import { DEFAULT_HUB, fetchFile, type HubOptions, resolveRevision } from "./hub.js";
-import { type LockedFile, MODEL_LOCK_FILE, type ModelLock } from "../plugins/model/shared/model-lock.js";
+import { type LockedFile, lockSha256, MODEL_LOCK_FILE, type ModelLock } from "../plugins/model/shared/model-lock.js";
 import { type CheckSettings, GuardgateError, outboundUrlProblem } from "../core/index.js";
 import { UsageError } from "./usage-error.js";
 
 const ARGS = {
   usage: ["models pull REPO [--revision REV] [--file PATH[=NAME]]... [--out DIR] [--endpoint URL]"],
   about:
-    "Downloads a text-classification model exported to ONNX from the Hugging Face hub (or the mirror\nnamed by --endpoint or HF_ENDPOINT) into a folder model.classifier can load. HF_TOKEN, when set,\nis sent as a bearer token to the hub (for gated models), never to the CDN it redirects to, and\nnever printed.",
+    "Downloads a text-classification model exported to ONNX from the Hugging Face hub (or the mirror\nnamed by --endpoint or HF_ENDPOINT) into a folder model.classifier can load. HF_TOKEN, when set,\nis sent as a bearer token to the hub (for gated models), never to the CDN it redirects to, and\nnever printed. The folder appears only once complete; the lock file's SHA-256 is printed, to pin\nas models.NAME.lock_sha256 in the gateway config file.",
   entries: { REPO: "the repository, owner/name (e.g. protectai/deberta-v3-base-prompt-injection-v2)" },
   flags: {
     revision: {
@@ -103,6 +108,11 @@ export function chooseFiles(available: readonly string[], named: readonly string
   return wanted;
 }
 
+/** A name for the folder under `models:` in the config file: the repository's name, in the characters a name may hold. */
+function modelName(repo: string): string {
+  return (repo.split("/")[1] as string).replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "model";
+}
+
 /** A byte count for people. */
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -127,6 +137,24 @@ function progressWriter(tty: boolean) {
       process.stderr.write(`${tty ? "\r\x1b[2K" : ""}${line}\n`);
     },
   };
+}
+
+/**
+ * Moves the complete folder `staging` to `out`. rename(2) replaces an empty folder or none; a
+ * folder of an earlier pull is moved aside first and removed once the new one is in place.
+ */
+async function publish(staging: string, out: string): Promise<void> {
+  try {
+    await rename(staging, out);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+  }
+  const earlier = `${staging}.earlier`;
+  await rename(out, earlier);
+  await rename(staging, out);
+  await rm(earlier, { recursive: true, force: true });
 }
 
 /** The command; resolves to the exit code. */
@@ -164,20 +192,41 @@ export async function pull(argv: string[], inspect: (dir: string) => Promise<num
     const resolved = await resolveRevision(repo, revision, options);
     const wanted = chooseFiles(resolved.files, values.file);
     process.stderr.write(`${repo} at ${revision}: commit ${resolved.commit}; ${wanted.length} files into ${out}\n`);
-    await mkdir(out, { recursive: true });
-    const progress = progressWriter(process.stderr.isTTY === true);
-    const files: LockedFile[] = [];
-    for (const [index, want] of wanted.entries()) {
-      const label = `[${index + 1}/${wanted.length}] ${want.path}`;
-      const fetched = await fetchFile(repo, resolved.commit, want.path, path.join(out, want.file), options, (received, size) =>
-        progress.receiving(label, received, size),
-      );
-      progress.done(`${label}  ${bytes(fetched.size)}  sha256 ${fetched.sha256}`);
-      files.push({ path: want.path, file: want.file, size: fetched.size, sha256: fetched.sha256 });
+    await mkdir(path.dirname(out), { recursive: true });
+    // Not mkdtemp: its 0700 would become the folder's, which a gateway of another user must read.
+    const staging = path.join(path.dirname(out), `.${path.basename(out)}.pulling-${randomBytes(6).toString("hex")}`);
+    await mkdir(staging);
+    let lockText: string;
+    try {
+      const progress = progressWriter(process.stderr.isTTY === true);
+      const files: LockedFile[] = [];
+      for (const [index, want] of wanted.entries()) {
+        const label = `[${index + 1}/${wanted.length}] ${want.path}`;
+        const fetched = await fetchFile(
+          repo,
+          resolved.commit,
+          want.path,
+          path.join(staging, want.file),
+          options,
+          (received, size) => progress.receiving(label, received, size),
+        );
+        progress.done(`${label}  ${bytes(fetched.size)}  sha256 ${fetched.sha256}`);
+        files.push({ path: want.path, file: want.file, size: fetched.size, sha256: fetched.sha256 });
+      }
+      const lock: ModelLock = { version: 1, repo, revision, commit: resolved.commit, endpoint, files };
+      lockText = `${JSON.stringify(lock, null, 2)}\n`;
+      await writeFile(path.join(staging, MODEL_LOCK_FILE), lockText);
+      await publish(staging, out);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
     }
-    const lock: ModelLock = { version: 1, repo, revision, commit: resolved.commit, endpoint, files };
-    await writeFile(path.join(out, MODEL_LOCK_FILE), `${JSON.stringify(lock, null, 2)}\n`);
-    process.stderr.write(`pinned ${repo} at ${resolved.commit} in ${path.join(out, MODEL_LOCK_FILE)}\n`);
+    const pin = lockSha256(lockText);
+    process.stderr.write(
+      `pinned ${repo} at ${resolved.commit} in ${path.join(out, MODEL_LOCK_FILE)}, whose SHA-256 is ${pin}\n` +
+        `declare the folder with its lock pinned, so a changed lock is refused too:\n` +
+        `  models:\n    ${modelName(repo)}:\n      path: ${out}\n      lock_sha256: ${pin}\n`,
+    );
     return values["no-inspect"] ? 0 : await inspect(out);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {

@@ -1,12 +1,14 @@
 /**
  * `guardgate serve`: runs the gateway over its store (the data folder). The first start with an
  * empty store prints the generated keys once; a config file seeds the store. Prints the address
- * and what was loaded; SIGHUP reads the config file again; SIGTERM or SIGINT stops accepting, lets
- * in-flight requests finish (bounded), writes every request log, then exits.
+ * and what was loaded; SIGHUP (or `guardgate reload`, through the admin API, for a process whose
+ * id is not at hand, as under `npm start`) reads the config file again; SIGTERM or SIGINT stops
+ * accepting, lets in-flight requests finish (bounded), writes every request log, then exits.
  */
 import { GuardgateError } from "../core/index.js";
 import { type RunningManagedServer, type SetupReport, startManagedServer } from "../server/lifecycle/start.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
+import { prettyLogStream } from "./pretty-log.js";
 import { type StartupLines, startupLines } from "./startup-lines.js";
 import type { Command } from "./main.js";
 import { UsageError } from "./usage-error.js";
@@ -133,6 +135,8 @@ const serve: Command = async (argv) => {
       ...(values.store && { storeUrl: values.store }),
       ...(values.redis && { redisUrl: values.redis }),
       logLevel: values["log-level"],
+      // A person reads one plain line per event; anything else gets pino's JSON, as the start-up lines do.
+      ...(lines.terminal && { logStream: prettyLogStream(process.stdout) }),
       gracePeriodMs,
       waitReady: values["wait-ready"] === true,
       app: { executor },
@@ -186,8 +190,14 @@ const serve: Command = async (argv) => {
   lines.info(
     `guardgate listening on ${server.url}: ${plural(counts.api_keys, "API key")}, ${plural(counts.providers, "provider")}, ` +
       `${plural(counts.guardrails, "guardrail")}, ${plural(counts.configs, "config")}, ${plural(engine.checks().length, "check")} ` +
-      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1`,
-    { url: server.url, counts, checks: engine.checks().length, plugins: engine.plugins().length },
+      `from ${plural(engine.plugins().length, "plugin")}; admin API at ${server.url}/admin/v1; console at ${server.url}/console/`,
+    {
+      url: server.url,
+      console_url: `${server.url}/console/`,
+      counts,
+      checks: engine.checks().length,
+      plugins: engine.plugins().length,
+    },
   );
 
   return stopped;

@@ -92,7 +92,8 @@ describe("locateText on the output side", () => {
       ],
     };
     const located = locateText("output", "chatComplete", chat);
-    expect(located.text).toBe('calling\n{"x":"one"}\n{}\n{"y":2}');
+    // Arguments are read as the application reads them: the string values of their JSON.
+    expect(located.text).toBe("calling\none");
     expect(located.slots[1]?.path).toEqual(["choices", 0, "message", "tool_calls", 0, "function", "arguments"]);
     expect(locateText("output", "chatComplete", chat, { toolArguments: false }).text).toBe("calling");
   });
@@ -227,5 +228,23 @@ describe("splitOverSlots stays linear on long texts", () => {
     const long = "x\n".repeat(30_000);
     const out = splitOverSlots(slots(long, "tail"), `${long}\ntail`, "gone\ntail");
     expect(out.join("\n")).toBe("gone\ntail");
+  });
+});
+
+describe("tool-call arguments, decoded", () => {
+  const answer = (args: string) => ({
+    choices: [{ message: { content: null, tool_calls: [{ function: { name: "send", arguments: args } }] } }],
+  });
+
+  it("reads the values the application's JSON.parse gives, and writes a change back into the arguments' JSON", () => {
+    const args = '{"to": "hr", "body": "number 123\\u002d45\\u002d6789"}';
+    const located = locateText("output", "chatComplete", answer(args));
+    expect(located.text).toBe("hr\nnumber 123-45-6789");
+    const written = writeText(answer(args), located, "hr\nnumber [SSN]") as ReturnType<typeof answer>;
+    expect(written.choices[0]?.message.tool_calls[0]?.function.arguments).toBe('{"to": "hr", "body": "number [SSN]"}');
+  });
+
+  it("reads arguments that are not JSON as they are", () => {
+    expect(locateText("output", "chatComplete", answer('{"cut": "of')).text).toBe('{"cut": "of');
   });
 });

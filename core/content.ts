@@ -3,12 +3,14 @@
  * transformed text is written back without changing the body's shape. Only the last turn of a
  * request is evaluated (spec §1.3, §8.1, read as the messages the model has not answered yet: the
  * last message and the tool results sent with it), every block of it that carries text. On the
- * output side everything the client receives is:
- * every choice (`n > 1`), and with it the tool-call arguments (`tool_calls[].function.arguments`,
- * the legacy `function_call.arguments`, and the string values inside an Anthropic `tool_use`
+ * output side everything the client receives is: every choice (`n > 1`), and with it the tool-call
+ * arguments (the string values of `tool_calls[].function.arguments` and of the legacy
+ * `function_call.arguments`, decoded as the application's `JSON.parse` decodes them, and the string
+ * values inside an Anthropic `tool_use`
  * block's `input`), unless the guardrail opted out of tool arguments.
  */
 import diff from "fast-diff";
+import { type JsonStringSpan, jsonStringSpans, replaceJsonStrings } from "./json-strings.js";
 import { isObject } from "./plain-data.js";
 import type { RequestType, Side } from "./types.js";
 
@@ -19,6 +21,11 @@ export type BodyPath = ReadonlyArray<string | number>;
 export interface TextSlot {
   path: BodyPath;
   text: string;
+  /**
+   * Set when the string at `path` is JSON text (tool-call arguments) and this slot is one string
+   * value inside it, decoded: `raw` is that JSON text, `span` where the value's literal sits.
+   */
+  encoded?: { raw: string; span: JsonStringSpan };
 }
 
 /** The evaluated text and the slots it was joined from. */
@@ -169,6 +176,16 @@ function jsonStringSlots(value: unknown, path: BodyPath, into: TextSlot[], depth
   else if (isObject(value)) for (const key of Object.keys(value)) jsonStringSlots(value[key], [...path, key], into, depth + 1);
 }
 
+/**
+ * Slots of tool-call arguments as the application reads them: the decoded string values of the
+ * JSON they are, or the raw text when it is not JSON.
+ */
+function argumentSlots(raw: string, path: BodyPath, into: TextSlot[]): void {
+  const spans = jsonStringSpans(raw);
+  if (!spans) into.push({ path, text: raw });
+  else for (const span of spans) into.push({ path, text: span.value, encoded: { raw, span } });
+}
+
 /** Slots of one chat choice: its content, then its tool calls' arguments. */
 function chatChoiceSlots(choice: Obj, index: number, toolArguments: boolean): TextSlot[] {
   const message = choice.message;
@@ -179,15 +196,42 @@ function chatChoiceSlots(choice: Obj, index: number, toolArguments: boolean): Te
     message.tool_calls.forEach((call, k) => {
       const fn = isObject(call) ? call.function : undefined;
       if (isObject(fn) && typeof fn.arguments === "string") {
-        slots.push({ path: ["choices", index, "message", "tool_calls", k, "function", "arguments"], text: fn.arguments });
+        argumentSlots(fn.arguments, ["choices", index, "message", "tool_calls", k, "function", "arguments"], slots);
       }
     });
   }
   const legacy = message.function_call;
   if (isObject(legacy) && typeof legacy.arguments === "string") {
-    slots.push({ path: ["choices", index, "message", "function_call", "arguments"], text: legacy.arguments });
+    argumentSlots(legacy.arguments, ["choices", index, "message", "function_call", "arguments"], slots);
   }
   return slots;
+}
+
+/**
+ * The writes that put new texts into the slots they were read from: a plain slot's string is
+ * replaced, and the values of encoded slots are written back as literals into their JSON text,
+ * one write per JSON text, the rest of it untouched.
+ */
+export function slotWrites(slots: readonly TextSlot[], texts: readonly string[]): Array<{ path: BodyPath; value: string }> {
+  const writes: Array<{ path: BodyPath; value: string }> = [];
+  const encoded = new Map<
+    string,
+    { path: BodyPath; raw: string; replacements: Array<{ span: JsonStringSpan; value: string }> }
+  >();
+  slots.forEach((slot, index) => {
+    const text = texts[index] as string;
+    if (text === slot.text) return;
+    if (!slot.encoded) {
+      writes.push({ path: slot.path, value: text });
+      return;
+    }
+    const key = JSON.stringify(slot.path);
+    const entry = encoded.get(key) ?? { path: slot.path, raw: slot.encoded.raw, replacements: [] };
+    entry.replacements.push({ span: slot.encoded.span, value: text });
+    encoded.set(key, entry);
+  });
+  for (const { path, raw, replacements } of encoded.values()) writes.push({ path, value: replaceJsonStrings(raw, replacements) });
+  return writes;
 }
 
 function responseSlots(type: RequestType, body: Obj, toolArguments: boolean): TextSlot[] {
@@ -334,8 +378,6 @@ export function writeText(body: unknown, located: EvaluatedText, transformed: st
   if (located.slots.length === 0 || transformed === located.text) return body;
   const texts = splitOverSlots(located.slots, located.text, transformed);
   let out = body;
-  located.slots.forEach((slot, index) => {
-    if (texts[index] !== slot.text) out = setAtPath(out, slot.path, texts[index]);
-  });
+  for (const write of slotWrites(located.slots, texts)) out = setAtPath(out, write.path, write.value);
   return out;
 }

@@ -7,7 +7,7 @@ export { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./config/defi
 export { checkConfigKeys, nearestKey, PROVIDER_OPTION_KEYS } from "./config/keys.js";
 export { normalizeGuardrails, prepareListElement } from "./config/normalize.js";
 export { joinPath, joinPointer } from "./config/path.js";
-export { type BodyPath, PART_SEPARATOR } from "./content.js";
+export { type BodyPath, PART_SEPARATOR, setAtPath, slotWrites, splitOverSlots } from "./content.js";
 export { isCredentialHeader } from "./credential-headers.js";
 export { type AwsCredentials, type SignedRequest, signRequest } from "./net/aws-sigv4.js";
 export { type AddressPolicy, addressAllowed, classifyAddress, PUBLIC_ONLY } from "./net/address-policy.js";
@@ -18,6 +18,7 @@ export { isObject } from "./plain-data.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
+export { hasDuplicateKeys } from "./json-strings.js";
 export { type CountOptions, countTokens, type Encoding, ENCODINGS, loadEncoding, type TokenCount } from "./tokens.js";
 export {
   clearServiceAccountTokens,

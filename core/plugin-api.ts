@@ -33,6 +33,11 @@ export interface CheckSettings {
    */
   models?: Record<string, string>;
   /**
+   * The SHA-256 of each declared model folder's lock file, by absolute folder path, where the
+   * config file pins one (`models.NAME.lock_sha256`): such a folder loads only with that lock.
+   */
+  modelLocks?: Record<string, string>;
+  /**
    * What a refused call tells the user to change. The library names its own options by default;
    * the gateway names its config-file key, which is what its users change.
    */

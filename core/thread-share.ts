@@ -1,7 +1,8 @@
 /**
  * Sharing the event loop during long work on the main thread: work that walks a megabyte (counting
  * its tokens, relaying its events) asks at each step whether its slice is used up and, if so,
- * awaits one turn of the event loop, so that no other request waits longer than about one slice.
+ * awaits one turn of the event loop, so that no other request waits longer than about one slice,
+ * however many workers share it.
  */
 
 /** A slice of the thread's time, renewed after each turn given away. */
@@ -20,12 +21,20 @@ export class ThreadShare {
     readonly clockEvery = 1,
   ) {}
 
+  /** The turn given away and not come yet. */
+  #pending: Promise<void> | undefined;
+
   /** The next turn of the event loop when the slice is used up (await it), else undefined (go on). */
   due(): Promise<void> | undefined {
+    // Workers sharing the thread (rows in flight) wait for the same turn: were each to take its
+    // own, each would restart the slice when it came, and one turn would hold a slice per worker.
+    if (this.#pending) return this.#pending;
     if (++this.#steps % this.clockEvery !== 0 || performance.now() - this.#since <= this.sliceMs) return undefined;
     this.turns++;
-    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    this.#pending = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       this.#since = performance.now();
+      this.#pending = undefined;
     });
+    return this.#pending;
   }
 }

@@ -3,7 +3,6 @@
  * routes in one place. Sources come from the options or are seeded in memory from the config file;
  * the file's guardrails and configs are checked here, so a bad file never starts.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import {
@@ -16,14 +15,14 @@ import {
   type Side,
 } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
-import { verifyModelLock } from "../plugins/model/shared/model-lock.js";
+import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.js";
 import { prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { GATEWAY_ERRORS } from "./error-codes.js";
-import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "./errors.js";
+import { describeError, errorBody, storeRetryAfter } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { RecentRequests } from "./feedback/recent-requests.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
@@ -198,40 +197,6 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
   }
 }
 
-/**
- * The file's named model folders as absolute paths (relative ones start from the file's folder);
- * a folder without model.onnx stops the start here rather than failing every request later.
- */
-function modelFolders(file: GatewayFile, baseDir: string): Record<string, string> | undefined {
-  if (!file.models) return undefined;
-  const folders: Record<string, string> = {};
-  for (const [name, entry] of Object.entries(file.models)) {
-    const folder = path.resolve(baseDir, entry.path);
-    if (!existsSync(path.join(folder, "model.onnx"))) {
-      throw new ConfigError(
-        `models.${name}.path`,
-        `${folder} holds no model.onnx (a model folder holds model.onnx, tokenizer.json and config.json)`,
-      );
-    }
-    folders[name] = folder;
-  }
-  return folders;
-}
-
-/**
- * Checks each pulled folder against its lock file (`guardgate models pull`), so a model changed
- * after the pull stops the start, naming the file, rather than erring on every request.
- */
-async function verifyModelLocks(folders: Record<string, string> | undefined): Promise<void> {
-  for (const [name, folder] of Object.entries(folders ?? {})) {
-    try {
-      await verifyModelLock(folder);
-    } catch (error) {
-      throw new ConfigError(`models.${name}.path`, (error as Error).message);
-    }
-  }
-}
-
 /** What a check's refused outbound call tells a gateway user: the config-file key they would change. */
 export const CHECKS_REFUSAL_ADVICE =
   "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
@@ -259,8 +224,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const logSink = options.logSink ?? new InMemoryRequestLogSink();
 
   const plugins = [...(file.plugins ?? []), ...(options.plugins ?? [])];
-  const models = modelFolders(file, baseDir);
-  await verifyModelLocks(models);
+  const declaredModels = await resolveDeclaredModels(file.models, baseDir);
   const engine = await createEngine({
     builtins: builtinPlugins,
     plugins,
@@ -271,7 +235,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         allowPrivateAddresses: settings.checks_allow_private_addresses ?? false,
         refusalAdvice: CHECKS_REFUSAL_ADVICE,
       }),
-      ...(models && { models }),
+      ...declaredModels,
     },
     ...(options.executor && { executor: options.executor }),
   });
@@ -309,6 +273,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   // Traced only when asked: each span costs even with no SDK to receive it.
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
+    ...(settings.stream_event_timeout !== undefined && { streamEventTimeoutMs: settings.stream_event_timeout }),
     customHosts: settings.custom_hosts
       ? {
           allowLoopback: settings.custom_hosts.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
@@ -379,8 +344,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.setErrorHandler((error, request, reply) => {
     const { status, code, message } = describeError(error, bodyLimit);
-    if (code === "store_unavailable") {
-      reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+    const retryAfter = storeRetryAfter(code);
+    if (retryAfter !== undefined) {
+      reply.header("retry-after", String(retryAfter));
       request.log.warn({ cause: (error as Error).message }, "request refused: the store cannot be reached");
     } else if (status >= 500) request.log.error({ err: error }, "request failed");
     reply.code(status).send(errorBody(errorFormatOf(request.url).name, status, code, message));

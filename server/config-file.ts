@@ -136,6 +136,12 @@ const FILE_SCHEMA = {
             minLength: 1,
             description: "The folder: model.onnx, tokenizer.json, config.json; relative to the config file's folder.",
           },
+          lock_sha256: {
+            type: "string",
+            pattern: "^[0-9a-f]{64}$",
+            description:
+              "The SHA-256 of the folder's lock file, as `guardgate models pull` prints it: the folder loads only with this lock, and the lock's files.",
+          },
         },
         required: ["path"],
         additionalProperties: false,
@@ -150,6 +156,12 @@ const FILE_SCHEMA = {
           type: "integer",
           minimum: 1,
           description: "Default upstream time-out in ms when a config sets no `request_timeout`.",
+        },
+        stream_event_timeout: {
+          type: "integer",
+          minimum: 1,
+          description:
+            "Longest wait in ms for each complete event of an upstream stream (default: the request's `request_timeout`); past it the stream ends with `upstream_stream_stalled`, though bytes kept coming.",
         },
         custom_hosts: {
           type: "object",
@@ -182,6 +194,11 @@ const FILE_SCHEMA = {
         tracing: {
           type: "boolean",
           description: "OpenTelemetry spans per request, guardrail phase and upstream attempt, to the SDK registered.",
+        },
+        file_records_editable: {
+          type: "boolean",
+          description:
+            "Let the admin API and the console change and delete the records this file seeds (default false: refused with 409 `file_managed`, since the next reload writes the file's version again).",
         },
         trust_proxy: {
           oneOf: [{ type: "boolean" }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }],

@@ -120,9 +120,9 @@ describe("STORE_ERRORS: only a code with a status is an answer of its own", () =
 
 describe("the types", () => {
   it("let a class take only codes whose line has a status, and a helper only codes of its status", () => {
-    expectTypeOf<CodeWithStatus<typeof STORE_ERRORS>>().toEqualTypeOf<"store_unavailable">();
+    expectTypeOf<CodeWithStatus<typeof STORE_ERRORS>>().toEqualTypeOf<"store_unavailable" | "store_busy">();
     expectTypeOf<CodeWithStatus<typeof MANAGEMENT_ERRORS, 409>>().toEqualTypeOf<
-      "conflict" | "version_conflict" | "guardrail_in_use" | "breaks_config" | "no_config_file"
+      "conflict" | "version_conflict" | "guardrail_in_use" | "breaks_config" | "no_config_file" | "file_managed"
     >();
     expectTypeOf<GatewayStatusCode>().toEqualTypeOf<keyof typeof GATEWAY_ERRORS>();
     // Never called: each line is here for the compiler to refuse.

@@ -143,6 +143,10 @@ export const GATEWAY_ERRORS = {
   },
   unknown_trace: { status: 404, meaning: "feedback names a trace_id the workspace has no request for" },
   unknown_feedback: { status: 404, meaning: "PUT /v1/feedback/:id names no feedback of the workspace" },
+  feedback_limit_reached: {
+    status: 409,
+    meaning: "the answer already holds the most feedback entries one answer may (100); change one with PUT instead",
+  },
   unknown_config: { status: 404, meaning: "x-gateway-config names no saved config" },
   unknown_provider: { status: 404, meaning: "an @slug names no provider of the workspace" },
   body_too_large: { status: 413, meaning: "the body is larger than body_limit" },
@@ -196,6 +200,10 @@ export const GATEWAY_ERRORS = {
     meaning: "a policy holding the request has a guardrail that no longer loads (a plugin removed since); an admin must fix it",
   },
   upstream_timeout: { status: 504, meaning: "the provider did not start answering, or fell silent, within request_timeout" },
+  upstream_stream_stalled: {
+    status: 504,
+    meaning: "the provider's stream completed no event within settings.stream_event_timeout, though bytes kept coming",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** Codes of the admin API (`/admin/v1`) and of the CLI commands over the store. */
@@ -250,6 +258,11 @@ export const MANAGEMENT_ERRORS = {
   guardrail_in_use: { status: 409, meaning: "a saved config still names the guardrail" },
   breaks_config: { status: 409, meaning: "the change would make a saved config invalid" },
   no_config_file: { status: 409, meaning: "a reload was asked of a gateway started without --config: there is no file to read" },
+  file_managed: {
+    status: 409,
+    meaning:
+      "the record is seeded from the gateway's config file, which the next reload applies again: edit the file (the message names it), or set settings.file_records_editable",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /**
@@ -261,6 +274,11 @@ export const STORE_ERRORS = {
     status: 503,
     meaning:
       "the store's server (Postgres) cannot be reached: down, restarting or refusing connections; retry-after says when to try again",
+  },
+  store_busy: {
+    status: 503,
+    meaning:
+      "the store's SQLite file stayed locked by another connection (another process, the CLI) for the whole lock wait; retry-after says when to try again",
   },
   store_open_failed: { meaning: "the store's file or server cannot be opened" },
   store_too_new: { meaning: "the store was written by a newer guardgate (its schema version is ahead)" },

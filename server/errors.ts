@@ -6,6 +6,7 @@
  */
 import { ConfigError, type ConfigErrorCode, GuardgateError, type HookResults } from "../core/index.js";
 import {
+  type CodeWithStatus,
   CONFIG_ERROR_STATUS,
   GATEWAY_ERRORS,
   type GatewayErrorCode,
@@ -14,6 +15,7 @@ import {
   STORE_ERRORS,
 } from "./error-codes.js";
 import { StoreError } from "./store/errors.js";
+import { isBusy, storeBusy } from "./store/sqlite/lock-wait.js";
 import type { DenialFields } from "./formats/format.js";
 import { FORMATS, type FormatName } from "./formats/index.js";
 
@@ -95,17 +97,40 @@ const FASTIFY_CODES: Record<string, { code: GatewayStatusCode; message?: string 
 
 /** Seconds a client is asked to wait while the store cannot be reached. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
+/** Seconds a client is asked to wait while another connection holds the SQLite file's write lock. */
+export const STORE_BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** The store codes that are answers of their own (503), with the seconds their retry-after asks for. */
+const STORE_REFUSALS: Record<StoreRefusalCode, { seconds: number; message: string }> = {
+  store_unavailable: {
+    seconds: STORE_RETRY_AFTER_SECONDS,
+    message: `the store (Postgres) cannot be reached; try again in ${STORE_RETRY_AFTER_SECONDS} s`,
+  },
+  store_busy: {
+    seconds: STORE_BUSY_RETRY_AFTER_SECONDS,
+    message: `the store is locked by another process writing to it; try again in ${STORE_BUSY_RETRY_AFTER_SECONDS} s`,
+  },
+};
+
+/** A store code with a status of its own. */
+type StoreRefusalCode = CodeWithStatus<typeof STORE_ERRORS>;
+
+function isStoreRefusal(code: string): code is StoreRefusalCode {
+  return Object.hasOwn(STORE_REFUSALS, code);
+}
+
+/** The retry-after, in seconds, of an answer with `code`, when it is a store refusal (503). */
+export function storeRetryAfter(code: string): number | undefined {
+  return isStoreRefusal(code) ? STORE_REFUSALS[code].seconds : undefined;
+}
 
 /**
- * The answer while the store cannot be reached: 503, naming the store but not its address (the
- * cause, with the address, is in the process log).
+ * The answer while the store cannot be reached or stays locked: 503, naming the store but not its
+ * address (the cause, with the address, is in the process log).
  */
-export function storeUnavailable(error: StoreError): Refusal {
-  return {
-    status: STORE_ERRORS.store_unavailable.status,
-    code: error.code,
-    message: `the store (Postgres) cannot be reached; try again in ${STORE_RETRY_AFTER_SECONDS} s`,
-  };
+export function storeUnavailable(error: StoreError): Refusal | undefined {
+  const { code } = error;
+  return isStoreRefusal(code) ? { status: STORE_ERRORS[code].status, code, message: STORE_REFUSALS[code].message } : undefined;
 }
 
 /** How a request was refused: what its answer and its log record say. */
@@ -118,7 +143,10 @@ export interface Refusal {
 /** Maps any error thrown while handling a request to a status, code and message. */
 export function describeError(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof GatewayError) return { status: error.status, code: error.code, message: error.message };
-  if (error instanceof StoreError && error.code === "store_unavailable") return storeUnavailable(error);
+  // A lock met outside the store's own waits (lock-wait.ts) is a 503 all the same, never a 500.
+  const store =
+    error instanceof StoreError ? storeUnavailable(error) : isBusy(error) ? storeUnavailable(storeBusy(error)) : undefined;
+  if (store) return store;
   if (error instanceof ConfigError) return { status: CONFIG_ERROR_STATUS, code: error.code, message: error.message };
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_CODES[e.code] : undefined;

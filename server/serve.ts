@@ -15,6 +15,8 @@ export interface ServeOptions {
   /** Path of a JSON or YAML config file. */
   configPath?: string;
   logLevel?: string;
+  /** Where the log lines go; stdout as pino's JSON by default. */
+  logStream?: NodeJS.WritableStream;
   /** How long in-flight requests may take to finish once a stop began; default 10 s. */
   gracePeriodMs?: number;
   /** Anything else `buildApp` takes. */
@@ -45,7 +47,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const loaded = options.configPath ? await loadGatewayFile(options.configPath) : undefined;
   const app = await buildApp({
     ...(loaded && { file: loaded.file, baseDir: loaded.dir }),
-    logger: { level: options.logLevel ?? "info" },
+    logger: { level: options.logLevel ?? "info", ...(options.logStream && { stream: options.logStream }) },
     ...options.app,
   });
   try {

@@ -68,6 +68,26 @@ export function StatusBadge({ status }: { status: number }) {
   );
 }
 
+/** What the admin API says of a record the gateway's config file seeds (server/admin/file-managed.ts). */
+export interface FileManaged {
+  managed_by?: "file";
+  managed_file?: string;
+}
+
+/** Marks a record the config file manages: the gateway refuses edits here, the file is where it changes. */
+export function FileBadge({ record }: { record: FileManaged }) {
+  if (record.managed_by !== "file") return null;
+  return (
+    <span
+      class="badge file"
+      data-managed-file={record.managed_file}
+      title={`Managed by ${record.managed_file}: change it there, then reload (guardgate reload)`}
+    >
+      from config file
+    </span>
+  );
+}
+
 /** A pass / fail / error mark. */
 export function Verdict({ outcome }: { outcome: "passed" | "failed" | "errored" | boolean }) {
   const word = outcome === true ? "passed" : outcome === false ? "failed" : outcome;

@@ -8,7 +8,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../../core/index.js";
 import { CONFIG_ERROR_STATUS } from "../error-codes.js";
-import { describeError, errorBody, STORE_RETRY_AFTER_SECONDS } from "../errors.js";
+import { describeError, errorBody, storeRetryAfter } from "../errors.js";
 import { LimitError } from "../limits/enforcer.js";
 import type { AuthThrottle } from "../auth-throttle.js";
 import type { GatewaySources } from "../management/gateway-sources.js";
@@ -16,6 +16,7 @@ import type { Management } from "../management/index.js";
 import { ManagementError } from "../store/errors.js";
 import type { ReloadReport } from "./reload-report.js";
 import { reloadRoute } from "./routes/reload.js";
+import { type FileManagedRecords, fileManagedRecords } from "./file-managed.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
@@ -41,6 +42,8 @@ export interface AdminOptions {
   reload?: { run: () => Promise<ReloadReport>; organization: () => string | undefined };
   /** Failed keys throttled per source; shared with the `/v1` routes so a source is counted once. */
   throttle?: AuthThrottle;
+  /** The records the config file seeds: marked in answers, and not to be edited here unless allowed. */
+  fileRecords?: FileManagedRecords;
 }
 
 /** Status, code and message of any error an admin route raised. */
@@ -54,8 +57,9 @@ export function adminError(error: unknown): { status: number; code: string; mess
 
 /** Logs a failed admin request: a store outage at warn with its cause, a bug at error. */
 function logFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number, code: string): void {
-  if (code === "store_unavailable") {
-    reply.header("retry-after", String(STORE_RETRY_AFTER_SECONDS));
+  const retryAfter = storeRetryAfter(code);
+  if (retryAfter !== undefined) {
+    reply.header("retry-after", String(retryAfter));
     request.log.warn({ cause: (error as Error).message }, "admin request refused: the store cannot be reached");
   } else if (status >= 500) request.log.error({ err: error }, "admin request failed");
 }
@@ -93,6 +97,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       admin.get("/openapi.json", { schema: { hide: true } }, async () => admin.swagger());
       await admin.register(async (scope) => {
         requireAdminKey(scope, sources, throttle);
+        if (options.fileRecords) fileManagedRecords(scope, options.fileRecords);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);

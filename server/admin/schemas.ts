@@ -5,21 +5,19 @@
  */
 import { closedRecord as record, nullable } from "../schema-types.js";
 import { checkStatsSchema, feedbackSchema, guardrailStatsSchema, logColumnsSchema } from "../store/log-schemas.js";
+import * as store from "../store/schemas.js";
 import { apiKeySchema, providerSchema, provisioningSchema } from "../store/schemas.js";
+import { withFileManaged } from "./file-managed.js";
 
 // The records the store holds, answered as they are (their schemas are the store's types' source).
-export {
-  apiKeySchema,
-  configRecordSchema,
-  guardrailRecordSchema,
-  integrationSchema,
-  organizationSchema,
-  pluginIntegrationSchema,
-  policyRecordSchema,
-  providerSchema,
-  provisioningSchema,
-  workspaceSchema,
-} from "../store/schemas.js";
+export { apiKeySchema, organizationSchema, providerSchema, provisioningSchema, workspaceSchema } from "../store/schemas.js";
+
+// The kinds the config file seeds may carry its marks (file-managed.ts).
+export const configRecordSchema = withFileManaged(store.configRecordSchema);
+export const guardrailRecordSchema = withFileManaged(store.guardrailRecordSchema);
+export const integrationSchema = withFileManaged(store.integrationSchema);
+export const pluginIntegrationSchema = withFileManaged(store.pluginIntegrationSchema);
+export const policyRecordSchema = withFileManaged(store.policyRecordSchema);
 
 type Schema = Record<string, unknown>;
 

@@ -30,6 +30,9 @@ describe("the console's files", () => {
       "assets/index-abc.css": "body{}",
       "assets/index-abc.js.map": "{}",
     });
+    const root = await app.inject("/");
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe("/console/");
     const redirect = await app.inject("/console");
     expect(redirect.statusCode).toBe(301);
     expect(redirect.headers.location).toBe("/console/");

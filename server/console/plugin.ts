@@ -80,7 +80,7 @@ function secure(reply: FastifyReply): FastifyReply {
     .header("cross-origin-opener-policy", "same-origin");
 }
 
-/** Registers `GET /console` and its assets. */
+/** Registers `GET /console` and its assets, and `GET /` leading there. */
 export async function consolePlugin(app: FastifyInstance, options: ConsoleOptions = {}): Promise<void> {
   const dir = options.dir ?? defaultConsoleDir();
   const assets = readAssets(dir);
@@ -104,6 +104,9 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
       .send(asset.body);
   };
 
+  // A person who opens the gateway's address in a browser finds the console (not permanent: the
+  // root may answer something else one day).
+  app.get("/", (_request, reply) => reply.redirect(`${CONSOLE_PREFIX}/`, 302));
   app.get(CONSOLE_PREFIX, (_request, reply) => reply.redirect(`${CONSOLE_PREFIX}/`, 301));
   app.get(`${CONSOLE_PREFIX}/`, (_request, reply) => send(reply, "index.html"));
   app.get(`${CONSOLE_PREFIX}/*`, (request, reply) => {

@@ -16,7 +16,16 @@ import type { Store } from "../store/repository.js";
 import type { RecentRequests } from "./recent-requests.js";
 
 /** Bounds of a feedback body, so a client cannot grow the store with one call. */
-export const FEEDBACK_LIMITS = { metadataKeys: 32, metadataKeyLength: 64, metadataValueLength: 1024, traceIdLength: 128 };
+export const FEEDBACK_LIMITS = {
+  metadataKeys: 32,
+  metadataKeyLength: 64,
+  metadataValueLength: 1024,
+  traceIdLength: 128,
+  /** Entries one answer may hold: enough for every reviewer of it, not a way to grow the store. */
+  perTrace: 100,
+  /** Feedback calls (POST and PUT) one API key may make per minute. */
+  perMinute: 600,
+};
 
 /** The fields of a feedback body, checked. */
 export interface FeedbackInput {
@@ -81,6 +90,8 @@ export interface FeedbackServiceOptions {
   recent: RecentRequests;
   /** How long to keep asking the store for a log no instance here knows, ms; default 2000. */
   logWaitMs?: number;
+  /** Entries one answer may hold; default FEEDBACK_LIMITS.perTrace. */
+  perTrace?: number;
   /** Told of every feedback stored (the metric). */
   onStored?: (count: number) => void;
   now?: () => number;
@@ -92,6 +103,9 @@ export class FeedbackService {
   readonly #logWaitMs: number;
   readonly #onStored: (count: number) => void;
   readonly #now: () => number;
+  readonly #perTrace: number;
+  /** The last write queued per answer, while one is. */
+  readonly #queues = new Map<string, Promise<void>>();
 
   constructor(options: FeedbackServiceOptions) {
     this.#store = options.store;
@@ -99,6 +113,7 @@ export class FeedbackService {
     this.#logWaitMs = options.logWaitMs ?? 2000;
     this.#onStored = options.onStored ?? (() => {});
     this.#now = options.now ?? Date.now;
+    this.#perTrace = options.perTrace ?? FEEDBACK_LIMITS.perTrace;
   }
 
   /** Stores feedback on the answer `body.trace_id` names, for a caller of `workspaceId`. */
@@ -110,6 +125,24 @@ export class FeedbackService {
         `trace_id: is required: the x-gateway-request-id of an answer (a string of at most ${FEEDBACK_LIMITS.traceIdLength} characters)`,
       );
     const organizationId = await this.#owner(workspaceId, traceId);
+    // One at a time per answer, so entries sent together cannot all pass the count.
+    return this.#oneAtATime(traceId, async () => {
+      const held = (await this.#store.feedback.forLogs([traceId])).length;
+      if (held >= this.#perTrace)
+        throw new GatewayError(
+          "feedback_limit_reached",
+          `trace_id: the answer "${traceId}" holds ${held} feedback entries, the most one answer may hold (${this.#perTrace}); change one with PUT /v1/feedback/:id instead`,
+        );
+      return this.#insert(workspaceId, organizationId, traceId, input);
+    });
+  }
+
+  async #insert(
+    workspaceId: string,
+    organizationId: string | null,
+    traceId: string,
+    input: FeedbackInput,
+  ): Promise<FeedbackAnswer> {
     const at = new Date(this.#now()).toISOString();
     const record: FeedbackRecord = {
       id: newTimeOrderedId("fb", this.#now()),
@@ -140,6 +173,22 @@ export class FeedbackService {
     const updated = await this.#store.feedback.update(id, input, new Date(this.#now()).toISOString());
     if (!updated) throw new GatewayError("unknown_feedback", `feedback "${id}" is not one of this workspace's`);
     return { status: "success", message: "feedback updated", feedback_ids: [id] };
+  }
+
+  /** Runs `work` after the work queued before it on the same answer. */
+  async #oneAtATime<T>(traceId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#queues.get(traceId) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#queues.set(traceId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(traceId) === settled) this.#queues.delete(traceId);
+    }
   }
 
   /** The organization of the request `traceId` when the workspace made it; a 404 otherwise. */

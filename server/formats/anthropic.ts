@@ -44,12 +44,18 @@ function bearer(authorization: string | undefined): string | undefined {
  * Messages: text blocks by index, from their start and their deltas, and tool_use blocks with
  * their input's streamed JSON. Both are text the output side checks, so a tool call's input waits
  * in the hold like any text; a block's first text is joined to the text before it by a newline.
+ * A message is one text (key 0). Input given whole in a tool_use block's start, which the SDKs
+ * keep when no delta follows, is text too; it cannot be judged by windows (the client reads the
+ * object, not its JSON), so it holds the stream for the check of the whole answer, as escapes in
+ * streamed input do.
  */
 class MessageStreamText implements StreamText {
   readonly #blocks = new Map<number, string[]>();
   readonly #tools = new Map<number, { id: unknown; name: unknown; json: string }>();
   /** Whether any block began: the next one is joined to it by a newline. */
   #begun = false;
+  /** The message's segments: each block's text (a tool_use block's input JSON), in the order the blocks began. */
+  readonly #segments: string[] = [];
 
   #lead(): number {
     const lead = this.#begun ? 1 : 0;
@@ -57,42 +63,57 @@ class MessageStreamText implements StreamText {
     return lead;
   }
 
-  add(event: SseEvent): AddedText | undefined {
+  /** A block's start (always a piece: it begins a segment, even empty) or a delta's text. */
+  #added(text: string, lead: number, opaque = false, start = false): AddedText[] {
+    if (!text && !start) return [];
+    const own = text.slice(lead);
+    if (start) this.#segments.push(own);
+    else if (!this.#segments.length) this.#segments.push(own);
+    else this.#segments[this.#segments.length - 1] += own;
+    return [{ key: 0, text, lead, ...(opaque && { opaque: true }) }];
+  }
+
+  add(event: SseEvent): AddedText[] {
     const payload = eventObject(event.data);
-    if (!payload) return undefined;
+    if (!payload) return [];
     const index = typeof payload.index === "number" ? payload.index : 0;
     if (payload.type === "content_block_start") {
-      const block = payload.content_block as { type?: string; text?: unknown; id?: unknown; name?: unknown } | undefined;
+      const block = payload.content_block as
+        { type?: string; text?: unknown; id?: unknown; name?: unknown; input?: unknown } | undefined;
       if (block?.type === "tool_use") {
-        this.#tools.set(index, { id: block.id, name: block.name, json: "" });
+        const given =
+          block.input && typeof block.input === "object" && Object.keys(block.input).length ? JSON.stringify(block.input) : "";
+        this.#tools.set(index, { id: block.id, name: block.name, json: given });
         const lead = this.#lead();
-        return lead ? { text: "\n", lead } : undefined;
+        return this.#added(`${lead ? "\n" : ""}${given}`, lead, given !== "", true);
       }
-      if (block?.type !== "text") return undefined;
+      if (block?.type !== "text") return [];
       // Blocks arrive one after another; a new one is joined to the text before it by a newline.
       const lead = this.#lead();
       const text = typeof block.text === "string" ? block.text : "";
       this.#blocks.set(index, text ? [text] : []);
-      return { text: `${lead ? "\n" : ""}${text}`, lead };
+      return this.#added(`${lead ? "\n" : ""}${text}`, lead, false, true);
     }
     if (payload.type === "content_block_delta") {
       const delta = payload.delta as { type?: string; text?: unknown; partial_json?: unknown } | undefined;
       const tool = this.#tools.get(index);
       if (tool && delta?.type === "input_json_delta" && typeof delta.partial_json === "string" && delta.partial_json) {
         tool.json += delta.partial_json;
-        return { text: delta.partial_json, lead: 0 };
+        // Escapes are decoded by the client: the raw JSON of a window is not what it reads.
+        return this.#added(delta.partial_json, 0, delta.partial_json.includes("\\"));
       }
       if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
         const parts = this.#blocks.get(index) ?? [];
         parts.push(delta.text);
         this.#blocks.set(index, parts);
-        return { text: delta.text, lead: 0 };
+        return this.#added(delta.text, 0);
       }
     }
-    return undefined;
+    return [];
   }
 
-  rewrite(event: SseEvent, own: string): Buffer {
+  rewrite(event: SseEvent, owns: readonly string[]): Buffer {
+    const own = owns[0] ?? "";
     const payload = eventObject(event.data) as Record<string, unknown>;
     if (payload.type === "content_block_start") {
       if ((payload.content_block as { type?: string } | undefined)?.type !== "text") {
@@ -105,14 +126,12 @@ class MessageStreamText implements StreamText {
     return replacedEvent(event, { ...payload, delta: { ...delta, [field]: own } });
   }
 
+  texts(): ReadonlyMap<number, readonly string[]> {
+    return this.#segments.length ? new Map([[0, this.#segments]]) : new Map();
+  }
+
   text(): string {
-    // Blocks are joined as core/content.ts joins them when it reads a non-streamed message.
-    const texts: Array<[number, string]> = [...this.#blocks.entries()].map(([index, parts]) => [index, parts.join("")]);
-    for (const [index, tool] of this.#tools) texts.push([index, tool.json]);
-    return texts
-      .sort(([a], [b]) => a - b)
-      .map(([, text]) => text)
-      .join("\n");
+    return this.#segments.join("\n");
   }
 
   body(): Record<string, unknown> {
@@ -125,8 +144,21 @@ class MessageStreamText implements StreamText {
     return { type: "message", role: "assistant", content: blocks.sort(([a], [b]) => a - b).map(([, block]) => block) };
   }
 
-  windowBody(text: string): Record<string, unknown> {
-    return { type: "message", role: "assistant", content: [{ type: "text", text }] };
+  windowBody(texts: ReadonlyMap<number, string>): Record<string, unknown> {
+    return { type: "message", role: "assistant", content: [{ type: "text", text: texts.get(0) ?? "" }] };
+  }
+
+  textsOf(body: unknown): Map<number, string[]> {
+    const content = (body as { content?: unknown } | undefined)?.content;
+    if (!Array.isArray(content)) return new Map();
+    const texts = content.map((block: { type?: string; text?: unknown; input?: unknown }) => {
+      if (block?.type === "text") return typeof block.text === "string" ? block.text : "";
+      if (block?.type !== "tool_use") return "";
+      const input = block.input;
+      if (typeof input === "string") return input;
+      return input && typeof input === "object" && Object.keys(input).length ? JSON.stringify(input) : "";
+    });
+    return texts.length ? new Map([[0, texts]]) : new Map();
   }
 
   isTerminal(event: SseEvent): boolean {

@@ -22,26 +22,44 @@ export interface FormatEndpoint {
   requestType: RequestType;
 }
 
-/** What one event added to a streamed answer's text. */
+/**
+ * What one event added to one text of a streamed answer. A stream carries one text per choice
+ * (`n > 1`), each held and checked on its own; an Anthropic message is one text.
+ */
 export interface AddedText {
-  /** The characters added to `text()`: a separator between parts, then the event's own text. */
+  /** Which text: the choice's index (0 for a message). */
+  key: number;
+  /** The characters added to that text: a separator between parts, then the event's own text. */
   text: string;
-  /** How many leading characters of `text` are the separator, not the event's own. */
+  /** How many leading characters of `text` are the separator, not the event's own: a separator begins a new segment. */
   lead: number;
+  /**
+   * The client reads this text otherwise than it is written (JSON escapes in tool arguments,
+   * tool input given whole at the start of its block): a window of it cannot be judged as raw
+   * text, so the stream is held until the check of the whole answer.
+   */
+  opaque?: true;
 }
 
-/** Gathers the text of one streamed answer, event by event. */
+/** Gathers the texts of one streamed answer, event by event. */
 export interface StreamText {
-  /** Takes an event in; says what it added to the text, if anything. */
-  add(event: SseEvent): AddedText | undefined;
-  /** The event, which added text, re-written to carry `own` as its text instead (a redaction). */
-  rewrite(event: SseEvent, own: string): Buffer;
-  /** The text so far. */
+  /** Takes an event in; says what it added to which text, one entry per piece of text it carries. */
+  add(event: SseEvent): AddedText[];
+  /** The event, which added text, re-written to carry `owns` (one per piece `add` read) as its texts instead. */
+  rewrite(event: SseEvent, owns: readonly string[]): Buffer;
+  /**
+   * Each choice's segments so far (its content, each tool call's arguments, each content block:
+   * the texts a newline joins), by key.
+   */
+  texts(): ReadonlyMap<number, readonly string[]>;
+  /** All the texts so far, joined in key order. */
   text(): string;
-  /** A non-streamed response body carrying the text, for the output phase. */
+  /** A non-streamed response body carrying the texts, for the output phase. */
   body(): Record<string, unknown>;
-  /** A response body carrying only `text`, a window of the answer, for the checks of one window. */
-  windowBody(text: string): Record<string, unknown>;
+  /** A response body carrying only these texts (windows of the answer, by key), for the checks of one window. */
+  windowBody(texts: ReadonlyMap<number, string>): Record<string, unknown>;
+  /** The segments a (checked, maybe transformed) body from `body()` or `windowBody()` carries, by key, as `texts()` gives them. */
+  textsOf(body: unknown): Map<number, string[]>;
   /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
   isTerminal(event: SseEvent): boolean;
 }

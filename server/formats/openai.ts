@@ -7,15 +7,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "./sse.js";
-import {
-  type AddedText,
-  eventObject,
-  type ErrorFields,
-  replacedEvent,
-  type MockAnswer,
-  type StreamText,
-  type WireFormat,
-} from "./format.js";
+import type { AddedText, ErrorFields, MockAnswer, StreamText, WireFormat } from "./format.js";
+import { CompletionStreamText } from "./openai-stream-text.js";
 
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
@@ -31,176 +24,19 @@ function isDone(event: SseEvent): boolean {
   return event.data.trim() === "[DONE]";
 }
 
-/** A tool call of a streamed chat answer, put together from its deltas. */
-interface ToolCall {
-  id?: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
-
-/** One choice of a streamed answer, put together from its deltas. */
-interface StreamedChoice {
-  parts: string[];
-  tools: Map<number, ToolCall>;
-  finish?: unknown;
-}
-
-/** One piece of text a chunk carries: a choice's content (or completion text), or a tool call's arguments. */
-interface Piece {
-  choice: number;
-  /** The tool call's index, for arguments. */
-  tool?: number;
-  text: string;
-}
-
-type Delta = { content?: unknown; tool_calls?: unknown };
-type CallDelta = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
-
-/** The choices of a chunk, each with its index. */
-function chunkChoices(chunk: Record<string, unknown>): Array<Record<string, unknown>> {
-  if (!Array.isArray(chunk.choices)) return [];
-  return chunk.choices.filter((c): c is Record<string, unknown> => Boolean(c) && typeof c === "object");
-}
-
-/** The pieces of text a chunk carries, in the order core/content.ts reads a choice: content, then tool arguments. */
-function piecesOf(chunk: Record<string, unknown>, requestType: RequestType): Piece[] {
-  const pieces: Piece[] = [];
-  for (const choice of chunkChoices(chunk)) {
-    const index = typeof choice.index === "number" ? choice.index : 0;
-    const delta = choice.delta as Delta | undefined;
-    const content = requestType === "complete" ? choice.text : delta?.content;
-    if (typeof content === "string" && content) pieces.push({ choice: index, text: content });
-    if (requestType !== "chatComplete" || !Array.isArray(delta?.tool_calls)) continue;
-    for (const call of delta.tool_calls as CallDelta[]) {
-      const args = call?.function?.arguments;
-      if (typeof args === "string" && args) pieces.push({ choice: index, tool: call?.index ?? 0, text: args });
-    }
-  }
-  return pieces;
-}
-
-/**
- * Chat and text completions: every choice's deltas and every tool call's arguments are text the
- * output side checks, so none leaves before it was checked. A piece that starts a new text (another
- * choice, a tool call) is joined to the text before it by a newline, as core/content.ts joins a
- * non-streamed answer's texts; with one choice whose tool calls follow its content, the held text
- * is the checked text, so a redaction can be honoured (otherwise the relay stops the stream).
- */
-class CompletionStreamText implements StreamText {
-  readonly #choices = new Map<number, StreamedChoice>();
-  #joined = "";
-  /** The text (choice and tool call) the last piece belonged to. */
-  #current: string | undefined;
-  constructor(private readonly requestType: RequestType) {}
-
-  #choice(index: number): StreamedChoice {
-    let choice = this.#choices.get(index);
-    if (!choice) {
-      choice = { parts: [], tools: new Map() };
-      this.#choices.set(index, choice);
-    }
-    return choice;
-  }
-
-  add(event: SseEvent): AddedText | undefined {
-    const chunk = eventObject(event.data);
-    if (!chunk) return undefined;
-    for (const choice of chunkChoices(chunk)) {
-      const streamed = this.#choice(typeof choice.index === "number" ? choice.index : 0);
-      if (choice.finish_reason) streamed.finish = choice.finish_reason;
-      const calls = (choice.delta as Delta | undefined)?.tool_calls;
-      if (this.requestType !== "chatComplete" || !Array.isArray(calls)) continue;
-      for (const call of calls as CallDelta[]) {
-        const index = call?.index ?? 0;
-        const tool = streamed.tools.get(index) ?? { type: "function", function: { name: "", arguments: "" } };
-        if (typeof call?.id === "string") tool.id = call.id;
-        if (typeof call?.function?.name === "string") tool.function.name += call.function.name;
-        if (typeof call?.function?.arguments === "string") tool.function.arguments += call.function.arguments;
-        streamed.tools.set(index, tool);
-      }
-    }
-    let text = "";
-    let lead = -1;
-    for (const piece of piecesOf(chunk, this.requestType)) {
-      if (piece.tool === undefined) this.#choice(piece.choice).parts.push(piece.text);
-      const key = `${piece.choice}:${piece.tool ?? ""}`;
-      const separator = this.#current !== undefined && this.#current !== key ? "\n" : "";
-      this.#current = key;
-      if (lead < 0) lead = separator.length;
-      text += separator + piece.text;
-    }
-    if (!text) return undefined;
-    this.#joined += text;
-    return { text, lead: Math.max(lead, 0) };
-  }
-
-  rewrite(event: SseEvent, own: string): Buffer {
-    const chunk = eventObject(event.data) as Record<string, unknown>;
-    const pieces = piecesOf(chunk, this.requestType);
-    const piece = pieces[0];
-    if (pieces.length !== 1 || !piece) throw new Error("a redaction reached an event carrying several texts at once");
-    const choices = chunkChoices(chunk).map((choice) => {
-      if ((typeof choice.index === "number" ? choice.index : 0) !== piece.choice) return choice;
-      if (this.requestType === "complete") return { ...choice, text: own };
-      const delta = choice.delta as Delta;
-      if (piece.tool === undefined) return { ...choice, delta: { ...delta, content: own } };
-      const calls = (delta.tool_calls as CallDelta[]).map((call) =>
-        (call?.index ?? 0) === piece.tool ? { ...call, function: { ...call.function, arguments: own } } : call,
-      );
-      return { ...choice, delta: { ...delta, tool_calls: calls } };
-    });
-    return replacedEvent(event, { ...chunk, choices });
-  }
-
-  text(): string {
-    return this.#joined;
-  }
-
-  body(): Record<string, unknown> {
-    const entries = [...this.#choices.entries()].sort(([a], [b]) => a - b);
-    if (!entries.length) entries.push([0, { parts: [], tools: new Map() }]);
-    if (this.requestType === "complete") {
-      return {
-        object: "text_completion",
-        choices: entries.map(([index, c]) => ({ index, text: c.parts.join(""), finish_reason: c.finish ?? "stop" })),
-      };
-    }
-    return {
-      object: "chat.completion",
-      choices: entries.map(([index, c]) => ({
-        index,
-        message: {
-          role: "assistant",
-          // A choice that only called tools has no content, as a non-streamed answer says with null.
-          content: c.parts.length || !c.tools.size ? c.parts.join("") : null,
-          ...(c.tools.size && { tool_calls: [...c.tools.entries()].sort(([a], [b]) => a - b).map(([, t]) => t) }),
-        },
-        finish_reason: c.finish ?? (c.tools.size ? "tool_calls" : "stop"),
-      })),
-    };
-  }
-
-  windowBody(text: string): Record<string, unknown> {
-    return this.requestType === "complete"
-      ? { object: "text_completion", choices: [{ index: 0, text, finish_reason: null }] }
-      : {
-          object: "chat.completion",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: null }],
-        };
-  }
-
-  isTerminal(event: SseEvent): boolean {
-    return isDone(event);
-  }
-}
-
 /** Embeddings carry no text. */
 class NoStreamText implements StreamText {
-  add(): undefined {
-    return undefined;
+  add(): AddedText[] {
+    return [];
   }
   rewrite(event: SseEvent): Buffer {
     return event.raw;
+  }
+  texts(): ReadonlyMap<number, readonly string[]> {
+    return new Map();
+  }
+  textsOf(): Map<number, string[]> {
+    return new Map();
   }
   text(): string {
     return "";
@@ -228,7 +64,8 @@ function dataEvent(value: unknown): Buffer {
 
 /**
  * A non-streamed chat or text completion as the chunks a stream of it would send: per choice, its
- * content in one chunk, each tool call in one, then its finish; then the usage, then `[DONE]`.
+ * content in one chunk, each tool call in one, the legacy function_call in one, then its finish;
+ * then the usage, then `[DONE]`.
  */
 function* answerAsStream(requestType: RequestType, body: Record<string, unknown>): Generator<Buffer> {
   const { id, created, model } = body;
@@ -247,7 +84,13 @@ function* answerAsStream(requestType: RequestType, body: Record<string, unknown>
       yield chunk(finish);
       continue;
     }
-    const message = (choice?.message ?? {}) as { role?: unknown; content?: unknown; refusal?: unknown; tool_calls?: unknown };
+    const message = (choice?.message ?? {}) as {
+      role?: unknown;
+      content?: unknown;
+      refusal?: unknown;
+      tool_calls?: unknown;
+      function_call?: unknown;
+    };
     yield chunk({
       index,
       delta: {
@@ -260,6 +103,7 @@ function* answerAsStream(requestType: RequestType, body: Record<string, unknown>
     const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Array<Record<string, unknown>>) : [];
     for (const [k, call] of calls.entries())
       yield chunk({ index, delta: { tool_calls: [{ index: k, ...call }] }, finish_reason: null });
+    if (message.function_call) yield chunk({ index, delta: { function_call: message.function_call }, finish_reason: null });
     yield chunk(finish);
   }
   if (body.usage) yield dataEvent({ id, object, created, model, choices: [], usage: body.usage });

@@ -31,7 +31,7 @@ describe("SseSplitter", () => {
     const splitter = new SseSplitter();
     expect(splitter.push(Buffer.from("event: a\r\ndata: 1\r\n\r"))).toEqual([]);
     const events = splitter.push(Buffer.from("\ndata: 2\r\n\r\n"));
-    expect(events.map((e) => [e.event, e.data])).toEqual([
+    expect(events.map((e) => [e?.event, e?.data])).toEqual([
       ["a", "1"],
       [undefined, "2"],
     ]);
@@ -51,5 +51,53 @@ describe("SseSplitter", () => {
   it("refuses an event larger than its limit", () => {
     const splitter = new SseSplitter(16);
     expect(() => splitter.push(Buffer.from(`data: ${"x".repeat(32)}`))).toThrow(/exceeds 16 bytes/);
+  });
+});
+
+describe("SseSplitter framing as the SDKs read it", () => {
+  const sizes = [1, 2, 3, 5, 1000];
+
+  it.each(sizes)("ends an event at a blank line of CR-only line endings (%i-byte reads)", (size) => {
+    const splitter = new SseSplitter();
+    const events = [...feed(splitter, Buffer.from("event: a\rdata: 1\r\rdata: 2\r\r"), size), splitter.flush()];
+    expect(events.map((e) => [e?.event, e?.data])).toEqual([
+      ["a", "1"],
+      [undefined, "2"],
+    ]);
+  });
+
+  it.each(sizes)("ends an event at any pair of line endings: LF then CR, CRLF then LF (%i-byte reads)", (size) => {
+    const text = "data: 1\n\rdata: 2\r\n\ndata: 3\r\r\ndata: 4\n\r\n";
+    const events = feed(new SseSplitter(), Buffer.from(text), size);
+    expect(events.map((e) => e.data)).toEqual(["1", "2", "3", "4"]);
+    expect(Buffer.concat(events.map((e) => e.raw)).toString()).toBe(text);
+  });
+
+  it("reads a field after a byte order mark, on the first line or any other", () => {
+    const events = feed(new SseSplitter(), Buffer.from("\uFEFFdata: secret\n\nevent: x\n\uFEFFdata: more\n\n"), 1);
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      [undefined, "secret"],
+      ["x", "more"],
+    ]);
+  });
+
+  it("waits for the byte after a CR that may be a CRLF's, and cuts it at the end of the stream", () => {
+    const splitter = new SseSplitter();
+    expect(splitter.push(Buffer.from("data: 1\r\r"))).toEqual([]);
+    expect(splitter.push(Buffer.from("\ndata: 2\r\r")).map((e) => e.raw.toString())).toEqual(["data: 1\r\r\n"]);
+    expect(splitter.flush()?.data).toBe("2");
+  });
+});
+
+describe("SseSplitter work", () => {
+  const event = Buffer.from(`data: {"t":"${"x".repeat(1 << 20)}"}\n\n`);
+
+  it.each([1, 16, 512, 4096])("copies each byte of a 1 MB event once, however small the reads (%i bytes)", (size) => {
+    const splitter = new SseSplitter(2 << 20);
+    const events = feed(splitter, event, size);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.raw.equals(event)).toBe(true);
+    expect(splitter.work.received).toBe(event.length);
+    expect(splitter.work.copied).toBeLessThanOrEqual(event.length);
   });
 });

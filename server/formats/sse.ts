@@ -1,10 +1,16 @@
 /**
- * Server-sent events read off a byte stream: complete events are cut at blank lines (LF or CRLF
- * line endings) on bytes, and only then decoded, so an event split across network reads, or a
- * multi-byte character split across chunks, arrives whole. Each event keeps its raw bytes, which
- * are what the gateway forwards. The framing every format's stream is written in, so it lives with
- * the formats, below the upstream client and the pipeline that read streams through it.
+ * Server-sent events read off a byte stream: complete events are cut at blank lines on bytes, and
+ * only then decoded, so an event split across network reads, or a multi-byte character split
+ * across chunks, arrives whole. Each event keeps its raw bytes, which are what the gateway
+ * forwards. Lines end as the WHATWG spec and the official OpenAI and Anthropic SDKs read them: LF,
+ * CRLF or a lone CR, so an event also ends at "\r\r" or "\n\r"; a byte order mark before a line's
+ * field is skipped as the SDKs skip it. Text the client's SDK would read is never framed otherwise
+ * here. The framing every format's stream is written in, so it lives with the formats, below the
+ * upstream client and the pipeline that read streams through it.
  */
+import { StringDecoder } from "node:string_decoder";
+import { ByteQueue, type DecoderWork } from "./byte-queue.js";
+import { EventFields } from "./sse-fields.js";
 
 /** One complete event. */
 export interface SseEvent {
@@ -19,67 +25,152 @@ export interface SseEvent {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Parses the fields of one event's text. */
+/** Parses the fields of one event's bytes. */
 export function parseEvent(raw: Buffer): SseEvent {
-  const text = raw.toString("utf8");
-  let event: string | undefined;
-  const data: string[] = [];
-  for (const line of text.split(/\r\n|\n|\r/)) {
-    if (line === "" || line.startsWith(":")) continue;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  const parsed: SseEvent = { raw, data: data.join("\n") };
-  if (event !== undefined) parsed.event = event;
-  return parsed;
+  const fields = new EventFields();
+  fields.write(raw.toString("utf8"));
+  return { raw, ...fields.end() };
 }
 
-/** Splits a byte stream into events. */
+/**
+ * Where events end in a byte stream, read by read: the line-ending state carries over from one
+ * read to the next, so a blank line split across reads ("\n" | "\n", "\r\n" | "\r\n") is found
+ * without looking at earlier bytes again, and each byte is looked at once. Holds no bytes: the
+ * splitter cuts events with it, and the upstream client counts events with it.
+ */
+export class SseFraming {
+  /** The bytes read so far end a line (so another line ending is a blank line). */
+  #lineEnded = false;
+  /** The last byte read was a CR whose line ending may still be a CRLF's; `#crEndsEvent` if it ends a blank line. */
+  #pendingCr = false;
+  #crEndsEvent = false;
+  /** Positions of the next LF and CR in the chunk being read, so each is searched for once per chunk. */
+  #nextLf = -1;
+  #nextCr = -1;
+
+  /** The offsets in `chunk` where events end (0: an event ended with the last read). */
+  ends(chunk: Buffer): number[] {
+    const ends: number[] = [];
+    const cut = (end: number) => {
+      ends.push(end);
+      this.#lineEnded = false;
+    };
+    this.#nextLf = chunk.indexOf(LF);
+    this.#nextCr = chunk.indexOf(CR);
+    let i = 0;
+    if (this.#pendingCr && chunk.length) {
+      // The CR that ended the last read: a CRLF when this read starts with LF, else a line ending alone.
+      this.#pendingCr = false;
+      if (chunk[0] === LF) {
+        i = 1;
+        if (this.#crEndsEvent) cut(1);
+        else this.#lineEnded = true;
+      } else if (this.#crEndsEvent) cut(0);
+      else this.#lineEnded = true;
+    }
+    while (i < chunk.length) {
+      const lf = this.#next(chunk, i, LF);
+      const cr = this.#next(chunk, i, CR);
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (at === -1) {
+        this.#lineEnded = false;
+        break;
+      }
+      // Any other byte before the line ending starts a line that is not blank.
+      const blank = at === i && this.#lineEnded;
+      if (chunk[at] === LF) {
+        if (blank) cut(at + 1);
+        else this.#lineEnded = true;
+        i = at + 1;
+        continue;
+      }
+      if (at + 1 === chunk.length) {
+        this.#pendingCr = true;
+        this.#crEndsEvent = blank;
+        this.#lineEnded = false;
+        break;
+      }
+      const end = chunk[at + 1] === LF ? at + 2 : at + 1;
+      if (blank) cut(end);
+      else this.#lineEnded = true;
+      i = end;
+    }
+    return ends;
+  }
+
+  /** The stream ended: the next bytes, if any, start afresh. */
+  reset(): void {
+    this.#lineEnded = false;
+    this.#pendingCr = false;
+  }
+
+  /** The position of the next `byte` at or after `from`, searched for again only once passed. */
+  #next(chunk: Buffer, from: number, byte: number): number {
+    if (byte === LF) {
+      if (this.#nextLf !== -1 && this.#nextLf < from) this.#nextLf = chunk.indexOf(LF, from);
+      return this.#nextLf;
+    }
+    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = chunk.indexOf(CR, from);
+    return this.#nextCr;
+  }
+}
+
+/**
+ * Splits a byte stream into events. Pending bytes stay in the chunks they came in and an event is
+ * joined once, when complete, so each byte is copied at most once, whatever the reads; its text is
+ * decoded and its fields read as the bytes arrive (EventFields), so completing an event costs
+ * nothing more however long it is.
+ */
 export class SseSplitter {
-  #pending: Buffer = Buffer.alloc(0);
-  /** Where the boundary search resumes, so a long event is not rescanned on every chunk. */
-  #scanFrom = 0;
+  readonly #queue = new ByteQueue();
+  readonly #framing = new SseFraming();
+  readonly #decoder = new StringDecoder("utf8");
+  readonly #fields = new EventFields();
   readonly #maxEventBytes: number;
 
   constructor(maxEventBytes = 16 * 1024 * 1024) {
     this.#maxEventBytes = maxEventBytes;
   }
 
+  /** Bytes received and bytes copied to join events, for tests that hold the work linear. */
+  get work(): Readonly<DecoderWork> {
+    return this.#queue.work;
+  }
+
   /** Adds bytes; returns the events they complete. */
   push(chunk: Buffer): SseEvent[] {
-    this.#pending = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
     const events: SseEvent[] = [];
+    const queue = this.#queue;
     let start = 0;
-    const buffer = this.#pending;
-    for (let i = Math.max(this.#scanFrom, 1); i < buffer.length; i++) {
-      if (buffer[i] !== LF) continue;
-      // A blank line: this LF follows another line ending (LF, or CRLF) directly.
-      let j = i - 1;
-      if (buffer[j] === CR) j--;
-      if (j >= start && buffer[j] === LF) {
-        events.push(parseEvent(buffer.subarray(start, i + 1)));
-        start = i + 1;
-      }
+    for (const end of this.#framing.ends(chunk)) {
+      if (end > start) this.#read(chunk.subarray(start, end));
+      start = end;
+      // An event ends after a line ending, never inside a character: nothing is left to decode.
+      this.#fields.write(this.#decoder.end());
+      events.push({ raw: queue.drain(), ...this.#fields.end() });
     }
-    this.#pending = start ? buffer.subarray(start) : buffer;
-    this.#scanFrom = this.#pending.length;
-    if (this.#pending.length > this.#maxEventBytes) {
+    if (start < chunk.length) this.#read(chunk.subarray(start));
+    if (queue.length > this.#maxEventBytes) {
       throw new Error(`an upstream event exceeds ${this.#maxEventBytes} bytes`);
     }
     return events;
   }
 
+  /** Bytes of the event under way: kept, and their text read as it comes. */
+  #read(bytes: Buffer): void {
+    this.#queue.push(bytes);
+    this.#fields.write(this.#decoder.write(bytes));
+  }
+
   /** Whatever remains after the stream ended: a last event without its blank line, if any. */
   flush(): SseEvent | undefined {
-    const rest = this.#pending;
-    this.#pending = Buffer.alloc(0);
-    this.#scanFrom = 0;
+    this.#framing.reset();
+    this.#fields.write(this.#decoder.end());
+    const fields = this.#fields.end();
+    if (!this.#queue.length) return undefined;
+    const rest = this.#queue.drain();
     if (!rest.toString("utf8").trim()) return undefined;
-    return parseEvent(rest);
+    return { raw: rest, ...fields };
   }
 }
 

@@ -26,7 +26,7 @@ import { integrationSlug, seedFromFile } from "./seed.js";
 const PROCESS_KEYS = ["store", "redis", "metrics", "plugins", "models", "settings"] as const;
 
 /** The workspace a file record names, as seeding found or made it; undefined when there is none. */
-function fileWorkspace(all: Workspace[], name: string | undefined): Workspace | undefined {
+export function fileWorkspace(all: Workspace[], name: string | undefined): Workspace | undefined {
   if (name === undefined || name === DEFAULT_WORKSPACE) return all.find((w) => w.id === DEFAULT_WORKSPACE) ?? all[0];
   return all.find((w) => w.id === name);
 }
@@ -134,6 +134,11 @@ export class ConfigReloader {
     this.path = options.path;
     this.#applied = options.applied;
     this.#options = options;
+  }
+
+  /** The file as last applied. */
+  get applied(): GatewayFile {
+    return this.#applied;
   }
 
   /** Reads the file again and applies it; rejects, changing nothing, when it is refused. */

@@ -21,6 +21,7 @@ import type { BatchWriterOptions } from "../logs/batch-writer.js";
 import { LogWriterThread } from "../logs/threaded-writer.js";
 import { StoreLogSink } from "../logs/store-sink.js";
 import { FeedbackService } from "../feedback/feedback.js";
+import { FeedbackRate } from "../feedback/feedback-rate.js";
 import { feedbackCounter } from "../feedback/metrics.js";
 import { feedbackRoutes } from "../feedback/routes.js";
 import { GatewayMetrics } from "../metrics/gateway-metrics.js";
@@ -30,11 +31,12 @@ import { RedisResponseCache } from "../call/redis-response-cache.js";
 import { validateGatewayConfig } from "../plan/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { checkProviderOptions } from "../providers/options.js";
-import { type ReadinessProbe, readyRoute } from "../routes/ready.js";
+import { type ReadinessProbe, readyRoute, WARM_UP_PROBE } from "../routes/ready.js";
 import { type RunningServer, type ServeOptions, startServer } from "../serve.js";
 import { DATABASE_FILE } from "../store/data-dir.js";
 import { ManagementError } from "../store/errors.js";
 import { openStore } from "../store/open.js";
+import { isBusy } from "../store/sqlite/lock-wait.js";
 import type { Store } from "../store/repository.js";
 import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
@@ -42,6 +44,7 @@ import { GatewaySources } from "../management/gateway-sources.js";
 import { Management } from "../management/index.js";
 import { StoreGate } from "../management/store-gate.js";
 import { seedFromFile } from "./seed.js";
+import { FileRecordIndex } from "./file-records.js";
 import { ConfigReloader, describeReload } from "./reload.js";
 import { warmUp, type WarmUpReport } from "./warm-up.js";
 
@@ -138,7 +141,7 @@ export interface ManagedGateway {
 function readinessProbes(store: Store, app: FastifyInstance, redis: Redis | undefined, warmed: () => boolean): ReadinessProbe[] {
   const probes: ReadinessProbe[] = [
     {
-      name: "warm_up",
+      name: WARM_UP_PROBE,
       check: async () => {
         if (!warmed()) throw new Error("the worker pool is starting and the models are loading");
       },
@@ -239,6 +242,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     options.configPath && options.file
       ? new ConfigReloader({ path: options.configPath, applied: options.file, store, management, sources })
       : undefined;
+  const fileRecords = reloader && new FileRecordIndex(reloader.path, file.settings?.file_records_editable ?? false);
   const metrics = metricsToken
     ? new GatewayMetrics({
         executor: () => executor!(),
@@ -253,6 +257,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     const log = app?.log;
     try {
       const report = await reloader.reload();
+      await fileRecords?.refresh(store, reloader.applied);
       log?.info({ removed: report.removed, restart_needed: report.restart_needed }, describeReload(report));
       if (report.restart_needed.length)
         log?.warn(`config file: ${report.restart_needed.join(", ")} changed; restart the gateway to apply them`);
@@ -292,8 +297,14 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     },
     async setup(built) {
       app = built;
-      logError = (error, size) =>
-        built.log.error({ err: error }, `writing ${size} request log record(s) failed; retrying (records are kept)`);
+      logError = (error, size) => {
+        // A lock another process holds is no fault of the gateway's: the batch waits for it.
+        const locked = (error as { code?: unknown }).code === "store_busy" || isBusy(error);
+        built.log[locked ? "warn" : "error"](
+          { err: error },
+          `writing ${size} request log record(s) failed${locked ? ": the store is locked by another process" : ""}; retrying (records are kept)`,
+        );
+      };
       let lastRedisWarning = 0;
       redisFailure = (error) => {
         // At most one line every 10 s while Redis is down, not one per request.
@@ -322,15 +333,18 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       }
       const report: SetupReport = { counts: await storeCounts(store), ...(initial && { initial }), ...(seeded && { seeded }) };
       fileOrganization = (await store.organizations.list())[0]?.id;
+      if (fileRecords && reloader) await fileRecords.refresh(store, reloader.applied);
       await built.register(adminPlugin, {
         management,
         sources,
         throttle: built.guardgate.authThrottle,
         reload: { run: reload, organization: () => fileOrganization },
+        ...(fileRecords && { fileRecords }),
       });
       await built.register(feedbackRoutes, {
         keys: sources.apiKeys,
         throttle: built.guardgate.authThrottle,
+        rate: new FeedbackRate({ counters }),
         service: new FeedbackService({
           store,
           recent: built.guardgate.recentRequests,
@@ -338,7 +352,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         }),
       });
       executor = () => built.guardgate.engine.executor;
-      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken);
+      if (metrics && metricsToken) metricsRoute(built, metrics, metricsToken, built.guardgate.authThrottle);
       readyRoute(
         built,
         readinessProbes(store, built, redis, () => warmed !== undefined),

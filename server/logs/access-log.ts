@@ -31,6 +31,19 @@ function clientRequestId(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * Routes a load balancer or a scraper asks every few seconds: their access lines are at debug
+ * level, so they do not bury the requests at info (`--log-level debug` shows them).
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", "/metrics"]);
+
+/** Whether a request asked a probe route (its path, query left out). */
+function isProbe(request: FastifyRequest): boolean {
+  const url = request.url;
+  const end = url.indexOf("?");
+  return PROBE_PATHS.has(end === -1 ? url : url.slice(0, end));
+}
+
+/**
  * One access line per request, written once it is answered and naming the request too: fastify
  * writes two by default (on arrival and on answer), which cost a busy gateway as much as its checks.
  */
@@ -47,6 +60,7 @@ export class AccessLog extends LogController {
       ...(client !== undefined && { clientRequestId: client }),
     };
     if (error) reply.log.error({ ...fields, err: error }, "request errored");
+    else if (isProbe(request)) reply.log.debug(fields, "request completed");
     else reply.log.info(fields, "request completed");
   }
 }

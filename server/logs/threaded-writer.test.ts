@@ -4,6 +4,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { logEntry } from "../../test/support/log-entry.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { holdWriteLock } from "../../test/support/sqlite-lock.js";
+import type { NewLogEntry } from "../store/log-types.js";
+import { BatchWriter } from "./batch-writer.js";
 import { LogWriterThread } from "./threaded-writer.js";
 
 const dirs: string[] = [];
@@ -57,5 +60,34 @@ describe("the request log's writer thread", () => {
     await thread.insert([entry("l1")]);
     await thread.close();
     await expect(thread.insert([entry("l2")])).rejects.toThrow(/closed/);
+  });
+
+  it("keeps every record while another process holds the write lock, and writes them once it is free", async () => {
+    const file = path.join(tempDir(), "guardgate.db");
+    const store = openSqliteStore({ file, externalChangePollMs: 0 });
+    const holder = await holdWriteLock(file, "EXCLUSIVE");
+    const thread = new LogWriterThread(file, { lockWaitMs: 20 });
+    const failures: unknown[] = [];
+    const writer = new BatchWriter<NewLogEntry>({
+      write: (batch) => thread.insert(batch),
+      flushIntervalMs: 1,
+      onError: (error) => failures.push(error),
+    });
+    try {
+      for (const id of ["k1", "k2", "k3"]) await writer.write(entry(id));
+      // The thread gave up on the batch at least once while the lock was held; nothing was dropped.
+      while (failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(holder.held).toBe(true);
+      expect(failures[0]).toMatchObject({ code: "store_busy" });
+      expect(writer.pending).toBe(3);
+      await holder.release();
+      await writer.flush();
+      expect((await store.logs.query({ limit: 10 })).items.map((e) => e.id).sort()).toEqual(["k1", "k2", "k3"]);
+    } finally {
+      await holder.release();
+      await writer.stop();
+      await thread.close();
+      await store.close();
+    }
   });
 });

@@ -11,7 +11,7 @@
 import { Worker } from "node:worker_threads";
 import { compiledModule } from "../../core/internal.js";
 import type { NewLogEntry } from "../store/log-types.js";
-import type { WriteMessage, WrittenMessage } from "../store/sqlite/log-writer-thread.js";
+import type { LogThreadData, WriteMessage, WrittenMessage } from "../store/sqlite/log-writer-thread.js";
 
 const THREAD_PATH = ["dist", "server", "store", "sqlite", "log-writer-thread.js"];
 
@@ -23,15 +23,16 @@ interface Pending {
 
 /** Request-log batches written by a worker thread into the SQLite file `file`. */
 export class LogWriterThread {
-  readonly #file: string;
+  readonly #data: LogThreadData;
   readonly #entry: string;
   readonly #pending = new Map<number, Pending>();
   #worker: Worker | undefined;
   #next = 0;
   #closed = false;
 
-  constructor(file: string) {
-    this.#file = file;
+  /** `lockWaitMs`: how long a batch waits for another process's write lock before it fails (and is retried). */
+  constructor(file: string, options: { lockWaitMs?: number } = {}) {
+    this.#data = { file, ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }) };
     // Found now, so a package that was never built fails at start, not at the first request.
     this.#entry = compiledModule(THREAD_PATH, "the request log's writer thread", "log_thread_missing");
   }
@@ -62,7 +63,7 @@ export class LogWriterThread {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(this.#entry, { workerData: { file: this.#file } });
+    const worker = new Worker(this.#entry, { workerData: this.#data });
     worker.on("message", (message: WrittenMessage) => {
       const pending = this.#pending.get(message.id);
       if (!pending) return;

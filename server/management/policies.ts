@@ -47,20 +47,24 @@ function shown(policy: Policy): Policy {
   };
 }
 
+/**
+ * Whether the caller may read a policy: anyone of its organisation it reaches. An organisation-wide
+ * policy scoped to other workspaces does not reach a workspace key: its guardrails' parameters
+ * (patterns, word lists, thresholds) are those workspaces' business.
+ */
+export function policyVisibleTo(actor: Actor, policy: Policy): boolean {
+  if (!seesOrganization(actor, policy.organization_id)) return false;
+  if (actor.kind === "operator" || actor.role === "org_admin") return true;
+  if (policy.workspace_id !== null) return policy.workspace_id === actor.workspace_id;
+  const workspaces = policy.scope.workspaces;
+  return !workspaces?.length || (actor.workspace_id !== null && workspaces.includes(actor.workspace_id));
+}
+
 export class Policies {
   constructor(private readonly ctx: ManagementContext) {}
 
-  /**
-   * Whether the caller may read a policy: anyone of its organisation it reaches. An organisation-wide
-   * policy scoped to other workspaces does not reach a workspace key: its guardrails' parameters
-   * (patterns, word lists, thresholds) are those workspaces' business.
-   */
   #visible(actor: Actor, policy: Policy): boolean {
-    if (!seesOrganization(actor, policy.organization_id)) return false;
-    if (actor.kind === "operator" || actor.role === "org_admin") return true;
-    if (policy.workspace_id !== null) return policy.workspace_id === actor.workspace_id;
-    const workspaces = policy.scope.workspaces;
-    return !workspaces?.length || (actor.workspace_id !== null && workspaces.includes(actor.workspace_id));
+    return policyVisibleTo(actor, policy);
   }
 
   /** Throws unless the caller may change policies of this owner: org admins for the organisation, workspace admins for theirs. */

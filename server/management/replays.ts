@@ -29,6 +29,8 @@ import type { replayBodySchema } from "./schemas.js";
 
 /** The most logs one replay reads unless told otherwise. */
 export const DEFAULT_REPLAY_LIMIT = 100_000;
+/** Logs read per page: one page of full records is read in one step, so it stays short. */
+const REPLAY_LOG_PAGE = 50;
 
 /**
  * What to replay, over which logs: `workspace_id` is the guardrail's (required with a guardrail) and
@@ -128,6 +130,8 @@ export class Replays {
   async #logs(resolved: Resolved, input: ReplayInput, progress?: ReplayProgress): Promise<LogEntry[]> {
     const limit = input.limit ?? DEFAULT_REPLAY_LIMIT;
     const logs: LogEntry[] = [];
+    // Reading a hundred thousand logs is long work: pages stay short and requests get turns between them.
+    const share = this.ctx.share();
     for (const workspaceId of resolved.workspaces) {
       let cursor: string | undefined;
       do {
@@ -135,10 +139,12 @@ export class Replays {
           workspace_id: workspaceId,
           ...(input.from !== undefined && { from: input.from }),
           ...(input.to !== undefined && { to: input.to }),
-          limit: 500,
+          limit: REPLAY_LOG_PAGE,
           ...(cursor !== undefined && { cursor }),
         });
+        await share.due();
         for (const entry of page.items) {
+          await share.due();
           // Only inference requests carry a request to judge; hook evaluations are not replayed.
           if (!entry.route.startsWith("/v1/") || entry.route.startsWith("/v1/hooks/")) continue;
           if (resolved.policy && !this.#inPolicyScope(resolved.policy, entry)) continue;
@@ -193,6 +199,7 @@ export class Replays {
       },
       ...(progress?.evaluated && { onProgress: progress.evaluated }),
       clock: () => new Date(this.ctx.now()),
+      share: this.ctx.share(),
     });
     const run: ReplayRun = { report };
     if (input.save !== undefined) {

@@ -245,7 +245,7 @@ export class Gateway {
 
   /** Tokens of an answer, for its admission's settlement. */
   async #usage(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
-    const usage = await usageOf(ctx.endpoint.requestType, request, response, stream?.text);
+    const usage = await usageOf(ctx.endpoint.requestType, request, response, stream?.upstreamText);
     // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
     if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
     return usage;

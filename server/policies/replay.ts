@@ -9,7 +9,7 @@
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType } from "../../core/index.js";
 import { type LogEntry, percentile } from "../store/log-types.js";
 import { REPLAY_FORMAT, type ReplayCheckLine, type ReplayReport, type ReplaySubject } from "./replay-report.js";
-import { isObject } from "../../core/internal.js";
+import { isObject, ThreadShare } from "../../core/internal.js";
 
 const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>(["chatComplete", "complete", "embed", "messages"]);
 
@@ -32,7 +32,12 @@ export interface ReplayOptions {
   /** Credentials for plugin checks, by plugin id (the workspace's plugin integrations). */
   credentials?: (entry: LogEntry) => Promise<Record<string, Record<string, unknown>> | undefined>;
   clock?: () => Date;
+  /** The thread's share between logs (checks may run inline, on the main thread); 2 ms slices by default. */
+  share?: ThreadShare;
 }
+
+/** The slice a replay keeps the thread when none is given. */
+const REPLAY_SLICE_MS = 2;
 
 /** Enforced copies: replay asks what the guardrails would have done, so none runs asynchronously. */
 function enforced(guardrails: Guardrail[]): Guardrail[] {
@@ -110,13 +115,14 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const total = options.logs.length;
   let next = 0;
   let done = 0;
+  // Checks that run inline finish without a pause: the share lets the process's other work (requests) in.
+  const share = options.share ?? new ThreadShare(REPLAY_SLICE_MS);
   const worker = async () => {
     while (next < total) {
       const entry = options.logs[next++] as LogEntry;
       await one(entry);
       options.onProgress?.(++done, total);
-      // Checks that run inline finish without a pause: let the process's other work (requests) in.
-      if (done % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      await share.due();
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 16, total)) }, worker));

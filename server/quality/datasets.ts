@@ -4,7 +4,8 @@
  * guardrail's verdict, the checks that failed, the feedback values, and a label from the rule
  * given at creation. Logs without a body are counted as skipped, with the reason. Export streams
  * the rows as JSONL, optionally with personal data redacted by `default.pii`. Nothing holds more
- * than a page of rows, so a dataset of any size is made and exported in bounded memory.
+ * than a page of rows, so a dataset of any size is made and exported in bounded memory; both walk
+ * in slices of the thread (ManagementContext.share), so requests are answered meanwhile.
  *
  * Access is the log's: a workspace's admins for its datasets, an organization's admins for all.
  */
@@ -20,8 +21,13 @@ import type { EvalRow } from "./eval-rows.js";
 import { type LabelFacts, parseLabelRule } from "./label-rule.js";
 import { isObject } from "../../core/internal.js";
 
-/** Logs read, and rows written, per page. */
+/** The largest page of rows the rows route gives. */
 const PAGE = 500;
+/**
+ * Logs read (and rows written) per page when a dataset is made, and rows read per page when it is
+ * exported or evaluated: a page is read in one step, so it stays short beside requests.
+ */
+const READ_PAGE = 50;
 
 /** What a dataset is made from. */
 export interface DatasetInput {
@@ -76,7 +82,7 @@ export function rowOf(
 export async function* datasetEvalRows(store: ManagementContext["store"], id: string): AsyncGenerator<EvalRow> {
   let after = -1;
   for (;;) {
-    const page = await store.datasets.rows(id, { after, limit: PAGE });
+    const page = await store.datasets.rows(id, { after, limit: READ_PAGE });
     if (page.length === 0) return;
     for (const row of page) yield { text: row.input, label: row.label, log_id: row.log_id };
     after = page.at(-1)!.seq;
@@ -145,11 +151,13 @@ export class Datasets {
         ...logFilter,
         organization_id: workspace.organization_id,
         workspace_id: workspace.id,
-        limit: PAGE,
+        limit: READ_PAGE,
       };
+      const share = this.ctx.share();
       let cursor: string | undefined;
       do {
         const page = await store.logs.query({ ...query, ...(cursor && { cursor }) });
+        await share.due();
         const entries = route === undefined ? page.items : page.items.filter((e) => e.route === route);
         const feedback = new Map<string, number[]>();
         for (const f of await store.feedback.forLogs(entries.map((e) => e.id))) {
@@ -157,6 +165,7 @@ export class Datasets {
         }
         const rows: DatasetRow[] = [];
         for (const entry of entries) {
+          await share.due();
           const row = rowOf(entry, feedback.get(entry.id) ?? [], rule);
           if (!row) {
             record.skipped.no_body++;
@@ -166,6 +175,7 @@ export class Datasets {
           if (row.label) record.positives++;
         }
         await store.datasets.appendRows(rows);
+        await share.due();
         record.rows += rows.length;
         cursor = page.next_cursor ?? undefined;
       } while (cursor);
@@ -228,11 +238,13 @@ export class Datasets {
       const changed = side === "input" ? evaluation.request : evaluation.response;
       return locateText(side, "chatComplete", changed).text;
     };
+    const share = this.ctx.share();
     let after = -1;
     for (;;) {
-      const page = await this.ctx.store.datasets.rows(id, { after, limit: PAGE });
+      const page = await this.ctx.store.datasets.rows(id, { after, limit: READ_PAGE });
       if (page.length === 0) return;
       for (const row of page) {
+        await share.due();
         const input = await clean(row.input, "input");
         const exported: ExportedRow = {
           log_id: row.log_id,

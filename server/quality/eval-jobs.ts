@@ -8,6 +8,7 @@
 import type { Engine } from "../../core/index.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "../management/actor.js";
 import type { ManagementContext } from "../management/context.js";
+import { assertGuardrailsAllowed } from "../management/plans.js";
 import { pluginCredentialsOf } from "../management/plugin-integrations.js";
 import type { EvalRunRecord } from "../store/dataset-types.js";
 import { invalid, notFound } from "../store/errors.js";
@@ -74,7 +75,7 @@ export class EvalJobs {
     const engine = this.engine();
     const resolve = async (spec: { guardrail_id?: string; policy_id?: string; guardrail?: unknown }, where: string) => {
       if (spec.guardrail_id !== undefined) return targetFromGuardrail(this.ctx, workspace.id, spec.guardrail_id);
-      if (spec.policy_id !== undefined) return targetFromPolicy(this.ctx, workspace.organization_id, spec.policy_id);
+      if (spec.policy_id !== undefined) return targetFromPolicy(this.ctx, actor, workspace, spec.policy_id);
       try {
         return targetFromDefinition(engine.registry, spec.guardrail, where, false);
       } catch (error) {
@@ -83,6 +84,15 @@ export class EvalJobs {
     };
     const target: EvalTarget = await resolve(input, "guardrail");
     const compare = input.compare ? await resolve(input.compare, "compare.guardrail") : undefined;
+    // Gated as on inference: a plan's classes, and nothing while guardrails are turned off.
+    const organization = await store.organizations.get(workspace.organization_id);
+    if (!organization) throw notFound(`workspace "${workspace.id}"`);
+    for (const [run, where] of [
+      [target, "guardrail"],
+      [compare, "compare"],
+    ] as const) {
+      if (run) assertGuardrailsAllowed(organization, [...run.guardrails.input, ...run.guardrails.output], engine.registry, where);
+    }
     let rows: AsyncIterable<EvalRow> | EvalRow[];
     let source: string;
     if (input.dataset_id !== undefined) {
@@ -118,7 +128,7 @@ export class EvalJobs {
     if (!(await store.evalRuns.create(record))) throw new Error(`evaluation run id ${record.id} was taken`);
     // Partner checks get the workspace's plugin credentials, as on the request path.
     const credentials = await pluginCredentialsOf(this.ctx, workspace.organization_id, workspace.id);
-    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source, credentials })
+    const job = evaluate({ engine, target, ...(compare && { compare }), rows, source, credentials, share: this.ctx.share() })
       .then(
         (report) =>
           store.evalRuns.update(

@@ -5,8 +5,10 @@
  */
 import { ConfigError, type CheckRegistry, type GuardrailDefinition, type Side } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
+import type { Actor } from "../management/actor.js";
 import type { ManagementContext } from "../management/context.js";
 import { prepareRecord, recordDefinition } from "../management/guardrails.js";
+import { policyVisibleTo } from "../management/policies.js";
 import { preparePolicyGuardrails } from "../policies/attach.js";
 import { notFound } from "../store/errors.js";
 import type { EvalTarget } from "./eval.js";
@@ -53,10 +55,25 @@ export async function targetFromGuardrail(ctx: ManagementContext, workspaceId: s
   };
 }
 
-/** A policy's guardrails of both sides (a monitor policy's too: evaluation asks what they decide). */
-export async function targetFromPolicy(ctx: ManagementContext, organizationId: string, id: string): Promise<EvalTarget> {
+/**
+ * A policy's guardrails of both sides (a monitor policy's too: evaluation asks what they decide),
+ * when the caller may read it and it is organisation-wide or the workspace's own (any workspace's
+ * of the organisation when no workspace is named: the operator's CLI); 404 otherwise, so an
+ * evaluation tells nothing of another workspace's policy.
+ */
+export async function targetFromPolicy(
+  ctx: ManagementContext,
+  actor: Actor,
+  workspace: { organization_id: string; id?: string },
+  id: string,
+): Promise<EvalTarget> {
   const policy = await ctx.store.policies.get(id);
-  if (!policy || policy.organization_id !== organizationId) throw notFound(`policy "${id}"`);
+  const reaches =
+    policy !== undefined &&
+    policy.organization_id === workspace.organization_id &&
+    (policy.workspace_id === null || workspace.id === undefined || policy.workspace_id === workspace.id) &&
+    policyVisibleTo(actor, policy);
+  if (!reaches) throw notFound(`policy "${id}"`);
   return {
     subject: {
       kind: "policy",

@@ -7,6 +7,7 @@
  * size of the data is not held in memory. Several rows are in flight so the pool's workers stay busy.
  */
 import { bodyForText, type Engine, type Guardrail, type GuardrailResult } from "../../core/index.js";
+import { ThreadShare } from "../../core/internal.js";
 import { percentile } from "../store/log-types.js";
 import type { EvalRow } from "./eval-rows.js";
 import {
@@ -59,7 +60,12 @@ export interface EvalOptions {
   /** Worst misses and false alarms kept per target; default 10. */
   examples?: number;
   clock?: () => Date;
+  /** The thread's share between rows (checks may run inline, on the main thread); 2 ms slices by default. */
+  share?: ThreadShare;
 }
+
+/** The slice an evaluation keeps the thread when none is given. */
+const EVAL_SLICE_MS = 2;
 
 /** Characters of a row's text a report keeps. */
 const EXCERPT = 200;
@@ -252,8 +258,10 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       : (options.rows as Iterable<EvalRow>)[Symbol.iterator]();
   let next = 0;
   let done = 0;
+  const share = options.share ?? new ThreadShare(EVAL_SLICE_MS);
   const worker = async () => {
     for (;;) {
+      await share.due();
       const item = await iterator.next();
       if (item.done) return;
       const index = next++;

@@ -9,14 +9,16 @@
  * off a first `hook_results` event carries the input side and a last one, before `[DONE]` /
  * `message_stop`, the output side (spec §6). Output guardrails never run on an empty text.
  */
-import type { Evaluation, GuardrailResult, GuardrailStatus, HookResults, RequestType, StreamMode } from "../../core/index.js";
-import { locateText } from "../../core/index.js";
-import { ThreadShare } from "../../core/internal.js";
+import type { Evaluation, HookResults, RequestType, StreamMode } from "../../core/index.js";
+import type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
+
+export type { Opening, RelayedTarget, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
+import { hasDuplicateKeys, ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
-import type { StreamText } from "../formats/format.js";
+import { eventObject, replacedEvent, type StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
-import { ReleasedTextChanged, TextHold } from "./text-hold.js";
+import { joinedSegments, ReleasedTextChanged, sameSegments, TextHold } from "./text-hold.js";
 
 /**
  * The most a held stream may hold, in bytes of upstream events. An answer is bounded by the
@@ -42,33 +44,19 @@ function isWhole(event: SseEvent): boolean {
   }
 }
 
+/**
+ * The event as every client reads it. An object with a key twice is read differently by different
+ * parsers (the last one wins in JavaScript and Python, the first in others), while the checks read
+ * it one way: such an event leaves re-written from the value the checks read.
+ */
+function readAlike(event: SseEvent): SseEvent {
+  if (!event.data.includes("{") || !hasDuplicateKeys(event.data)) return event;
+  const value = eventObject(event.data);
+  return value ? { ...event, raw: replacedEvent(event, value) } : event;
+}
+
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
-
-/** Why a stream that had begun was stopped by the gateway. */
-export interface StreamStop {
-  /** The denying guardrails, or empty when a redaction could not be honoured. */
-  guardrails: string[];
-  /** Characters of text the client had received. */
-  released_chars: number;
-  mode: StreamMode;
-}
-
-/** How a relayed stream ended, for the log. */
-export interface RelaySummary {
-  text: string;
-  /** The response body the streamed text amounts to. */
-  body: Record<string, unknown>;
-  /** The share of the stream's event bytes `text` was gathered from, when not all (a stream passed through). */
-  textShare?: number;
-  output?: Evaluation;
-  outputSkipped: boolean;
-  error?: unknown;
-  stop?: StreamStop;
-}
-
-/** What a held stream's first check decided, before any byte was sent. */
-export type Opening = { kind: "denied"; output: Evaluation } | { kind: "open"; outputStatus?: GuardrailStatus };
 
 /** The `hook_results` event in the endpoint's format. */
 export function hookEvent(format: FormatName, hookResults: Partial<HookResults>): Buffer {
@@ -81,34 +69,6 @@ export function hookEvent(format: FormatName, hookResults: Partial<HookResults>)
  * long enough stream still costs without end; past this the stream fails closed.
  */
 export const DEFAULT_STREAM_CHECK_BUDGET_MS = 30_000;
-
-/**
- * What the relay reads of the target it relays (the call's `Leaf` has all of it): its guardrail
- * lists, how its stream is held, its request type and its input side's results. Declared here so
- * the relay, below the call on the import ladder, depends on no stage above it.
- */
-export interface RelayedTarget {
-  node: {
-    input: { sync: readonly unknown[] };
-    output: { sync: readonly unknown[]; async: readonly unknown[] };
-    stream: { mode: StreamMode; window: number; tail: number };
-  };
-  phase: { requestType: RequestType };
-  input?: { results: GuardrailResult[] };
-}
-
-/** Options of a relay. */
-export interface RelayOptions {
-  leaf: RelayedTarget;
-  format: FormatName;
-  source: AsyncIterable<Buffer>;
-  /** Runs the synchronous output side on a body carrying the streamed text. */
-  evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Runs the checks of one window (`Phases.windowGuardrails`) on a body carrying its text. */
-  evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
-  checkBudgetMs?: number;
-}
 
 /** Milliseconds the checks of an evaluation took, summed. */
 function checkTime(evaluation: Evaluation): number {
@@ -146,6 +106,8 @@ export class StreamEnforcer {
   #done = false;
   #final = false;
   #output: Evaluation | undefined;
+  /** The body of the whole answer as the last check transformed it, when it did. */
+  #delivered: Record<string, unknown> | undefined;
   #outputSkipped = false;
   #error: unknown;
   #stop: StreamStop | undefined;
@@ -234,8 +196,8 @@ export class StreamEnforcer {
     } finally {
       if (!this.#done) await this.#close();
       const summary: RelaySummary = {
-        text: this.#text.text(),
-        body: this.#text.body(),
+        ...this.#received(),
+        upstreamText: this.#text.text(),
         outputSkipped: this.#outputSkipped,
         ...(this.#skippedBytes > 0 && { textShare: this.#gatheredBytes / (this.#gatheredBytes + this.#skippedBytes) }),
         ...(this.#output && { output: this.#output }),
@@ -244,6 +206,21 @@ export class StreamEnforcer {
       };
       await options.onEnd(summary);
     }
+  }
+
+  /** What the client received, for the log: a held stream's released texts, or all of a stream passed through. */
+  #received(): { text: string; body: Record<string, unknown> } {
+    const hold = this.#hold;
+    if (!hold) return { text: this.#text.text(), body: this.#text.body() };
+    const released = hold.releasedTexts();
+    const text = [...released.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, t]) => t)
+      .join("\n");
+    // A stream released whole after its last check: the answer, as that check left it.
+    if (this.#final && !this.#stop && this.#error === undefined && !hold.heldBytes)
+      return { text, body: this.#delivered ?? this.#text.body() };
+    return { text, body: this.#text.windowBody(released) };
   }
 
   /**
@@ -270,7 +247,7 @@ export class StreamEnforcer {
         }
         return;
       }
-      // A read may end inside an event: nothing to take until the next one.
+      // A read that completed no event (one event over several reads): the caller reads again.
       if (!events.length) return;
       this.#events = events;
       this.#next = 0;
@@ -301,13 +278,15 @@ export class StreamEnforcer {
   }
 
   #take(event: SseEvent): void {
-    // Once the terminal event arrived, whatever follows waits with it.
-    if (this.#terminal.length || this.#text.isTerminal(event)) {
+    // Past the terminal event the answer is whole: what follows it (deltas after `message_stop`)
+    // was never checked, and an SDK still reading would add it to the answer, so it is dropped.
+    if (this.#terminal.length) return;
+    if (this.#text.isTerminal(event)) {
       this.#terminal.push(event.raw);
       return;
     }
     if (this.#hold) {
-      this.#hold.push(event);
+      this.#hold.push(readAlike(event));
       if (this.#hold.heldBytes > MAX_HELD_BYTES) {
         throw new GatewayError(
           "stream_too_large",
@@ -363,7 +342,7 @@ export class StreamEnforcer {
   async #check(final: boolean): Promise<void> {
     const hold = this.#hold as TextHold;
     this.#checkedAt = hold.length;
-    const pending = hold.pending();
+    const pending = hold.pendingTexts();
     const output = final
       ? await this.#options.evaluateOutput(this.#text.body())
       : await this.#options.evaluateWindow(this.#text.windowBody(pending));
@@ -379,17 +358,18 @@ export class StreamEnforcer {
       this.#stop = { guardrails, released_chars: hold.releasedChars, mode: this.#mode };
       return;
     }
-    const checked = output.transformed ? locateText("output", this.#requestType, output.response).text : undefined;
+    const checked = output.transformed ? this.#text.textsOf(output.response) : undefined;
     try {
-      if (!final) this.#ready.push(...hold.release(checked ?? pending, false));
+      if (!final) this.#ready.push(...hold.release(checked ? joinedSegments(checked) : pending, false));
       else {
-        // A redaction of the whole text is mapped back onto the held events by position, which needs
-        // the checked text in the order the events carried it: interleaved choices cannot take it.
-        if (checked !== undefined && locateText("output", this.#requestType, this.#text.body()).text !== this.#text.text()) {
+        // A redaction of the whole answer is mapped back onto the held events segment by segment,
+        // which needs the segments in the order the events carried them: out of order, it cannot be.
+        if (checked !== undefined && !sameSegments(this.#text.textsOf(this.#text.body()), this.#text.texts())) {
           throw new ReleasedTextChanged(
-            "a redaction reached the texts of several choices or tool calls, which cannot be rewritten in place",
+            "a redaction reached texts that arrived out of the answer's order, which cannot be rewritten in place",
           );
         }
+        if (checked !== undefined) this.#delivered = output.response as Record<string, unknown>;
         this.#ready.push(...(checked === undefined ? hold.release(pending, true) : hold.releaseWhole(checked)));
       }
     } catch (error) {

@@ -74,3 +74,58 @@ describe("TextHold", () => {
     expect(out[1]).toMatchObject({ delta: { text: "first" } });
   });
 });
+
+describe("TextHold, several choices", () => {
+  const choice = (index: number, content: string) =>
+    parseEvent(Buffer.from(`data: ${JSON.stringify({ choices: [{ index, delta: { content }, finish_reason: null }] })}\n\n`));
+  const released = (buffers: Buffer[]) =>
+    buffers.map((b) => {
+      const data = JSON.parse(parseEvent(b).data) as { choices: Array<{ index: number; delta: { content?: string } }> };
+      return `${data.choices[0]?.index}:${data.choices[0]?.delta.content ?? ""}`;
+    });
+
+  it("gives a window check each choice's own pending text, and keeps each choice's own tail", () => {
+    const hold = new TextHold(openai.streamText("chatComplete"), 4);
+    for (const [index, piece] of [
+      [0, "123-"],
+      [1, "hello "],
+      [0, "45-"],
+      [1, "there "],
+      [0, "6789"],
+    ] as const)
+      hold.push(choice(index, piece));
+    expect(hold.pendingTexts()).toEqual(
+      new Map([
+        [0, "123-45-6789"],
+        [1, "hello there "],
+      ]),
+    );
+    // Each choice's last four characters are held: the events carrying them wait, and so does all after them.
+    expect(released(hold.release(hold.pendingTexts(), false))).toEqual(["0:123-", "1:hello ", "0:45-"]);
+    expect(hold.pendingTexts()).toEqual(
+      new Map([
+        [0, "6789"],
+        [1, "there "],
+      ]),
+    );
+  });
+
+  it("writes a redaction back into the choice it was found in", () => {
+    const hold = new TextHold(openai.streamText("chatComplete"), 0);
+    for (const [index, piece] of [
+      [0, "my 123-"],
+      [1, "fine"],
+      [0, "45-6789 ok"],
+    ] as const)
+      hold.push(choice(index, piece));
+    const out = released(hold.release(new Map([[0, "my [SSN] ok"]]), true));
+    expect(out.join("|")).not.toContain("6789");
+    expect(
+      out
+        .filter((piece) => piece.startsWith("0:"))
+        .map((piece) => piece.slice(2))
+        .join(""),
+    ).toBe("my [SSN] ok");
+    expect(out).toContain("1:fine");
+  });
+});

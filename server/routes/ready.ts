@@ -12,6 +12,9 @@ export interface ReadinessProbe {
   check(): Promise<unknown>;
 }
 
+/** The probe that fails only while the instance starts (lifecycle/start.ts): expected, not a warning. */
+export const WARM_UP_PROBE = "warm_up";
+
 /** How long a part may take to answer. */
 const PROBE_TIMEOUT_MS = 1000;
 
@@ -28,12 +31,21 @@ export function readyRoute(app: FastifyInstance, probes: readonly ReadinessProbe
   app.get("/ready", async (request, reply) => {
     const results = await Promise.allSettled(probes.map(withTimeout));
     const checks: Record<string, "ok" | "unavailable"> = {};
+    const reasons: Record<string, string> = {};
     results.forEach((result, i) => {
       const name = probes[i]!.name;
       checks[name] = result.status === "fulfilled" ? "ok" : "unavailable";
-      if (result.status === "rejected") request.log.warn({ err: result.reason }, `readiness: ${name} is unavailable`);
+      if (result.status === "rejected") reasons[name] = (result.reason as Error)?.message ?? String(result.reason);
     });
     const ready = results.every((result) => result.status === "fulfilled");
+    // One line per answer, without stack traces: a load balancer asks every few seconds, and a
+    // part being down is the answer's news, not a bug. A start still warming up is expected.
+    if (!ready) {
+      const names = Object.keys(reasons);
+      const line = `not ready: ${names.map((name) => `${name} (${reasons[name]})`).join(", ")}`;
+      if (names.every((name) => name === WARM_UP_PROBE)) request.log.info({ unavailable: reasons }, line);
+      else request.log.warn({ unavailable: reasons }, line);
+    }
     reply.code(ready ? 200 : 503);
     return { status: ready ? "ready" : "unavailable", checks };
   });

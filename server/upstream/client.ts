@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Agent, type Dispatcher } from "undici";
 import type { AddressPolicy } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
+import { EventClock, eventCounter } from "./event-clock.js";
 import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
 import { SecretScrubber, sentSecrets } from "./sent-secrets.js";
 
@@ -18,6 +19,11 @@ export interface UpstreamOptions {
   keepAliveTimeoutMs?: number;
   /** Default `request_timeout` when a config sets none; default 10 minutes. */
   timeoutMs?: number;
+  /**
+   * Longest wait for each complete event of a stream (`stream_event_timeout`), ms; default the
+   * request's time-out. Bounds an upstream that trickles bytes without completing an event.
+   */
+  streamEventTimeoutMs?: number;
   /** Largest non-streamed response body read; default 32 MiB. */
   maxResponseBytes?: number;
   /** What hosts a client chose may reach; default loopback and public, never private or metadata. */
@@ -43,7 +49,10 @@ export interface UpstreamResponse {
   contentType: string;
   /** Reads the whole body (size-limited, within the time-out). */
   text(): Promise<string>;
-  /** The body as a stream of Buffers; each gap between chunks is bounded by the time-out. */
+  /**
+   * The body as a stream of Buffers; each gap between chunks is bounded by the time-out, and the
+   * wait for each complete event by the stream event time-out.
+   */
   stream(): AsyncIterable<Buffer>;
   /** Drops the body and frees the connection. */
   discard(): void;
@@ -94,6 +103,7 @@ export class UpstreamClient {
   readonly #guarded: Agent;
   readonly #policy: AddressPolicy;
   readonly timeoutMs: number;
+  readonly streamEventTimeoutMs: number | undefined;
   readonly maxResponseBytes: number;
 
   constructor(options: UpstreamOptions = {}) {
@@ -106,6 +116,7 @@ export class UpstreamClient {
     this.#trusted = new Agent(common);
     this.#guarded = new Agent({ ...common, connect: { lookup: guardedLookup(this.#policy) } });
     this.timeoutMs = options.timeoutMs ?? 600_000;
+    this.streamEventTimeoutMs = options.streamEventTimeoutMs;
     this.maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   }
 
@@ -146,12 +157,31 @@ export class UpstreamClient {
     const fail = (error: unknown) => upstreamFailure(error, request.url, timeoutMs);
     const secrets = sentSecrets(request.headers, request.url);
     const scrubber = secrets.length ? new SecretScrubber(secrets) : undefined;
+    const eventTimeoutMs = this.streamEventTimeoutMs ?? timeoutMs;
     const chunks = async function* (): AsyncIterable<Buffer> {
+      const events = eventCounter(contentType);
+      const clock = new EventClock(eventTimeoutMs, (silentMs) =>
+        body.destroy(
+          // A silence as long as request_timeout is that time-out's, whichever timer fired first.
+          silentMs >= timeoutMs
+            ? new GatewayError("upstream_timeout", `the upstream ${safeHost(request.url)} did not answer within ${timeoutMs} ms`)
+            : new GatewayError(
+                "upstream_stream_stalled",
+                `the upstream ${safeHost(request.url)} completed no stream event within ${eventTimeoutMs} ms (stream_event_timeout)`,
+              ),
+        ),
+      );
       try {
-        for await (const part of body) yield part as Buffer;
+        clock.waiting();
+        for await (const part of body) {
+          clock.arrived(events(part as Buffer));
+          yield part as Buffer;
+          clock.waiting();
+        }
       } catch (error) {
         throw fail(error);
       } finally {
+        clock.stop();
         // A consumer that stopped early (the client went away) must not leave the socket busy.
         body.destroy();
       }

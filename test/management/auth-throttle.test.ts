@@ -99,6 +99,30 @@ describe("throttling unknown API keys", () => {
     expect((await send(gateway, "/v1/chat/completions", randomKey(), { ...client, forwardedFor: "192.0.2.2" })).status).toBe(401);
   });
 
+  it("wrong metrics tokens count on the same throttle: ten are 401, then 429 with retry-after, the right token included", async () => {
+    const token = "metrics-token-0123456789";
+    const gateway = await start({ file: { metrics: { token } } });
+    const scrape = (bearer: string, address: string) =>
+      gateway.app.inject({
+        method: "GET",
+        url: "/metrics",
+        remoteAddress: address,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    const guesser = "203.0.113.44";
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await scrape(randomKey(), guesser)).statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+    const stopped = await scrape(token, guesser);
+    expect(stopped.statusCode).toBe(429);
+    expect(JSON.parse(stopped.body)).toMatchObject({ error: { code: "too_many_failed_keys" } });
+    expect(Number(stopped.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    // The source's API keys wait too; other addresses scrape on.
+    expect((await send(gateway, "/admin/v1/me", gateway.keys.admin_key, { address: guesser })).status).toBe(429);
+    expect((await scrape(token, "198.51.100.30")).statusCode).toBe(200);
+  });
+
   it("refuses a trust_proxy entry that is no address, naming it", async () => {
     await expect(start({ file: { settings: { trust_proxy: ["10.0.0.0/8", "proxy.local"] } } })).rejects.toThrow(
       'settings.trust_proxy[1]: "proxy.local" is not an IP address or CIDR range',

@@ -9,9 +9,9 @@ import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { idFromName } from "../record-id";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, ListTable, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, ErrorBox, FileBadge, type FileManaged, ListTable, PageHead, useLoad } from "../ui";
 
-interface ConfigRecord {
+interface ConfigRecord extends FileManaged {
   id: string;
   name: string;
   version: number;
@@ -66,7 +66,7 @@ function ConfigList({ workspace }: { workspace: string }) {
             row={(c) => (
               <tr key={c.id} data-config-id={c.id}>
                 <td>
-                  <a href={href(["configs", c.id])}>{c.name}</a>
+                  <a href={href(["configs", c.id])}>{c.name}</a> <FileBadge record={c} />
                 </td>
                 <td>{c.id}</td>
                 <td data-field="input_guardrails">
@@ -149,7 +149,7 @@ function ConfigEditor({
       <p>
         <a href={href(["configs"])}>← Configs</a>
       </p>
-      <PageHead title={record ? `Config ${record.name}` : "New config"} />
+      <PageHead title={record ? `Config ${record.name}` : "New config"}>{record && <FileBadge record={record} />}</PageHead>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -11,7 +11,19 @@ import { go, href } from "../router";
 import { type Schema, validate } from "../schema";
 import { SchemaForm } from "../schema-form";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, Json, ListTable, ms, PageHead, useLoad, Verdict } from "../ui";
+import {
+  Await,
+  DeleteButton,
+  ErrorBox,
+  FileBadge,
+  type FileManaged,
+  Json,
+  ListTable,
+  ms,
+  PageHead,
+  useLoad,
+  Verdict,
+} from "../ui";
 
 /** A check of the catalog. */
 interface CheckInfo {
@@ -42,7 +54,7 @@ interface Definition {
   checks: CheckEntry[];
 }
 
-interface GuardrailRecord {
+interface GuardrailRecord extends FileManaged {
   id: string;
   name: string;
   version: number;
@@ -114,7 +126,7 @@ function List_({ workspace }: { workspace: string }) {
             row={(g) => (
               <tr key={g.id} data-guardrail-id={g.id}>
                 <td>
-                  <a href={href(["guardrails", g.id])}>{g.name}</a>
+                  <a href={href(["guardrails", g.id])}>{g.name}</a> <FileBadge record={g} />
                 </td>
                 <td>{g.id}</td>
                 <td>{g.definition.side ?? "either"}</td>
@@ -298,7 +310,7 @@ function EditorForm({ catalog, record, base }: { catalog: CheckInfo[]; record: G
       <p>
         <a href={href(["guardrails"])}>← Guardrails</a>
       </p>
-      <PageHead title={record ? `Guardrail ${record.name}` : "New guardrail"} />
+      <PageHead title={record ? `Guardrail ${record.name}` : "New guardrail"}>{record && <FileBadge record={record} />}</PageHead>
       <form
         onSubmit={(e) => {
           e.preventDefault();

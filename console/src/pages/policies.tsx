@@ -10,14 +10,14 @@ import { admin, ApiError, call, type List } from "../api";
 import { type GuardrailChoice, GuardrailChoices } from "../guardrail-choices";
 import { go, href } from "../router";
 import { useSession } from "../session";
-import { Await, DeleteButton, ErrorBox, ListTable, ms, PageHead, useLoad } from "../ui";
+import { Await, DeleteButton, ErrorBox, FileBadge, type FileManaged, ListTable, ms, PageHead, useLoad } from "../ui";
 
 interface Definition {
   id: string;
   side?: "input" | "output";
 }
 
-interface PolicyRecord {
+interface PolicyRecord extends FileManaged {
   id: string;
   name: string;
   workspace_id: string | null;
@@ -65,7 +65,7 @@ function PolicyList({ workspace }: { workspace: string }) {
             row={(p) => (
               <tr key={p.id} data-policy-id={p.id}>
                 <td>
-                  <a href={href(["policies", p.id])}>{p.name}</a>
+                  <a href={href(["policies", p.id])}>{p.name}</a> <FileBadge record={p} />
                 </td>
                 <td>{p.workspace_id ?? "the organization"}</td>
                 <td data-mode={p.mode}>{p.mode}</td>
@@ -229,7 +229,7 @@ function PolicyEditor({
       <p>
         <a href={href(["policies"])}>← Policies</a>
       </p>
-      <PageHead title={record ? `Policy ${record.name}` : "New policy"} />
+      <PageHead title={record ? `Policy ${record.name}` : "New policy"}>{record && <FileBadge record={record} />}</PageHead>
       <form
         onSubmit={(e) => {
           e.preventDefault();

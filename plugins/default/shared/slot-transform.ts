@@ -5,7 +5,7 @@
  * (a character diff over many scattered edits is not), and the body keeps its shape exactly.
  */
 import { type CheckContext, type CheckOutcome, locateText } from "../../../core/index.js";
-import { type BodyPath, PART_SEPARATOR } from "../../../core/internal.js";
+import { type BodyPath, PART_SEPARATOR, slotWrites } from "../../../core/internal.js";
 
 /** The result of applying a per-text function to the evaluated content. */
 export interface SlotTransform {
@@ -50,13 +50,10 @@ export function transformSlots(context: CheckContext, transform: (text: string) 
   const input = context.side === "input";
   const body = input ? context.request : context.response;
   const located = locateText(context.side, context.requestType, body, { toolArguments: context.toolArguments !== false });
-  const writes: Array<{ path: BodyPath; value: string }> = [];
-  const texts = located.slots.map((slot) => {
-    const next = transform(slot.text);
-    if (next !== slot.text) writes.push({ path: slot.path, value: next });
-    return next;
-  });
+  const texts = located.slots.map((slot) => transform(slot.text));
   const text = texts.join(PART_SEPARATOR);
+  // Decoded tool-argument values are written back as literals into their JSON text.
+  const writes = slotWrites(located.slots, texts);
   if (writes.length === 0) return { text, changed: false, outcome: {} };
   const out = writeAll(body, writes);
   return { text, changed: true, outcome: input ? { transformedRequest: out } : { transformedResponse: out } };

@@ -102,10 +102,12 @@ export default defineCheck<Parameters>({
     "**Errors.** A missing or unreadable file, JSON that does not parse, a config.json without `id2label`, a graph onnxruntime rejects or whose inputs are not a text classifier's, an output whose shape does not match the labels, or a fail label the model does not have: each is a check error naming the file and what was wrong (the guardrail then fails only with `fail_on_error`, as for any check error).",
   ].join("\n"),
   async load({ model }, settings) {
-    await loadClassifier(modelFolder(model, settings));
+    const folder = modelFolder(model, settings);
+    await loadClassifier(folder, settings.modelLocks?.[folder]);
   },
   async run(context, { model, failLabels, threshold, maxTokens }) {
-    const loaded = await loadClassifier(modelFolder(model, context.settings));
+    const folder = modelFolder(model, context.settings);
+    const loaded = await loadClassifier(folder, context.settings.modelLocks?.[folder]);
     const labels = loaded.folder.labels;
     const unknown = failLabels.find((label) => !labels.includes(label));
     if (unknown !== undefined) {

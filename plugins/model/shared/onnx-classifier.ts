@@ -50,21 +50,24 @@ export function loadedModels(): string[] {
   return [...loaded.keys()];
 }
 
-/** The model in `dir`, loaded on first use in this thread; a failed load is retried next time. */
-export function loadClassifier(dir: string): Promise<LoadedClassifier> {
+/**
+ * The model in `dir`, loaded on first use in this thread; a failed load is retried next time.
+ * `lockSha256`, the config's pin of the folder's lock file, is checked before anything is read.
+ */
+export function loadClassifier(dir: string, lockSha256?: string): Promise<LoadedClassifier> {
   const key = path.resolve(dir);
   let model = loaded.get(key);
   if (!model) {
-    model = loadFresh(key);
+    model = loadFresh(key, lockSha256);
     loaded.set(key, model);
     model.catch(() => loaded.delete(key));
   }
   return model;
 }
 
-async function loadFresh(dir: string): Promise<LoadedClassifier> {
+async function loadFresh(dir: string, lockSha256: string | undefined): Promise<LoadedClassifier> {
   // A pulled folder is checked against its lock before any of its files is parsed or run.
-  await verifyModelLock(dir);
+  await verifyModelLock(dir, lockSha256);
   const folder = await readModelFolder(dir);
   let tokenizer: Tokenizer;
   try {

@@ -8,6 +8,13 @@ import type { NewLogEntry } from "../log-types.js";
 import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 
+/** What the thread is started with. */
+export interface LogThreadData {
+  file: string;
+  /** How long a batch waits for another connection's write lock, ms; lock-wait.ts's default when absent. */
+  lockWaitMs?: number;
+}
+
 /** A batch to write; the answer carries the same id. */
 export interface WriteMessage {
   id: number;
@@ -22,9 +29,13 @@ export interface WrittenMessage {
 
 const port = parentPort;
 if (port) {
+  const { file, lockWaitMs } = workerData as LogThreadData;
   // The schema is the gateway's own connection's to migrate (sqlite-store.ts).
-  const db = openConnection((workerData as { file: string }).file);
-  const logs = new SqliteLogs(db);
+  const db = openConnection(file);
+  // Waits for another process's lock on timers (lock-wait.ts), so a "close" is heard meanwhile; a
+  // batch still locked out at the bound fails, and the batch writer tries it again.
+  db.pragma("busy_timeout = 0");
+  const logs = new SqliteLogs(db, lockWaitMs);
   port.on("message", (message: WriteMessage | "close") => {
     if (message === "close") {
       db.close();

@@ -18,6 +18,7 @@ import {
   type SpendFilter,
 } from "../log-types.js";
 import type { LogRepository } from "../repository.js";
+import { DEFAULT_LOCK_WAIT_MS, waitForLock } from "./lock-wait.js";
 import { RowCodec } from "./codec.js";
 
 const COLUMNS = {
@@ -87,9 +88,13 @@ export class SqliteLogs implements LogRepository {
   readonly #insertEntry: Database.Statement;
   readonly #insertGuardrail: Database.Statement;
   readonly #insertCheck: Database.Statement;
-  readonly #insertBatch: (batch: NewLogEntry[]) => void;
+  readonly #insertBatch: Database.Transaction<(batch: NewLogEntry[]) => void>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** How long a batch waits in all for another connection's write lock, ms (lock-wait.ts). */
+    private readonly lockWaitMs = DEFAULT_LOCK_WAIT_MS,
+  ) {
     // OR IGNORE: a batch written again after a crash between commit and acknowledgement is a no-op.
     // Positional parameters: a request with guardrails writes a row per guardrail and per check.
     this.#insertEntry = db.prepare(encodedEntries.positionalInsertSql("request_logs").replace("INSERT", "INSERT OR IGNORE"));
@@ -145,7 +150,8 @@ export class SqliteLogs implements LogRepository {
   }
 
   async insert(batch: NewLogEntry[]): Promise<void> {
-    if (batch.length) this.#insertBatch(batch);
+    // A batch that found the lock taken was rolled back whole, so it is tried again whole.
+    if (batch.length) await waitForLock(() => this.#insertBatch.immediate(batch), this.lockWaitMs);
   }
 
   async get(id: string): Promise<LogEntry | undefined> {

@@ -9,6 +9,10 @@
  * With data_version alone, every cache of the gateway was dropped once a second under load.
  * Records written with other tools than guardgate's (a hand-run `sqlite3`) bump no version: a
  * restart picks them up.
+ *
+ * This connection never waits for the write lock on the event loop: its busy timeout is 0 once the
+ * store is open, and a statement or BEGIN that finds the lock taken is tried again on a timer
+ * (lock-wait.ts), ending in `store_busy` (503) past `lockWaitMs`.
  */
 import Database from "better-sqlite3";
 import { LocalChangeFeed } from "../change-feed.js";
@@ -19,6 +23,7 @@ import { openConnection } from "./connection.js";
 import { SqliteLogs } from "./logs.js";
 import { migrate } from "./migrations.js";
 import { SqliteDriver } from "./driver.js";
+import { DEFAULT_LOCK_WAIT_MS, isBusy, tryOrWaitForLock } from "./lock-wait.js";
 
 /** Options of `openSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -26,10 +31,15 @@ export interface SqliteStoreOptions {
   file: string;
   /** How often to look for writes by other processes, in ms; 0 turns it off. Default 1000. */
   externalChangePollMs?: number;
+  /** How long a write waits in all for another connection's write lock, ms, before `store_busy`. Default 5000. */
+  lockWaitMs?: number;
 }
 
 class SqliteMeta implements MetaRepository {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly lockWaitMs: number,
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
     const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
@@ -37,9 +47,10 @@ class SqliteMeta implements MetaRepository {
   }
 
   async set(key: string, value: string): Promise<void> {
-    this.db
-      .prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-      .run(key, value);
+    const statement = this.db.prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
+    await tryOrWaitForLock(() => statement.run(key, value), this.lockWaitMs);
   }
 }
 
@@ -64,6 +75,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   try {
     db = openConnection(options.file);
     migrate(db);
+    // Opening may wait for the lock (nothing is served yet); from now on waits happen on timers.
+    db.pragma("busy_timeout = 0");
   } catch (error) {
     if (error instanceof StoreError) throw error;
     throw new StoreError("store_open_failed", `cannot open the store at ${options.file}: ${(error as Error).message}`, {
@@ -79,8 +92,18 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     .pluck();
   let seenVersion = (readVersion.get(RECORDS_VERSION) as number | undefined) ?? 0;
   let missed = false;
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const feed = new WriteCountingFeed(() => {
-    const version = bumpVersion.get(RECORDS_VERSION) as number;
+    let version: number;
+    try {
+      version = bumpVersion.get(RECORDS_VERSION) as number;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // Another process took the lock since the write: the next poll announces an external change,
+      // which drops every cache, this write's included.
+      missed = true;
+      return;
+    }
     // Not one past the version last seen: another process wrote meanwhile.
     if (version !== seenVersion + 1) missed = true;
     seenVersion = version;
@@ -88,23 +111,33 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const dataVersion = db.prepare("PRAGMA data_version").pluck();
   let seen = dataVersion.get() as number;
   const pollMs = options.externalChangePollMs ?? 1000;
+  function look(): void {
+    const now = dataVersion.get() as number;
+    if (now === seen && !missed) return;
+    seen = now;
+    const version = (readVersion.get(RECORDS_VERSION) as number | undefined) ?? 0;
+    if (version === seenVersion && !missed) return;
+    seenVersion = version;
+    missed = false;
+    feed.emit({ entity: "external" });
+  }
   const poll =
     pollMs > 0
       ? setInterval(() => {
-          const now = dataVersion.get() as number;
-          if (now === seen && !missed) return;
-          seen = now;
-          const version = (readVersion.get(RECORDS_VERSION) as number | undefined) ?? 0;
-          if (version === seenVersion && !missed) return;
-          seenVersion = version;
-          missed = false;
-          feed.emit({ entity: "external" });
+          try {
+            look();
+          } catch (error) {
+            // A locked file is looked at again at the next tick; anything else is a bug.
+            if (!isBusy(error)) throw error;
+          }
         }, pollMs)
       : undefined;
   poll?.unref();
   const atomically = async <T>(work: () => Promise<T>): Promise<T> => {
     // The repositories' own transactions nest inside as savepoints (better-sqlite3 does so).
-    db.exec("BEGIN IMMEDIATE");
+    // On the usual path the work starts in the same turn as its BEGIN, as it always did.
+    const begun = tryOrWaitForLock(() => db.exec("BEGIN IMMEDIATE"), lockWaitMs);
+    if (begun instanceof Promise) await begun;
     try {
       const result = await work();
       db.exec("COMMIT");
@@ -118,9 +151,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     kind: "sqlite",
     location: options.file,
-    ...recordRepositories(new SqliteDriver(db), (event) => feed.emit(event)),
-    logs: new SqliteLogs(db),
-    meta: new SqliteMeta(db),
+    ...recordRepositories(new SqliteDriver(db, lockWaitMs), (event) => feed.emit(event)),
+    logs: new SqliteLogs(db, lockWaitMs),
+    meta: new SqliteMeta(db, lockWaitMs),
     changes: feed,
     atomically,
     // BEGIN IMMEDIATE takes the file's write lock: another process waits for it, then reads what was committed.

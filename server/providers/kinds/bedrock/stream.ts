@@ -7,10 +7,11 @@
  * contentBlockStop, messageStop (the stop reason), metadata (the usage). An exception message
  * (`:message-type` exception, e.g. throttlingException) ends the stream with a GatewayError, and so
  * does an end without messageStop and metadata, so the client's stream ends with an error event
- * rather than looking complete.
+ * rather than looking complete. Messages are cut linearly in the bytes received (EventStreamSplitter).
  */
 import type { EventStreamCodec, Message } from "@smithy/core/event-streams";
 import { GatewayError } from "../../../errors.js";
+import { ByteQueue, type DecoderWork } from "../../../formats/byte-queue.js";
 import type { Json } from "../../adapter.js";
 import { awsMessage } from "./errors.js";
 import { chatUsage, completionId, finishReason } from "./response.js";
@@ -33,25 +34,48 @@ function eventCodec(): Promise<EventStreamCodec> {
   return codec;
 }
 
-/** The whole messages of a byte stream, each as soon as its last byte arrived. */
-export async function* eventMessages(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-  let pending: Buffer = Buffer.alloc(0);
-  for await (const chunk of source) {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    while (pending.length >= 4) {
-      const length = pending.readUInt32BE(0);
+/**
+ * Cuts a byte stream into event-stream messages by their length preludes. Pending bytes stay in the
+ * chunks they came in and a message is joined once, when its last byte arrived, so a message
+ * dripped in small reads costs each byte one copy at most.
+ */
+export class EventStreamSplitter {
+  readonly #queue = new ByteQueue();
+
+  /** Bytes received and bytes copied to join messages, for tests that hold the work linear. */
+  get work(): Readonly<DecoderWork> {
+    return this.#queue.work;
+  }
+
+  /** Bytes waiting for the rest of their message. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Adds bytes; returns the messages they complete. */
+  push(chunk: Buffer): Buffer[] {
+    const queue = this.#queue;
+    queue.push(chunk);
+    const messages: Buffer[] = [];
+    for (let length = queue.peekUInt32BE(); length !== undefined; length = queue.peekUInt32BE()) {
       if (length < FRAMING_BYTES || length > MAX_MESSAGE_BYTES) {
         throw new GatewayError(
           "upstream_invalid_response",
           `Amazon Bedrock's event stream announced a message of ${length} bytes`,
         );
       }
-      if (pending.length < length) break;
-      yield pending.subarray(0, length);
-      pending = pending.subarray(length);
+      if (queue.length < length) break;
+      messages.push(queue.take(length));
     }
+    return messages;
   }
-  if (pending.length) {
+}
+
+/** The whole messages of a byte stream, each as soon as its last byte arrived. */
+export async function* eventMessages(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  const splitter = new EventStreamSplitter();
+  for await (const chunk of source) yield* splitter.push(chunk);
+  if (splitter.pending) {
     throw new GatewayError("upstream_stream_incomplete", "Amazon Bedrock's event stream ended in the middle of a message");
   }
 }
