@@ -41,3 +41,18 @@ describe("a command's arguments", () => {
     expect(() => parseCommand({ ...ARGS, positionals: false }, ["run"])).toThrow(/Unexpected argument 'run'/);
   });
 });
+
+describe("a long usage line", () => {
+  it("continues under the command's first argument", () => {
+    const help = helpOf({
+      usage: ["demo make --name NAME [--a A]\n [--b B]", "demo list (--x X | --y Y)\n    [--z Z]"],
+      flags: {},
+    });
+    expect(help.split("\n").slice(0, 4)).toEqual([
+      "usage: guardgate demo make --name NAME [--a A]",
+      "                           [--b B]",
+      "       guardgate demo list (--x X | --y Y)",
+      "                           [--z Z]",
+    ]);
+  });
+});

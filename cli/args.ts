@@ -103,15 +103,15 @@ export function helpOf<O extends Record<string, Flag>>(args: CommandArgs<O>): st
     const head = label.length + 2 > width ? [`  ${label}`, `${indent}${first}`] : [`  ${label.padEnd(width)}${first}`];
     return [...head, ...rest.map((line) => `${indent}${line}`)];
   });
-  const [firstUsage, ...moreUsage] = args.usage;
-  return [
-    `usage: guardgate ${firstUsage}`,
-    ...moreUsage.map((line) => `       guardgate ${line}`),
-    ...(args.about ? ["", args.about] : []),
-    "",
-    ...list,
-    ...(args.footer ? ["", args.footer] : []),
-  ].join("\n");
+  const usage = args.usage.flatMap((form, i) => {
+    const [first = "", ...rest] = form.split("\n");
+    const head = `${i === 0 ? "usage:" : "      "} guardgate ${first}`;
+    // A long form goes on under its first argument, whatever indent the text gave it.
+    const argument = head.search(/ [-[(]/);
+    const indent = " ".repeat(argument < 0 ? 17 : argument + 1);
+    return [head, ...rest.map((line) => `${indent}${line.trim()}`)];
+  });
+  return [...usage, ...(args.about ? ["", args.about] : []), "", ...list, ...(args.footer ? ["", args.footer] : [])].join("\n");
 }
 
 /**

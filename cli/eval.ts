@@ -224,6 +224,10 @@ const evalCommand: Command = (argv) =>
       progress.end();
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(renderEvalReport(report, { markdown: values.markdown === true }));
+      // On stderr too, so a CI log shows it when stdout goes to a file.
+      for (const result of report.results)
+        for (const warning of result.warnings)
+          process.stderr.write(`guardgate eval: warning: ${result.subject.id}: ${warning}\n`);
       const failures = gateFailures(report.results[0]!, gates);
       for (const failure of failures) process.stderr.write(`guardgate eval: gate failed: ${failure}\n`);
       return failures.length ? 1 : 0;

@@ -71,8 +71,12 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   },
 };
 
-function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+/** The list of commands, for `guardgate --help`. */
+export function usage(): string {
+  const column = 2 + Math.max(...Object.keys(commands).map((name) => name.length)) + 2;
+  const lines = Object.entries(commands).flatMap(([name, c]) =>
+    wrap(c.summary, 100 - column).map((line, i) => `${i === 0 ? `  ${name}`.padEnd(column) : " ".repeat(column)}${line}`),
+  );
   return [
     "usage: guardgate <command> [options]",
     "",
@@ -81,6 +85,19 @@ function usage(): string {
     "",
     "guardgate <command> --help for a command's options; guardgate --version for the version",
   ].join("\n");
+}
+
+/** Words in lines of at most `width` characters (a longer word stands on its own line). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
 }
 
 /** The installed package's version, from its package.json (the same file from source or dist). */

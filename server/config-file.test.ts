@@ -88,6 +88,11 @@ describe("a file's records are checked when the gateway is built", () => {
       'providers[0].provider: "antropic" is not a provider guardgate can call; did you mean anthropic?',
     ],
     ["a provider with no way to reach it", { providers: [{ slug: "p", provider: "openai" }] }, "providers[0]: a provider needs"],
+    [
+      "a provider option the kind does not know, named by the file's own path",
+      { providers: [{ slug: "p", provider: "bedrock", options: { aws_regoin: "eu-west-1" } }] },
+      "providers[0].options.aws_regoin: is not a known key; did you mean aws_region?",
+    ],
   ])("%s", async (_name, file, message) => {
     await expect(buildApp({ file, logger: false })).rejects.toThrow(message);
   });

@@ -17,6 +17,8 @@ export const HEADER = {
   cacheStatus: "x-gateway-cache-status",
   /** The workspace an organization admin key evaluates hooks in (the console's "try it"). */
   workspace: "x-gateway-workspace",
+  /** Marks a hook evaluation the console's "try it" sent, so its log record says so. */
+  tryIt: "x-gateway-try-it",
 } as const;
 
 /** Headers that carry credentials: never shown to checks, never logged. */

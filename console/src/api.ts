@@ -71,10 +71,10 @@ function withQuery(path: string, query?: Query): string {
 export async function call<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Query; key?: string; workspace?: string } = {},
+  options: { body?: unknown; query?: Query; key?: string; workspace?: string; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const key = options.key ?? storedKey();
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (key) headers["x-gateway-api-key"] = key;
   if (options.workspace) headers["x-gateway-workspace"] = options.workspace;
   if (options.body !== undefined) headers["content-type"] = "application/json";

@@ -17,6 +17,7 @@ import { Policies } from "./pages/policies";
 import { RESOURCES, ResourcePage } from "./pages/resources";
 import { href, useRoute } from "./router";
 import { atLeast, type Me, type Role, type Session, SessionContext } from "./session";
+import { ThemeToggle } from "./theme";
 import { messageOf } from "./ui";
 
 interface Workspace {
@@ -105,7 +106,7 @@ function Page({ entry, parts }: { entry: PageEntry; parts: string[] }) {
     case "datasets":
       return <Datasets id={parts[1]} />;
     case "evals":
-      return <Evals />;
+      return <Evals id={parts[1]} />;
     case "models":
       return <Models />;
     default: {
@@ -145,6 +146,8 @@ function Shell({ me, signOut }: { me: Me; signOut(): void }) {
   const first = allowed[0]!;
   const entry = allowed.find((p) => p.path === route.parts[0]);
   const denied = route.parts[0] !== undefined && !entry && PAGES.some((p) => p.path === route.parts[0]);
+  // A route naming no page is a page not found, not the first page under a wrong address.
+  const unknown = route.parts[0] !== undefined && !PAGES.some((p) => p.path === route.parts[0]);
   const shown = entry ?? first;
   useEffect(() => setMenuOpen(false), [route.parts.join("/")]);
   return (
@@ -158,7 +161,7 @@ function Shell({ me, signOut }: { me: Me; signOut(): void }) {
         </button>
         <nav class={menuOpen ? "open" : ""} aria-label="Pages">
           {allowed.map((p) => (
-            <a key={p.path} href={href([p.path])} class={p.path === shown.path ? "current" : ""} data-page={p.path}>
+            <a key={p.path} href={href([p.path])} class={p.path === shown.path && !unknown ? "current" : ""} data-page={p.path}>
               {p.title}
             </a>
           ))}
@@ -181,13 +184,22 @@ function Shell({ me, signOut }: { me: Me; signOut(): void }) {
           <span class="role" data-role={me.role} title={`key ${me.hint}`}>
             {me.name} · {me.role.replace("_", " ")}
           </span>
+          <ThemeToggle />
           <button type="button" class="small" onClick={signOut}>
             Sign out
           </button>
         </div>
       </header>
       <main class="content">
-        {denied ? (
+        {unknown ? (
+          <section class="not-found" data-page="not-found">
+            <h1>Page not found</h1>
+            <p class="muted">
+              The console has no page at <code>#/{route.parts.join("/")}</code>.{" "}
+              <a href={href([first.path])}>Go to {first.title}</a>.
+            </p>
+          </section>
+        ) : denied ? (
           <p class="error" role="alert">
             This page needs a stronger role than {me.role.replace("_", " ")}.
           </p>

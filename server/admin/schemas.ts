@@ -69,7 +69,11 @@ const filterVerdict = {
   additionalProperties: false,
 };
 
-const logColumns = { ...logColumnsSchema.properties, guardrails: overview };
+const logColumns = {
+  ...logColumnsSchema.properties,
+  guardrails: overview,
+  try_it: { type: "boolean", description: "Sent by the console's Try it, not by an application" },
+};
 
 export const logSummarySchema = record(logColumns);
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HookResults } from "../../core/index.js";
-import type { SseEvent } from "./sse.js";
+import { type SseEvent, SseSplitter } from "./sse.js";
 import {
   type AddedText,
   eventObject,
@@ -182,6 +182,20 @@ function namedEvent(name: string, value: unknown): Buffer {
   return Buffer.from(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
 }
 
+/**
+ * `out` with `hook` right after its `message_start`: the SDK's `messages.stream()` hands its
+ * listeners nothing before `message_start`, so the opening `hook_results` goes there.
+ */
+function afterMessageStart(out: Buffer, hook: Buffer): Buffer | undefined {
+  let offset = 0;
+  for (const event of new SseSplitter().push(out)) {
+    offset += event.raw.length;
+    if (event.event === "message_start" || eventObject(event.data)?.type === "message_start")
+      return Buffer.concat([out.subarray(0, offset), hook, out.subarray(offset)]);
+  }
+  return undefined;
+}
+
 /** The Anthropic format. */
 export const anthropic: WireFormat = {
   name: "anthropic",
@@ -202,6 +216,7 @@ export const anthropic: WireFormat = {
   }),
   hookEvent: (hookResults: Partial<HookResults>) =>
     Buffer.from(`event: hook_results\ndata: ${JSON.stringify({ hook_results: hookResults })}\n\n`),
+  placeOpeningHook: afterMessageStart,
   // The SDKs raise an `error` event (an APIError whose type is the body's error type).
   streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) =>
     namedEvent("error", { ...anthropic.errorBody(fields), ...(hookResults && { hook_results: hookResults }) }),

@@ -120,6 +120,12 @@ export interface WireFormat {
   errorBody(fields: ErrorFields): Record<string, unknown>;
   /** The `hook_results` frame of a stream (spec §6). */
   hookEvent(hookResults: Partial<HookResults>): Buffer;
+  /**
+   * Where the stream's opening `hook_results` goes when the format's SDKs drop events before a
+   * first one: `out` (whole events) with `hook` placed after that event, or undefined when `out`
+   * does not hold it yet. Without it the opening event goes first.
+   */
+  placeOpeningHook?(out: Buffer, hook: Buffer): Buffer | undefined;
   /** The event ending a stream that failed after it began, shaped so the format's SDKs raise it. */
   streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */

@@ -23,6 +23,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ConfigError, GuardgateError } from "../../core/index.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
 import type { FilePluginCredentials, FilePolicy, FileProvider, GatewayFile } from "../config-file.js";
+import { isKnownProvider, unknownProviderProblem } from "../providers/catalog.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";
 import type { Integration, IntegrationCredentials, Organization, Workspace } from "../store/types.js";
@@ -40,7 +41,7 @@ const counts = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
  * joined to the record's (`guardrails[0].checks[0].id`), other refusals follow the record's path.
  */
 function at(path: string, label: string, error: unknown): unknown {
-  const configError = (error as { configError?: unknown }).configError;
+  const configError = error instanceof ConfigError ? error : (error as { configError?: unknown }).configError;
   if (configError instanceof ConfigError) {
     const problem = configError.path ? configError.message.slice(configError.path.length + 2) : configError.message;
     const where = configError.path
@@ -269,6 +270,10 @@ async function seedProvider(
   tally: SeedCounts,
 ): Promise<void> {
   const store = management.context.store;
+  // Checked here under the file's own paths (provider, options.X), as at start: the integration
+  // would name the admin API's (credentials.options.X). A reload seeds without the start-up checks.
+  if (!isKnownProvider(entry.provider)) throw new ConfigError("provider", unknownProviderProblem(entry.provider));
+  management.context.checkProviderOptions(entry.provider, entry.options, "options");
   const slug = integrationSlug(entry);
   const credentials: IntegrationCredentials | null =
     entry.api_key !== undefined || entry.headers !== undefined || entry.options !== undefined

@@ -48,6 +48,8 @@ export interface RequestLogRecord extends SettledFields {
   config_id?: string;
   /** Ids of guardrails the caller wrote out in its request rather than naming a saved one (metrics label them `inline`). */
   inline_guardrails?: readonly string[];
+  /** True for a hook evaluation the console's "try it" sent. */
+  try_it?: boolean;
   provider?: string;
   model?: string;
   cache_status?: "HIT" | "MISS";
@@ -87,6 +89,8 @@ export interface RecordOrigin {
   configId?: string;
   /** Ids of guardrails the caller wrote out in its request (`inline_guardrails`). */
   inlineGuardrails: readonly string[];
+  /** Sent by the console's "try it" (`x-gateway-try-it: true`), not by an application. */
+  tryIt?: boolean;
 }
 
 /** How a stream ended, as much of it as the record tells. */
@@ -199,6 +203,7 @@ export function buildRecord(facts: RecordFacts): RequestLogRecord {
   };
   if (origin.configId) record.config_id = origin.configId;
   if (origin.inlineGuardrails.length) record.inline_guardrails = origin.inlineGuardrails;
+  if (origin.tryIt) record.try_it = true;
   if (facts.provider !== undefined) record.provider = facts.provider;
   if (facts.model) record.model = facts.model;
   if (facts.cacheStatus) record.cache_status = facts.cacheStatus;

@@ -50,7 +50,11 @@ export interface GuardrailOverview {
 }
 
 /** The columns of a log entry, as list items and the top of the detail view show them. */
-export type LogSummary = Omit<LogEntry, "record"> & { guardrails: GuardrailOverview };
+export type LogSummary = Omit<LogEntry, "record"> & {
+  guardrails: GuardrailOverview;
+  /** Sent by the console's "try it", not by an application. */
+  try_it: boolean;
+};
 
 function outcome(check: CheckResult): CheckView["outcome"] {
   if (check.error !== undefined) return "errored";
@@ -115,7 +119,7 @@ export function overview(views: readonly GuardrailView[]): GuardrailOverview {
 /** A list item: the entry's columns and its guardrail overview. */
 export function logSummary(entry: LogEntry): LogSummary {
   const { record, ...columns } = entry;
-  return { ...columns, guardrails: overview(guardrailViews(record)) };
+  return { ...columns, try_it: record.try_it === true, guardrails: overview(guardrailViews(record)) };
 }
 
 /** Feedback an application sent on the answer, as the log view shows it. */
@@ -147,6 +151,7 @@ export function logView(entry: LogEntry, feedback: readonly FeedbackRecord[] = [
   const written = record as Partial<Omit<LogView, keyof LogSummary | "feedback" | "guardrail_results">>;
   return {
     ...columns,
+    try_it: record.try_it === true,
     guardrails: overview(views),
     guardrail_results: views,
     feedback: feedback.map(({ id, value, weight, metadata, created_at, updated_at }) => ({

@@ -15,6 +15,7 @@ import { invalid, notFound } from "../store/errors.js";
 import { newId } from "../store/ids.js";
 import { datasetEvalRows, Datasets } from "./datasets.js";
 import { type EvalTarget, evaluate } from "./eval.js";
+import { subjectName } from "./eval-report.js";
 import { type EvalRow, evalRow } from "./eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "./eval-target.js";
 
@@ -76,7 +77,7 @@ export class EvalJobs {
       if (spec.guardrail_id !== undefined) return targetFromGuardrail(this.ctx, workspace.id, spec.guardrail_id);
       if (spec.policy_id !== undefined) return targetFromPolicy(this.ctx, actor, workspace, spec.policy_id);
       try {
-        return targetFromDefinition(engine.registry, spec.guardrail, where);
+        return targetFromDefinition(engine.registry, spec.guardrail, where, false);
       } catch (error) {
         throw invalid((error as Error).message);
       }
@@ -117,7 +118,7 @@ export class EvalJobs {
       id: newId("ev"),
       organization_id: workspace.organization_id,
       workspace_id: workspace.id,
-      name: input.name?.trim() || `${target.subject.kind} ${target.subject.id}`,
+      name: input.name?.trim() || subjectName(target.subject),
       status: "running",
       error: null,
       report: null,

@@ -11,8 +11,10 @@ export const EVAL_FORMAT = "guardgate.eval/1";
 /** What was evaluated. */
 export interface EvalSubject {
   kind: "guardrail" | "file" | "policy";
-  /** The guardrail's or policy's id; the file's path for a file. */
+  /** The guardrail's or policy's id (a file's guardrail's own id). */
   id: string;
+  /** The file the guardrail was read from. */
+  file?: string;
   name?: string;
   workspace_id?: string;
   version?: number;
@@ -70,6 +72,8 @@ export interface EvalResult {
   worst_misses: RowExample[];
   /** Rows labelled 0 that failed, the most confidently wrong first. */
   worst_false_alarms: RowExample[];
+  /** Why the scores may not mean much (too few rows of a label); empty when nothing to say. */
+  warnings: string[];
 }
 
 /** Where two guardrails decided differently. */
@@ -114,6 +118,24 @@ export function scoresOf(c: Confusion): Scores {
   };
 }
 
+/**
+ * Below this many rows of either label, one row more or less moves recall (over the rows labelled
+ * 1) or the false-positive rate (over the rows labelled 0) by more than 1/30, about 3.3 points:
+ * the scores then say more about which rows were picked than about the guardrail.
+ */
+export const MIN_ROWS_PER_LABEL = 30;
+
+/** The warnings a result's confusion counts call for. */
+export function warningsOf(c: Confusion): string[] {
+  const positives = c.true_positives + c.false_negatives;
+  const negatives = c.true_negatives + c.false_positives;
+  if (positives >= MIN_ROWS_PER_LABEL && negatives >= MIN_ROWS_PER_LABEL) return [];
+  const points = (100 / MIN_ROWS_PER_LABEL).toFixed(1);
+  return [
+    `only ${positives} rows labelled 1 and ${negatives} labelled 0: below ${MIN_ROWS_PER_LABEL} of each, one row moves recall or the false-positive rate by more than ${points} points, so F1 says little`,
+  ];
+}
+
 /** Limits a CI job sets on the first result. */
 export interface EvalGates {
   minF1?: number;
@@ -133,8 +155,18 @@ export function gateFailures(result: EvalResult, gates: EvalGates): string[] {
 
 const show = (value: number | null) => (value === null ? "n/a" : value.toFixed(4));
 
-function subjectName(subject: EvalSubject): string {
-  return `${subject.kind} ${subject.id}${subject.version !== undefined ? ` v${subject.version}` : ""}`;
+/** How a report names what it evaluated: a file's guardrail by its id, the file beside it. */
+export function subjectName(subject: EvalSubject): string {
+  const kind = subject.kind === "file" ? "guardrail" : subject.kind;
+  const version = subject.version !== undefined ? ` v${subject.version}` : "";
+  const file = subject.file !== undefined ? ` (from ${subject.file})` : "";
+  return `${kind} ${subject.id}${version}${file}`;
+}
+
+/** A short name for a table column: the id, with the file or kind only when two ids are the same. */
+function columnNames(a: EvalSubject, b: EvalSubject): [string, string] {
+  if (a.id !== b.id) return [a.id, b.id];
+  return [subjectName(a), subjectName(b)];
 }
 
 function oneLine(text: string): string {
@@ -167,6 +199,7 @@ function renderResult(result: EvalResult, markdown: boolean): string[] {
     heading(subjectName(result.subject), 2),
     "",
     `rows ${result.rows}, with a check error ${result.errored_rows}`,
+    ...(result.warnings ?? []).map((w) => `warning: ${w}`),
     "",
     ...table(
       ["precision", "recall", "F1", "accuracy", "FPR"],
@@ -256,13 +289,14 @@ export function renderEvalReport(report: EvalReport, options: { markdown?: boole
   const comparison = report.comparison;
   if (comparison && report.results.length === 2) {
     const [a, b] = report.results.map((r) => subjectName(r.subject));
+    const [columnA, columnB] = columnNames(report.results[0]!.subject, report.results[1]!.subject);
     out.push(
       markdown ? "## Disagreements" : "disagreements:",
       "",
       `${comparison.disagreements} rows: flagged by ${a} only ${comparison.only_first_flagged}, by ${b} only ${comparison.only_second_flagged}`,
       "",
       ...table(
-        ["row", "label", "log id", a!, b!, "text"],
+        ["row", "label", "log id", columnA, columnB, "text"],
         comparison.rows.map((r) => [
           String(r.row),
           String(r.label),

@@ -13,8 +13,11 @@ import { preparePolicyGuardrails } from "../policies/attach.js";
 import { notFound } from "../store/errors.js";
 import type { EvalTarget } from "./eval.js";
 
-/** A guardrail definition (a file's): prepared for its own side, the input side when it names none. */
-export function targetFromDefinition(registry: CheckRegistry, definition: unknown, where: string): EvalTarget {
+/**
+ * A guardrail definition, read from the file `where` (or, with `fromFile` false, from the request
+ * field `where`): prepared for its own side, the input side when it names none.
+ */
+export function targetFromDefinition(registry: CheckRegistry, definition: unknown, where: string, fromFile = true): EvalTarget {
   if (typeof definition !== "object" || definition === null || Array.isArray(definition) || !("checks" in definition))
     throw new ConfigError("", `${where}: must hold one guardrail object {id, checks, ...}`);
   const def = definition as GuardrailDefinition;
@@ -27,7 +30,13 @@ export function targetFromDefinition(registry: CheckRegistry, definition: unknow
     throw error;
   }
   return {
-    subject: { kind: "file", id: where, ...(typeof def.name === "string" && { name: def.name }) },
+    subject: {
+      kind: "file",
+      // Reports name the guardrail by its own id, as its results and the gateway's logs do.
+      id: typeof def.id === "string" && def.id !== "" ? def.id : where,
+      ...(fromFile && { file: where }),
+      ...(typeof def.name === "string" && { name: def.name }),
+    },
     guardrails: { input: side === "input" ? [guardrail] : [], output: side === "output" ? [guardrail] : [] },
   };
 }

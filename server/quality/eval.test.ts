@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine, PoolExecutor } from "../../core/index.js";
 import { builtinPlugins } from "../../plugins/builtin.js";
 import { evaluate } from "./eval.js";
-import { scoresOf } from "./eval-report.js";
+import { MIN_ROWS_PER_LABEL, renderEvalReport, scoresOf } from "./eval-report.js";
 import type { EvalRow } from "./eval-rows.js";
 import { targetFromDefinition } from "./eval-target.js";
 
@@ -164,5 +164,48 @@ describe("evaluate", () => {
     expect(misses.every((m) => typeof m.score === "number")).toBe(true);
     for (let i = 1; i < misses.length; i++) expect(misses[i]!.score!).toBeGreaterThanOrEqual(misses[i - 1]!.score!);
     expect(misses[0]!.log_id).toBe("log-b");
+  });
+});
+
+describe("the report's labels and warnings", () => {
+  it("labels a guardrail read from a file by its own id, the file beside it", async () => {
+    const report = await evaluate({
+      engine: inline,
+      target: targetFromDefinition(inline.registry, injectionPack, "packs/no-injection.json"),
+      compare: targetFromDefinition(inline.registry, strictPack, "packs/strict.json"),
+      rows: rows(6),
+      source: "rows",
+    });
+    expect(report.results.map((r) => r.subject)).toEqual([
+      { kind: "file", id: "no-injection", file: "packs/no-injection.json" },
+      { kind: "file", id: "strict", file: "packs/strict.json" },
+    ]);
+    const text = renderEvalReport(report);
+    expect(text).toContain("guardrail no-injection (from packs/no-injection.json):");
+    expect(text).toMatch(/row\s+label\s+log id\s+no-injection\s+strict\s+text/);
+    expect(text).not.toMatch(/file packs/);
+  });
+
+  it("warns when a label has too few rows for F1 to mean anything, naming the threshold and why", async () => {
+    const few = await evaluate({
+      engine: inline,
+      target: targetFromDefinition(inline.registry, injectionPack, "p.json"),
+      rows: rows(12),
+      source: "rows",
+    });
+    expect(few.results[0]!.warnings).toEqual([
+      `only 4 rows labelled 1 and 8 labelled 0: below ${MIN_ROWS_PER_LABEL} of each, one row moves recall or the false-positive rate by more than ${(100 / MIN_ROWS_PER_LABEL).toFixed(1)} points, so F1 says little`,
+    ]);
+    expect(renderEvalReport(few)).toContain(
+      `warning: only 4 rows labelled 1 and 8 labelled 0: below ${MIN_ROWS_PER_LABEL} of each`,
+    );
+    const enough = await evaluate({
+      engine: inline,
+      target: targetFromDefinition(inline.registry, injectionPack, "p.json"),
+      rows: rows(3 * MIN_ROWS_PER_LABEL),
+      source: "rows",
+    });
+    expect(enough.results[0]!.warnings).toEqual([]);
+    expect(renderEvalReport(enough)).not.toContain("warning");
   });
 });

@@ -20,6 +20,7 @@ import {
   type EvalSubject,
   type RowExample,
   scoresOf,
+  warningsOf,
 } from "./eval-report.js";
 
 /** A guardrail or policy to evaluate: what it is, and its guardrails prepared per side. */
@@ -235,6 +236,7 @@ class Tally {
         })),
       worst_misses: this.misses.list(),
       worst_false_alarms: this.falseAlarms.list(),
+      warnings: warningsOf(this.confusion),
     };
   }
 }

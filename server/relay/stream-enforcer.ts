@@ -159,12 +159,20 @@ export class StreamEnforcer {
   async *relay(options: { strict: boolean; onEnd: (summary: RelaySummary) => void | Promise<void> }): AsyncGenerator<Buffer> {
     const { leaf, format } = this.#options;
     const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
+    const place = FORMATS[format].placeOpeningHook;
+    // The opening event goes first, or where the format's SDKs read it (placeOpeningHook).
+    let opening = reportHooks ? hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] }) : undefined;
     try {
-      if (reportHooks) yield hookEvent(format, { before_request_hooks: leaf.input?.results ?? [] });
+      if (opening && !place) {
+        yield opening;
+        opening = undefined;
+      }
       for (;;) {
         if (this.#ready.length) {
-          const out = this.#ready.length === 1 ? (this.#ready[0] as Buffer) : Buffer.concat(this.#ready);
+          let out = this.#ready.length === 1 ? (this.#ready[0] as Buffer) : Buffer.concat(this.#ready);
           this.#ready = [];
+          const placed = opening && place?.(out, opening);
+          if (placed) [out, opening] = [placed, undefined];
           yield out;
         }
         if (this.#stop || this.#error !== undefined) break;
@@ -177,6 +185,8 @@ export class StreamEnforcer {
           this.#error = error;
         }
       }
+      // A stream that never reached the place still reports its input side.
+      if (opening) yield opening;
       if (this.#stop) yield this.#stopEvent(reportHooks);
       else if (this.#error !== undefined) yield this.#brokenEvent();
       else {

@@ -16,6 +16,7 @@ import type { FastifyInstance } from "fastify";
 import type { ConfigWarning, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
+import { HEADER, headerValue } from "../gateway-headers.js";
 import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
 import { buildRecord, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
@@ -90,7 +91,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     status: number,
     results: GuardrailResult[],
     started: number,
-    origin: { configId?: string; inline: readonly string[] },
+    origin: { configId?: string; inline: readonly string[]; tryIt?: boolean },
   ) => {
     const record = buildRecord({
       id,
@@ -103,6 +104,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
         stream: false,
         ...(origin.configId && { configId: origin.configId }),
         inlineGuardrails: origin.inline,
+        ...(origin.tryIt && { tryIt: true }),
       },
       status,
       hookResults: sideResults(side, results),
@@ -137,7 +139,11 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     const { side } = ctx;
     const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
     const results = [...evaluation.results, ...evaluation.asyncResults];
-    log(request.id, "/v1/hooks/evaluate", identity, ctx.requestType, side, evaluation.status, results, started, ctx.origin);
+    const tryIt = headerValue(request.headers, HEADER.tryIt) === "true";
+    log(request.id, "/v1/hooks/evaluate", identity, ctx.requestType, side, evaluation.status, results, started, {
+      ...ctx.origin,
+      tryIt,
+    });
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,

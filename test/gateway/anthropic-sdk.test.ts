@@ -3,6 +3,7 @@
  * `hook_results` event read over raw HTTP (spec §6: provider SDKs do not surface it).
  */
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
@@ -179,15 +180,97 @@ describe("guardrails through the Anthropic SDK", () => {
         data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown>,
       }));
     const names = events.map((e) => e.event);
-    expect(names[0]).toBe("hook_results");
+    // After message_start, which the SDK needs first: what comes before it never reaches its listeners.
+    expect(names[0]).toBe("message_start");
+    expect(names[1]).toBe("hook_results");
     expect(names.at(-1)).toBe("message_stop");
     expect(names.at(-2)).toBe("hook_results");
-    const first = events[0]?.data.hook_results as HookResults;
+    const first = events[1]?.data.hook_results as HookResults;
     expect(first.before_request_hooks[0]).toMatchObject({ verdict: true });
     // In after mode the output deny cannot retract streamed text: the last hook event reports it.
     const last = events.at(-2)?.data.hook_results as HookResults;
     expect(last.after_request_hooks[0]).toMatchObject({ verdict: false, deny: true });
     const record = await gateway.logs.waitFor((r) => r.id === response.headers.get("x-gateway-request-id"));
     expect(record.stream_output_denied).toBe(true);
+  });
+
+  it.each([
+    ["after", 1000],
+    ["window", 4],
+  ])(
+    "delivers both hook_results events to messages.stream() listeners when strict compliance is off (%s mode, events split every %i bytes)",
+    async (mode, chunkBytes) => {
+      const config = {
+        ...viaFake(),
+        input_guardrails: [{ wordCount: { minWords: 1 } }],
+        stream_window: 8,
+        output_guardrails: [{ deny: true, stream_mode: mode, regexMatch: { rule: "forbidden", not: true } }],
+      };
+      upstream.enqueue({ kind: "answer", text: "a streamed answer in several words", chunkBytes });
+      const stream = client(config, { "x-gateway-strict-compliance": "false" }).messages.stream(ask("go"));
+      const hooks: HookResults[] = [];
+      const types: string[] = [];
+      stream.on("streamEvent", (event) => {
+        const hook = (event as unknown as { hook_results?: HookResults }).hook_results;
+        if (hook) hooks.push(hook);
+        types.push(hook ? "hook_results" : event.type);
+      });
+      const message = await stream.finalMessage();
+      expect(message.content[0]).toMatchObject({ type: "text", text: "a streamed answer in several words" });
+      expect(types.slice(0, 2)).toEqual(["message_start", "hook_results"]);
+      expect(types.at(-1)).toBe("message_stop");
+      expect(hooks).toHaveLength(2);
+      expect(hooks[0]!.before_request_hooks[0]).toMatchObject({ verdict: true });
+      expect(hooks[1]!.after_request_hooks[0]).toMatchObject({ verdict: true });
+    },
+  );
+
+  it("places the opening hook_results after message_start however the upstream's reads cut the stream, in every mode", async () => {
+    const words = fc.array(fc.constantFrom("alpha", "beta", "gamma", "déjà", "vu", "😀"), { minLength: 1, maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(
+        words,
+        fc.integer({ min: 1, max: 64 }),
+        fc.constantFrom("after", "window", "buffer"),
+        async (list, chunkBytes, mode) => {
+          const text = list.join(" ");
+          upstream.enqueue({ kind: "answer", text, chunkBytes });
+          const config = {
+            ...viaFake(),
+            stream_window: 8,
+            input_guardrails: [{ wordCount: { minWords: 1 } }],
+            output_guardrails: [{ deny: true, stream_mode: mode, regexMatch: { rule: "forbidden", not: true } }],
+          };
+          const response = await fetch(`${gateway.url}/v1/messages`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-gateway-api-key": API_KEY,
+              "x-gateway-config": JSON.stringify(config),
+              "x-gateway-strict-compliance": "false",
+              "x-api-key": "sk-ant-client-key",
+            },
+            body: JSON.stringify({ ...ask("go"), stream: true }),
+          });
+          const events = (await response.text())
+            .split("\n\n")
+            .filter(Boolean)
+            .map((block) => ({
+              event: /^event: (.*)$/m.exec(block)?.[1],
+              data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown>,
+            }));
+          const names = events.map((e) => e.event);
+          expect(names.slice(0, 2)).toEqual(["message_start", "hook_results"]);
+          expect(names.filter((n) => n === "hook_results")).toHaveLength(2);
+          expect(names.slice(-2)).toEqual(["hook_results", "message_stop"]);
+          const streamed = events
+            .filter((e) => e.event === "content_block_delta")
+            .map((e) => (e.data.delta as { text: string }).text)
+            .join("");
+          expect(streamed).toBe(text);
+        },
+      ),
+      { seed: 16, numRuns: 24 },
+    );
   });
 });

@@ -71,7 +71,7 @@ describe("README: Running the gateway", () => {
   });
 
   it("has the SDK examples this test expects", () => {
-    expect(blocks.filter((b) => b.lang === "js")).toHaveLength(2);
+    expect(blocks.filter((b) => b.lang === "js")).toHaveLength(3);
   });
 
   it("the SDK example prints what its comment says", async () => {
@@ -89,16 +89,22 @@ describe("README: Running the gateway", () => {
     }
   });
 
-  it("the 446 example reads the denying guardrails from both SDKs' thrown errors", async () => {
-    const example = blocks.filter((b) => b.lang === "js")[1];
+  it.each([
+    ["the 446 example reads the denying guardrails from both SDKs' thrown errors", 1, 2],
+    ["the streaming example reads both hook_results events from both SDKs", 2, 4],
+  ])("%s", async (_name, index, lines) => {
+    const example = blocks.filter((b) => b.lang === "js")[index];
     const dir = path.join(root, "node_modules/.cache/guardgate-readme");
     await mkdir(dir, { recursive: true });
-    const file = path.join(dir, `denied-${process.pid}.mjs`);
+    const file = path.join(dir, `example-${index}-${process.pid}.mjs`);
     try {
       await writeFile(file, example?.code ?? "");
       const { stdout } = await run(process.execPath, [file], { timeout: 20_000 });
-      const expected = [...(example?.code ?? "").matchAll(/^\/\/ (.*)$/gm)].map((m) => m[1]);
-      expect(expected).toHaveLength(2);
+      // The comment lines that end the block say what it prints.
+      const codeLines = (example?.code ?? "").trimEnd().split("\n");
+      const firstTrailing = codeLines.findLastIndex((line) => !line.startsWith("// ")) + 1;
+      const expected = codeLines.slice(firstTrailing).map((line) => line.slice(3));
+      expect(expected).toHaveLength(lines);
       expect(stdout.trim().split("\n")).toEqual(expected);
     } finally {
       await rm(file, { force: true });

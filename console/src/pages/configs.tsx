@@ -20,6 +20,32 @@ interface ConfigRecord extends FileManaged {
 
 const ATTACH = ["input_guardrails", "output_guardrails"] as const;
 
+/** One line naming a config's guardrail entry: a saved guardrail's id, or what an inline one checks. */
+function refLabel(ref: unknown): { id?: string; text: string } {
+  if (typeof ref === "string") return { id: ref, text: ref };
+  if (!ref || typeof ref !== "object") return { text: String(ref) };
+  const entry = ref as Record<string, unknown>;
+  if (typeof entry.id === "string" && !Array.isArray(entry.checks)) return { id: entry.id, text: `${entry.id} (with overrides)` };
+  const checks = Array.isArray(entry.checks)
+    ? entry.checks.map((c) => (c && typeof c === "object" ? String((c as { id?: unknown }).id) : String(c)))
+    : Object.keys(entry).filter((key) => !/^(deny|async|on_fail|on_success|stream_mode|name|side|sequential)$/.test(key));
+  return { text: `inline: ${checks.join(", ") || "no checks"}` };
+}
+
+/** A config's guardrail entries as rows, each a link when it names a saved guardrail. */
+function GuardrailRefs({ refs }: { refs: unknown }) {
+  const list = Array.isArray(refs) ? refs : [];
+  if (!list.length) return <span class="muted">none</span>;
+  return (
+    <ul class="refs">
+      {list.map((ref, index) => {
+        const { id, text } = refLabel(ref);
+        return <li key={index}>{id ? <a href={href(["guardrails", id])}>{text}</a> : text}</li>;
+      })}
+    </ul>
+  );
+}
+
 function ConfigList({ workspace }: { workspace: string }) {
   const loaded = useLoad(() => admin<List<ConfigRecord>>(`/workspaces/${encodeURIComponent(workspace)}/configs`), [workspace]);
   const [error, setError] = useState<unknown>();
@@ -43,8 +69,12 @@ function ConfigList({ workspace }: { workspace: string }) {
                   <a href={href(["configs", c.id])}>{c.name}</a> <FileBadge record={c} />
                 </td>
                 <td>{c.id}</td>
-                <td>{JSON.stringify(c.config.input_guardrails ?? [])}</td>
-                <td>{JSON.stringify(c.config.output_guardrails ?? [])}</td>
+                <td data-field="input_guardrails">
+                  <GuardrailRefs refs={c.config.input_guardrails} />
+                </td>
+                <td data-field="output_guardrails">
+                  <GuardrailRefs refs={c.config.output_guardrails} />
+                </td>
                 <td>
                   <DeleteButton
                     what={`config ${c.id}`}

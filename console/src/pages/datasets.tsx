@@ -116,6 +116,9 @@ function DatasetDetail({ id }: { id: string }) {
         {(d) => (
           <>
             <PageHead title={d.name}>
+              <a class="button small" href={href(["evals"], { dataset: d.id })} data-field="evaluate">
+                Evaluate a guardrail on it
+              </a>
               <button type="button" class="secondary small" onClick={() => download(d, false)}>
                 Export JSONL
               </button>

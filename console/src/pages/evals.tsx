@@ -1,46 +1,109 @@
 /**
- * Evaluation runs (docs/quality-loop.md): the runs of the workspace, and any two reports side by
- * side: scores, confusion counts and per-check latency, with the better figure of each row marked.
+ * Evaluation runs (docs/quality-loop.md): start one (a saved guardrail or a policy on a dataset),
+ * the runs of the workspace with their dataset and F1, one run's report, and any two reports side
+ * by side: scores, confusion counts and per-check latency, with the better figure of each row marked.
  */
-import { useState } from "preact/hooks";
-import { admin, type List } from "../api";
+import { useEffect, useState } from "preact/hooks";
+import { admin, call, type List } from "../api";
 import { go, href, useRoute } from "../router";
-import { Await, ListTable, PageHead, useLoad, when } from "../ui";
+import { useSession } from "../session";
+import { Await, ErrorBox, ListTable, PageHead, useLoad, when } from "../ui";
+import { EvalReportPage, type EvalResult, type EvalRun, SCORES, show } from "./eval-report";
 
-interface Scores {
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  accuracy: number | null;
-  false_positive_rate: number | null;
+/** Starts a run: what to measure, on which dataset; goes to the run's page. */
+function StartForm({ workspaceId, dataset }: { workspaceId: string; dataset?: string | undefined }) {
+  const choices = useLoad(
+    () =>
+      Promise.all([
+        admin<List<{ id: string; name: string }>>(`/workspaces/${encodeURIComponent(workspaceId)}/guardrails`),
+        admin<List<{ id: string; name: string }>>("/policies"),
+        admin<List<{ id: string; name: string; rows: number }>>("/datasets", { workspace_id: workspaceId }),
+      ]),
+    [workspaceId],
+  );
+  const [subject, setSubject] = useState("");
+  const [datasetId, setDatasetId] = useState(dataset ?? "");
+  const [name, setName] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Await loaded={choices}>
+      {([guardrails, policies, datasets]) => (
+        <form
+          class="eval-start"
+          onSubmit={async (event) => {
+            event.preventDefault();
+            const [kind, id] = subject.split(":", 2) as ["guardrail" | "policy", string];
+            setBusy(true);
+            try {
+              const run = await call<EvalRun>("POST", "/admin/v1/evals", {
+                body: {
+                  workspace_id: workspaceId,
+                  [kind === "policy" ? "policy_id" : "guardrail_id"]: id,
+                  dataset_id: datasetId,
+                  ...(name.trim() && { name: name.trim() }),
+                },
+              });
+              go(["evals", run.id]);
+            } catch (failure) {
+              setError(failure);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <h2>New evaluation</h2>
+          <label class="filter">
+            <span>Guardrail or policy</span>
+            <select name="subject" value={subject} onChange={(e) => setSubject((e.target as HTMLSelectElement).value)}>
+              <option value="">choose…</option>
+              <optgroup label="Guardrails">
+                {guardrails.data.map((g) => (
+                  <option key={g.id} value={`guardrail:${g.id}`}>
+                    {g.name} ({g.id})
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Policies">
+                {policies.data.map((p) => (
+                  <option key={p.id} value={`policy:${p.id}`}>
+                    {p.name} ({p.id})
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          </label>
+          <label class="filter">
+            <span>Dataset</span>
+            <select name="dataset" value={datasetId} onChange={(e) => setDatasetId((e.target as HTMLSelectElement).value)}>
+              <option value="">choose…</option>
+              {datasets.data.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name} ({d.rows} rows)
+                </option>
+              ))}
+            </select>
+          </label>
+          <label class="filter">
+            <span>Name (optional)</span>
+            <input name="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </label>
+          <div class="filter-actions">
+            <button type="submit" disabled={busy || !subject || !datasetId}>
+              Run
+            </button>
+          </div>
+          {datasets.data.length === 0 && (
+            <p class="muted">
+              No dataset in this workspace yet: make one on the <a href={href(["datasets"])}>Datasets</a> page.
+            </p>
+          )}
+          <ErrorBox error={error} />
+        </form>
+      )}
+    </Await>
+  );
 }
-
-interface EvalResult {
-  subject: { kind: string; id: string; name?: string };
-  rows: number;
-  confusion: { true_positives: number; false_positives: number; true_negatives: number; false_negatives: number };
-  scores: Scores;
-  checks: Array<{ guardrail: string; check: string; runs: number; latency_ms: { p50: number; p99: number } }>;
-}
-
-interface EvalRun {
-  id: string;
-  name: string;
-  status: "running" | "done" | "failed";
-  error: string | null;
-  created_at: string;
-  report?: { format: string; source: string; results: EvalResult[] } | null;
-}
-
-const SCORES: Array<[keyof Scores, string, "high" | "low"]> = [
-  ["precision", "Precision", "high"],
-  ["recall", "Recall", "high"],
-  ["f1", "F1", "high"],
-  ["accuracy", "Accuracy", "high"],
-  ["false_positive_rate", "False-positive rate", "low"],
-];
-
-const show = (value: number | null | undefined) => (value === null || value === undefined ? "n/a" : value.toFixed(4));
 
 /** Two runs' reports in two columns. */
 function SideBySide({ ids }: { ids: [string, string] }) {
@@ -128,11 +191,20 @@ function SideBySide({ ids }: { ids: [string, string] }) {
   );
 }
 
-export function Evals() {
+export function Evals({ id }: { id?: string | undefined }) {
   const route = useRoute();
+  const { workspaceId } = useSession();
   const compare = route.query.get("compare")?.split(",");
-  const runs = useLoad(() => admin<List<EvalRun>>("/evals"), []);
+  // Loaded again on coming back from a run's page: the run may be new, or done since.
+  const runs = useLoad(() => admin<List<EvalRun>>("/evals"), [id]);
   const [chosen, setChosen] = useState<string[]>([]);
+  const running = runs.data?.data.some((run) => run.status === "running") ?? false;
+  useEffect(() => {
+    if (!running || id) return undefined;
+    const timer = setTimeout(runs.reload, 2000);
+    return () => clearTimeout(timer);
+  }, [running, runs.data, id]);
+  if (id) return <EvalReportPage id={id} />;
   if (compare?.length === 2) return <SideBySide ids={[compare[0]!, compare[1]!]} />;
   return (
     <section>
@@ -147,15 +219,17 @@ export function Evals() {
         </button>
       </PageHead>
       <p class="muted">
-        Runs of <code>POST /admin/v1/evals</code>: a guardrail or policy measured on labelled rows. Choose two to set their
-        reports side by side.
+        A guardrail or policy measured on the labelled rows of a dataset (<code>POST /admin/v1/evals</code>, or{" "}
+        <code>guardgate eval</code>). Open a run for its report; choose two to set their reports side by side.
       </p>
+      {workspaceId && <StartForm workspaceId={workspaceId} dataset={route.query.get("dataset") ?? undefined} />}
+      <h2>Runs</h2>
       <Await loaded={runs}>
         {(list) => (
           <ListTable
             items={list.data}
             empty="No evaluation yet."
-            heads={["", "Name", "Status", "Started"]}
+            heads={["", "Name", "Status", "Dataset", "Rows", "F1", "Started"]}
             class="evals"
             row={(run) => (
               <tr key={run.id} data-eval-id={run.id}>
@@ -174,8 +248,13 @@ export function Evals() {
                     }
                   />
                 </td>
-                <td>{run.name}</td>
+                <td>
+                  <a href={href(["evals", run.id])}>{run.name}</a>
+                </td>
                 <td>{run.status === "failed" ? `failed: ${run.error ?? ""}` : run.status}</td>
+                <td data-field="source">{run.summary?.source ?? "–"}</td>
+                <td data-field="rows">{run.summary?.rows ?? "–"}</td>
+                <td data-field="f1">{run.summary ? show(run.summary.f1) : "–"}</td>
                 <td>{when(run.created_at)}</td>
               </tr>
             )}

@@ -203,7 +203,9 @@ function TryIt({ definition, checksReady }: { definition: Definition; checksRead
           try {
             // An organization admin key has no workspace of its own: it names the one being looked at.
             const workspace = me.workspace_id ? undefined : (workspaceId ?? undefined);
-            setResult(await call("POST", "/v1/hooks/evaluate", { body, ...(workspace && { workspace }) }));
+            // Marked, so the request log tells it from an application's evaluations.
+            const headers = { "x-gateway-try-it": "true" };
+            setResult(await call("POST", "/v1/hooks/evaluate", { body, headers, ...(workspace && { workspace }) }));
           } catch (failure) {
             setError(failure);
           }

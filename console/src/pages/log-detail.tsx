@@ -122,8 +122,7 @@ function idList(value: unknown): string[] {
   return typeof value === "string" && value ? value.split(",").map((s) => s.trim()) : [];
 }
 
-function FeedbackView({ feedback }: { feedback: Feedback | null }) {
-  if (!feedback) return <p class="muted">No feedback.</p>;
+function FeedbackView({ feedback }: { feedback: Feedback }) {
   const { successfulChecks, failedChecks, erroredChecks, ...other } = feedback.metadata ?? {};
   const lists: Array<[string, string, unknown]> = [
     ["Successful checks", "successful", successfulChecks],
@@ -240,10 +239,21 @@ function GuardrailCard({ view, configId }: { view: GuardrailView; configId: stri
           </tbody>
         </table>
       </div>
-      <h4>Feedback</h4>
-      <FeedbackView feedback={view.feedback} />
+      {/* Only a guardrail set to give feedback has any: "No feedback." under every other says nothing. */}
+      {view.feedback && (
+        <>
+          <h4>Feedback</h4>
+          <FeedbackView feedback={view.feedback} />
+        </>
+      )}
     </article>
   );
+}
+
+/** The guardrails that failed first (those that denied before those that did not), else in the order they ran. */
+function failedFirst(views: GuardrailView[]): GuardrailView[] {
+  const rank = (view: GuardrailView) => (view.verdict ? 2 : view.deny ? 0 : 1);
+  return [...views].sort((a, b) => rank(a) - rank(b));
 }
 
 export function LogDetail({ id }: { id: string }) {
@@ -313,7 +323,7 @@ export function LogDetail({ id }: { id: string }) {
                 </div>
               </div>
               {log.guardrail_results.length === 0 && <p class="muted">No guardrail ran on this request.</p>}
-              {log.guardrail_results.map((view, index) => (
+              {failedFirst(log.guardrail_results).map((view, index) => (
                 <GuardrailCard key={index} view={view} configId={log.config_id} />
               ))}
               <h2>Feedback on the answer</h2>

@@ -198,7 +198,14 @@ export function Logs() {
                       <StatusBadge status={log.status} />
                       {log.retry_count > 0 && <span class="muted"> ↻{log.retry_count}</span>}
                     </td>
-                    <td>{log.route}</td>
+                    <td>
+                      {log.route}
+                      {log.try_it && (
+                        <span class="tag" data-field="try-it" title="Sent by Try it in this console">
+                          Try it
+                        </span>
+                      )}
+                    </td>
                     <td>
                       {log.model ?? "–"}
                       {log.provider && <span class="muted"> {log.provider}</span>}

@@ -11,7 +11,7 @@ import containsCode from "./containsCode.js";
 /** Parameters as the registry prepares them (schema defaults applied, load-time validation). */
 function params(given: Record<string, unknown> = {}) {
   return prepareParameters(containsCode, given) as {
-    format?: string;
+    format: string;
     not: boolean;
   };
 }
@@ -127,7 +127,7 @@ describe("containsCode: the check", () => {
   it("reports evidence: fence tag or content, with 1-based lines", async () => {
     const text =
       "Intro line here.\n```py\nx = 1\n```\nThen a query:\nSELECT id FROM users WHERE id = 2;\n```\nfunc main() {\n  fmt.Println(1)\n}\n```";
-    const outcome = await run(text);
+    const outcome = await run(text, { format: "any" });
     expect(outcome.data?.evidence).toEqual([
       { format: "Python", source: "fence", tag: "py", by: "tag", startLine: 2, endLine: 4 },
       { format: "SQL", source: "text", by: "content", startLine: 6, endLine: 6 },
@@ -160,22 +160,25 @@ describe("containsCode: the check", () => {
     expect(elixir).toEqual([{ format: null, source: "fence", tag: "elixir", by: "tag", startLine: 1, endLine: 3 }]);
   });
 
-  it("any format when none is given; not inverts", async () => {
-    expect((await run("SELECT * FROM t;")).verdict).toBe(true);
-    expect((await run("Just words in a sentence, nothing more to see here.")).verdict).toBe(false);
-    expect((await run("Just words in a sentence, nothing more to see here.", { not: true })).verdict).toBe(true);
+  it("needs a format, as the peer gateway does: none is a configuration error; `any` counts code of every format", async () => {
+    expect(() => params({})).toThrow(/format/);
+    expect(() => params({ not: true })).toThrow(/format/);
+    expect((await run("SELECT * FROM t;", { format: "any" })).verdict).toBe(true);
+    expect((await run("SELECT * FROM t;", { format: "ANY" })).data?.format).toBeNull();
+    expect((await run("Just words in a sentence, nothing more to see here.", { format: "any" })).verdict).toBe(false);
+    expect((await run("Just words in a sentence, nothing more to see here.", { format: "any", not: true })).verdict).toBe(true);
     expect((await run("SELECT * FROM t;", { format: "sql", not: true })).verdict).toBe(false);
   });
 
   it("evaluates empty text: no code", async () => {
-    const outcome = await run("");
+    const outcome = await run("", { format: "any" });
     expect(outcome.verdict).toBe(false);
     expect(outcome.data?.foundFormats).toEqual([]);
   });
 
   it("rejects an unknown format and unknown parameters at load time", () => {
     expect(() => params({ format: "COBOL" })).toThrow(/unknown format "COBOL"/);
-    expect(() => params({ language: "python" })).toThrow(/not a known parameter/);
+    expect(() => params({ format: "Python", language: "python" })).toThrow(/not a known parameter/);
     expect(params({ format: "Python" }).format).toBe("Python");
   });
 
@@ -208,10 +211,10 @@ describe("containsCode: cost", () => {
     for (let i = 0; unique.length < 1_000_000; i++)
       unique += `key${i}: $x${i} | grep -v ${i}; SELECT a${i} FROM t${i}; def f${i}(x):\n`;
     const start = performance.now();
-    await run(text);
-    await run(oneLine);
-    await run(yamlish);
-    await run(unique);
+    await run(text, { format: "any" });
+    await run(oneLine, { format: "any" });
+    await run(yamlish, { format: "any" });
+    await run(unique, { format: "any" });
     expect(performance.now() - start).toBeLessThan(15_000);
   });
 });

@@ -10,11 +10,19 @@ const aliasList = CODE_FORMATS.map((f) => {
   return `\`${f}\`${aliases.length ? ` (${aliases.map((a) => `\`${a}\``).join(", ")})` : ""}`;
 }).join(", ");
 
+/** The `format` that counts code of every format (the peer gateway has none: it needs a format). */
+const ANY = "any";
+
+/** The format a parameter names: null for `any`, undefined when it names none. */
+function wantedFormat(format: string): CodeFormat | null | undefined {
+  return format.toLowerCase() === ANY ? null : formatNamed(format);
+}
+
 /**
  * Passes when the text contains code of the given format (fails, with `not`). Fenced blocks are
  * named by their tag; code outside fences, and in untagged fences, by its content.
  */
-export default defineCheck<{ format?: string; not: boolean }>({
+export default defineCheck<{ format: string; not: boolean }>({
   id: "containsCode",
   name: "Contains code",
   description: "Checks whether the text contains code of a given language or format, fenced or not.",
@@ -26,15 +34,16 @@ export default defineCheck<{ format?: string; not: boolean }>({
     properties: {
       format: {
         type: "string",
-        description: `The language or format to look for, case-insensitive; fence aliases are accepted too (\`py\`, \`c++\`, \`yml\`). One of: ${CODE_FORMATS.join(", ")}. When absent, code of any of them counts.`,
-        examples: [...CODE_FORMATS],
+        description: `The language or format to look for, case-insensitive; fence aliases are accepted too (\`py\`, \`c++\`, \`yml\`). One of: ${CODE_FORMATS.join(", ")}; or \`any\`, for code of any of them. Required, as in the peer gateway.`,
+        examples: [...CODE_FORMATS, ANY],
       },
       not: { type: "boolean", default: false, description: "Invert the verdict: pass when no such code is found." },
     },
+    required: ["format"],
     additionalProperties: false,
   },
   data: {
-    format: { type: "string | null", description: "The format looked for (canonical name), null when any." },
+    format: { type: "string | null", description: "The format looked for (canonical name), null for `any`." },
     foundFormats: { type: "string[]", description: "Every format found in the text, in order of first appearance." },
     evidence: {
       type: "array",
@@ -61,7 +70,7 @@ export default defineCheck<{ format?: string; not: boolean }>({
       data: { foundFormats: ["C++"] },
     },
     {
-      parameters: { not: true },
+      parameters: { format: "any", not: true },
       text: "No code here, just a sentence.",
       description: "Passes when the text holds no code at all.",
       verdict: true,
@@ -112,14 +121,14 @@ ${CODE_FIGURES.table}
 
 ${CODE_FIGURES.caveat}`,
   validate(p) {
-    if (p.format !== undefined && !formatNamed(p.format)) {
-      return { parameter: "format", message: `unknown format "${p.format}"; use one of ${CODE_FORMATS.join(", ")}` };
+    if (wantedFormat(p.format) === undefined) {
+      return { parameter: "format", message: `unknown format "${p.format}"; use one of ${CODE_FORMATS.join(", ")}, or ${ANY}` };
     }
     return undefined;
   },
   run({ text }, { format, not }) {
-    const wanted: CodeFormat | undefined = format === undefined ? undefined : formatNamed(format);
-    if (format !== undefined && !wanted) throw new TypeError(`containsCode: unknown format "${format}"`);
+    const wanted = wantedFormat(format);
+    if (wanted === undefined) throw new TypeError(`containsCode: unknown format "${format}"`);
     const evidence = findCode(text);
     const foundFormats = [...new Set(evidence.map((e) => e.format).filter((f): f is CodeFormat => f !== null))];
     const found = wanted ? foundFormats.includes(wanted) : foundFormats.length > 0;

@@ -36,6 +36,40 @@ const filterSchema = {
   additionalProperties: false,
 };
 
+/** A run in the list: its report left out, what a list shows of it kept (rows, source, F1). */
+const runItemSchema = {
+  ...runSchema,
+  properties: {
+    ...runSchema.properties,
+    summary: nullable({
+      type: "object",
+      properties: {
+        source: str,
+        rows: { type: "integer" },
+        f1: nullable({ type: "number" }),
+        false_positive_rate: nullable({ type: "number" }),
+      },
+      required: ["source", "rows", "f1", "false_positive_rate"],
+      additionalProperties: false,
+    }),
+  },
+  required: [...runSchema.required, "summary"],
+};
+
+/** What the list shows of a run's report: where its rows came from, how many, F1 and the false-positive rate. */
+function runSummary(report: Record<string, unknown> | null) {
+  const first = (
+    report?.results as Array<{ rows?: number; scores?: { f1?: number | null; false_positive_rate?: number | null } }>
+  )?.[0];
+  if (!report || !first) return null;
+  return {
+    source: String(report.source ?? ""),
+    rows: first.rows ?? 0,
+    f1: first.scores?.f1 ?? null,
+    false_positive_rate: first.scores?.false_positive_rate ?? null,
+  };
+}
+
 const datasetSchema = {
   type: "object",
   properties: {
@@ -269,13 +303,13 @@ export function qualityRoutes(scope: FastifyInstance, management: Management): v
   route(scope, {
     method: "GET",
     url: "/evals",
-    summary: "Evaluation runs the caller sees, newest first, without their reports",
+    summary: "Evaluation runs the caller sees, newest first, without their reports: a summary of each (source, rows, F1)",
     tag,
-    response: [200, listOf(runSchema)],
+    response: [200, listOf(runItemSchema)],
     handler: async (request) => {
       const actor = actorOf(request);
       const runs = await jobs.list(actor, organizationOf(actor));
-      return { data: runs.map(({ report: _report, ...run }) => run) };
+      return { data: runs.map(({ report, ...run }) => ({ ...run, summary: runSummary(report) })) };
     },
   });
   route(scope, {
