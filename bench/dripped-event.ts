@@ -5,8 +5,8 @@
  * joined the pending event on every read (quadratic) held the event loop for seconds here.
  */
 import { once } from "node:events";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { watchHealth } from "./health-watch.js";
 import { SseSplitter } from "../server/formats/sse.js";
 import { EventStreamSplitter } from "../server/providers/kinds/bedrock/stream.js";
 
@@ -49,36 +49,24 @@ export async function drippedEventRows(
       const row: DrippedRow = { stream: name, runs: repeats, streamMs: 0, probes: 0, worstHealthMs: 0, worstLoopDelayMs: 0 };
       for (let r = 0; r < repeats; r++) {
         step(`16 MB dripped, ${name}, run ${r + 1}`);
-        const loop = monitorEventLoopDelay({ resolution: 1 });
-        loop.enable();
-        let streaming = true;
-        const prober = (async () => {
-          while (streaming) {
-            row.worstHealthMs = Math.max(row.worstHealthMs, await health());
-            row.probes++;
-            await new Promise((resolve) => setTimeout(resolve, 2));
-          }
-        })();
         const started = performance.now();
-        const response = await fetch(`${base}/v1/chat/completions`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-gateway-api-key": key,
-            "x-gateway-config": JSON.stringify({ provider: "openai", custom_host: `http://127.0.0.1:${port}/v1`, ...config }),
-          },
-          body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }),
+        await watchHealth(row, health, async () => {
+          const response = await fetch(`${base}/v1/chat/completions`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-gateway-api-key": key,
+              "x-gateway-config": JSON.stringify({ provider: "openai", custom_host: `http://127.0.0.1:${port}/v1`, ...config }),
+            },
+            body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }),
+          });
+          let received = 0;
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;
+          if (response.status !== 200 || received < DRIPPED_BYTES) {
+            throw new Error(`the ${name} stream answered ${response.status} with ${received} bytes`);
+          }
         });
-        let received = 0;
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;
-        if (response.status !== 200 || received < DRIPPED_BYTES) {
-          throw new Error(`the ${name} stream answered ${response.status} with ${received} bytes`);
-        }
         row.streamMs = Math.max(row.streamMs, performance.now() - started);
-        streaming = false;
-        await prober;
-        loop.disable();
-        row.worstLoopDelayMs = Math.max(row.worstLoopDelayMs, loop.max / 1e6);
       }
       rows.push(row);
     }

@@ -12,9 +12,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startServer } from "../server/serve.js";
 import { decoderRows, decoderTable, drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
+import { watchHealth } from "./health-watch.js";
 import { Progress } from "./progress.js";
 import { qualityStalls, qualityStallsTable } from "./stalls-quality.js";
 
@@ -70,26 +70,14 @@ async function main(): Promise<void> {
       const row: Row = { text: name, runs: repeats, streamMs: 0, probes: 0, worstHealthMs: 0, worstLoopDelayMs: 0 };
       for (let r = 0; r < repeats; r++) {
         progress.step(`${name}, run ${r + 1}`);
-        const loop = monitorEventLoopDelay({ resolution: 1 });
-        loop.enable();
-        let streaming = true;
-        const prober = (async () => {
-          while (streaming) {
-            row.worstHealthMs = Math.max(row.worstHealthMs, await health());
-            row.probes++;
-            await new Promise((resolve) => setTimeout(resolve, 2));
-          }
-        })();
         const started = performance.now();
-        const response = await stream(text);
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) void chunk;
-        // The count runs when the stream ended; the record is written after it.
-        await server.app.guardgate.drainLogs();
+        await watchHealth(row, health, async () => {
+          const response = await stream(text);
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+          // The count runs when the stream ended; the record is written after it.
+          await server.app.guardgate.drainLogs();
+        });
         row.streamMs = Math.max(row.streamMs, performance.now() - started);
-        streaming = false;
-        await prober;
-        loop.disable();
-        row.worstLoopDelayMs = Math.max(row.worstLoopDelayMs, loop.max / 1e6);
       }
       rows.push(row);
     }
