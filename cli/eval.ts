@@ -20,7 +20,7 @@ import { datasetEvalRows, Datasets } from "../server/quality/datasets.js";
 import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { remoteEval } from "./eval-remote.js";
 import { progressLine } from "./progress-line.js";
 import { REMOTE_FLAGS, remoteOf } from "./remote.js";

@@ -4,7 +4,8 @@
  * phases run in worker threads. This module imports nothing with a runtime, so code type-checked
  * apart from the server (the console's browser build, through server/logs/view.ts) may import it.
  */
-import type { CheckKind } from "./plugin-api.js";
+/** What kind of work a check does; decides its default time limit. */
+export type CheckKind = "deterministic" | "network" | "model";
 
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";
