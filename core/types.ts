@@ -1,8 +1,8 @@
 /**
  * Wire types of guardgate's guardrail results (spec §2.4) and of the values that cross the
  * engine's boundary. Everything here is plain data: it must survive structured clone, because
- * phases run in worker threads. This module imports nothing with a runtime, so code type-checked
- * apart from the server (the console's browser build, through server/logs/view.ts) may import it.
+ * phases run in worker threads. This module imports nothing with a runtime: core/index.console.ts
+ * exports it alone to the console's browser build, which type-checks server/logs/view.ts.
  */
 /** What kind of work a check does; decides its default time limit. */
 export type CheckKind = "deterministic" | "network" | "model";

@@ -4,7 +4,7 @@
  * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
  * The shapes the admin API also answers with are derived from their schemas (store/log-schemas.ts).
  */
-import type { CheckResult, GuardrailResult } from "../../core/types.js";
+import type { CheckResult, GuardrailResult } from "../../core/index.js";
 import type { SchemaType } from "../schema-types.js";
 import type {
   checkStatsSchema,
