@@ -48,7 +48,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import("./datasets.js")).default,
   },
   eval: {
-    summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; CI gates",
+    summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; thresholds for CI",
     load: async () => (await import("./eval.js")).default,
   },
   logs: {
