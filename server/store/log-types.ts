@@ -117,13 +117,13 @@ export interface CheckRow {
 
 /** The guardrail and check results of a log record, in order, for indexing. */
 export function guardrailRows(record: Record<string, unknown>): GuardrailRow[] {
-  const hooks = record.hook_results as
+  const results = record.hook_results as
     { before_request_hooks?: GuardrailResult[]; after_request_hooks?: GuardrailResult[] } | undefined;
-  if (!hooks) return [];
+  if (!results) return [];
   const rows: GuardrailRow[] = [];
   const sides: Array<["input" | "output", GuardrailResult[] | undefined]> = [
-    ["input", hooks.before_request_hooks],
-    ["output", hooks.after_request_hooks],
+    ["input", results.before_request_hooks],
+    ["output", results.after_request_hooks],
   ];
   for (const [side, list] of sides) {
     for (const result of list ?? []) {
