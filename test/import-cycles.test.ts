@@ -82,7 +82,8 @@ describe("the module graph", () => {
   const graph = moduleGraph(files, (file) => readFileSync(path.join(root, file), "utf8"));
 
   it("reads every tree", () => {
-    for (const file of ["core/index.ts", "plugins/builtin.ts", "server/app.ts", "cli/main.ts"]) expect(graph.has(file)).toBe(true);
+    for (const file of ["core/index.ts", "plugins/builtin.ts", "server/app.ts", "cli/main.ts"])
+      expect(graph.has(file)).toBe(true);
     expect(graph.get("cli/bin.ts")).toContain("cli/main.ts");
   });
 

@@ -50,11 +50,12 @@ describe("core boundary", () => {
     const source = 'import type { GuardrailResult } from "../../core/types.js";\nexport type G = GuardrailResult;\n';
     expect(await boundaryErrors("server/logs/example.ts", source)).toHaveLength(1);
     expect(
-      await boundaryErrors("cli/example.ts", 'import type { GuardrailResult } from "../core/index.console.js";\nexport type G = GuardrailResult;\n'),
+      await boundaryErrors(
+        "cli/example.ts",
+        'import type { GuardrailResult } from "../core/index.console.js";\nexport type G = GuardrailResult;\n',
+      ),
     ).toHaveLength(1);
-    expect(
-      await boundaryErrors("server/logs/example.ts", source.replace("core/types.js", "core/index.js")),
-    ).toEqual([]);
+    expect(await boundaryErrors("server/logs/example.ts", source.replace("core/types.js", "core/index.js"))).toEqual([]);
     expect(
       await boundaryErrors(
         "server/logs/example.ts",

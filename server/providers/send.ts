@@ -43,7 +43,7 @@ export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: stri
 }
 
 /** Sends one call to a provider of this kind and answers in the client's format. */
-export function sendCall(kind: ProviderKind, upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse> {
+export async function sendCall(kind: ProviderKind, upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse> {
   const translation = translationOf(kind, call.endpoint);
   if (translation === "none") return passthrough(kind, upstream, call);
   if (translation === "chat") return translatedChat(kind, kind.chat as ChatBackend, upstream, call);
