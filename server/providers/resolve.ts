@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { FORMATS, type FormatName } from "../formats/index.js";
+import { FORMATS } from "../formats/index.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
 import type { HttpProvider, ResolvedProvider } from "./provider.js";
