@@ -1,15 +1,16 @@
 // Lint rules: ESLint's and typescript-eslint's recommended sets over the TypeScript sources, and
 // core's boundary: core/ imports nothing outside itself, and code outside core/ reaches core only
-// through its public entry (core/index.ts), its internal entry (core/internal.ts),
-// `guardgate/testing` (core/testing/index.ts) or its result types (core/types.ts, which imports
-// nothing with a runtime: what the console's browser build type-checks against). Core's tests may also use the package entry
+// through its public entry (core/index.ts), its internal entry (core/internal.ts) or
+// `guardgate/testing` (core/testing/index.ts); core/types.ts and core/index.console.ts (what the
+// console's browser build reads for core/index.ts) are refused too. Core's tests may also use the package entry
 // (index.ts), which adds the built-in plugins, and the test helpers in test/support/. server/ imports
 // only down its ladder (server/ladder.json, eslint/server-ladder.js).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { serverLadder } from "./eslint/server-ladder.js";
 
-const CORE_ENTRIES = "(index|internal|types)\\.js$|testing/index\\.js$";
+// The console's browser build writes its specifiers without an extension.
+const CORE_ENTRIES = "(index|internal)(\\.js)?$|testing/index(\\.js)?$";
 
 /** no-restricted-imports options refusing relative imports that climb out of a folder `depth` levels inside core. */
 function leavingCore(depth, allowPackageEntry) {
@@ -28,7 +29,7 @@ function leavingCore(depth, allowPackageEntry) {
 
 export const coreBoundary = [
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.tsx"],
     ignores: ["core/**"],
     rules: {
       "no-restricted-imports": [
@@ -38,7 +39,7 @@ export const coreBoundary = [
             {
               regex: `^(\\.\\.?/)+core/(?!${CORE_ENTRIES})`,
               message:
-                "import core through core/index.js (public) or core/internal.js (guardgate's own code), or its result types through core/types.js, not its modules.",
+                "import core through core/index.js (public) or core/internal.js (guardgate's own code), not its modules (its result types too come through core/index.js).",
             },
           ],
         },

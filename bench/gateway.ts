@@ -35,8 +35,8 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Pool } from "undici";
-import type { Json, ProviderCall } from "../server/providers/adapter.js";
-import { keptParameters } from "../server/providers/adapters.js";
+import type { Json, ProviderCall } from "../server/providers/kind.js";
+import { keptParameters } from "../server/providers/translate.js";
 import { openAiCodec } from "../server/providers/codecs/openai.js";
 import { ANTHROPIC_CHAT } from "../server/providers/kinds/anthropic/index.js";
 import { type Endpoint, ENDPOINTS } from "../server/formats/endpoints.js";
@@ -397,7 +397,7 @@ function translationTable(rows: ReturnType<typeof translationRows>): string {
 
 /**
  * The translation's own CPU per request, in this process: the benchmark's chat request turned into
- * a Messages request and the fake upstream's answer into a chat completion, as the adapter does,
+ * a Messages request and the fake upstream's answer into a chat completion, as the chat translation does (server/providers/send.ts),
  * without the network and the pipeline around it (which a passthrough request pays too).
  */
 async function translationMicros(): Promise<number> {

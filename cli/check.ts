@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { bodyForText, createEngine, GuardgateError, type RequestType, type Side } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { readStdin, UsageError } from "./usage-error.js";
 
 const ARGS = {

@@ -7,7 +7,7 @@ import { OPERATOR } from "../server/management/actor.js";
 import type { PluginCredentials } from "../server/management/plugin-integrations.js";
 import type { PluginIntegration, WorkspaceSelection } from "../server/store/types.js";
 import { type CommandArgs, CONFIG_PLUGINS_FLAG, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, workspaceOf } from "./store-access.js";
 import { readStdin, UsageError } from "./usage-error.js";
 

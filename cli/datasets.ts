@@ -10,7 +10,7 @@ import { OPERATOR } from "../server/management/actor.js";
 import { type DatasetInput, Datasets } from "../server/quality/datasets.js";
 import type { DatasetFilter, DatasetRecord, DatasetRow } from "../server/store/dataset-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import {
   feedbackFlag,

@@ -1,11 +1,11 @@
 /**
  * `guardgate eval --url`: the evaluation runs on a deployed gateway (`POST /admin/v1/evals`), over
  * its saved guardrails, policies and datasets, with its plugins and credentials; this command
- * sends the subject and the rows, waits for the run, and prints the report and gates as a local
+ * sends the subject and the rows, waits for the run, and prints the report and holds the thresholds as a local
  * run does.
  */
 import { GuardgateError } from "../core/index.js";
-import { type EvalReport, gateFailures, renderEvalReport } from "../server/quality/eval-report.js";
+import { type EvalReport, missedThresholds, renderEvalReport } from "../server/quality/eval-report.js";
 import { MAX_INLINE_ROWS } from "../server/quality/eval-jobs.js";
 import { type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import type { AdminClient } from "./remote.js";
@@ -28,7 +28,7 @@ export interface RemoteEvalRequest {
   organization?: string | undefined;
   json?: boolean | undefined;
   markdown?: boolean | undefined;
-  gates: { minF1: number | undefined; maxFpr: number | undefined };
+  thresholds: { minF1: number | undefined; maxFpr: number | undefined };
 }
 
 /** A run of the admin API. */
@@ -56,7 +56,7 @@ async function inlineRows(file: string): Promise<EvalRow[]> {
   return rows;
 }
 
-/** Runs the evaluation on the gateway; resolves to the exit code (1 when a gate failed). */
+/** Runs the evaluation on the gateway; resolves to the exit code (1 when a threshold was missed). */
 export async function remoteEval(client: AdminClient, request: RemoteEvalRequest): Promise<number> {
   await client.checkOrganization(request.organization);
   let workspace = request.workspace;
@@ -87,7 +87,7 @@ export async function remoteEval(client: AdminClient, request: RemoteEvalRequest
   const report = run.report;
   if (request.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(renderEvalReport(report, { markdown: request.markdown === true }));
-  const failures = gateFailures(report.results[0]!, request.gates);
-  for (const failure of failures) process.stderr.write(`guardgate eval: gate failed: ${failure}\n`);
+  const failures = missedThresholds(report.results[0]!, request.thresholds);
+  for (const failure of failures) process.stderr.write(`guardgate eval: threshold missed: ${failure}\n`);
   return failures.length ? 1 : 0;
 }

@@ -71,14 +71,14 @@ describe("guardgate eval", () => {
     expect(report.comparison.rows.map((r: { row: number }) => r.row)).toEqual([0, 1, 3]);
   });
 
-  it("writes Markdown, and gates the exit status on F1 and the false-positive rate", () => {
+  it("writes Markdown, and holds the exit status to thresholds on F1 and the false-positive rate", () => {
     const markdown = guardgate(["--file", "pack.json", "--data", "rows.jsonl", "--markdown", "--max-fpr", "0.5"]);
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain("| precision | recall | F1 | accuracy | FPR |");
-    const gated = guardgate(["--file", "pack.json", "--data", "rows.jsonl", "--min-f1", "0.9", "--max-fpr", "0.1"]);
-    expect(gated.code).toBe(1);
-    expect(gated.stderr).toContain("gate failed: F1 0.5 is below --min-f1 0.9");
-    expect(gated.stderr).toContain("gate failed: false-positive rate 0.5 is above --max-fpr 0.1");
+    const held = guardgate(["--file", "pack.json", "--data", "rows.jsonl", "--min-f1", "0.9", "--max-fpr", "0.1"]);
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain("threshold missed: F1 0.5 is below --min-f1 0.9");
+    expect(held.stderr).toContain("threshold missed: false-positive rate 0.5 is above --max-fpr 0.1");
   });
 
   it("refuses bad input with exit 2, naming the line or the flag", () => {

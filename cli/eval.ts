@@ -4,8 +4,8 @@
  * `{text, label, category?}`. It runs in the worker pool through the gateway's engine path and
  * prints precision, recall, F1, accuracy, false-positive rate, confusion counts, per-check
  * latency, per-category results and the worst misses and false alarms; `--compare` runs a second
- * guardrail beside it and lists the rows where they disagree. `--min-f1` / `--max-fpr` make the
- * exit status a CI gate.
+ * guardrail beside it and lists the rows where they disagree. `--min-f1` / `--max-fpr` set
+ * thresholds the exit status holds a CI job to.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -13,14 +13,14 @@ import { createEngine, type Engine } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
 import { type EvalTarget, evaluate } from "../server/quality/eval.js";
-import { gateFailures, renderEvalReport } from "../server/quality/eval-report.js";
+import { missedThresholds, renderEvalReport } from "../server/quality/eval-report.js";
 import { OPERATOR } from "../server/management/actor.js";
 import { pluginCredentialsOf } from "../server/management/plugin-integrations.js";
 import { datasetEvalRows, Datasets } from "../server/quality/datasets.js";
 import { countRows, type EvalRow, EvalRowError, readEvalRows } from "../server/quality/eval-rows.js";
 import { targetFromDefinition, targetFromGuardrail, targetFromPolicy } from "../server/quality/eval-target.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { remoteEval } from "./eval-remote.js";
 import { progressLine } from "./progress-line.js";
 import { REMOTE_FLAGS, remoteOf } from "./remote.js";
@@ -69,7 +69,7 @@ const ARGS = {
   },
   positionals: false,
   footer:
-    "A row is predicted positive when a guardrail fails on it: input guardrails see its text as the\nuser's message, output guardrails as the answer. Progress goes to stderr (a bar on a terminal).\nExit status: 0 done (and every gate held), 1 a gate failed or the store refused, 2 bad input.",
+    "A row is predicted positive when a guardrail fails on it: input guardrails see its text as the\nuser's message, output guardrails as the answer. Progress goes to stderr (a bar on a terminal).\nExit status: 0 done (and every threshold met), 1 a threshold missed or the store refused, 2 bad input.",
 } as const satisfies CommandArgs<Record<string, Flag>>;
 
 /** A number in [0, 1] from a flag. */
@@ -105,7 +105,7 @@ const evalCommand: Command = (argv) =>
       throw new UsageError("give exactly one of --data ROWS.jsonl and --dataset ID: the labelled rows to evaluate on");
     if (values.data !== undefined && !existsSync(values.data)) throw new UsageError(`--data: ${values.data} does not exist`);
     if (values.json && values.markdown) throw new UsageError("give at most one of --json and --markdown");
-    const gates = { minF1: fraction(values["min-f1"], "--min-f1"), maxFpr: fraction(values["max-fpr"], "--max-fpr") };
+    const thresholds = { minF1: fraction(values["min-f1"], "--min-f1"), maxFpr: fraction(values["max-fpr"], "--max-fpr") };
     const concurrency = values.concurrency === undefined ? 32 : Number(values.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
       throw new UsageError("--concurrency must be an integer from 1 to 1024");
@@ -128,7 +128,7 @@ const evalCommand: Command = (argv) =>
         organization: values.organization,
         json: values.json,
         markdown: values.markdown,
-        gates,
+        thresholds,
       });
     }
     const needsStore =
@@ -228,8 +228,8 @@ const evalCommand: Command = (argv) =>
       for (const result of report.results)
         for (const warning of result.warnings)
           process.stderr.write(`guardgate eval: warning: ${result.subject.id}: ${warning}\n`);
-      const failures = gateFailures(report.results[0]!, gates);
-      for (const failure of failures) process.stderr.write(`guardgate eval: gate failed: ${failure}\n`);
+      const failures = missedThresholds(report.results[0]!, thresholds);
+      for (const failure of failures) process.stderr.write(`guardgate eval: threshold missed: ${failure}\n`);
       return failures.length ? 1 : 0;
     } finally {
       progress.end();

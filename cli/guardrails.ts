@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { OPERATOR } from "../server/management/actor.js";
 import type { GuardrailInput } from "../server/management/guardrails.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { readRecordFile } from "./record-file.js";
 import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError, workspaceOf } from "./store-access.js";
 

@@ -5,7 +5,7 @@
 import { OPERATOR } from "../server/management/actor.js";
 import { type ApiKey, ROLES, type Role } from "../server/store/types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import { openStoreAccess, organizationOf, runCommand, UsageError, workspaceOf } from "./store-access.js";
 

@@ -7,7 +7,7 @@ import type { LogSummary } from "../server/logs/view.js";
 import { OPERATOR } from "../server/management/actor.js";
 import type { LogFilter } from "../server/store/log-types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import { feedbackFlag, openStoreAccess, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 

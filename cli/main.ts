@@ -4,9 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { packageRoot } from "../core/internal.js";
-
-/** A subcommand: runs with its arguments and resolves to the exit code. */
-export type Command = (args: string[]) => Promise<number>;
+import type { Command } from "./command.js";
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   check: {
@@ -50,7 +48,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import("./datasets.js")).default,
   },
   eval: {
-    summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; CI gates",
+    summary: "measure a guardrail on labelled rows: precision, recall, F1, false alarms; thresholds for CI",
     load: async () => (await import("./eval.js")).default,
   },
   logs: {

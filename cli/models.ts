@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { classify, loadClassifier } from "../plugins/model/shared/onnx-classifier.js";
 import { type CommandArgs, type Flag, helpOf, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { pull } from "./models-pull.js";
 import { GuardgateError } from "../core/index.js";
 import { UsageError } from "./usage-error.js";

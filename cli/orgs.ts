@@ -5,7 +5,7 @@
 import { OPERATOR } from "../server/management/actor.js";
 import { PLANS, type PlanName } from "../server/store/types.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { openStoreAccess, runCommand, UsageError } from "./store-access.js";
 
 const ARGS = {

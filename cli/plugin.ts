@@ -5,7 +5,7 @@
 import path from "node:path";
 import { GuardgateError } from "../core/index.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { scaffoldPlugin } from "./plugin-scaffold.js";
 
 const ARGS = {

@@ -8,7 +8,7 @@ import { type CheckInfo, createEngine, GuardgateError, type JsonSchema, type Plu
 import { builtinPlugins } from "../plugins/builtin.js";
 import { loadGatewayFile } from "../server/config-file.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 
 const ARGS = {
   usage: ["plugins list [--config FILE] [--plugin SPEC]... [--json]"],

@@ -10,7 +10,7 @@ import { policyCreateSchema } from "../server/management/schemas.js";
 import { compileValidator } from "../server/schema.js";
 import type { Policy } from "../server/store/types.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { readRecordFile } from "./record-file.js";
 import { type AdminClient, REMOTE_FLAGS, remoteOf } from "./remote.js";
 import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError } from "./store-access.js";

@@ -7,7 +7,7 @@
 import { describeReload } from "../server/lifecycle/reload.js";
 import type { ReloadReport } from "../server/admin/reload-report.js";
 import { type CommandArgs, DATA_DIR_FLAG, type Flag, parseCommand, printHelp } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { AdminClient, API_KEY_FLAG, localAdminKey, URL_FLAG } from "./remote.js";
 import { runCommand, UsageError } from "./store-access.js";
 

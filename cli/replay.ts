@@ -7,7 +7,7 @@
 import { OPERATOR } from "../server/management/actor.js";
 import { renderComparison, renderReport } from "../server/policies/replay-report.js";
 import { type CommandArgs, type Flag, ORGANIZATION_FLAG, parseCommand, printHelp, STORE_PLUGIN_FLAGS } from "./args.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { progressLine } from "./progress-line.js";
 import { openStoreAccess, organizationOf, runCommand, storeOptionsOf, UsageError } from "./store-access.js";
 

@@ -10,7 +10,7 @@ import { type RunningManagedServer, type SetupReport, startManagedServer } from 
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import { prettyLogStream } from "./pretty-log.js";
 import { type StartupLines, startupLines } from "./startup-lines.js";
-import type { Command } from "./main.js";
+import type { Command } from "./command.js";
 import { UsageError } from "./usage-error.js";
 
 const ARGS = {

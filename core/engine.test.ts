@@ -8,7 +8,7 @@ const chat = (content: string) => ({ model: "gpt-x", messages: [{ role: "user", 
 const reply = (content: string) => ({ choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
 
 /** A guardrail whose single check passes on "pass" and fails on anything else. */
-const gate = (options: { deny?: boolean; async?: boolean; id?: string } = {}) => ({
+const simpleGuardrail = (options: { deny?: boolean; async?: boolean; id?: string } = {}) => ({
   id: options.id ?? "gate",
   ...(options.deny !== undefined && { deny: options.deny }),
   ...(options.async !== undefined && { async: options.async }),
@@ -32,7 +32,7 @@ describe("status over synchronous guardrails (spec §3)", () => {
       side: "input",
       requestType: "chatComplete",
       request: chat(text),
-      guardrails: [gate({ deny })],
+      guardrails: [simpleGuardrail({ deny })],
     });
     expect(evaluation.status).toBe(status);
     expect(evaluation.verdict).toBe(text === "pass");
@@ -48,7 +48,7 @@ describe("status over synchronous guardrails (spec §3)", () => {
       requestType: "chatComplete",
       request: chat("q"),
       response: reply("fail"),
-      guardrails: [gate({ id: "soft" }), gate({ id: "hard", deny: true })],
+      guardrails: [simpleGuardrail({ id: "soft" }), simpleGuardrail({ id: "hard", deny: true })],
     });
     expect(evaluation.status).toBe(446);
   });
@@ -59,7 +59,7 @@ describe("status over synchronous guardrails (spec §3)", () => {
       side: "input",
       requestType: "chatComplete",
       request: chat("fail"),
-      guardrails: [gate({ id: "bg", async: true, deny: true }), gate({ id: "fg" })],
+      guardrails: [simpleGuardrail({ id: "bg", async: true, deny: true }), simpleGuardrail({ id: "fg" })],
     });
     expect(evaluation.status).toBe(246);
     expect(evaluation.results.map((r) => r.id)).toEqual(["fg"]);
@@ -71,14 +71,14 @@ describe("status over synchronous guardrails (spec §3)", () => {
       side: "input",
       requestType: "chatComplete",
       request: chat("fail"),
-      guardrails: [gate({ async: true, deny: true })],
+      guardrails: [simpleGuardrail({ async: true, deny: true })],
     });
     expect(onlyAsync.status).toBe(200);
     expect(onlyAsync.verdict).toBe(true);
   });
 
   it("guardrail records referenced by id default to async; inline definitions to sync", async () => {
-    const e = await createEngine({ guardrails: [gate({ id: "stored", deny: true })] });
+    const e = await createEngine({ guardrails: [simpleGuardrail({ id: "stored", deny: true })] });
     const byId = await e.evaluate({ side: "input", requestType: "chatComplete", request: chat("fail"), guardrails: ["stored"] });
     expect(byId.status).toBe(200);
     expect(byId.asyncResults[0]?.id).toBe("stored");
@@ -86,7 +86,7 @@ describe("status over synchronous guardrails (spec §3)", () => {
       side: "input",
       requestType: "chatComplete",
       request: chat("fail"),
-      guardrails: [gate({ deny: true })],
+      guardrails: [simpleGuardrail({ deny: true })],
     });
     expect(inline.status).toBe(446);
   });
@@ -424,7 +424,7 @@ describe("evaluate input errors", () => {
       side: "input",
       requestType: "stream-chatComplete",
       request: chat("pass"),
-      guardrails: [gate()],
+      guardrails: [simpleGuardrail()],
     });
     expect(evaluation.status).toBe(200);
   });

@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { evaluationStatus } from "./aggregate.js";
-import type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+import type { GuardrailDefinition } from "./config/definition.js";
+import type { ConfigWarning } from "./config/keys.js";
 import { checkConfigKeys } from "./config/keys.js";
 import { type NormalizedGuardrails, normalizeGuardrails, parseConfig, prepareListElement } from "./config/normalize.js";
 import { joinPath } from "./config/path.js";

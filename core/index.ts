@@ -5,7 +5,8 @@
  * `guardgate` package entry (index.ts at the root) adds the built-in plugins to `createEngine`.
  */
 export { buildFeedback, checkFails, evaluationStatus, guardrailVerdict } from "./aggregate.js";
-export type { ConfigWarning, GuardrailDefinition } from "./config/definition.js";
+export type { GuardrailDefinition } from "./config/definition.js";
+export type { ConfigWarning } from "./config/keys.js";
 export { CONFIG_KEYS, type KeyLevel, type KeySupport } from "./config/keys.js";
 export { GUARDRAIL_CONFIG_KEYS, hasGuardrailKeys, type NormalizedGuardrails, parseConfig } from "./config/normalize.js";
 export { type GuardrailSource, InMemoryGuardrailSource } from "./config/source.js";
@@ -47,7 +48,6 @@ export {
   type CheckContext,
   type CheckDefinition,
   type CheckExample,
-  type CheckKind,
   type CheckOutcome,
   type CheckSettings,
   type DataFieldDoc,

@@ -3,13 +3,10 @@
  * `run` function, like an ESLint rule: the registry validates parameters against the metadata,
  * the docs are generated from it, and the console renders forms from it.
  */
-import type { PluginClass, RequestType, Side, StreamScopeRule } from "./types.js";
+import type { CheckKind, PluginClass, RequestType, Side, StreamScopeRule } from "./types.js";
 
 /** A JSON Schema object (draft 2020-12 unless `$schema` says otherwise). */
 export type JsonSchema = Record<string, unknown>;
-
-/** What kind of work a check does; decides its default time limit. */
-export type CheckKind = "deterministic" | "network" | "model";
 
 /**
  * Gateway settings a check may need: the network policy for checks that call out (core/net).

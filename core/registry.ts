@@ -10,12 +10,11 @@ import { compileParameterSchema, parameterError } from "./parameters.js";
 import {
   type CheckDefinition,
   type CheckExample,
-  type CheckKind,
   type JsonSchema,
   type PluginDefinition,
   SUPPORTED_API_VERSIONS,
 } from "./plugin-api.js";
-import type { CheckConfig, PluginClass, Side, StreamScopeRule } from "./types.js";
+import type { CheckConfig, CheckKind, PluginClass, Side, StreamScopeRule } from "./types.js";
 
 /** Default time limit per kind of check, in milliseconds. */
 export const DEFAULT_TIMEOUTS: Readonly<Record<CheckKind, number>> = {

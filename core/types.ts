@@ -1,10 +1,11 @@
 /**
  * Wire types of guardgate's guardrail results (spec §2.4) and of the values that cross the
  * engine's boundary. Everything here is plain data: it must survive structured clone, because
- * phases run in worker threads. This module imports nothing with a runtime, so code type-checked
- * apart from the server (the console's browser build, through server/logs/view.ts) may import it.
+ * phases run in worker threads. This module imports nothing with a runtime: core/index.console.ts
+ * exports it alone to the console's browser build, which type-checks server/logs/view.ts.
  */
-import type { CheckKind } from "./plugin-api.js";
+/** What kind of work a check does; decides its default time limit. */
+export type CheckKind = "deterministic" | "network" | "model";
 
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";

@@ -1,5 +1,5 @@
 /**
- * The partner plugins guardgate ships: adapters to third-party guardrail services (plan class
+ * The partner plugins guardgate ships: the checks of third-party guardrail services (plan class
  * PARTNER). `partnerPluginModules` is what the engine loads (plugins/builtin.ts); `partners`
  * holds each one's facts, which docs/partners.md is generated from. Adding a vendor is one line
  * in each list.

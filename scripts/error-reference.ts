@@ -62,7 +62,7 @@ const LAYERS: Array<{ title: string; where: string; source: string; table: Table
   },
   {
     title: "Partner checks",
-    where: "every partner adapter's check error",
+    where: "every partner check's error",
     source: "plugins/partner-kit/errors.ts",
     table: PARTNER_ERRORS,
   },

@@ -26,7 +26,7 @@ describe("stageOfFile", () => {
       ["server/pipeline/prepare-target.js", "enforce"],
       ["core/phase/run-phase.js", "enforce"],
       ["plugins/default/regexMatch.js", "enforce"],
-      ["server/providers/adapters.js", "call"],
+      ["server/providers/send.js", "call"],
       ["server/upstream/client.js", "call"],
       ["server/call/target-call.js", "call"],
       ["server/call/answer.js", "call"],

@@ -46,9 +46,16 @@ describe("core boundary", () => {
     expect(await boundaryErrors("server/example.ts", source)).toEqual([]);
   });
 
-  it("lets code outside core import core's types module, which has no runtime", async () => {
+  it("refuses core's types module and the console's view of the entry: core has two entries", async () => {
     const source = 'import type { GuardrailResult } from "../../core/types.js";\nexport type G = GuardrailResult;\n';
-    expect(await boundaryErrors("server/logs/example.ts", source)).toEqual([]);
+    expect(await boundaryErrors("server/logs/example.ts", source)).toHaveLength(1);
+    expect(
+      await boundaryErrors(
+        "cli/example.ts",
+        'import type { GuardrailResult } from "../core/index.console.js";\nexport type G = GuardrailResult;\n',
+      ),
+    ).toHaveLength(1);
+    expect(await boundaryErrors("server/logs/example.ts", source.replace("core/types.js", "core/index.js"))).toEqual([]);
     expect(
       await boundaryErrors(
         "server/logs/example.ts",

@@ -7,7 +7,7 @@ import stringify from "safe-stable-stringify";
 import { ConfigError } from "../errors.js";
 import type { CheckRegistry, RawCheck } from "../registry.js";
 import { type CheckConfig, type FeedbackConfig, type Guardrail, type Side, STREAM_MODES, type StreamMode } from "../types.js";
-import { checkKeys, nearestKey, SHORTHAND_GUARDRAIL_KEYS } from "./keys.js";
+import { checkKeys, type ConfigWarning, nearestKey, SHORTHAND_GUARDRAIL_KEYS } from "./keys.js";
 import { joinPath } from "./path.js";
 import { isObject } from "../plain-data.js";
 
@@ -28,13 +28,6 @@ export interface GuardrailDefinition {
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
   on_fail?: { feedback?: FeedbackConfig };
-}
-
-/** A non-fatal finding of normalisation that the caller should show. */
-export interface ConfigWarning {
-  path: string;
-  code: string;
-  message: string;
 }
 
 /** Keys that belong to the guardrail itself in the shorthand form; every other key is a check. */

@@ -7,12 +7,18 @@
  * Adding a key is one line in the level's table below (and the code that acts on it).
  */
 import { ConfigError } from "../errors.js";
-import type { ConfigWarning } from "./definition.js";
 import { joinPath } from "./path.js";
 import { isObject } from "../plain-data.js";
 
 /** How guardgate treats a known key: it acts on it, or accepts it and says it does not. */
 export type KeySupport = { implemented: true } | { implemented: false; note: string };
+
+/** A non-fatal finding of normalisation that the caller should show. */
+export interface ConfigWarning {
+  path: string;
+  code: string;
+  message: string;
+}
 
 const ACTS: KeySupport = { implemented: true };
 
@@ -25,7 +31,7 @@ const PROVIDER_SPECIFIC = peerOnly("a provider setting of the peer gateway; guar
 
 /**
  * Provider-specific keys of the peer gateway's config (Azure, AWS, Vertex, OpenAI, ...). A config
- * or target holding some hands them to its provider as options (server/providers/adapter.ts); the
+ * or target holding some hands them to its provider as options (server/providers/kind.ts); the
  * keys a provider kind reads are marked implemented in `CONFIG_KEYS` below.
  */
 export const PROVIDER_OPTION_KEYS = [

@@ -6,7 +6,8 @@
 import { ConfigError } from "../errors.js";
 import type { CheckRegistry } from "../registry.js";
 import type { Guardrail, Side } from "../types.js";
-import { type ConfigWarning, expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./definition.js";
+import { expandShorthand, GUARDRAIL_KEYS, prepareGuardrail } from "./definition.js";
+import type { ConfigWarning } from "./keys.js";
 import { joinPath } from "./path.js";
 import type { GuardrailSource } from "./source.js";
 import { isObject } from "../plain-data.js";

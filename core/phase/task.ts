@@ -39,7 +39,7 @@ export interface PhaseResult {
 }
 
 /**
- * Hooks through which a pool worker publishes which checks are running and until when, so the
+ * Callbacks through which a pool worker publishes which checks are running and until when, so the
  * main thread can tell a check that stopped yielding from one still within its limit. A check's
  * slot is its position in the task: the checks of every guardrail, disabled ones included, in order.
  */

@@ -1,7 +1,7 @@
 /**
  * One check's `run` under its time limit and the phase's abort signal. Kept apart from building
  * the check's result (run-check.ts) because this is the part that deals with timers, signals and
- * checks that never settle, and the part a pool worker's watch hooks into.
+ * checks that never settle, and the part a pool worker's watch attaches to.
  */
 import { CheckAbortedError, CheckTimeoutError } from "../errors.js";
 import type { CheckContext, CheckOutcome } from "../plugin-api.js";

@@ -7,7 +7,7 @@ import classify, { LASSO_CREDENTIALS } from "./classify.js";
 export const partner = definePartner({
   vendor: "Lasso Security",
   reference:
-    "Lasso publishes no open API reference; the adapter follows the peer gateway's Lasso plugin (`POST /gateway/v2/classify`, `lasso-api-key` header, as Lasso's OpenAPI summary names it)",
+    "Lasso publishes no open API reference; the plugin follows the peer gateway's Lasso plugin (`POST /gateway/v2/classify`, `lasso-api-key` header, as Lasso's OpenAPI summary names it)",
   plugin: definePlugin({
     id: "lasso",
     name: "Lasso Security",

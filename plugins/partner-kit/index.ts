@@ -1,5 +1,5 @@
 /**
- * The kit every partner plugin (an adapter to a third-party guardrail service) is built with: the
+ * The kit every partner plugin (one third-party guardrail service's checks) is built with: the
  * one outbound call, credentials and endpoint override, answer reading, the decision kept in
  * `data`, redaction, the shared parameters, and the facts the partner reference is generated from.
  */

@@ -24,7 +24,7 @@ const scanResponse = scanCheck({
 export const partner = definePartner({
   vendor: "Pillar Security",
   reference:
-    "Pillar publishes no open API reference; the adapter and its fake follow the wire format the peer gateway's Pillar plugin speaks (`POST /api/v1/scan/prompt`, `/api/v1/scan/response`)",
+    "Pillar publishes no open API reference; the plugin and its fake follow the wire format the peer gateway's Pillar plugin speaks (`POST /api/v1/scan/prompt`, `/api/v1/scan/response`)",
   plugin: definePlugin({
     id: "pillar",
     name: "Pillar",

@@ -6,7 +6,7 @@
 import type { Refusal } from "../errors.js";
 import type { AttemptRecord, RecordFacts, RecordOrigin } from "../logs/record.js";
 import type { PlanNode } from "../plan/build.js";
-import type { ResolvedProvider } from "../providers/resolve.js";
+import type { ResolvedProvider } from "../providers/provider.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome } from "./outcome.js";
 import type { RelaySummary } from "../relay/stream-enforcer.js";
 import type { RequestContext } from "../request-context.js";

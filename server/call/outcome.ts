@@ -4,8 +4,8 @@
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
-import type { CallFacts } from "../providers/adapter.js";
-import type { ResolvedProvider } from "../providers/resolve.js";
+import type { CallFacts } from "../providers/kind.js";
+import type { ResolvedProvider } from "../providers/provider.js";
 import type { PhaseContext } from "../enforce/phases.js";
 import type { Admission } from "../gate/request-gate.js";
 import type { StreamEnforcer } from "../relay/stream-enforcer.js";

@@ -8,8 +8,8 @@
 import { isObject } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import { FORMATS, type WireFormat } from "../formats/index.js";
-import type { CallFacts, ProviderCall } from "../providers/adapter.js";
-import { adapterFor } from "../providers/adapters.js";
+import type { CallFacts, ProviderCall } from "../providers/kind.js";
+import { sendCall } from "../providers/send.js";
 import { kindOf } from "../providers/catalog.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
@@ -202,7 +202,7 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
       signal: ctx.signal,
       facts: call.facts,
     };
-    const response = await adapterFor(kindOf(provider.name), endpoint).send(deps.upstream, providerCall);
+    const response = await sendCall(kindOf(provider.name), deps.upstream, providerCall);
     const headers = passedBackHeaders(response.headers);
     if (streaming && ok(response.status) && response.contentType.includes("text/event-stream")) {
       return answers.stream(ctx, leaf, headers, response.stream(), () => response.discard());

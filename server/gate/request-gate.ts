@@ -7,7 +7,7 @@
  */
 import type { Guardrail, RequestType } from "../../core/index.js";
 import type { LogUsage, SettledFields } from "../logs/record.js";
-import type { ResolvedProvider } from "../providers/resolve.js";
+import type { ResolvedProvider } from "../providers/provider.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 
 /** An admitted target: settled once the answer's usage is known. */

@@ -3,7 +3,7 @@
  * `hook_results` it ran. Types only, importing nothing with a runtime, so the console's browser
  * build type-checks against them (server/logs/view.ts) without compiling the server.
  */
-import type { GuardrailResult } from "../../core/types.js";
+import type { GuardrailResult } from "../../core/index.js";
 
 /** Both sides' guardrail results, in the `hook_results` shape (spec §6). */
 export interface HookResultsRecord {

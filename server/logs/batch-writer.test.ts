@@ -14,11 +14,11 @@ describe("BatchWriter", () => {
 
   it("applies back-pressure when the queue is full instead of dropping", async () => {
     let release: () => void = () => {};
-    let gate = new Promise<void>((resolve) => (release = resolve));
+    let barrier = new Promise<void>((resolve) => (release = resolve));
     const written: number[] = [];
     const writer = new BatchWriter<number>({
       write: async (batch) => {
-        await gate;
+        await barrier;
         written.push(...batch);
       },
       maxBatch: 2,
@@ -31,7 +31,7 @@ describe("BatchWriter", () => {
     expect(accepted.length).toBeLessThanOrEqual(4);
     expect(writer.pending).toBeLessThanOrEqual(4);
     release();
-    gate = Promise.resolve();
+    barrier = Promise.resolve();
     await Promise.all(producers);
     await writer.stop();
     expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));

@@ -36,12 +36,12 @@ function listText(list: unknown[], texts: Texts): string {
 }
 
 /** A `hook_results` object's text; one of another shape is `JSON.stringify`'s alone. */
-function hooksText(hooks: unknown, texts: Texts): string | undefined {
-  if (!plain(hooks)) return JSON.stringify(hooks);
-  const keys = Object.keys(hooks);
-  const { before_request_hooks: before, after_request_hooks: after } = hooks;
+function hookResultsText(results: unknown, texts: Texts): string | undefined {
+  if (!plain(results)) return JSON.stringify(results);
+  const keys = Object.keys(results);
+  const { before_request_hooks: before, after_request_hooks: after } = results;
   if (keys.length !== 2 || keys[0] !== "before_request_hooks" || !Array.isArray(before) || !Array.isArray(after)) {
-    return JSON.stringify(hooks);
+    return JSON.stringify(results);
   }
   return `{"before_request_hooks":${listText(before, texts)},"after_request_hooks":${listText(after, texts)}}`;
 }
@@ -53,7 +53,7 @@ function objectText(value: Record<string, unknown>, texts: Texts, record: boolea
   for (const key of Object.keys(value)) {
     const member = value[key];
     let part: string | undefined;
-    if (key === "hook_results") part = hooksText(member, texts);
+    if (key === "hook_results") part = hookResultsText(member, texts);
     else if (record && key === "attempts" && Array.isArray(member)) {
       part = "[";
       for (let i = 0; i < member.length; i++) {

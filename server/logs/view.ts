@@ -2,7 +2,7 @@
  * The log view of one request (spec §2.5): an overview of checks passed and failed, the verdict and
  * latency of every check, and each guardrail's feedback object — beside the request's own facts.
  */
-import type { CheckResult, Feedback, GuardrailResult } from "../../core/types.js";
+import type { CheckResult, Feedback, GuardrailResult } from "../../core/index.js";
 import type { FeedbackRecord, LogEntry } from "../store/log-types.js";
 import type { AttemptRecord, HookResultsRecord, ProviderFilters } from "./attempt-record.js";
 

@@ -7,16 +7,16 @@
  * The rules, one per kind (docs/policies.md, "Scope and the wildcard rule"):
  * - Gemini API and Vertex AI: `models/`, `publishers/google/models/` and
  *   `projects/{p}/locations/{l}/publishers/google/models/` name the model after them, as the
- *   adapter calls it;
+ *   call sends it;
  * - Azure OpenAI: the deployment `azure_deployments` maps the model to, else `deployment_id`,
- *   else the model (the adapter's own rule), is what is called;
+ *   else the model (the kind's own rule, kinds/azure/target.ts), is what is called;
  * - Amazon Bedrock: a cross-region inference profile (`us.anthropic.claude-…`) and the ARN of a
  *   foundation model or of such a profile name the model id inside; any other ARN (an application
  *   inference profile, provisioned throughput, a custom or imported model) cannot be resolved here
  *   and is `opaque`;
  * - OpenAI: a fine-tune `ft:{base}:…` is also named by its base model.
  */
-import type { Json } from "./adapter.js";
+import type { Json } from "./kind.js";
 import { azureDeploymentFor } from "./kinds/azure/target.js";
 
 /** One target as policy scopes see it. */

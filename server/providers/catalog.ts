@@ -1,11 +1,11 @@
 /**
- * Providers guardgate knows by name, each a `ProviderKind` (adapter.ts): the wire format it
+ * Providers guardgate knows by name, each a `ProviderKind` (kind.ts): the wire format it
  * speaks, its base URL (with the version segment, as SDKs take it), and for kinds with a format of
  * their own, the backend that reaches them. Any OpenAI- or Anthropic-compatible server can also be
  * reached with `custom_host` or a provider record's `base_url`.
  */
 import { nearestKey } from "../../core/internal.js";
-import type { ProviderKind } from "./adapter.js";
+import type { ProviderKind } from "./kind.js";
 import { ANTHROPIC_CHAT } from "./kinds/anthropic/index.js";
 import { azureOpenAi } from "./kinds/azure/index.js";
 import { bedrock } from "./kinds/bedrock/index.js";

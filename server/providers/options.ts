@@ -6,7 +6,7 @@
  */
 import { ConfigError } from "../../core/index.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { Json } from "./adapter.js";
+import type { Json } from "./kind.js";
 import { kindOf } from "./catalog.js";
 
 const validators = new Map<string, Validator<Json>>();

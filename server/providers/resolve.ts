@@ -7,11 +7,11 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { FORMATS, type FormatName } from "../formats/index.js";
+import { FORMATS } from "../formats/index.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import type { ProviderRecord, ProviderSource, Scope } from "../sources/types.js";
-import type { Json } from "./adapter.js";
-import { assertServes } from "./adapters.js";
+import type { HttpProvider, ResolvedProvider } from "./provider.js";
+import { assertServes } from "./send.js";
 import { kindOf, knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./catalog.js";
 import { checkProviderOptions, configOptionsFor } from "./options.js";
 
@@ -40,39 +40,6 @@ export interface CallerCredentials {
   authorization?: string;
   apiKey?: string;
 }
-
-/** A provider answered by the built-in mock. */
-export interface MockProvider {
-  kind: "mock";
-  name: typeof MOCK_PROVIDER;
-  slug?: string;
-}
-
-/** A provider reached over HTTP. */
-export interface HttpProvider {
-  kind: "http";
-  name: string;
-  slug?: string;
-  /** The format it speaks natively, when it is one guardgate serves (adapter.ts); none for Bedrock or Gemini. */
-  format?: FormatName;
-  /** The kind's settings (`aws_region`, `api_version`, …), from the provider record or the config. */
-  options: Json;
-  /** Base URL with the version segment and no trailing slash. */
-  baseUrl: string;
-  /**
-   * Whether the operator chose this URL (catalog, provider record). A URL a client chose goes
-   * through the custom-host address policy.
-   */
-  trusted: boolean;
-  /** Credential and extra headers sent upstream. */
-  headers: Record<string, string>;
-  /** The operator's secret, scrubbed from anything the upstream sends back. */
-  secret?: string;
-  /** Identifies provider, URL and credential for the response cache, without holding the secret. */
-  identity: string;
-}
-
-export type ResolvedProvider = MockProvider | HttpProvider;
 
 /** What resolution yields: the provider and, when the model named a slug, the model to send. */
 export interface Resolution {

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cut, cuttings, PROPERTY_RUNS, readsOf } from "../../test/support/fragments.js";
-import type { Json } from "./adapter.js";
+import type { Json } from "./kind.js";
 import { chunksOfMessageStream } from "./kinds/anthropic/stream.js";
 import { SafetyFacts } from "./kinds/google/filters.js";
 import { chatChunks as geminiChunks } from "./kinds/google/stream.js";

@@ -5,7 +5,7 @@
  */
 import { GatewayError } from "../errors.js";
 import { FORMAT_LIST, type FormatName } from "../formats/index.js";
-import type { Json, ProviderCall } from "./adapter.js";
+import type { Json, ProviderCall } from "./kind.js";
 
 /** Refuses what the target cannot say (400 `unsupported_parameter`), or lets the caller drop it under `drop_params`. */
 export function dropOrRefuse(call: ProviderCall, where: string, reason: string): void {
@@ -14,6 +14,29 @@ export function dropOrRefuse(call: ProviderCall, where: string, reason: string):
     "unsupported_parameter",
     `${where}: ${reason}; remove it, or set "drop_params": true in the config to drop it`,
   );
+}
+
+/**
+ * The request with only the fields a backend honours: another field is refused, naming it, or
+ * dropped when the config says so. `stream` and `stream_options` are the translation's to set.
+ */
+export function keptParameters(request: Json, parameters: ReadonlySet<string>, call: ProviderCall): Json {
+  const kept: Json = {};
+  for (const [name, value] of Object.entries(request)) {
+    if (value === undefined || name === "stream" || name === "stream_options") continue;
+    if (parameters.has(name)) kept[name] = value;
+    else if (!call.dropParams) {
+      throw new GatewayError(
+        "unsupported_parameter",
+        `${name}: ${providerLabel(call)} cannot honour this parameter; remove it, or set "drop_params": true in the config to drop it`,
+      );
+    }
+  }
+  return kept;
+}
+
+function providerLabel(call: ProviderCall): string {
+  return call.provider.slug ? `provider "@${call.provider.slug}" (${call.provider.name})` : `provider "${call.provider.name}"`;
 }
 
 /** A 400 for a request that is malformed in a way the translation has to read. */

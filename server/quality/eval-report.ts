@@ -136,20 +136,20 @@ export function warningsOf(c: Confusion): string[] {
   ];
 }
 
-/** Limits a CI job sets on the first result. */
-export interface EvalGates {
+/** Thresholds a CI job sets on the first result (`--min-f1`, `--max-fpr`). */
+export interface EvalThresholds {
   minF1?: number;
   maxFpr?: number;
 }
 
-/** What the gates say: empty when every one holds. A score that cannot be computed fails its gate. */
-export function gateFailures(result: EvalResult, gates: EvalGates): string[] {
+/** The thresholds missed: empty when every one is met. A score that cannot be computed misses its threshold. */
+export function missedThresholds(result: EvalResult, thresholds: EvalThresholds): string[] {
   const failures: string[] = [];
   const { f1, false_positive_rate: fpr } = result.scores;
-  if (gates.minF1 !== undefined && (f1 === null || f1 < gates.minF1))
-    failures.push(`F1 ${f1 ?? "n/a"} is below --min-f1 ${gates.minF1}`);
-  if (gates.maxFpr !== undefined && (fpr === null || fpr > gates.maxFpr))
-    failures.push(`false-positive rate ${fpr ?? "n/a"} is above --max-fpr ${gates.maxFpr}`);
+  if (thresholds.minF1 !== undefined && (f1 === null || f1 < thresholds.minF1))
+    failures.push(`F1 ${f1 ?? "n/a"} is below --min-f1 ${thresholds.minF1}`);
+  if (thresholds.maxFpr !== undefined && (fpr === null || fpr > thresholds.maxFpr))
+    failures.push(`false-positive rate ${fpr ?? "n/a"} is above --max-fpr ${thresholds.maxFpr}`);
   return failures;
 }
 

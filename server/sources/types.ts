@@ -47,7 +47,7 @@ export interface ProviderRecord {
   headers?: Record<string, string>;
   /**
    * The kind's settings (`aws_region`, `api_version`, `aws_secret_access_key`, …, named as the
-   * peer gateway's config keys); the kind says which hold secrets (server/providers/adapter.ts).
+   * peer gateway's config keys); the kind says which hold secrets (server/providers/kind.ts).
    */
   options?: Record<string, unknown>;
   /** Workspace the provider belongs to; visible to every workspace when absent. */

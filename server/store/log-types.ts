@@ -4,7 +4,7 @@
  * row each, so filters by guardrail, check and verdict and the aggregates need no JSON parsing.
  * The shapes the admin API also answers with are derived from their schemas (store/log-schemas.ts).
  */
-import type { CheckResult, GuardrailResult } from "../../core/types.js";
+import type { CheckResult, GuardrailResult } from "../../core/index.js";
 import type { SchemaType } from "../schema-types.js";
 import type {
   checkStatsSchema,
@@ -117,13 +117,13 @@ export interface CheckRow {
 
 /** The guardrail and check results of a log record, in order, for indexing. */
 export function guardrailRows(record: Record<string, unknown>): GuardrailRow[] {
-  const hooks = record.hook_results as
+  const results = record.hook_results as
     { before_request_hooks?: GuardrailResult[]; after_request_hooks?: GuardrailResult[] } | undefined;
-  if (!hooks) return [];
+  if (!results) return [];
   const rows: GuardrailRow[] = [];
   const sides: Array<["input" | "output", GuardrailResult[] | undefined]> = [
-    ["input", hooks.before_request_hooks],
-    ["output", hooks.after_request_hooks],
+    ["input", results.before_request_hooks],
+    ["output", results.after_request_hooks],
   ];
   for (const [side, list] of sides) {
     for (const result of list ?? []) {

@@ -206,7 +206,7 @@ describe("guardgate eval --url", () => {
     checks: [{ id: "default.regexMatch", parameters: { rule, not: true } }],
   });
 
-  it("runs a guardrail file on rows on the gateway, prints the report, and holds the gates", async () => {
+  it("runs a guardrail file on rows on the gateway, prints the report, and holds the thresholds", async () => {
     const guardrail = path.join(dir, "pack.json");
     const data = path.join(dir, "rows.jsonl");
     writeFileSync(guardrail, JSON.stringify(pack("no-injection", "(?i)ignore .*instructions")));
@@ -216,10 +216,10 @@ describe("guardgate eval --url", () => {
     expect(run.stderr).toMatch(/^guardgate eval: running on http:\/\/127\.0\.0\.1:\d+ as ev_/);
     expect(run.stdout).toMatch(/precision\s+recall\s+F1\s+accuracy\s+FPR\n0\.5000\s+0\.5000\s+0\.5000\s+0\.5000\s+0\.5000/);
 
-    const gated = await cli(["eval", "--file", guardrail, "--data", data, "--json", "--min-f1", "0.9", ...remote]);
-    expect(gated.code).toBe(1);
-    expect(JSON.parse(gated.stdout).results[0].confusion).toMatchObject({ true_positives: 1, false_positives: 1 });
-    expect(gated.stderr).toContain("guardgate eval: gate failed: ");
+    const held = await cli(["eval", "--file", guardrail, "--data", data, "--json", "--min-f1", "0.9", ...remote]);
+    expect(held.code).toBe(1);
+    expect(JSON.parse(held.stdout).results[0].confusion).toMatchObject({ true_positives: 1, false_positives: 1 });
+    expect(held.stderr).toContain("guardgate eval: threshold missed: ");
   });
 
   it("evaluates a saved guardrail, compared with another, on a dataset of the gateway", async () => {

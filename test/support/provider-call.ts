@@ -1,7 +1,7 @@
 /** A `ProviderCall` for unit tests of codecs and backends, on the endpoint of a route. */
-import type { Json, ProviderCall } from "../../server/providers/adapter.js";
+import type { Json, ProviderCall } from "../../server/providers/kind.js";
 import { ENDPOINTS } from "../../server/formats/endpoints.js";
-import type { HttpProvider } from "../../server/providers/resolve.js";
+import type { HttpProvider } from "../../server/providers/provider.js";
 
 export function providerCall(
   route: string,

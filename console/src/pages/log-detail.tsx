@@ -8,7 +8,7 @@
 import { admin } from "../api";
 import { href } from "../router";
 import { Await, Json, ms, PageHead, StatusBadge, useLoad, Verdict, when } from "../ui";
-import type { Feedback } from "../../../core/types";
+import type { Feedback } from "../../../core/index";
 import type { AttemptRecord, GuardrailView, LogView } from "../../../server/logs/view";
 import type { ProviderFilters } from "../../../server/logs/attempt-record";
 

@@ -3,7 +3,7 @@
  * its tool calls as tool_use blocks, the finish reason as a stop reason, and the usage in
  * Anthropic's terms, where input tokens read from the cache are counted apart from the others.
  */
-import type { Json } from "../adapter.js";
+import type { Json } from "../kind.js";
 import { isJson, jsonItems } from "../translate.js";
 
 /** Stop reasons by OpenAI finish reason. The chat form does not say whether a stop sequence matched. */

@@ -3,12 +3,12 @@
  * message; text and image blocks become content parts; an assistant's tool_use blocks become its
  * tool_calls and a user's tool_result blocks become tool messages, placed first as the OpenAI API
  * wants them right after the call. Fields the chat form has no word for (`top_k`, `thinking`, …)
- * keep their names, so the adapter refuses them by name unless the config drops them.
+ * keep their names, so the translation refuses them by name unless the config drops them.
  */
-import type { Json, ProviderCall } from "../adapter.js";
+import type { Json, ProviderCall } from "../kind.js";
 import { dropOrRefuse, invalidRequest, isJson } from "../translate.js";
 
-/** Fields read here; any other is passed on under its own name for the adapter to judge. */
+/** Fields read here; any other is passed on under its own name for the translation to judge (translate.ts, `keptParameters`). */
 const MAPPED = new Set([
   "model",
   "messages",

@@ -5,7 +5,7 @@
  * usage (which an OpenAI stream reports last), then `message_stop`. Blocks are numbered in the
  * order they open, as Anthropic numbers them.
  */
-import type { Json } from "../adapter.js";
+import type { Json } from "../kind.js";
 import { isJson, jsonItems, namedEvent } from "../translate.js";
 import { anthropicUsage, stopReasonOf } from "./anthropic-answer.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { providerCall } from "../../../test/support/provider-call.js";
 import { GatewayError } from "../../errors.js";
-import type { Json } from "../adapter.js";
+import type { Json } from "../kind.js";
 import { anthropicCodec } from "./anthropic.js";
 
 const call = (dropParams = false) => providerCall("/v1/messages", { dropParams });
@@ -79,7 +79,7 @@ describe("anthropicCodec.toChat", () => {
     expect(chat).toMatchObject(expected);
   });
 
-  it("keeps a field it has no mapping for under its name, for the adapter to refuse or drop", () => {
+  it("keeps a field it has no mapping for under its name, for the translation to refuse or drop", () => {
     expect(anthropicCodec.toChat({ ...base, messages: [], top_k: 3, thinking: { type: "enabled" } }, call())).toMatchObject({
       top_k: 3,
       thinking: { type: "enabled" },

@@ -3,7 +3,8 @@
  * the request and the answer are already OpenAI chat objects, and chunks become `data:` events
  * ending with `[DONE]`. A stream reports usage only when the client asked for it, as OpenAI does.
  */
-import type { ClientCodec, Json } from "../adapter.js";
+import type { ClientCodec } from "./codec.js";
+import type { Json } from "../kind.js";
 
 function usageAsked(body: Json): boolean {
   return (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;

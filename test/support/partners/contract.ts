@@ -1,5 +1,5 @@
 /**
- * The failure contract every partner adapter is tested against: for each way the service can
+ * The failure contract every partner plugin is tested against: for each way the service can
  * fail (401, 403, 429 with retry-after, 5xx, time-out, a body that is not JSON, an answer that
  * lacks what the verdict needs), the check errors naming the service and what happened, its
  * verdict is false, and no secret of the credentials appears anywhere in the evaluation.

@@ -4,7 +4,7 @@
  * `{messages, project_id?, payload?, breakdown?}`; the answer `{flagged, payload?: [{start, end,
  * text, detector_type, labels, message_id}], breakdown?: [{project_id, policy_id, detector_id,
  * detector_type, detected, message_id}], metadata: {request_uuid}}`. The document does not fix
- * an error body; the fake sends `{error: <message>}` and adapters read the status.
+ * an error body; the fake sends `{error: <message>}` and the plugin reads the status.
  *
  * The last message is screened. Decisions: "ignore previous instructions" is `prompt_attack`;
  * email addresses are `pii/email` and phone numbers (10 digits) `pii/phone_number`, with spans

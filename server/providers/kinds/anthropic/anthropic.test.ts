@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { providerCall } from "../../../../test/support/provider-call.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { ANTHROPIC_CHAT, DEFAULT_MAX_TOKENS } from "./index.js";
 
 const call = (dropParams = false) =>

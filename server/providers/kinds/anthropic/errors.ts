@@ -5,7 +5,7 @@
  * as `context_length_exceeded`, the code OpenAI clients know.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { NativeError } from "../../adapter.js";
+import type { NativeError } from "../../kind.js";
 import { isJson } from "../../translate.js";
 import { retryAfterOf } from "../openai/errors.js";
 

@@ -2,7 +2,7 @@
  * The Anthropic kind reached from the OpenAI chat form: requests to `baseUrl + /messages` with the
  * provider's headers (its `x-api-key` and `anthropic-version`).
  */
-import type { ChatBackend } from "../../adapter.js";
+import type { ChatBackend } from "../../kind.js";
 import { headersFor } from "../../translate.js";
 import { anthropicError } from "./errors.js";
 import { ANTHROPIC_CHAT_PARAMETERS, messagesOfChat } from "./request.js";

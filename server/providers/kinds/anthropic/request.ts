@@ -5,7 +5,7 @@
  * Anthropic cannot do is refused by name unless the config drops it: a JSON response format (it
  * has no JSON mode), several choices (`n`), audio and file parts.
  */
-import type { Json, ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../kind.js";
 import { dropOrRefuse, invalidRequest, isJson } from "../../translate.js";
 
 /**
@@ -14,7 +14,7 @@ import { dropOrRefuse, invalidRequest, isJson } from "../../translate.js";
  */
 export const DEFAULT_MAX_TOKENS = 4096;
 
-/** The chat fields this backend reads; the adapter refuses any other by name. */
+/** The chat fields this backend reads; the translation refuses any other by name. */
 export const ANTHROPIC_CHAT_PARAMETERS: ReadonlySet<string> = new Set([
   "model",
   "messages",

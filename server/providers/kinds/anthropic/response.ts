@@ -3,7 +3,7 @@
  * as tool calls with their input as JSON arguments, the stop reason as a finish reason, and the
  * usage with the cached input tokens counted among the prompt tokens, as OpenAI counts them.
  */
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { isJson, jsonItems, nowSeconds } from "../../translate.js";
 
 /** Finish reasons by Anthropic stop reason; thinking blocks and server tools are not the chat form's. */

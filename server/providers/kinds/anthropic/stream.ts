@@ -7,7 +7,7 @@
 import { GatewayError } from "../../../errors.js";
 import { eventObject } from "../../../formats/format.js";
 import { sseEvents } from "../../../formats/sse.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { isJson, nowSeconds } from "../../translate.js";
 import { type AnthropicUsage, chatUsage, finishReasonOf, readUsage } from "./response.js";
 

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SseSplitter } from "../../../formats/sse.js";
 import type { UpstreamResponse } from "../../../upstream/client.js";
-import type { Json, ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../kind.js";
 import { FilterFacts } from "./filters.js";
 
 /** The answer with its retry hint normalised and its filter verdicts noted into `call.facts`. */

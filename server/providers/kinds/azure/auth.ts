@@ -8,7 +8,7 @@
 import { type Dispatcher, request } from "undici";
 import { type RenewableToken, TokenCache } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { ProviderCall } from "../../adapter.js";
+import type { ProviderCall } from "../../kind.js";
 import { type AzureOptions, DEFAULT_AUTHORITY_HOST, DEFAULT_ENTRA_SCOPE } from "./options.js";
 import { label } from "./target.js";
 

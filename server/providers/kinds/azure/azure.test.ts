@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../../formats/endpoints.js";
-import type { CallFacts, ProviderCall } from "../../adapter.js";
+import type { CallFacts, ProviderCall } from "../../kind.js";
 import { checkProviderOptions } from "../../options.js";
-import type { HttpProvider } from "../../resolve.js";
+import type { HttpProvider } from "../../provider.js";
 import { azureAnswer, withRetryAfter } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";
 import { FilterFacts } from "./filters.js";

@@ -7,7 +7,7 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import type { FilterVerdict, ProviderFilters } from "../../../logs/record.js";
-import type { CallFacts, Json } from "../../adapter.js";
+import type { CallFacts, Json } from "../../kind.js";
 
 const SOURCE = "azure_content_filter";
 const SEVERITY_RANK: Readonly<Record<string, number>> = { safe: 0, low: 1, medium: 2, high: 3 };

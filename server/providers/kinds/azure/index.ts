@@ -6,7 +6,7 @@
  * Messages) reach the deployment's chat completions through the OpenAI chat backend, whose
  * native answer is read the same way.
  */
-import type { PassthroughTarget, ProviderCall, ProviderKind } from "../../adapter.js";
+import type { PassthroughTarget, ProviderCall, ProviderKind } from "../../kind.js";
 import { openAiChatBackend } from "../openai/index.js";
 import { azureAnswer } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";

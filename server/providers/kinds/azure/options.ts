@@ -5,7 +5,7 @@
  * docs/providers.md, "Azure OpenAI", explains each.
  */
 import type { SchemaType } from "../../../schema-types.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
 /**
  * The API version sent when none is set: the latest generally available version of the

@@ -4,7 +4,7 @@
  * `https://{resource_name}.openai.azure.com/openai` (Azure OpenAI REST API reference).
  */
 import { GatewayError } from "../../../errors.js";
-import type { Json, ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../kind.js";
 import { type AzureOptions, DEFAULT_API_VERSION, DEPLOYMENT_NAME } from "./options.js";
 
 /** The base URL, up to and including `/openai`. */

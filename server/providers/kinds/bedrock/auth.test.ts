@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import type { ProviderCall } from "../../adapter.js";
-import type { HttpProvider } from "../../resolve.js";
+import type { ProviderCall } from "../../kind.js";
+import type { HttpProvider } from "../../provider.js";
 import { credentialsFor, modelPath, regionFor, signedCall } from "./auth.js";
 
 let home: string;

@@ -9,7 +9,7 @@
  */
 import { type AwsCredentials, signRequest } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json, NativeCall, ProviderCall } from "../../adapter.js";
+import type { Json, NativeCall, ProviderCall } from "../../kind.js";
 
 /** AWS's region names: `us-east-1`, `eu-central-2`, `us-gov-west-1`; anything else never reaches a URL. */
 export const REGION_PATTERN = "^[a-z]{2}(-[a-z]+)+-\\d+$";

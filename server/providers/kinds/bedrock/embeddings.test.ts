@@ -53,7 +53,7 @@ describe("OpenAI embeddings → InvokeModel", () => {
     expect(error.message.startsWith(`${where}:`)).toBe(true);
   });
 
-  it("takes one text per Titan call and 96 per Cohere call, which the adapter splits lists by", () => {
+  it("takes one text per Titan call and 96 per Cohere call, which the translation splits lists by", () => {
     expect(bedrockEmbeddings.batchSize?.({ model: "amazon.titan-embed-text-v2:0" })).toBe(1);
     expect(bedrockEmbeddings.batchSize?.({ model: "cohere.embed-english-v3" })).toBe(96);
     // A Titan body never holds two texts.

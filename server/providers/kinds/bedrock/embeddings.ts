@@ -8,7 +8,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { GatewayError } from "../../../errors.js";
-import type { EmbeddingsBackend, Json } from "../../adapter.js";
+import type { EmbeddingsBackend, Json } from "../../kind.js";
 import { bedrockError } from "./errors.js";
 import { modelPath, signedCall } from "./auth.js";
 
@@ -134,7 +134,7 @@ const COHERE_BATCH = 96;
 
 export const bedrockEmbeddings: EmbeddingsBackend = {
   parameters: EMBEDDING_PARAMETERS,
-  // Titan embeds one text per call: the adapter sends a list text by text and joins the answers.
+  // Titan embeds one text per call: the translation sends a list text by text and joins the answers.
   batchSize: (request) => (familyOf(request.model) === "cohere" ? COHERE_BATCH : 1),
   request: (request, call) =>
     signedCall(call, `${modelPath(request.model)}/invoke`, invokeBody(request, call.dropParams), "application/json"),

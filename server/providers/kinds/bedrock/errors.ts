@@ -7,7 +7,7 @@
  * fallback treat Bedrock like any provider.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { NativeError } from "../../adapter.js";
+import type { NativeError } from "../../kind.js";
 
 /** The first paragraph of what AWS says, bounded: enough to act on, nothing echoed at length. */
 export function awsMessage(message: unknown): string {

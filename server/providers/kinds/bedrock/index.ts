@@ -3,7 +3,7 @@
  * chat requests (and Anthropic messages, through their codec), and InvokeModel for Titan and
  * Cohere embeddings. Bedrock speaks no format guardgate serves, so every call is translated.
  */
-import type { ChatBackend, ProviderKind } from "../../adapter.js";
+import type { ChatBackend, ProviderKind } from "../../kind.js";
 import { modelPath, REGION_PATTERN, signedCall } from "./auth.js";
 import { bedrockEmbeddings } from "./embeddings.js";
 import { bedrockError } from "./errors.js";

@@ -7,9 +7,9 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
-/** The OpenAI chat fields a Converse request carries; the adapter refuses any other. */
+/** The OpenAI chat fields a Converse request carries; the translation refuses any other. */
 export const CHAT_PARAMETERS: ReadonlySet<string> = new Set([
   "model",
   "messages",

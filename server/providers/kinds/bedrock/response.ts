@@ -4,7 +4,7 @@
  * finish reason, and the usage with cached input counted as OpenAI counts it.
  */
 import { randomUUID } from "node:crypto";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
 const FINISH_REASONS: Readonly<Record<string, string>> = {
   end_turn: "stop",

@@ -6,7 +6,7 @@ import { EventStreamCodec } from "@smithy/core/event-streams";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cut, cuttings, PROPERTY_RUNS, readsOf } from "../../../../test/support/fragments.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { chatChunks, EventStreamSplitter } from "./stream.js";
 
 const codec = new EventStreamCodec(

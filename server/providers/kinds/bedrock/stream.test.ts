@@ -1,7 +1,7 @@
 import { EventStreamCodec } from "@smithy/core/event-streams";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { chatChunks } from "./stream.js";
 
 const codec = new EventStreamCodec(

@@ -12,7 +12,7 @@
 import type { EventStreamCodec, Message } from "@smithy/core/event-streams";
 import { GatewayError } from "../../../errors.js";
 import { ByteQueue, type DecoderWork } from "../../../formats/byte-queue.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { awsMessage } from "./errors.js";
 import { chatUsage, completionId, finishReason } from "./response.js";
 

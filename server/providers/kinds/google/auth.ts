@@ -14,7 +14,7 @@ import {
 } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import type { UpstreamClient } from "../../../upstream/client.js";
-import type { Json, ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../kind.js";
 
 export const SERVICE_ACCOUNT_OPTION = "vertex_service_account_json";
 
@@ -61,7 +61,7 @@ function tokenEndpointTrusted(call: ProviderCall, url: string): boolean {
 
 /** The bearer token for a Vertex AI call. */
 export async function vertexAccessToken(call: ProviderCall, upstream: UpstreamClient | undefined): Promise<string> {
-  // The adapter always passes its client; a caller that does not has no way to reach the token endpoint.
+  // The translation always passes its client; a caller that does not has no way to reach the token endpoint.
   if (!upstream) throw new Error("a Vertex AI call needs the upstream client to obtain its access token");
   const account = serviceAccountOf(call.provider.options);
   try {

@@ -7,7 +7,7 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
 export const EMBEDDINGS_PARAMETERS: ReadonlySet<string> = new Set(["model", "input", "dimensions", "encoding_format"]);
 

@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { isObject } from "../../../../core/internal.js";
-import type { Json, NativeError } from "../../adapter.js";
+import type { Json, NativeError } from "../../kind.js";
 
 /** The status and code of each google.rpc.Code name. */
 const BY_STATUS: Readonly<Record<string, { status: number; code: string }>> = {

@@ -8,7 +8,7 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import type { FilterVerdict, ProviderFilters } from "../../../logs/record.js";
-import type { CallFacts, Json } from "../../adapter.js";
+import type { CallFacts, Json } from "../../kind.js";
 
 const SOURCE = "gemini_safety_filter";
 const RANK: Readonly<Record<string, number>> = { negligible: 0, low: 1, medium: 2, high: 3 };

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GoogleFake, startGoogleProviderFake } from "../../../../test/support/providers/google.js";
 import { GatewayError } from "../../../errors.js";
 import { UpstreamClient } from "../../../upstream/client.js";
-import type { ProviderCall } from "../../adapter.js";
-import type { HttpProvider } from "../../resolve.js";
+import type { ProviderCall } from "../../kind.js";
+import type { HttpProvider } from "../../provider.js";
 import { GOOGLE_KIND, VERTEX_AI_KIND } from "./index.js";
 
 let fake: GoogleFake;

@@ -9,7 +9,7 @@
  */
 import { GatewayError } from "../../../errors.js";
 import type { UpstreamClient } from "../../../upstream/client.js";
-import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, ProviderCall, ProviderKind } from "../../adapter.js";
+import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, ProviderCall, ProviderKind } from "../../kind.js";
 import { googleModelId } from "../../canonical-target.js";
 import { SERVICE_ACCOUNT_OPTION, serviceAccountOf, vertexAccessToken } from "./auth.js";
 import { batchEmbedBody, EMBEDDINGS_PARAMETERS, fromBatchEmbed, fromPredict, predictBody } from "./embeddings.js";

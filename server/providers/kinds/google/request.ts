@@ -7,10 +7,10 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { geminiSchema } from "./schema.js";
 
-/** The OpenAI chat fields this backend honours; any other is refused by the adapter, naming it. */
+/** The OpenAI chat fields this backend honours; any other is refused by the translation, naming it. */
 export const CHAT_PARAMETERS: ReadonlySet<string> = new Set([
   "model",
   "messages",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import type { CallFacts } from "../../adapter.js";
+import type { CallFacts } from "../../kind.js";
 import { SafetyFacts } from "./filters.js";
 import { chatCompletion } from "./response.js";
 

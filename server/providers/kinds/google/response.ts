@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import { FILTERED_FINISH_REASONS, type SafetyFacts } from "./filters.js";
 
 /** The OpenAI finish reason of a candidate; a stop after function calls is `tool_calls`, one not known `stop`. */

@@ -10,7 +10,7 @@
  */
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
 /** Keys Gemini's Schema takes as they are (values are schemas only under the keys handled below). */
 const PLAIN = new Set([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CallFacts } from "../../adapter.js";
+import type { CallFacts } from "../../kind.js";
 import { SafetyFacts } from "./filters.js";
 import { chatChunks } from "./stream.js";
 

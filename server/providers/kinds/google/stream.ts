@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { isObject } from "../../../../core/internal.js";
 import { GatewayError } from "../../../errors.js";
 import { SseSplitter } from "../../../formats/sse.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 import type { SafetyFacts } from "./filters.js";
 import { checkPromptFeedback, finishReasonOf, partsOf, toolCallOf, usageOf } from "./response.js";
 

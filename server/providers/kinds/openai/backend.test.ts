@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../../errors.js";
-import type { Json, ProviderCall } from "../../adapter.js";
+import type { Json, ProviderCall } from "../../kind.js";
 import { providerCall } from "../../../../test/support/provider-call.js";
 import { openAiChatBackend } from "./backend.js";
 

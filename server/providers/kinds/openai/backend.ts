@@ -4,7 +4,7 @@
  * (`stream_options.include_usage`), which the client's codec needs for its final event. Where the
  * call goes is the target's to say, so a kind with its own URLs and auth (Azure) reuses it.
  */
-import type { ChatBackend, Json, PassthroughTarget, ProviderCall } from "../../adapter.js";
+import type { ChatBackend, Json, PassthroughTarget, ProviderCall } from "../../kind.js";
 import { headersFor } from "../../translate.js";
 import { openAiError } from "./errors.js";
 import { openAiChunks } from "./stream.js";

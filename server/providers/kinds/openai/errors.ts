@@ -5,7 +5,7 @@
  * rate limit carries its `retry-after`.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { NativeError } from "../../adapter.js";
+import type { NativeError } from "../../kind.js";
 
 /** The `error` object of an error body, when the body has one. */
 function errorObject(text: string): { message?: unknown; type?: unknown; code?: unknown } | undefined {

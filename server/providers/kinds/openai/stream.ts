@@ -6,7 +6,7 @@
 import { GatewayError } from "../../../errors.js";
 import { eventObject } from "../../../formats/format.js";
 import { sseEvents } from "../../../formats/sse.js";
-import type { Json } from "../../adapter.js";
+import type { Json } from "../../kind.js";
 
 export async function* openAiChunks(source: AsyncIterable<Buffer>): AsyncGenerator<Json> {
   for await (const event of sseEvents(source)) {

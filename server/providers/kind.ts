@@ -1,20 +1,21 @@
 /**
- * How a provider kind is called. Most kinds speak a format guardgate serves (the OpenAI or the
- * Anthropic API): a request in that format passes through to `baseUrl + upstreamPath`, or to the
- * URL and headers the kind's `passthrough` gives (Azure's deployment URL). A request in the other
- * format, and every request to a kind with a wire format of its own (Bedrock, Gemini), goes
- * through the OpenAI chat form: the client's codec turns it into an OpenAI chat request, the kind's
- * `chat` backend sends that in its own format and turns the answer, the stream and the errors back
- * into OpenAI chat objects, and the codec writes those in the client's format. Whatever the path,
- * the gateway receives an `UpstreamResponse` in the client's format, so guardrails, the relay, the
- * cache and the log see one format per route.
+ * What a provider kind is, and one call of it. Most kinds speak a format guardgate serves (the
+ * OpenAI or the Anthropic API): a request in that format passes through to `baseUrl +
+ * upstreamPath`, or to the URL and headers the kind's `passthrough` gives (Azure's deployment URL).
+ * A request in the other format, and every request to a kind with a wire format of its own
+ * (Bedrock, Gemini), is translated through the OpenAI chat form: the client's codec
+ * (codecs/codec.ts) turns it into an OpenAI chat request, the kind's `chat` backend sends that in
+ * its own format and turns the answer, the stream and the errors back into OpenAI chat objects,
+ * and the codec writes those in the client's format (send.ts chooses and runs the translation).
+ * Either way the gateway receives an `UpstreamResponse` in the client's format, so guardrails, the
+ * relay, the cache and the log see one format per route.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FormatName } from "../formats/index.js";
 import type { ProviderFilters } from "../logs/record.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
-import type { HttpProvider } from "./resolve.js";
+import type { HttpProvider } from "./provider.js";
 
 /** A JSON object as it is read off the wire. */
 export type Json = Record<string, unknown>;
@@ -76,17 +77,17 @@ export interface NativeError {
 
 /**
  * A provider reached through the OpenAI chat form. `parameters` lists the request fields it can
- * honour; the adapter refuses any other (400 `unsupported_parameter`, naming it) unless the config
+ * honour; the call is refused with any other (400 `unsupported_parameter`, naming it) unless the config
  * sets `drop_params`, so a parameter is never silently lost.
  */
 export interface ChatBackend {
   readonly parameters: ReadonlySet<string>;
   /**
-   * The native call for an OpenAI chat request whose fields are all in `parameters`. The adapter
+   * The native call for an OpenAI chat request whose fields are all in `parameters`. The call
    * passes `upstream` for what a call needs first (Vertex AI's access token from a token endpoint).
    */
   request(chat: Json, call: ProviderCall, upstream?: UpstreamClient): Promise<NativeCall>;
-  /** A 2xx native answer as an OpenAI chat completion; the adapter passes the call for its `facts`. */
+  /** A 2xx native answer as an OpenAI chat completion; the call is passed for its `facts`. */
   response(body: Json, chat: Json, call?: ProviderCall): Json;
   /** A 2xx native stream as OpenAI chat completion chunks; the last one carries `usage`. */
   stream(source: AsyncIterable<Buffer>, chat: Json, call?: ProviderCall): AsyncIterable<Json>;
@@ -103,16 +104,6 @@ export interface EmbeddingsBackend {
   /** A 2xx native answer as an OpenAI embeddings list; some providers count tokens in a header only. */
   response(body: Json, embeddings: Json, headers: IncomingHttpHeaders): Json;
   error(status: number, text: string, headers: IncomingHttpHeaders): NativeError;
-}
-
-/** Turns one client format into the OpenAI chat form and back. */
-export interface ClientCodec {
-  /** The client's request as an OpenAI chat request; throws a 400 GatewayError naming what cannot be said. */
-  toChat(body: Json, call: ProviderCall): Json;
-  /** An OpenAI chat completion as the client's answer. */
-  fromChat(completion: Json, body: Json): Json;
-  /** OpenAI chat chunks as the client's stream, event by event, its end included. */
-  streamFromChat(chunks: AsyncIterable<Json>, body: Json): AsyncIterable<Buffer>;
 }
 
 /** What guardgate knows of one provider kind, by its catalog name. */
@@ -140,9 +131,4 @@ export interface ProviderKind {
   readonly optionsSchema?: Json;
   /** Options holding secrets: never logged or returned, scrubbed from what the upstream sends back. */
   readonly secretOptions?: readonly string[];
-}
-
-/** Sends one call and answers in the client's format. */
-export interface ProviderAdapter {
-  send(upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse>;
 }

@@ -1,8 +1,8 @@
 /**
- * Which way one call reaches its provider (adapter.ts): straight through when the provider speaks
- * the client's format, through the OpenAI chat form when it does not, or not at all (400
- * `provider_format_mismatch`). The answer always comes back as an `UpstreamResponse` in the
- * client's format.
+ * One call of a provider kind (kind.ts), sent by its translation: none (a passthrough) when the
+ * provider speaks the client's format, through the OpenAI chat form or the OpenAI embeddings form
+ * when it does not, or not at all (400 `provider_format_mismatch`). The answer always comes back as
+ * an `UpstreamResponse` in the client's format.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { RequestType } from "../../core/index.js";
@@ -10,26 +10,22 @@ import { GatewayError } from "../errors.js";
 import { FORMATS } from "../formats/index.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
-import type {
-  ChatBackend,
-  EmbeddingsBackend,
-  Json,
-  NativeCall,
-  NativeError,
-  ProviderAdapter,
-  ProviderCall,
-  ProviderKind,
-} from "./adapter.js";
+import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, NativeError, ProviderCall, ProviderKind } from "./kind.js";
 import { scrubSecrets } from "./options.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
+import { keptParameters } from "./translate.js";
 
 const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
 
-/** How a kind serves an endpoint, if it does. */
-export type Route = "passthrough" | "chat" | "embeddings";
+/**
+ * How a call is translated on its way to a kind: not at all (a passthrough), through the OpenAI
+ * chat form (a client codec and the kind's chat backend), or through the OpenAI embeddings form.
+ */
+export type Translation = "none" | "chat" | "embeddings";
 
-export function routeOf(kind: ProviderKind, endpoint: Endpoint): Route | undefined {
-  if (kind.format === endpoint.format) return "passthrough";
+/** How a kind serves an endpoint, if it does. */
+export function translationOf(kind: ProviderKind, endpoint: Endpoint): Translation | undefined {
+  if (kind.format === endpoint.format) return "none";
   if (kind.chat && CHAT_TYPES.has(endpoint.requestType) && CLIENT_CODECS[endpoint.format]) return "chat";
   if (kind.embeddings && endpoint.requestType === "embed" && endpoint.format === "openai") return "embeddings";
   return undefined;
@@ -37,7 +33,7 @@ export function routeOf(kind: ProviderKind, endpoint: Endpoint): Route | undefin
 
 /** Throws the 400 a client sees when a provider cannot serve its route. */
 export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: string): void {
-  if (routeOf(kind, endpoint)) return;
+  if (translationOf(kind, endpoint)) return;
   const what = kind.format ? `speaks the ${kind.format} format` : "has its own format";
   const reach = kind.chat ? " and is reached from chat routes only" : "";
   throw new GatewayError(
@@ -46,27 +42,23 @@ export function assertServes(kind: ProviderKind, endpoint: Endpoint, label: stri
   );
 }
 
-/** The adapter for one call. */
-export function adapterFor(kind: ProviderKind, endpoint: Endpoint): ProviderAdapter {
-  const route = routeOf(kind, endpoint);
-  if (route === "passthrough") return passthrough(kind);
-  if (route === "chat") return translatedChat(kind, kind.chat as ChatBackend);
-  if (route === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend);
-  throw new GatewayError("provider_format_mismatch", `${endpoint.route} cannot be served by this provider`);
+/** Sends one call to a provider of this kind and answers in the client's format. */
+export async function sendCall(kind: ProviderKind, upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse> {
+  const translation = translationOf(kind, call.endpoint);
+  if (translation === "none") return passthrough(kind, upstream, call);
+  if (translation === "chat") return translatedChat(kind, kind.chat as ChatBackend, upstream, call);
+  if (translation === "embeddings") return translatedEmbeddings(kind, kind.embeddings as EmbeddingsBackend, upstream, call);
+  throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be served by this provider`);
 }
 
-function passthrough(kind: ProviderKind): ProviderAdapter {
-  return {
-    async send(upstream, call) {
-      const target = kind.passthrough
-        ? await kind.passthrough(call)
-        : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
-    },
-  };
+async function passthrough(kind: ProviderKind, upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse> {
+  const target = kind.passthrough
+    ? await kind.passthrough(call)
+    : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
+  return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
 }
 
-/** The provider's answer as its kind has the gateway read it (adapter.ts, `answered`). */
+/** The provider's answer as its kind has the gateway read it (kind.ts, `answered`). */
 function answered(kind: ProviderKind, response: UpstreamResponse, call: ProviderCall): UpstreamResponse {
   return kind.answered ? kind.answered(response, call) : response;
 }
@@ -79,50 +71,28 @@ function common(call: ProviderCall): { trusted: boolean; timeoutMs?: number; sig
   };
 }
 
-/**
- * The request with only the fields a backend honours: another field is refused, naming it, or
- * dropped when the config says so. `stream` and `stream_options` are the adapter's to set.
- */
-export function keptParameters(request: Json, parameters: ReadonlySet<string>, call: ProviderCall): Json {
-  const kept: Json = {};
-  for (const [name, value] of Object.entries(request)) {
-    if (value === undefined || name === "stream" || name === "stream_options") continue;
-    if (parameters.has(name)) kept[name] = value;
-    else if (!call.dropParams) {
-      throw new GatewayError(
-        "unsupported_parameter",
-        `${name}: ${providerLabel(call)} cannot honour this parameter; remove it, or set "drop_params": true in the config to drop it`,
-      );
-    }
+async function translatedChat(
+  kind: ProviderKind,
+  backend: ChatBackend,
+  upstream: UpstreamClient,
+  call: ProviderCall,
+): Promise<UpstreamResponse> {
+  const codec = CLIENT_CODECS[call.endpoint.format];
+  if (!codec) throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
+  const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
+  if (call.stream) chat.stream = true;
+  const native = await backend.request(chat, call, upstream);
+  const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
+  if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
+  if (call.stream) {
+    const chunks = scrubbedFailures(backend.stream(response.stream(), chat, call), call, response);
+    return streamAnswer(response, codec.streamFromChat(chunks, call.body));
   }
-  return kept;
-}
-
-function providerLabel(call: ProviderCall): string {
-  return call.provider.slug ? `provider "@${call.provider.slug}" (${call.provider.name})` : `provider "${call.provider.name}"`;
-}
-
-function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapter {
-  return {
-    async send(upstream, call) {
-      const codec = CLIENT_CODECS[call.endpoint.format];
-      if (!codec) throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
-      const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
-      if (call.stream) chat.stream = true;
-      const native = await backend.request(chat, call, upstream);
-      const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
-      if (response.status < 200 || response.status >= 300) return errorAnswer(call, response, backend.error.bind(backend));
-      if (call.stream) {
-        const chunks = scrubbedFailures(backend.stream(response.stream(), chat, call), call, response);
-        return streamAnswer(response, codec.streamFromChat(chunks, call.body));
-      }
-      return jsonAnswer(
-        response.status,
-        response.headers,
-        codec.fromChat(backend.response(await objectOf(response), chat, call), call.body),
-      );
-    },
-  };
+  return jsonAnswer(
+    response.status,
+    response.headers,
+    codec.fromChat(backend.response(await objectOf(response), chat, call), call.body),
+  );
 }
 
 /**
@@ -184,40 +154,41 @@ function joinedLists(lists: Json[]): Json {
  * one text for Amazon Titan) is sent in parts, a few at a time, and answered as one list; the
  * first part that fails is the answer.
  */
-function translatedEmbeddings(kind: ProviderKind, backend: EmbeddingsBackend): ProviderAdapter {
-  return {
-    async send(upstream, call) {
-      const request = keptParameters(call.body, backend.parameters, call);
-      const size = backend.batchSize?.(request);
-      const inputs = request.input;
-      if (!size || !Array.isArray(inputs) || inputs.length <= size) {
-        const part = await embedOnce(kind, backend, upstream, call, request, await backend.request(request, call, upstream));
-        if ("failed" in part) return part.failed;
-        return jsonAnswer(part.response.status, part.response.headers, part.list);
-      }
-      const requests: Json[] = [];
-      for (let at = 0; at < inputs.length; at += size) requests.push({ ...request, input: inputs.slice(at, at + size) });
-      // Every part is built before any is sent: a part the backend refuses leaves no call behind.
-      const natives = await Promise.all(requests.map((part) => backend.request(part, call, upstream)));
-      const lists: Json[] = [];
-      let last: UpstreamResponse | undefined;
-      for (let at = 0; at < requests.length; at += SPLIT_CONCURRENCY) {
-        const group = requests.slice(at, at + SPLIT_CONCURRENCY);
-        // Settled, not raced: no call is left running when the answer goes out.
-        const settled = await Promise.allSettled(
-          group.map((part, i) => embedOnce(kind, backend, upstream, call, part, natives[at + i] as NativeCall)),
-        );
-        for (const result of settled) {
-          if (result.status === "rejected") throw result.reason;
-          if ("failed" in result.value) return result.value.failed;
-          lists.push(result.value.list);
-          last = result.value.response;
-        }
-      }
-      const response = last as UpstreamResponse;
-      return jsonAnswer(response.status, response.headers, joinedLists(lists));
-    },
-  };
+async function translatedEmbeddings(
+  kind: ProviderKind,
+  backend: EmbeddingsBackend,
+  upstream: UpstreamClient,
+  call: ProviderCall,
+): Promise<UpstreamResponse> {
+  const request = keptParameters(call.body, backend.parameters, call);
+  const size = backend.batchSize?.(request);
+  const inputs = request.input;
+  if (!size || !Array.isArray(inputs) || inputs.length <= size) {
+    const part = await embedOnce(kind, backend, upstream, call, request, await backend.request(request, call, upstream));
+    if ("failed" in part) return part.failed;
+    return jsonAnswer(part.response.status, part.response.headers, part.list);
+  }
+  const requests: Json[] = [];
+  for (let at = 0; at < inputs.length; at += size) requests.push({ ...request, input: inputs.slice(at, at + size) });
+  // Every part is built before any is sent: a part the backend refuses leaves no call behind.
+  const natives = await Promise.all(requests.map((part) => backend.request(part, call, upstream)));
+  const lists: Json[] = [];
+  let last: UpstreamResponse | undefined;
+  for (let at = 0; at < requests.length; at += SPLIT_CONCURRENCY) {
+    const group = requests.slice(at, at + SPLIT_CONCURRENCY);
+    // Settled, not raced: no call is left running when the answer goes out.
+    const settled = await Promise.allSettled(
+      group.map((part, i) => embedOnce(kind, backend, upstream, call, part, natives[at + i] as NativeCall)),
+    );
+    for (const result of settled) {
+      if (result.status === "rejected") throw result.reason;
+      if ("failed" in result.value) return result.value.failed;
+      lists.push(result.value.list);
+      last = result.value.response;
+    }
+  }
+  const response = last as UpstreamResponse;
+  return jsonAnswer(response.status, response.headers, joinedLists(lists));
 }
 
 async function objectOf(response: UpstreamResponse): Promise<Json> {

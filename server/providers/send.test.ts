@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerCall } from "../../test/support/provider-call.js";
 import { GatewayError } from "../errors.js";
 import { UpstreamClient } from "../upstream/client.js";
-import { adapterFor } from "./adapters.js";
+import { sendCall } from "./send.js";
 import { kindOf } from "./catalog.js";
 
 const KEY = "sk-provider-secret-0123456789";
@@ -35,7 +35,7 @@ describe("a translated stream that fails part way", () => {
       body: { model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }] },
       provider: { baseUrl: base, secret: KEY },
     });
-    const answer = await adapterFor(kindOf("openai"), call.endpoint).send(upstream, call);
+    const answer = await sendCall(kindOf("openai"), upstream, call);
     const sent: string[] = [];
     let failure: unknown;
     try {
