@@ -22,6 +22,7 @@ import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
+import { installProbe } from "./process-probe.js";
 import { sampleText } from "./sample-text.js";
 import { STANDARD_PACK } from "./standard-pack.js";
 import { stageMicros } from "./stage-profile.js";
@@ -243,12 +244,10 @@ async function stopProfile() {
   return stageMicros(profile, distUrl);
 }
 
-// The parent asks for this process's CPU time around each measurement, and for a profile by stage.
+// The parent asks for this process's CPU time and garbage around each measurement, and for a profile by stage.
+installProbe();
 process.on("message", (message) => {
-  if (message === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpuMicros: user + system });
-  } else if (message === "profile-start") {
+  if (message === "profile-start") {
     startProfile().then(
       () => process.send?.({ profiling: true }),
       (error: unknown) => process.send?.({ profileError: String(error) }),
