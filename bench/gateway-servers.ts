@@ -241,6 +241,9 @@ async function stopProfile() {
   await profiler.post("Profiler.disable");
   profiler.disconnect();
   profiler = undefined;
+  // The whole profile too, for a closer look in DevTools, when asked for.
+  const keep = process.env.BENCH_PROFILE_DIR;
+  if (keep) writeFileSync(path.join(keep, `${role}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
   return stageMicros(profile, distUrl);
 }
 
