@@ -112,8 +112,7 @@ function freePort(): Promise<number> {
  * --port=N`, `--headless` for no browser UI), with peer-probe.ts preloaded to answer the same
  * questions as the benchmark's own servers. Its stdout (a start-up spinner and banner) is dropped.
  */
-async function spawnPeer(): Promise<number> {
-  const port = await freePort();
+async function spawnPeer(port: number): Promise<number> {
   const probe = pathToFileURL(path.join(here, "peer-probe.js")).href;
   const child = fork(peerServerPath(), [`--port=${port}`, "--headless"], {
     execArgv: ["--import", probe],
@@ -715,10 +714,12 @@ function targetTable(targets: ReturnType<typeof pathTargets>): string {
  */
 async function stagesOnly(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
+  // Chosen first, so every child is forked (and listed in `children`) in the order written here.
+  const peerFree = await freePort();
   const [floorPort, servePort, peerPort, beforePort] = await Promise.all([
     spawnServer("floor", [String(upstreamPort)]),
     spawnServer("serve", [String(upstreamPort), executor]),
-    spawnPeer(),
+    spawnPeer(peerFree),
     before ? spawnServer("serve", [String(upstreamPort), executor], before) : Promise.resolve(0),
   ]);
   const [upstreamProcess, floorProcess, serveProcess, peerProcess, beforeProcess] = children as [
@@ -777,11 +778,13 @@ function settings(): string {
 
 async function main(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
+  // Chosen first, so every child is forked (and listed in `children`) in the order written here.
+  const peerFree = await freePort();
   const [floorPort, servePort, appPort, peerPort] = await Promise.all([
     spawnServer("floor", [String(upstreamPort)]),
     spawnServer("serve", [String(upstreamPort), executor]),
     spawnServer("app", [String(upstreamPort)]),
-    spawnPeer(),
+    spawnPeer(peerFree),
   ]);
   const [upstreamProcess, floorProcess, serveProcess, appProcess, peerProcess] = children as [
     ChildProcess,
