@@ -22,6 +22,7 @@ import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
+import { installProbe } from "./process-probe.js";
 import { sampleText } from "./sample-text.js";
 import { STANDARD_PACK } from "./standard-pack.js";
 import { stageMicros } from "./stage-profile.js";
@@ -240,15 +241,16 @@ async function stopProfile() {
   await profiler.post("Profiler.disable");
   profiler.disconnect();
   profiler = undefined;
+  // The whole profile too, for a closer look in DevTools, when asked for.
+  const keep = process.env.BENCH_PROFILE_DIR;
+  if (keep) writeFileSync(path.join(keep, `${role}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
   return stageMicros(profile, distUrl);
 }
 
-// The parent asks for this process's CPU time around each measurement, and for a profile by stage.
+// The parent asks for this process's CPU time and garbage around each measurement, and for a profile by stage.
+installProbe();
 process.on("message", (message) => {
-  if (message === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpuMicros: user + system });
-  } else if (message === "profile-start") {
+  if (message === "profile-start") {
     startProfile().then(
       () => process.send?.({ profiling: true }),
       (error: unknown) => process.send?.({ profileError: String(error) }),

@@ -19,20 +19,30 @@
  * measured (bench/results/gateway-translation.*). Target: translation adds at most 15% CPU per
  * request over passthrough.
  *
+ * The peer gateway (`@portkey-ai/gateway`, a pinned dev dependency) runs beside them as its package
+ * documents its Node server, with the same pack in its own config form (peer-config.ts), in the
+ * same rounds. Throughput is taken at 1 and 32 connections (`BENCH_CONNECTIONS`), also in rounds;
+ * each server reports its garbage collection time and the bytes its heap allocated over the paced
+ * runs (process-probe.ts). guardgate's rows carry their ratio to the peer's.
+ *
  * Targets: with the standard pack on, added p50 ≤ 1.5× the floor's added p50, and throughput ≥
  * 60% of the floor's, for guardgate as `guardgate serve` runs it.
  *
  * guardgate's rows with and without the pack are also profiled (stage-profile.ts): one more paced
  * run each under the V8 CPU profiler divides their CPU per request between the stages of the
  * request path (intake, plan, enforce, call, relay, record). With `--stages`, only the floor and
- * those two rows are measured, with the path targets: no guardrails ≥ 0.6 and the pack ≥ 0.4 of
- * the floor's throughput, the pack's CPU per request ≤ 1.6× the floor's at the paced rate
- * (bench/results/gateway-stages.*).
+ * those two rows and the peer's are measured, with the path targets: no guardrails ≥ 0.6 and the
+ * pack ≥ 0.4 of the floor's throughput and ≥ 3× the peer's, the pack's CPU per request ≤ 1.6× the
+ * floor's at the paced rate, its p99 at 32 connections ≤ 2.5× the floor's
+ * (bench/results/gateway-stages.*). `BENCH_BEFORE=/path/to/another/built/checkout` adds that
+ * build's `guardgate serve` rows to the same rounds, for a before/after on a busy machine.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { Pool } from "undici";
 import type { Json, ProviderCall } from "../server/providers/kind.js";
@@ -43,12 +53,16 @@ import { type Endpoint, ENDPOINTS } from "../server/formats/endpoints.js";
 import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
+import { peerConfigHeader, peerServerPath, peerVersion } from "./peer-config.js";
+import type { GcWindow } from "./process-probe.js";
 import { STAGES, type StageMicros, stageCpuPerRequest } from "./stage-profile.js";
 import { measureStreams, type StreamBenchDeps, streamTable } from "./streams.js";
 
 const here = import.meta.dirname;
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Connection counts of the throughput runs (comma-separated); the last is the one ratios are taken at. */
+const connectionCounts = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
+const connections = connectionCounts.at(-1) as number;
 const rate = Number(process.env.BENCH_RATE ?? 200);
 /** Latency rounds; each times every target for `seconds / rounds`. */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -81,8 +95,55 @@ function cpuOf(child: ChildProcess): Promise<number> {
   return ask<number>(child, "cpu", "cpuMicros");
 }
 
-function spawnServer(role: string, args: string[] = []): Promise<number> {
-  const child = fork(path.join(here, "gateway-servers.js"), [role, ...args], {
+/** A port nothing listens on now, for a server that must be told its port (the peer). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The peer gateway as its package documents its Node server (`node build/start-server.js
+ * --port=N`, `--headless` for no browser UI), with peer-probe.ts preloaded to answer the same
+ * questions as the benchmark's own servers. Its stdout (a start-up spinner and banner) is dropped.
+ */
+async function spawnPeer(port: number): Promise<number> {
+  const probe = pathToFileURL(path.join(here, "peer-probe.js")).href;
+  const child = fork(peerServerPath(), [`--port=${port}`, "--headless"], {
+    execArgv: ["--import", probe],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve((message as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`the peer gateway exited with ${code}`)));
+  });
+}
+
+/** The peer's rows: without guardrails and with the standard pack, its config sent as a header. */
+function peerTargets(port: number, upstreamPort: number, peer: ChildProcess): Target[] {
+  return (["none", "pack"] as const).map((config) => ({
+    name: `peer gateway, ${CONFIG_NAMES[config]}`,
+    url: chat(port),
+    headers: { "x-portkey-config": peerConfigHeader(upstreamPort, config === "pack") },
+    process: peer,
+  }));
+}
+
+/**
+ * Another build of this repository (its root, built) whose `guardgate serve` runs beside this
+ * one's in `--stages`, in the same rounds: a before/after on a machine whose load moves between
+ * runs (`BENCH_BEFORE=/path/to/checkout`).
+ */
+const before = process.env.BENCH_BEFORE;
+
+function spawnServer(role: string, args: string[] = [], root = path.join(here, "..", "..")): Promise<number> {
+  const child = fork(path.join(root, "dist", "bench", "gateway-servers.js"), [role, ...args], {
     // guardgate serve logs every request at info level: to /dev/null, as the process's own work.
     stdio: ["ignore", role === "serve" ? "ignore" : "inherit", "inherit", "ipc"],
   });
@@ -158,8 +219,8 @@ interface Measure {
   requests: number;
 }
 
-/** Maximum throughput: autocannon at a fixed number of connections. */
-function saturate(target: Target): Promise<Measure> {
+/** Maximum throughput: autocannon at `count` connections for `duration` seconds. */
+function saturate(target: Target, count: number, duration: number): Promise<Measure> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -167,8 +228,8 @@ function saturate(target: Target): Promise<Measure> {
         method: "POST",
         headers: { "content-type": "application/json", ...target.headers },
         body,
-        duration: seconds,
-        connections,
+        duration,
+        connections: count,
       },
       (error, result) => {
         if (error) return reject(error);
@@ -266,9 +327,14 @@ function gatewayTargets(name: string, port: number, server: ChildProcess, config
 }
 
 type Result = Target & {
+  /** At the last (largest) connection count. */
   throughput: Measure;
+  /** At each connection count. */
+  throughputAt: Record<number, Measure>;
   paced: Measure;
   cpuMicrosPerRequest: number;
+  /** Garbage collection over the paced runs, per request: time (µs), collections, and bytes the heap allocated. */
+  gc: { micros: number; collections: number; allocatedBytes: number };
   /** Profiled time per stage, for the targets asked to be profiled. */
   stages?: StageMicros;
 };
@@ -284,34 +350,108 @@ async function profileStages(target: Target): Promise<StageMicros> {
   return ask<StageMicros>(target.process, "profile-stop", "stages");
 }
 
+/** The median of some numbers (0 for none). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 /**
- * Warms every target up, times them at the paced rate in rounds (with their CPU time), profiles
- * the targets named in `profiled` at the same rate, then saturates each.
+ * Saturation runs in rounds that take every target in turn, as the paced ones do, at each
+ * connection count: req/s is all rounds' requests over their time, p50 and p99 the median of the
+ * rounds' own.
+ */
+async function saturateInRounds(targets: Target[]): Promise<Array<Record<number, Measure>>> {
+  const each = Math.max(2, Math.round(seconds / rounds));
+  const runs = targets.map(() => new Map<number, Measure[]>());
+  for (let r = 0; r < rounds; r++) {
+    for (const count of connectionCounts) {
+      for (const [i, target] of targets.entries()) {
+        const measured = await saturate(target, count, each);
+        const list = runs[i]?.get(count) ?? [];
+        list.push(measured);
+        runs[i]?.set(count, list);
+      }
+    }
+  }
+  return runs.map((byCount) =>
+    Object.fromEntries(
+      [...byCount].map(([count, list]) => {
+        const requests = list.reduce((sum, m) => sum + m.requests, 0);
+        return [
+          count,
+          {
+            rps: requests / (each * list.length),
+            p50: median(list.map((m) => m.p50)),
+            p99: median(list.map((m) => m.p99)),
+            errors: list.reduce((sum, m) => sum + m.errors, 0),
+            non2xx: list.reduce((sum, m) => sum + m.non2xx, 0),
+            requests,
+          },
+        ];
+      }),
+    ),
+  );
+}
+
+/**
+ * Warms every target up, times them at the paced rate in rounds (with their CPU time and the
+ * garbage collector's work in the process), profiles the targets named in `profiled` at the same
+ * rate, then saturates them in rounds at each connection count.
  */
 async function measure(targets: Target[], profiled: string[] = []): Promise<Result[]> {
   // A short warm-up of each: connections, JIT, caches.
   for (const target of targets) await paced(target, 200, 2, { latencies: [], errors: 0, non2xx: 0 });
-  const samples = targets.map(() => ({ latencies: [] as number[], errors: 0, non2xx: 0, cpuMicros: 0 }));
+  const samples = targets.map(() => ({
+    latencies: [] as number[],
+    errors: 0,
+    non2xx: 0,
+    cpuMicros: 0,
+    gcMicros: 0,
+    collections: 0,
+    allocatedBytes: 0,
+  }));
   for (let r = 0; r < rounds; r++) {
     for (const [i, target] of targets.entries()) {
       const into = samples[i] as (typeof samples)[number];
+      await ask(target.process, "gc-start", "gcStarted");
       const cpuBefore = await cpuOf(target.process);
       await paced(target, rate, seconds / rounds, into);
       into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
+      const gc = await ask<GcWindow>(target.process, "gc-stop", "gc");
+      into.gcMicros += gc.gcMicros;
+      into.collections += gc.collections;
+      into.allocatedBytes += gc.allocatedBytes;
     }
   }
   const stages = new Map<string, StageMicros>();
   for (const target of targets) if (profiled.includes(target.name)) stages.set(target.name, await profileStages(target));
+  const saturated = await saturateInRounds(targets);
   const results: Result[] = [];
   for (const [i, target] of targets.entries()) {
     const into = samples[i] as (typeof samples)[number];
     const pacedMeasure = summary(into, seconds);
-    const cpuMicrosPerRequest = into.cpuMicros / Math.max(1, pacedMeasure.requests);
-    const throughput = await saturate(target);
-    results.push({ ...target, throughput, paced: pacedMeasure, cpuMicrosPerRequest, stages: stages.get(target.name) });
+    const requests = Math.max(1, pacedMeasure.requests);
+    const cpuMicrosPerRequest = into.cpuMicros / requests;
+    const throughputAt = saturated[i] as Record<number, Measure>;
+    const throughput = throughputAt[connections] as Measure;
+    const gc = {
+      micros: into.gcMicros / requests,
+      collections: into.collections / requests,
+      allocatedBytes: into.allocatedBytes / requests,
+    };
+    results.push({
+      ...target,
+      throughput,
+      throughputAt,
+      paced: pacedMeasure,
+      cpuMicrosPerRequest,
+      gc,
+      stages: stages.get(target.name),
+    });
     process.stdout.write(
-      `${target.name.padEnd(28)} ${round(throughput.rps, 0)} req/s at ${connections} connections; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
-        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU per request\n`,
+      `${target.name.padEnd(28)} ${connectionCounts.map((c) => `${round(throughputAt[c]?.rps ?? 0, 0)} req/s at ${c}`).join(", ")}; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
+        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU, ${round(gc.micros, 1)} µs GC, ${round(gc.allocatedBytes / 1024, 1)} KB allocated per request\n`,
     );
   }
   return results;
@@ -468,24 +608,46 @@ async function translationOnly(): Promise<void> {
 /** Each target after the floor beside the floor (the first of `measured`), latency added over the direct upstream call. */
 function comparisonRows(direct: Result, measured: Result[]) {
   const floorResult = measured[0] as Result;
+  const floorAddedP50 = Math.max(0, floorResult.paced.p50 - direct.paced.p50);
+  const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : null);
   return measured.map((r) => {
     const addedP50 = Math.max(0, r.paced.p50 - direct.paced.p50);
     const addedP99 = Math.max(0, r.paced.p99 - direct.paced.p99);
-    const floorAddedP50 = Math.max(0, floorResult.paced.p50 - direct.paced.p50);
+    // guardgate's row beside the peer's with the same guardrails.
+    const peer = /^guardgate( before)?, /.test(r.name)
+      ? measured.find((m) => m.name === r.name.replace(/^guardgate( before)?, /, "peer gateway, "))
+      : undefined;
     return {
       target: r.name,
+      throughput_by_connections: Object.fromEntries(connectionCounts.map((c) => [c, round(r.throughputAt[c]?.rps ?? 0, 0)])),
       throughput_rps: round(r.throughput.rps, 0),
       throughput_vs_floor: round(r.throughput.rps / floorResult.throughput.rps),
       cpu_us_per_request: round(r.cpuMicrosPerRequest, 0),
       cpu_vs_floor: round(r.cpuMicrosPerRequest / floorResult.cpuMicrosPerRequest),
       throughput_p50_ms: r.throughput.p50,
       throughput_p99_ms: r.throughput.p99,
+      throughput_p99_vs_floor: ratio(r.throughput.p99, floorResult.throughput.p99),
       paced_p50_ms: r.paced.p50,
       paced_p99_ms: r.paced.p99,
       added_p50_ms: round(addedP50, 3),
       added_p99_ms: round(addedP99, 3),
       // A floor that adds nothing measurable would make the ratio meaningless.
       added_p50_vs_floor: floorAddedP50 > 0 ? round(addedP50 / floorAddedP50) : null,
+      gc_us_per_request: round(r.gc.micros, 2),
+      gc_collections_per_1000_requests: round(r.gc.collections * 1000, 1),
+      allocated_kb_per_request: round(r.gc.allocatedBytes / 1024, 1),
+      gc_vs_floor: ratio(r.gc.micros, floorResult.gc.micros),
+      allocated_vs_floor: ratio(r.gc.allocatedBytes, floorResult.gc.allocatedBytes),
+      vs_peer: peer
+        ? {
+            throughput: ratio(r.throughput.rps, peer.throughput.rps),
+            throughput_1: ratio(
+              r.throughputAt[connectionCounts[0] as number]?.rps ?? 0,
+              peer.throughputAt[connectionCounts[0] as number]?.rps ?? 0,
+            ),
+            cpu: ratio(r.cpuMicrosPerRequest, peer.cpuMicrosPerRequest),
+          }
+        : null,
       errors: r.throughput.errors + r.paced.errors,
       non_2xx: r.throughput.non2xx + r.paced.non2xx,
     };
@@ -494,32 +656,56 @@ function comparisonRows(direct: Result, measured: Result[]) {
 
 /** The comparison rows as a markdown table. */
 function comparisonTable(rows: ReturnType<typeof comparisonRows>): string {
+  const fixed = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
   return [
-    "| target | throughput (req/s) | vs floor | added p50 (ms) | added p99 (ms) | added p50 vs floor | CPU per request (µs) | CPU vs floor |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| target | ${connectionCounts.map((c) => `req/s at ${c}`).join(" | ")} | vs floor | p50 / p99 at ${connections} (ms) | p99 vs floor | p50 / p99 at ${rate} req/s (ms) | CPU µs/req at ${rate} req/s | CPU vs floor | GC µs/req | KB allocated/req | vs peer: req/s at ${connections} / at ${connectionCounts[0]} / CPU |`,
+    `|---|${connectionCounts.map(() => "---:|").join("")}---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
     ...rows.map(
       (r) =>
-        `| ${r.target} | ${r.throughput_rps} | ${r.throughput_vs_floor.toFixed(2)} | ${r.added_p50_ms} | ${r.added_p99_ms} | ${
-          r.added_p50_vs_floor === null ? "n/a" : r.added_p50_vs_floor.toFixed(2)
-        } | ${r.cpu_us_per_request} | ${r.cpu_vs_floor.toFixed(2)} |`,
+        `| ${r.target} | ${connectionCounts.map((c) => r.throughput_by_connections[c]).join(" | ")} | ${r.throughput_vs_floor.toFixed(2)} | ${r.throughput_p50_ms} / ${r.throughput_p99_ms} | ${fixed(r.throughput_p99_vs_floor)} | ${r.paced_p50_ms} / ${r.paced_p99_ms} | ${r.cpu_us_per_request} | ${r.cpu_vs_floor.toFixed(2)} | ${r.gc_us_per_request} | ${r.allocated_kb_per_request} | ${
+          r.vs_peer ? `${fixed(r.vs_peer.throughput)} / ${fixed(r.vs_peer.throughput_1)} / ${fixed(r.vs_peer.cpu)}` : ""
+        } |`,
     ),
   ].join("\n");
 }
 
-/** The throughput and CPU targets of the request path, against the floor in the same run. */
+/** The targets of the request path, against the floor and the peer in the same run. */
 const PATH_TARGETS = [
   { target: "guardgate, no guardrails", measure: "throughput_vs_floor", at_least: 0.6 },
   { target: "guardgate, standard pack", measure: "throughput_vs_floor", at_least: 0.4 },
+  { target: "guardgate, standard pack", measure: "throughput_vs_peer", at_least: 3 },
   { target: "guardgate, standard pack", measure: "cpu_vs_floor", at_most: 1.6 },
+  { target: "guardgate, standard pack", measure: "throughput_p99_vs_floor", at_most: 2.5 },
 ] as const;
+
+/** How each measure of the targets is named in the report. */
+const MEASURE_NAMES: Record<(typeof PATH_TARGETS)[number]["measure"], string> = {
+  throughput_vs_floor: `throughput at ${connections} connections vs floor`,
+  throughput_vs_peer: `throughput at ${connections} connections vs peer`,
+  cpu_vs_floor: `CPU per request at ${rate} req/s vs floor`,
+  throughput_p99_vs_floor: `p99 at ${connections} connections vs floor`,
+};
 
 /** Each path target with the run's figure and whether it was met. */
 function pathTargets(rows: ReturnType<typeof comparisonRows>) {
   return PATH_TARGETS.map((t) => {
-    const figure = rows.find((r) => r.target === t.target)?.[t.measure] ?? null;
+    const row = rows.find((r) => r.target === t.target);
+    const figure = !row ? null : t.measure === "throughput_vs_peer" ? (row.vs_peer?.throughput ?? null) : row[t.measure];
     const met = figure !== null && ("at_least" in t ? figure >= t.at_least : figure <= t.at_most);
     return { ...t, figure, met };
   });
+}
+
+/** The path targets as a markdown table. */
+function targetTable(targets: ReturnType<typeof pathTargets>): string {
+  return [
+    "| target | measure | goal | this run | met |",
+    "|---|---|---:|---:|---|",
+    ...targets.map(
+      (t) =>
+        `| ${t.target} | ${MEASURE_NAMES[t.measure]} | ${"at_least" in t ? `≥ ${t.at_least}` : `≤ ${t.at_most}`} | ${t.figure ?? "n/a"} | ${t.met ? "yes" : "no"} |`,
+    ),
+  ].join("\n");
 }
 
 /**
@@ -528,16 +714,28 @@ function pathTargets(rows: ReturnType<typeof comparisonRows>) {
  */
 async function stagesOnly(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
-  const [floorPort, servePort] = await Promise.all([
+  // Chosen first, so every child is forked (and listed in `children`) in the order written here.
+  const peerFree = await freePort();
+  const [floorPort, servePort, peerPort, beforePort] = await Promise.all([
     spawnServer("floor", [String(upstreamPort)]),
     spawnServer("serve", [String(upstreamPort), executor]),
+    spawnPeer(peerFree),
+    before ? spawnServer("serve", [String(upstreamPort), executor], before) : Promise.resolve(0),
   ]);
-  const [upstreamProcess, floorProcess, serveProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const [upstreamProcess, floorProcess, serveProcess, peerProcess, beforeProcess] = children as [
+    ChildProcess,
+    ChildProcess,
+    ChildProcess,
+    ChildProcess,
+    ChildProcess | undefined,
+  ];
   const results = await measure(
     [
       { name: "direct upstream", url: chat(upstreamPort), headers: {}, process: upstreamProcess },
       { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
       ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack"]),
+      ...peerTargets(peerPort, upstreamPort, peerProcess),
+      ...(beforeProcess ? gatewayTargets("guardgate before", beforePort, beforeProcess, ["none", "pack"]) : []),
     ],
     STAGE_ROWS,
   );
@@ -547,7 +745,8 @@ async function stagesOnly(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
-    settings: { seconds, connections, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    settings: { seconds, connections: connectionCounts, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    peer: { package: "@portkey-ai/gateway", version: peerVersion() },
     rows,
     stages,
     targets,
@@ -556,31 +755,39 @@ async function stagesOnly(): Promise<void> {
     "# Gateway benchmark: CPU per request by stage",
     "",
     `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m} at the end.`,
-    `Throughput at ${connections} connections for ${seconds} s; latency and CPU at a fixed ${rate} req/s for ${seconds} s in ${rounds} rounds; guardgate as \`guardgate serve\` runs it (executor ${executor}).`,
+    settings(),
     "",
     comparisonTable(rows),
     "",
     stageTable(stages),
     "",
-    "| target | measure | goal | this run | met |",
-    "|---|---|---:|---:|---|",
-    ...targets.map(
-      (t) =>
-        `| ${t.target} | ${t.measure === "cpu_vs_floor" ? "CPU per request vs floor" : "throughput vs floor"} | ${"at_least" in t ? `≥ ${t.at_least}` : `≤ ${t.at_most}`} | ${t.figure ?? "n/a"} | ${t.met ? "yes" : "no"} |`,
-    ),
+    targetTable(targets),
     "",
   ].join("\n");
   await writeResults("gateway-stages", report, markdown);
 }
 
+/** The run's settings, one line for a report. */
+function settings(): string {
+  return (
+    `Throughput in ${rounds} rounds of ${Math.max(2, Math.round(seconds / rounds))} s at ${connectionCounts.join(" and ")} connections; latency, CPU and garbage at a fixed ${rate} req/s for ${seconds} s in ${rounds} rounds, every target in turn; ` +
+    `guardgate as \`guardgate serve\` runs it (executor ${executor}); the peer gateway is ${"`@portkey-ai/gateway`"} ${peerVersion()}, its Node server as its package documents, the pack in its config header. ` +
+    "GC µs and KB allocated per request: the server process's main-thread heap over the paced runs (v8's GCProfiler)."
+  );
+}
+
 async function main(): Promise<void> {
   const upstreamPort = await spawnServer("upstream");
-  const [floorPort, servePort, appPort] = await Promise.all([
+  // Chosen first, so every child is forked (and listed in `children`) in the order written here.
+  const peerFree = await freePort();
+  const [floorPort, servePort, appPort, peerPort] = await Promise.all([
     spawnServer("floor", [String(upstreamPort)]),
     spawnServer("serve", [String(upstreamPort), executor]),
     spawnServer("app", [String(upstreamPort)]),
+    spawnPeer(peerFree),
   ]);
-  const [upstreamProcess, floorProcess, serveProcess, appProcess] = children as [
+  const [upstreamProcess, floorProcess, serveProcess, appProcess, peerProcess] = children as [
+    ChildProcess,
     ChildProcess,
     ChildProcess,
     ChildProcess,
@@ -591,6 +798,7 @@ async function main(): Promise<void> {
     { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
     ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack", "translated", "translated-pack"]),
     ...gatewayTargets("bare app", appPort, appProcess, ["none", "pack"]),
+    ...peerTargets(peerPort, upstreamPort, peerProcess),
   ];
   const results = await measure(targets, STAGE_ROWS);
 
@@ -605,12 +813,13 @@ async function main(): Promise<void> {
     machine: machine(),
     settings: {
       seconds,
-      connections,
+      connections: connectionCounts,
       paced_rate_rps: rate,
       latency_rounds: rounds,
       request_bytes: Buffer.byteLength(body),
       executor,
     },
+    peer: { package: "@portkey-ai/gateway", version: peerVersion() },
     direct: {
       throughput_rps: round(direct.throughput.rps, 0),
       paced_p50_ms: direct.paced.p50,
@@ -634,13 +843,15 @@ async function main(): Promise<void> {
     "# Gateway benchmark",
     "",
     `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}.`,
-    `Throughput at ${connections} connections for ${seconds} s; latency at a fixed ${rate} req/s for ${seconds} s, measured first, in ${rounds} rounds that take every target in turn; a ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
+    `${settings()} A ${report.settings.request_bytes}-byte chat request whose answer is about as long.`,
     `guardgate runs as \`guardgate serve\` does (store with its SQLite request log, request gate, info-level log, executor ${executor}); the bare app is \`buildApp\` with in-memory sources and request log, the inline executor and warn-level log.`,
     `Direct upstream: ${report.direct.throughput_rps} req/s, p50 ${report.direct.paced_p50_ms} ms, p99 ${report.direct.paced_p99_ms} ms.`,
     "",
     table,
     "",
     `Targets with the standard pack: added p50 ≤ 1.5× the floor's, throughput ≥ 0.60 of the floor's — ${report.targets.met ? "met" : "not met"}.`,
+    "",
+    targetTable(report.path_targets),
     "",
     "## CPU per request by stage",
     "",

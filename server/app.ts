@@ -43,6 +43,7 @@ import { healthRoute } from "./routes/health.js";
 import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
+import { accessDestination, flushAccessLog } from "./logs/access-destination.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
 import { assertJsonTextDepth } from "./intake/request-shape.js";
@@ -140,7 +141,8 @@ function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logge
   return {
     level: option?.level ?? "info",
     redact: { paths, censor: "[REDACTED]" },
-    ...(option?.stream && { stream: option.stream }),
+    // stdout, unless told otherwise, through one buffered asynchronous destination (access-destination.ts).
+    stream: option?.stream ?? accessDestination(),
   } as FastifyServerOptions["logger"];
 }
 
@@ -264,8 +266,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   // Every answer names its request; the access line and the request log use the same id.
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: no promise per request for one header.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   // What went wrong in a request (a deny, a check error, an upstream 5xx) is a warn line too.
   const recordSink = new WarningLogSink(logSink, app.log);
@@ -383,10 +387,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
     // The moment a caller learns a request id, feedback on it is accepted (server/feedback).
-    scope.addHook("onSend", async (request, reply, payload) => {
+    scope.addHook("onSend", (request, reply, payload, done) => {
       const id = reply.getHeader(HEADER.requestId);
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
-      return payload;
+      done(null, payload);
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
   });
@@ -408,6 +412,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
     await gateway.drain();
     await Promise.all([engine.close(), upstream.close()]);
+    flushAccessLog();
   });
   return app;
 }

@@ -50,6 +50,16 @@ export async function runGuardrail(run: PhaseRun, guardrail: Guardrail, base: nu
     })();
     run.chain = done;
     await done;
+  } else if (!enabled.some(transforming)) {
+    // Nothing here transforms: the content passes on to the next guardrail as it came, with no
+    // link of this guardrail's own in the chain, and every check reads the content as received.
+    await Promise.all(
+      enabled.map((config, i) =>
+        runCheck(run, guardrail, config, run.original, own).then(({ result }) => {
+          results[i] = result;
+        }),
+      ),
+    );
   } else {
     const previous = run.chain;
     const transformsDone = (async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordJson } from "./record-json.js";
+import { hookResultsJson, recordJson } from "./record-json.js";
 
 function result(id: string) {
   return {
@@ -69,5 +69,34 @@ describe("recordJson", () => {
     const record: Record<string, unknown> = { id: "r" };
     record.attempts = [{ hook_results: { before_request_hooks: [record], after_request_hooks: [] } }];
     expect(() => recordJson(record)).toThrow(TypeError);
+  });
+
+  it("writes an answer's hook_results as JSON.stringify does, and its record after it the same as without", () => {
+    const input = [result("in")];
+    const output = [result("out")];
+    const hooks = { before_request_hooks: input, after_request_hooks: output };
+    expect(hookResultsJson(hooks)).toBe(JSON.stringify(hooks));
+    const record = {
+      id: "r2",
+      attempts: [{ target: "targets[0]", status: 200, hook_results: hooks }],
+      hook_results: { before_request_hooks: [...input, result("async-in")], after_request_hooks: output },
+    };
+    expect(recordJson(record)).toBe(JSON.stringify(record));
+  });
+
+  it("reads each guardrail result once for the answer and its record together", () => {
+    let reads = 0;
+    const shared = {
+      get id() {
+        reads++;
+        return "in";
+      },
+    };
+    const hooks = { before_request_hooks: [shared], after_request_hooks: [] };
+    const answer = hookResultsJson(hooks);
+    const record = recordJson({ attempts: [{ hook_results: hooks }], hook_results: hooks });
+    expect(reads).toBe(1);
+    expect(answer).toBe('{"before_request_hooks":[{"id":"in"}],"after_request_hooks":[]}');
+    expect(record).toContain(answer);
   });
 });

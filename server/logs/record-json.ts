@@ -6,10 +6,18 @@
  * reused: a 4.6 KB record of the pack's shape and the redaction's key test over its text, 20.3 →
  * 17.9 µs (median of 10 rounds, 2 shared cores; `npm run bench:record` for the whole stage).
  * Everything else is `JSON.stringify`'s own text, member by member, in the same order.
+ *
+ * The texts are kept per result object for the process, weakly: the answer's `hook_results`
+ * (`hookResultsJson`) and the record's are the same objects, so a result is written once for both.
+ * A guardrail result is settled (capped, redacted) before it leaves the engine and is not changed
+ * after, which is what makes its text reusable.
  */
 
 /** Texts of the guardrail results written so far, by object. */
-type Texts = Map<object, string | undefined>;
+type Texts = Pick<WeakMap<object, string | undefined>, "get" | "has" | "set">;
+
+/** Every guardrail result's text once written, while the result lives. */
+const written: Texts = new WeakMap<object, string | undefined>();
 
 /** A plain object or array, with nothing `JSON.stringify` would treat specially (a toJSON, a class). */
 function plain(value: unknown): value is Record<string, unknown> {
@@ -72,5 +80,13 @@ function objectText(value: Record<string, unknown>, texts: Texts, record: boolea
 
 /** `JSON.stringify(value)` for a request-log record (or any value), each guardrail result written once. */
 export function recordJson(value: unknown): string | undefined {
-  return plain(value) ? objectText(value, new Map(), true) : JSON.stringify(value);
+  return plain(value) ? objectText(value, written, true) : JSON.stringify(value);
+}
+
+/**
+ * `JSON.stringify(hooks)` for an answer's `hook_results`; its guardrail results' texts are kept
+ * for the request's record, which holds the same objects.
+ */
+export function hookResultsJson(hooks: unknown): string | undefined {
+  return hooksText(hooks, written);
 }

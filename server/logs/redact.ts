@@ -83,3 +83,16 @@ export function redactedJson(value: unknown, secrets: Iterable<string | undefine
   }
   return text;
 }
+
+/**
+ * A string as it reads in `redactedJson`'s text once parsed back: each secret (8 characters or
+ * more) cut out of it. Most strings hold none and are returned as they are.
+ */
+export function redactedString(value: string, secrets: Iterable<string | undefined>): string {
+  let text: string | undefined;
+  for (const secret of secrets) {
+    if (typeof secret !== "string" || secret.length < 8 || !value.includes(secret)) continue;
+    text = cutOut(text ?? JSON.stringify(value), JSON.stringify(secret).slice(1, -1));
+  }
+  return text === undefined ? value : (JSON.parse(text) as string);
+}

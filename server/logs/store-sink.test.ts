@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TestPlane, tenant, testPlane } from "../../test/support/management.js";
 import { OPERATOR } from "../management/actor.js";
+import { guardrailRows, type NewLogEntry } from "../store/log-types.js";
 import { GatewaySources } from "../management/gateway-sources.js";
 import { requestId } from "./log-id.js";
 import type { RequestLogRecord } from "./record.js";
@@ -138,6 +139,58 @@ describe("StoreLogSink", () => {
     } while (cursor);
     expect(count).toBe(500);
     expect(sink.written).toBe(500);
+  });
+
+  it("sends the record's guardrail rows with its text, the same rows the text gives, secrets cut from names", async () => {
+    const { t } = await setup(false);
+    const check = (id: string, verdict: boolean, extra: Record<string, unknown> = {}) => ({
+      id,
+      verdict,
+      data: { note: `about ${id}` },
+      execution_time: 0.25,
+      created_at: "2026-11-27T10:00:00.000Z",
+      ...extra,
+    });
+    const guardrail = (id: string, checks: unknown[], extra: Record<string, unknown> = {}) => ({
+      id,
+      verdict: true,
+      deny: false,
+      async: false,
+      checks,
+      execution_time: 1.5,
+      created_at: "2026-11-27T10:00:00.000Z",
+      ...extra,
+    });
+    const hooks = {
+      before_request_hooks: [
+        guardrail("input-pack", [check("default.wordCount", true), check("default.regexMatch", false)], {
+          verdict: false,
+          deny: true,
+        }),
+        guardrail(`named-${SECRET}`, [check(`plugin.${SECRET}`, true, { error: { message: "boom" } })]),
+      ],
+      after_request_hooks: [guardrail("output-pack", [check("default.characterCount", true)], { async: true })],
+    };
+    const batches: NewLogEntry[][] = [];
+    const sink = new StoreLogSink({
+      store: plane.store,
+      sources,
+      flushIntervalMs: 1,
+      insert: async (batch) => {
+        batches.push(batch);
+        await plane.store.logs.insert(batch);
+      },
+    });
+    await sink.write(record(t.a.id, { hook_results: hooks as RequestLogRecord["hook_results"] }));
+    await sink.stop();
+    const [entry] = batches.flat();
+    expect(entry?.guardrails).toBeDefined();
+    expect(entry?.guardrails).toEqual(guardrailRows(JSON.parse(entry?.record as string) as Record<string, unknown>));
+    expect(JSON.stringify(entry?.guardrails)).not.toContain(SECRET);
+    expect(entry?.guardrails?.map((g) => g.guardrail_id)).toEqual(["input-pack", "named-[REDACTED]", "output-pack"]);
+    // The store indexes the rows it was given: the log is found by them.
+    expect((await plane.store.logs.query({ guardrail_id: "input-pack" })).items).toHaveLength(1);
+    expect((await plane.store.logs.query({ guardrail_id: "output-pack" })).items).toHaveLength(1);
   });
 
   it("tells whether a workspace keeps bodies: its settings, else the gateway's default", async () => {

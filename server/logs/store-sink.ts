@@ -4,11 +4,11 @@
  * unless the workspace keeps them and credentials always, and hands it to the batch writer.
  */
 import type { Scope } from "../sources/types.js";
-import type { NewLogEntry } from "../store/log-types.js";
+import { type GuardrailRow, guardrailRows, type NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
 import type { Organization, WorkspaceSettings } from "../store/types.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
-import { redactedJson } from "./redact.js";
+import { redactedJson, redactedString } from "./redact.js";
 import type { AttemptRecord, LogUsage, RequestLogRecord } from "./record.js";
 import type { RequestLogSink } from "./sink.js";
 
@@ -85,6 +85,20 @@ function serialisedRecord(kept: Record<string, unknown>, secrets: Array<string |
       return redactedJson(stripped, secrets);
     }
   }
+}
+
+/**
+ * The record's guardrail and check rows, as the store would read them back from its stored text:
+ * made here from the objects, so the writer thread need not parse the text again. Only names can
+ * differ from the stored text's (a secret cut out of one); they are cut the same way.
+ */
+function storedRows(kept: Record<string, unknown>, secrets: Array<string | undefined>): GuardrailRow[] {
+  const rows = guardrailRows(kept);
+  for (const row of rows) {
+    row.guardrail_id = redactedString(row.guardrail_id, secrets);
+    for (const check of row.checks) check.check_id = redactedString(check.check_id, secrets);
+  }
+  return rows;
 }
 
 /** Writes gateway records to the store through a batch writer (the gateway's RequestLogSink). */
@@ -180,6 +194,7 @@ export class StoreLogSink implements RequestLogSink {
       cost: typeof record.cost === "number" ? record.cost : null,
       error_code: record.error?.code ?? null,
       record: serialisedRecord(kept, secrets),
+      guardrails: storedRows(kept, secrets),
     };
   }
 }

@@ -24,6 +24,11 @@ export type LogEntry = SchemaType<typeof logColumnsSchema> & { record: Record<st
  */
 export interface NewLogEntry extends Omit<LogEntry, "record"> {
   record: Record<string, unknown> | string;
+  /**
+   * The record's guardrail and check rows (`guardrailRows` of the record as stored), when the
+   * sink made them beside its text, so a store that indexes them need not parse the text again.
+   */
+  guardrails?: GuardrailRow[];
 }
 
 /** Filters of a log query; every one optional, combined with AND. */

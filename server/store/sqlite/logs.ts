@@ -108,14 +108,14 @@ export class SqliteLogs implements LogRepository {
     );
     this.#insertBatch = db.transaction((batch: NewLogEntry[]) => {
       for (const entry of batch) {
-        // The sink sends the record as text; the rows below need its guardrail results.
-        const [text, record] =
-          typeof entry.record === "string"
-            ? [entry.record, JSON.parse(entry.record) as Record<string, unknown>]
-            : [JSON.stringify(entry.record), entry.record];
+        // The sink sends the record as text with its guardrail rows; without them, the text is read for them.
+        const text = typeof entry.record === "string" ? entry.record : JSON.stringify(entry.record);
         if (this.#insertEntry.run(encodedEntries.encodeValues({ ...entry, record: text })).changes === 0) continue;
+        const rows =
+          entry.guardrails ??
+          guardrailRows(typeof entry.record === "string" ? (JSON.parse(entry.record) as Record<string, unknown>) : entry.record);
         const { id, created_at, organization_id, workspace_id } = entry;
-        for (const row of guardrailRows(record)) {
+        for (const row of rows) {
           this.#insertGuardrail.run(
             id,
             row.seq,
