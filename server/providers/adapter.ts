@@ -38,6 +38,8 @@ export interface ProviderCall {
   signal?: AbortSignal;
   /** Where the kind notes what the request log keeps of this call; filled while the answer is read. */
   facts?: CallFacts;
+  /** The items of a stored Responses conversation by `previous_response_id`, for a call translated through chat. */
+  conversation?: (previousResponseId: string) => Promise<Json[]>;
 }
 
 /**

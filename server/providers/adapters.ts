@@ -22,6 +22,7 @@ import type {
 } from "./adapter.js";
 import { scrubSecrets } from "./options.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
+import { inputItems, responseNotFound } from "./conversations.js";
 
 const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
 
@@ -107,7 +108,7 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
     async send(upstream, call) {
       const codec = CLIENT_CODECS[call.endpoint.format];
       if (!codec) throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
-      const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
+      const chat = keptParameters(codec.toChat(await withConversation(call), call), backend.parameters, call);
       if (call.stream) chat.stream = true;
       const native = await backend.request(chat, call, upstream);
       const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
@@ -123,6 +124,17 @@ function translatedChat(kind: ProviderKind, backend: ChatBackend): ProviderAdapt
       );
     },
   };
+}
+
+/**
+ * The request with the stored conversation `previous_response_id` names before its own input: a
+ * provider reached through chat keeps no conversation, so the gateway sends it whole.
+ */
+async function withConversation(call: ProviderCall): Promise<Json> {
+  const previous = call.body.previous_response_id;
+  if (typeof previous !== "string") return call.body;
+  if (!call.conversation) throw responseNotFound(previous);
+  return { ...call.body, input: [...(await call.conversation(previous)), ...inputItems(call.body.input)] };
 }
 
 /**

@@ -4,7 +4,6 @@
 export interface StoredResponse {
   /** The Response object's id (`resp_…`). */
   id: string;
-  organization_id: string;
   workspace_id: string;
   previous_response_id: string | null;
   /** The input items of every turn up to this one, oldest first; a string input stands as a user message item. */

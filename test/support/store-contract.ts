@@ -295,7 +295,6 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       await addWorkspace(store, "ws2");
       const record = {
         id: "resp_1",
-        organization_id: "org1",
         workspace_id: "ws1",
         previous_response_id: null,
         input: [{ role: "user", content: "hi" }],

@@ -318,7 +318,6 @@ CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created
 -- Responses answered through the chat form, kept for previous_response_id and /v1/responses/{id}.
 CREATE TABLE stored_responses (
   id text PRIMARY KEY,
-  organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   previous_response_id text,
   input jsonb NOT NULL,

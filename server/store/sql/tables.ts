@@ -285,7 +285,6 @@ export const STORED_RESPONSES: TableDescription<StoredResponse> = {
   name: "stored_responses",
   columns: {
     id: "text",
-    organization_id: "text",
     workspace_id: "text",
     previous_response_id: "text",
     input: "json",

@@ -324,7 +324,6 @@ CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created
 -- Responses answered through the chat form, kept for previous_response_id and /v1/responses/{id}.
 CREATE TABLE stored_responses (
   id TEXT PRIMARY KEY,
-  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   previous_response_id TEXT,
   input TEXT NOT NULL,
