@@ -9,8 +9,8 @@ import type { CheckKind } from "./plugin-api.js";
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";
 
-/** The four guarded endpoint kinds, named as the peer gateway names them. */
-export type RequestType = "chatComplete" | "complete" | "embed" | "messages";
+/** The guarded endpoint kinds, named as the peer gateway names them. */
+export type RequestType = "chatComplete" | "complete" | "embed" | "messages" | "responses";
 
 /** Plan class of a plugin (spec §5): which plans may use its checks. */
 export type PluginClass = "BASIC" | "PARTNER" | "PRO" | "custom";
@@ -137,6 +137,8 @@ export interface Guardrail {
   streamMode?: StreamMode;
   /** `tool_arguments: false`: the output text it reads leaves tool-call arguments out. */
   toolArguments?: false;
+  /** `tool_results: false`: the input text it reads leaves tool results (tool messages, `function_call_output` items, `tool_result` blocks) out. */
+  toolResults?: false;
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;

@@ -59,7 +59,7 @@ export const GATEWAY_ERRORS = {
   invalid_model: { status: 400, meaning: "the body's model is not a string, or an @slug/model without a model" },
   invalid_request_type: {
     status: 400,
-    meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
+    meaning: "a hook call names a request type other than chatComplete, complete, embed, messages, responses",
   },
   stream_not_checkable: {
     status: 400,

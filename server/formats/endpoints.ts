@@ -1,5 +1,5 @@
 /**
- * The four guarded inference endpoints (spec §4), as the formats declare them: the request type
+ * The guarded inference endpoints (spec §4), as the formats declare them: the request type
  * the engine knows them by, the wire format they speak, and the path appended to a provider's
  * base URL.
  */

@@ -55,6 +55,8 @@ export interface CallFacts {
 export interface PassthroughTarget {
   url: string;
   headers: Record<string, string>;
+  /** The body to send, when not the client's as it came (Azure's Responses API names the deployment as the model). */
+  body?: string;
 }
 
 /** A request in a provider's own format, ready to send. */
@@ -121,6 +123,8 @@ export interface ClientCodec {
 export interface ProviderKind {
   /** The format it speaks natively, when it is one guardgate serves; none for Bedrock or Gemini. */
   readonly format?: FormatName;
+  /** Other formats it serves natively, passed through like its own (OpenAI's and Azure's Responses API). */
+  readonly alsoServes?: readonly FormatName[];
   /** Base URL with the version segment; none where the options build it (Azure, Bedrock, Vertex) or for local servers. */
   readonly baseUrl?: string;
   /** Where a passthrough call goes, when not `baseUrl + upstreamPath` with the provider's headers. */

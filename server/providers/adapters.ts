@@ -30,7 +30,7 @@ const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete
 export type Route = "passthrough" | "chat" | "embeddings";
 
 export function routeOf(kind: ProviderKind, endpoint: Endpoint): Route | undefined {
-  if (kind.format === endpoint.format) return "passthrough";
+  if (kind.format === endpoint.format || kind.alsoServes?.includes(endpoint.format)) return "passthrough";
   if (kind.chat && CHAT_TYPES.has(endpoint.requestType) && CLIENT_CODECS[endpoint.format]) return "chat";
   if (kind.embeddings && endpoint.requestType === "embed" && endpoint.format === "openai") return "embeddings";
   return undefined;
@@ -62,7 +62,7 @@ function passthrough(kind: ProviderKind): ProviderAdapter {
       const target = kind.passthrough
         ? await kind.passthrough(call)
         : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
+      return answered(kind, await upstream.send({ ...target, body: target.body ?? call.text, ...common(call) }), call);
     },
   };
 }
