@@ -24,7 +24,7 @@ import { scrubSecrets } from "./options.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
 import { inputItems, responseNotFound } from "./conversations.js";
 
-const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
+const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages", "responses"]);
 
 /** How a kind serves an endpoint, if it does. */
 export type Route = "passthrough" | "chat" | "embeddings";

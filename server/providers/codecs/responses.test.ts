@@ -9,7 +9,7 @@ import { GatewayError } from "../../errors.js";
 import type { Json } from "../adapter.js";
 import { responsesCodec } from "./responses.js";
 
-const call = (dropParams = false) => providerCall("/v1/chat/completions", { dropParams });
+const call = (dropParams = false) => providerCall("/v1/responses", { dropParams });
 const base = { model: "m" };
 
 function refusal(body: Json, dropParams = false): string {
