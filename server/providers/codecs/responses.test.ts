@@ -351,7 +351,7 @@ describe("responsesCodec.streamFromChat", () => {
   it("leaves a provider's failure to the relay, after the events already written", async () => {
     async function* failing(): AsyncGenerator<Json> {
       yield delta({ content: "a" });
-      throw new GatewayError("upstream_error", "broke");
+      throw new GatewayError("upstream_stream_error", "broke");
     }
     const seen: string[] = [];
     await expect(
@@ -380,7 +380,7 @@ const chatStream = fc.record({
   usage: fc.option(fc.record({ prompt_tokens: fc.nat(1000), completion_tokens: fc.nat(1000) }), { nil: undefined }),
 });
 
-function chunksOf(generated: fc.RecordValue<{ pieces: unknown; finish: unknown; usage: unknown }>): {
+function chunksOf(generated: { pieces: unknown; finish: unknown; usage: unknown }): {
   chunks: Json[];
   text: string;
   args: Map<number, string>;
