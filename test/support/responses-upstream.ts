@@ -25,7 +25,8 @@ export interface ResponsesRequest {
   body: Obj;
 }
 
-function lastUserText(input: unknown): string {
+/** The text of the last user message of a Responses input. */
+export function responsesUserText(input: unknown): string {
   if (typeof input === "string") return input;
   if (!Array.isArray(input)) return "";
   const user = (input as Obj[]).filter((item) => item.role === "user").at(-1);
@@ -42,9 +43,11 @@ export function responsesAnswer(body: Obj, text?: string): Obj {
   const tools = Array.isArray(body.tools) ? (body.tools as Obj[]) : [];
   let output: Obj[];
   if (text === undefined && !result && tools.some((tool) => tool.name === "get_weather")) {
-    output = [functionCallItem("fc_fake_1", "call_fake_1", "get_weather", JSON.stringify({ city: lastUserText(body.input) }))];
+    output = [
+      functionCallItem("fc_fake_1", "call_fake_1", "get_weather", JSON.stringify({ city: responsesUserText(body.input) })),
+    ];
   } else {
-    const answer = text ?? (result ? `The weather: ${String(result.output)}` : `echo: ${lastUserText(body.input)}`);
+    const answer = text ?? (result ? `The weather: ${String(result.output)}` : `echo: ${responsesUserText(body.input)}`);
     output = [messageItem("msg_fake_1", [answer])];
   }
   return responseObject({
