@@ -57,8 +57,6 @@ export class ResponsesStreamText implements StreamText {
   readonly #pieces = new WeakMap<SseEvent, Piece[]>();
   #usage: unknown;
   #response: Obj = {};
-  /** Whether a piece was sent otherwise than it came: done events must then be re-written. */
-  #rewritten = false;
 
   /** A segment, begun with `text` when new: its piece carries the separator from the text before. */
   #piece(event: SseEvent, at: Place, text: string, opaque: boolean, into: AddedText[]): void {
@@ -137,9 +135,7 @@ export class ResponsesStreamText implements StreamText {
   /** Notes the pieces of an event as sent: their own texts, or those given. */
   #sent(event: SseEvent, owns?: readonly string[]): void {
     for (const [i, piece] of (this.#pieces.get(event) ?? []).entries()) {
-      const own = owns?.[i] ?? piece.own;
-      if (own !== piece.own) this.#rewritten = true;
-      piece.segment.sent += own;
+      piece.segment.sent += owns?.[i] ?? piece.own;
     }
   }
 
