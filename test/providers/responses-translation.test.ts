@@ -1,26 +1,47 @@
 /**
  * The Responses API translated through the chat form, end to end: the official `openai` client's
- * responses.create and responses.stream through guardgate to the Anthropic contract fake, with
- * one function tool's round trip (function_call → function_call_output → final text), and
- * previous_response_id continuing a conversation the gateway kept.
+ * responses.create and responses.stream through guardgate to the Anthropic, Bedrock and Gemini
+ * contract fakes, with one function tool's round trip (function_call → function_call_output →
+ * final text), and previous_response_id continuing a conversation the gateway kept.
  */
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import { AnthropicFake } from "../support/providers/anthropic.js";
+import {
+  BEDROCK_ACCESS_KEY_ID,
+  BEDROCK_REGION,
+  BEDROCK_SECRET_ACCESS_KEY,
+  type BedrockFake,
+  startBedrockFake,
+} from "../support/providers/bedrock.js";
+import { type GoogleFake, startGoogleProviderFake } from "../support/providers/google.js";
 import type { ScriptedTurn } from "../support/providers/script.js";
 
 const ANTHROPIC_KEY = "sk-ant-fake-provider-secret-77aa10";
 
 let claude: AnthropicFake;
+let bedrock: BedrockFake;
+let google: GoogleFake;
 let gateway: TestGateway;
 
 beforeAll(async () => {
   claude = await new AnthropicFake(ANTHROPIC_KEY).start();
+  bedrock = await startBedrockFake();
+  google = await startGoogleProviderFake();
+  const awsKeys = {
+    aws_access_key_id: BEDROCK_ACCESS_KEY_ID,
+    aws_secret_access_key: BEDROCK_SECRET_ACCESS_KEY,
+    aws_region: BEDROCK_REGION,
+  };
   gateway = await startGateway({
     file: {
       settings: { log_bodies: true },
-      providers: [{ slug: "claude", provider: "anthropic", base_url: claude.baseUrl, api_key: ANTHROPIC_KEY }],
+      providers: [
+        { slug: "claude", provider: "anthropic", base_url: claude.baseUrl, api_key: ANTHROPIC_KEY },
+        { slug: "bedrock", provider: "bedrock", base_url: bedrock.origin, options: awsKeys },
+        { slug: "gemini", provider: "google", base_url: google.geminiBaseUrl, api_key: google.apiKey },
+      ],
     },
   });
 });
@@ -28,9 +49,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await claude.close();
+  await bedrock.close();
+  await google.close();
 });
 
-beforeEach(() => claude.reset());
+beforeEach(() => {
+  claude.reset();
+  bedrock.reset();
+  google.reset();
+});
 
 function openai(): OpenAI {
   return new OpenAI({
@@ -147,4 +174,61 @@ describe("responses to the Anthropic fake, translated", () => {
       client.responses.create({ model: MODEL, input: "again", previous_response_id: unstored.id }),
     ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
+});
+
+/** A function tool's round trip on `model`: the call, then its result answered with text, JSON or streamed. */
+async function roundTrip(model: string, stream: boolean) {
+  const client = openai();
+  const ask = { model, input: "What is the weather in Paris?", tools: TOOLS };
+  const first = stream ? await client.responses.stream(ask).finalResponse() : await client.responses.create(ask);
+  const call = first.output.find((item) => item.type === "function_call");
+  expect(call).toMatchObject({ type: "function_call", name: "get_weather" });
+  expect(JSON.parse((call as { arguments: string }).arguments)).toEqual({ city: "Paris" });
+  const callId = (call as { call_id: string }).call_id;
+  const next = {
+    model,
+    input: [
+      { role: "user" as const, content: "What is the weather in Paris?" },
+      { type: "function_call" as const, call_id: callId, name: "get_weather", arguments: '{"city":"Paris"}' },
+      { type: "function_call_output" as const, call_id: callId, output: "sunny" },
+    ],
+    tools: TOOLS,
+  };
+  if (!stream) return (await client.responses.create(next)).output_text;
+  const second = client.responses.stream(next);
+  let deltas = "";
+  second.on("response.output_text.delta", (event) => (deltas += event.delta));
+  const final = await second.finalResponse();
+  expect(deltas).toBe(final.output_text);
+  return final.output_text;
+}
+
+describe("responses to the Bedrock fake, translated to Converse", () => {
+  const model = "@bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0";
+  for (const stream of [false, true]) {
+    it(`runs a function tool's round trip with responses.${stream ? "stream" : "create"}`, async () => {
+      expect(await roundTrip(model, stream)).toBe("The tool said: sunny");
+      const sent = bedrock.calls.at(-1);
+      expect(sent?.operation).toBe(stream ? "converse-stream" : "converse");
+      const messages = sent?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+      expect(messages.at(-1)?.content[0]).toMatchObject({ toolResult: { content: [{ text: "sunny" }] } });
+    });
+  }
+});
+
+describe("responses to the Gemini fake, translated to generateContent", () => {
+  const model = "@gemini/gemini-2.0-flash";
+  for (const stream of [false, true]) {
+    it(`runs a function tool's round trip with responses.${stream ? "stream" : "create"}`, async () => {
+      google.enqueue(
+        { kind: "tool", name: "get_weather", args: { city: "Paris" } },
+        { kind: "text", text: "Sunny in Paris today." },
+      );
+      expect(await roundTrip(model, stream)).toBe("Sunny in Paris today.");
+      const sent = google.requests.at(-1);
+      expect(sent?.method).toBe(stream ? "streamGenerateContent" : "generateContent");
+      const contents = sent?.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+      expect(contents.at(-1)?.parts[0]).toMatchObject({ functionResponse: { name: "get_weather" } });
+    });
+  }
 });
