@@ -165,6 +165,64 @@ describe("responses to the Anthropic fake, translated", () => {
     expect(stored.output_text).toBe("Your name is Ada.");
   });
 
+  it("keeps a streamed response too: previous_response_id continues it, and GET reads it back", async () => {
+    claude.enqueue(
+      { kind: "turn", turn: { text: "Nice to meet you, Ada." } },
+      { kind: "turn", turn: { text: "Your name is Ada." } },
+    );
+    const client = openai();
+    const first = await client.responses.stream({ model: MODEL, input: "My name is Ada." }).finalResponse();
+    const stored = await client.responses.retrieve(first.id);
+    expect(stored).toMatchObject({ id: first.id, status: "completed" });
+    expect(stored.output_text).toBe("Nice to meet you, Ada.");
+    const second = await client.responses
+      .stream({ model: MODEL, input: "What is my name?", previous_response_id: first.id })
+      .finalResponse();
+    expect(second.output_text).toBe("Your name is Ada.");
+    expect(lastSent().messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "My name is Ada." }] },
+      { role: "assistant", content: [{ type: "text", text: "Nice to meet you, Ada." }] },
+      { role: "user", content: [{ type: "text", text: "What is my name?" }] },
+    ]);
+    const items = await client.responses.inputItems.list(second.id);
+    expect(items.data.map((item) => item.type)).toEqual(["message", "message", "message"]);
+  });
+
+  it("keeps a held stream as the client received it, redactions and all, under the id it was sent", async () => {
+    claude.enqueue({ kind: "turn", turn: { text: "your code is 98765 and more words to fill a window or two" } });
+    const config = { stream_mode: "window", stream_window: 8, output_guardrails: [{ "test.redactDigits": {} }] };
+    const client = new OpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: "sk-client-unused",
+      maxRetries: 0,
+      defaultHeaders: { "x-gateway-api-key": API_KEY, "x-gateway-config": JSON.stringify(config) },
+    });
+    const first = await client.responses.stream({ model: MODEL, input: "code?" }).finalResponse();
+    expect(first.output_text).toBe("your code is [NUMBER] and more words to fill a window or two");
+    const stored = await openai().responses.retrieve(first.id);
+    expect(stored).toMatchObject({ id: first.id, model: first.model, status: "completed" });
+    expect(stored.output_text).toBe(first.output_text);
+    expect(stored.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+  });
+
+  it("continues a streamed function call by previous_response_id with only the tool's output", async () => {
+    claude.enqueue({ kind: "turn", turn: CALL }, { kind: "turn", turn: FINAL });
+    const client = openai();
+    const first = await client.responses.stream({ model: MODEL, input: "Weather in Paris?", tools: TOOLS }).finalResponse();
+    const second = await client.responses.create({
+      model: MODEL,
+      previous_response_id: first.id,
+      input: [{ type: "function_call_output", call_id: "toolu_01", output: "sunny" }],
+      tools: TOOLS,
+    });
+    expect(second.output_text).toBe("It is sunny in Paris.");
+    expect(lastSent().messages).toMatchObject([
+      { role: "user", content: [{ type: "text", text: "Weather in Paris?" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "get_weather", input: { city: "Paris" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "sunny" }] },
+    ]);
+  });
+
   it("keeps nothing with store: false, and refuses an unknown previous_response_id with a 404", async () => {
     claude.enqueue({ kind: "turn", turn: { text: "ok" } });
     const client = openai();
