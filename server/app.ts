@@ -401,7 +401,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       return payload;
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
-    responsesRoutes(scope, conversations);
+    responsesRoutes(scope, conversations, { plans, providers: providerResolver, upstream });
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });

@@ -20,3 +20,10 @@ export interface Endpoint {
 export const ENDPOINTS: readonly Endpoint[] = FORMAT_LIST.flatMap((format) =>
   format.endpoints.map((endpoint) => ({ ...endpoint, format: format.name, errorStyle: format.name })),
 );
+
+/** The endpoint served at `route`; throws for a route no format declares. */
+export function endpointAt(route: string): Endpoint {
+  const endpoint = ENDPOINTS.find((e) => e.route === route);
+  if (!endpoint) throw new Error(`no format declares the route ${route}`);
+  return endpoint;
+}

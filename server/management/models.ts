@@ -3,7 +3,7 @@
  * usage snippet each — the members' gallery. An allow-list of "all" lists the models the price
  * table and the integration's pricing name; any other model of the provider still resolves.
  */
-import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
+import { endpointAt } from "../formats/endpoints.js";
 import { pricedModels } from "../limits/prices.js";
 import { routeOf } from "../providers/adapters.js";
 import { kindOf } from "../providers/catalog.js";
@@ -27,7 +27,7 @@ export interface CatalogModel {
 /** How a Responses request reaches a provider kind. */
 export type ResponsesReach = "passthrough" | "translated" | "unsupported";
 
-const RESPONSES = ENDPOINTS.find((endpoint) => endpoint.route === "/v1/responses") as Endpoint;
+const RESPONSES = endpointAt("/v1/responses");
 
 /** Whether a Responses request passes through to a provider of `kind`, is translated through its chat form, or cannot reach it. */
 export function responsesReach(kind: string): ResponsesReach {

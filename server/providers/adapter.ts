@@ -38,6 +38,11 @@ export interface ProviderCall {
   signal?: AbortSignal;
   /** Where the kind notes what the request log keeps of this call; filled while the answer is read. */
   facts?: CallFacts;
+  /**
+   * A Responses API id route passed through (`GET /v1/responses/{id}`, its `input_items`, `DELETE`,
+   * `cancel`): the method, the path after the endpoint's own, and the client's query string.
+   */
+  idRoute?: IdRoute;
   /** The items of a stored Responses conversation by `previous_response_id`, for a call translated through chat. */
   conversation?: (previousResponseId: string) => Promise<Json[]>;
 }
@@ -49,6 +54,15 @@ export interface ProviderCall {
  */
 export interface CallFacts {
   provider_filters?: ProviderFilters;
+}
+
+/** A Responses API id route as a passthrough call makes it. */
+export interface IdRoute {
+  method: "GET" | "DELETE" | "POST";
+  /** After the endpoint's path: `/{id}`, `/{id}/input_items`, `/{id}/cancel`. */
+  path: string;
+  /** The client's query string, without its `?`; empty when none. */
+  query: string;
 }
 
 /** The URL and headers of a passthrough call. */

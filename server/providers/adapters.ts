@@ -61,10 +61,17 @@ function passthrough(kind: ProviderKind): ProviderAdapter {
     async send(upstream, call) {
       const target = kind.passthrough
         ? await kind.passthrough(call)
-        : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-      return answered(kind, await upstream.send({ ...target, body: target.body ?? call.text, ...common(call) }), call);
+        : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}${idRouteTail(call)}`, headers: call.headers };
+      const method = call.idRoute && { method: call.idRoute.method };
+      return answered(kind, await upstream.send({ ...target, body: target.body ?? call.text, ...method, ...common(call) }), call);
     },
   };
+}
+
+/** What a Responses id route adds after the endpoint's path: its own path and the client's query. */
+export function idRouteTail(call: ProviderCall): string {
+  const route = call.idRoute;
+  return route ? `${route.path}${route.query ? `?${route.query}` : ""}` : "";
 }
 
 /** The provider's answer as its kind has the gateway read it (adapter.ts, `answered`). */

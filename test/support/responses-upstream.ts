@@ -4,6 +4,8 @@
  * and no tool result yet is answered with a call of it, and a request carrying a
  * `function_call_output` with "The weather: <output>". A queued text replaces the answer's.
  * Streams are written in writes of `chunkBytes`, so events arrive split across network reads.
+ * Like OpenAI it keeps what it answered (unless `store: false`), for `GET` and `DELETE
+ * /v1/responses/{id}`, `GET /v1/responses/{id}/input_items` and `POST /v1/responses/{id}/cancel`.
  */
 import { once } from "node:events";
 import http from "node:http";
@@ -20,6 +22,7 @@ type Obj = Record<string, unknown>;
 
 /** A request as the fake received it. */
 export interface ResponsesRequest {
+  method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: Obj;
@@ -66,6 +69,8 @@ export class ResponsesUpstream {
   readonly requests: ResponsesRequest[] = [];
   /** Texts of the next answers, in order. */
   readonly texts: string[] = [];
+  /** The responses it keeps, by id, with the input items of their request. */
+  readonly stored = new Map<string, { response: Obj; input: Obj[] }>();
   chunkBytes = 7;
   #server?: http.Server;
 
@@ -87,17 +92,23 @@ export class ResponsesUpstream {
   reset(): void {
     this.requests.length = 0;
     this.texts.length = 0;
+    this.stored.clear();
   }
 
   async #answer(req: http.IncomingMessage, res: http.ServerResponse, text: string): Promise<void> {
     const body = JSON.parse(text || "{}") as Obj;
-    this.requests.push({ path: req.url ?? "", headers: req.headers, body });
-    if (req.method !== "POST" || !req.url?.startsWith("/v1/responses")) {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "not found", type: "invalid_request_error", param: null, code: null } }));
-      return;
-    }
+    this.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
+    const idRoute = /^\/v1\/responses\/([^/?]+)(\/input_items|\/cancel)?(?:\?.*)?$/.exec(req.url ?? "");
+    if (idRoute) return this.#idRoute(req.method ?? "", decodeURIComponent(idRoute[1] as string), idRoute[2] ?? "", res);
+    if (req.method !== "POST" || !req.url?.startsWith("/v1/responses")) return notFound(res, "not found");
     const answer = responsesAnswer(body, this.texts.shift());
+    if (body.store !== false) {
+      const input =
+        typeof body.input === "string"
+          ? [{ type: "message", role: "user", content: [{ type: "input_text", text: body.input }] }]
+          : body.input;
+      this.stored.set(String(answer.id), { response: answer, input: (input ?? []) as Obj[] });
+    }
     if (body.stream !== true) {
       res.writeHead(200, { "content-type": "application/json", "x-request-id": "req_fake" });
       res.end(JSON.stringify(answer));
@@ -113,8 +124,43 @@ export class ResponsesUpstream {
     res.end();
   }
 
+  /** The id routes, answered as OpenAI answers them. */
+  #idRoute(method: string, id: string, tail: string, res: http.ServerResponse): void {
+    const kept = this.stored.get(id);
+    if (!kept) return notFound(res, `Response with id '${id}' not found.`);
+    let answer: Obj;
+    if (method === "GET" && tail === "") answer = kept.response;
+    else if (method === "DELETE" && tail === "") {
+      this.stored.delete(id);
+      answer = { id, object: "response", deleted: true };
+    } else if (method === "GET" && tail === "/input_items") {
+      const data = kept.input.map((item, i) => ({ id: `item_${i}`, ...item }));
+      answer = { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false };
+    } else if (method === "POST" && tail === "/cancel") {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: {
+            message: "Only responses created with background=true can be cancelled.",
+            type: "invalid_request_error",
+            param: null,
+            code: null,
+          },
+        }),
+      );
+      return;
+    } else return notFound(res, "not found");
+    res.writeHead(200, { "content-type": "application/json", "x-request-id": "req_fake_id_route" });
+    res.end(JSON.stringify(answer));
+  }
+
   async close(): Promise<void> {
     this.#server?.closeAllConnections();
     await new Promise((resolve) => this.#server?.close(resolve));
   }
+}
+
+function notFound(res: http.ServerResponse, message: string): void {
+  res.writeHead(404, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: null } }));
 }

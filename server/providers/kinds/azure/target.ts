@@ -64,6 +64,12 @@ export const RESPONSES_API_VERSION = "2025-04-01-preview";
 export function azureResponsesTarget(call: ProviderCall, options: AzureOptions): { url: string; body: string } {
   const asked = options.api_version;
   const version = encodeURIComponent(asked !== undefined && asked >= RESPONSES_API_VERSION ? asked : RESPONSES_API_VERSION);
+  const route = call.idRoute;
+  // An id route names a response, not a deployment: `{base}/responses/{id}…?api-version=…`.
+  if (route) {
+    const query = route.query ? `&${route.query}` : "";
+    return { url: `${azureBase(call, options)}/responses${route.path}?api-version=${version}${query}`, body: "" };
+  }
   const deployment = azureDeployment(call, options);
   const body = deployment === call.body.model ? call.text : JSON.stringify({ ...call.body, model: deployment });
   return { url: `${azureBase(call, options)}/responses?api-version=${version}`, body };
