@@ -47,6 +47,8 @@ import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
 import { assertJsonTextDepth } from "./intake/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
+import { countTokensRoute } from "./routes/count-tokens.js";
+import { TokenCounter } from "./count-tokens.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
   ApiKeySource,
@@ -389,6 +391,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       return payload;
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
+    const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
+    countTokensRoute(scope, counter, plans);
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
