@@ -51,6 +51,8 @@ import { responsesRoutes } from "./routes/responses.js";
 import { Conversations } from "./providers/conversations.js";
 import { MemoryStoredResponses } from "./store/memory-responses.js";
 import type { StoredResponseRepository } from "./store/repository.js";
+import { countTokensRoute } from "./routes/count-tokens.js";
+import { TokenCounter } from "./count-tokens.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
   ApiKeySource,
@@ -402,6 +404,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
     responsesRoutes(scope, conversations, { plans, providers: providerResolver, upstream });
+    const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
+    countTokensRoute(scope, counter, plans);
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
