@@ -71,8 +71,8 @@ const check: Command = async (argv) => {
     const side = (values.side ?? (isGuardrail && typeof file.side === "string" ? file.side : "input")) as Side;
     if (side !== "input" && side !== "output") throw new UsageError(`--side must be input or output, not "${side}"`);
     const requestType = values["request-type"] as RequestType;
-    if (!["chatComplete", "complete", "embed", "messages"].includes(requestType)) {
-      throw new UsageError(`--request-type must be chatComplete, complete, embed or messages, not "${requestType}"`);
+    if (!["chatComplete", "complete", "embed", "messages", "responses"].includes(requestType)) {
+      throw new UsageError(`--request-type must be chatComplete, complete, embed, messages or responses, not "${requestType}"`);
     }
     const body =
       values.text !== undefined

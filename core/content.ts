@@ -37,7 +37,7 @@ export interface EvaluatedText {
 /** Text parts (content parts, content blocks, prompt entries) are joined with a newline. */
 export const PART_SEPARATOR = "\n";
 
-const REQUEST_TYPES: readonly RequestType[] = ["chatComplete", "complete", "embed", "messages"];
+const REQUEST_TYPES: readonly RequestType[] = ["chatComplete", "complete", "embed", "messages", "responses"];
 
 /** The endpoint kind of a request type, with the `stream-` prefix removed. */
 export function baseRequestType(type: string): RequestType | undefined {
@@ -83,15 +83,16 @@ const MAX_BLOCK_DEPTH = 16;
  * and text or content source, a `search_result`'s title and content. Images and base64 documents
  * carry no text a check could read.
  */
-function inputContentSlots(content: unknown, path: BodyPath, into: TextSlot[], depth = 0): void {
+function inputContentSlots(content: unknown, path: BodyPath, into: TextSlot[], depth = 0, toolResults = true): void {
   if (typeof content === "string") into.push({ path, text: content });
   else if (Array.isArray(content) && depth < MAX_BLOCK_DEPTH) {
-    content.forEach((part, index) => blockSlots(part, [...path, index], into, depth + 1));
+    content.forEach((part, index) => blockSlots(part, [...path, index], into, depth + 1, toolResults));
   }
 }
 
-function blockSlots(block: unknown, path: BodyPath, into: TextSlot[], depth: number): void {
+function blockSlots(block: unknown, path: BodyPath, into: TextSlot[], depth: number, toolResults: boolean): void {
   if (!isObject(block)) return;
+  if (block.type === "tool_result" && !toolResults) return;
   const field = (name: string) => {
     if (typeof block[name] === "string") into.push({ path: [...path, name], text: block[name] });
   };
@@ -118,7 +119,7 @@ function blockSlots(block: unknown, path: BodyPath, into: TextSlot[], depth: num
  * result as a message of its own, and may add a user message after them: all are new to the
  * model, so all are read.
  */
-function lastTurnSlots(body: Obj): TextSlot[] {
+function lastTurnSlots(body: Obj, toolResults: boolean): TextSlot[] {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return [];
   let first = messages.length - 1;
@@ -126,16 +127,46 @@ function lastTurnSlots(body: Obj): TextSlot[] {
   const slots: TextSlot[] = [];
   for (let index = first; index < messages.length; index++) {
     const message = messages[index];
-    if (isObject(message)) inputContentSlots(message.content, ["messages", index, "content"], slots);
+    if (!isObject(message) || (!toolResults && (message.role === "tool" || message.role === "function"))) continue;
+    inputContentSlots(message.content, ["messages", index, "content"], slots, 0, toolResults);
   }
   return slots;
 }
 
-function requestSlots(type: RequestType, body: Obj): TextSlot[] {
+/** Whether a Responses input item is a message of the user (an item without a type is an easy input message). */
+function isUserItem(item: unknown): boolean {
+  return isObject(item) && (item.type === undefined || item.type === "message") && item.role === "user";
+}
+
+/**
+ * Slots of a Responses request's input: a string input whole; of an item list, the user messages
+ * the model has not answered yet (those after its last output item) and every
+ * `function_call_output` item (tool results, the path injected instructions take), in order.
+ */
+function responsesInputSlots(body: Obj, toolResults: boolean): TextSlot[] {
+  const input = body.input;
+  if (typeof input === "string") return [{ path: ["input"], text: input }];
+  if (!Array.isArray(input)) return [];
+  let first = input.length;
+  while (first > 0 && (isUserItem(input[first - 1]) || (input[first - 1] as Obj | undefined)?.type === "function_call_output"))
+    first--;
+  const slots: TextSlot[] = [];
+  input.forEach((item, index) => {
+    if (!isObject(item)) return;
+    if (item.type === "function_call_output") {
+      if (toolResults) inputContentSlots(item.output, ["input", index, "output"], slots);
+    } else if (index >= first && isUserItem(item)) inputContentSlots(item.content, ["input", index, "content"], slots);
+  });
+  return slots;
+}
+
+function requestSlots(type: RequestType, body: Obj, toolResults: boolean): TextSlot[] {
   switch (type) {
     case "chatComplete":
     case "messages":
-      return lastTurnSlots(body);
+      return lastTurnSlots(body, toolResults);
+    case "responses":
+      return responsesInputSlots(body, toolResults);
     case "complete":
       return stringListSlots(body.prompt, ["prompt"]);
     case "embed":
@@ -164,6 +195,8 @@ export function tokenIdInput(type: RequestType, body: unknown): "prompt" | "inpu
 export interface LocateOptions {
   /** Tool-call arguments (default true): a guardrail's `tool_arguments: false` leaves them out. */
   toolArguments?: boolean;
+  /** Tool results of a request (default true): a guardrail's `tool_results: false` leaves them out. */
+  toolResults?: boolean;
 }
 
 /** Slots of every string inside a JSON value (an Anthropic tool input), depth first, in key order. */
@@ -258,17 +291,46 @@ function responseSlots(type: RequestType, body: Obj, toolArguments: boolean): Te
       });
       return slots;
     }
+    case "responses":
+      return responsesOutputSlots(body, toolArguments);
     case "embed":
       // Embedding vectors carry no text to evaluate.
       return [];
   }
 }
 
+/**
+ * Slots of a Responses answer: every `output_text` of its messages, every `function_call`'s
+ * arguments (decoded as chat's tool-call arguments are), and an `mcp_call`'s arguments and output
+ * (its output is what the tool said, read whatever `tool_arguments` says).
+ */
+function responsesOutputSlots(body: Obj, toolArguments: boolean): TextSlot[] {
+  if (!Array.isArray(body.output)) return [];
+  const slots: TextSlot[] = [];
+  body.output.forEach((item, index) => {
+    if (!isObject(item)) return;
+    if (item.type === "message" && Array.isArray(item.content)) {
+      item.content.forEach((part, k) => {
+        if (isObject(part) && part.type === "output_text" && typeof part.text === "string")
+          slots.push({ path: ["output", index, "content", k, "text"], text: part.text });
+      });
+    } else if (item.type === "function_call" || item.type === "mcp_call") {
+      if (toolArguments && typeof item.arguments === "string")
+        argumentSlots(item.arguments, ["output", index, "arguments"], slots);
+      if (item.type === "mcp_call" && typeof item.output === "string" && item.output)
+        slots.push({ path: ["output", index, "output"], text: item.output });
+    }
+  });
+  return slots;
+}
+
 /** Finds the evaluated text of a request (input side) or response (output side). */
 export function locateText(side: Side, requestType: RequestType, body: unknown, options: LocateOptions = {}): EvaluatedText {
   if (!isObject(body)) return { text: "", slots: [] };
   const slots =
-    side === "input" ? requestSlots(requestType, body) : responseSlots(requestType, body, options.toolArguments !== false);
+    side === "input"
+      ? requestSlots(requestType, body, options.toolResults !== false)
+      : responseSlots(requestType, body, options.toolArguments !== false);
   return { text: slots.map((s) => s.text).join(PART_SEPARATOR), slots };
 }
 

@@ -218,7 +218,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       if (!requestType) {
         throw new GuardgateError(
           "invalid_request_type",
-          `requestType: "${o.requestType}" is not one of chatComplete, complete, embed, messages`,
+          `requestType: "${o.requestType}" is not one of chatComplete, complete, embed, messages, responses`,
         );
       }
       if (o.side === "output" && o.response === undefined) {

@@ -16,6 +16,8 @@ export function bodyForText(side: Side, requestType: RequestType, text: string):
         return { prompt: text };
       case "embed":
         return { input: text };
+      case "responses":
+        return { input: [{ role: "user", content: text }] };
     }
   }
   switch (requestType) {
@@ -25,11 +27,13 @@ export function bodyForText(side: Side, requestType: RequestType, text: string):
       return { choices: [{ index: 0, text, finish_reason: "stop" }] };
     case "messages":
       return { role: "assistant", content: [{ type: "text", text }] };
+    case "responses":
+      return { object: "response", output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }] };
     case "embed":
       throw new GuardgateError("invalid_side", "the output side does not apply to embed: embeddings carry no text");
   }
   throw new GuardgateError(
     "invalid_request_type",
-    `"${String(requestType)}" is not one of chatComplete, complete, embed, messages`,
+    `"${String(requestType)}" is not one of chatComplete, complete, embed, messages, responses`,
   );
 }

@@ -10,8 +10,8 @@ export type CheckKind = "deterministic" | "network" | "model";
 /** Which side of a request a guardrail validates. */
 export type Side = "input" | "output";
 
-/** The four guarded endpoint kinds, named as the peer gateway names them. */
-export type RequestType = "chatComplete" | "complete" | "embed" | "messages";
+/** The guarded endpoint kinds, named as the peer gateway names them. */
+export type RequestType = "chatComplete" | "complete" | "embed" | "messages" | "responses";
 
 /** Plan class of a plugin (spec §5): which plans may use its checks. */
 export type PluginClass = "BASIC" | "PARTNER" | "PRO" | "custom";
@@ -138,6 +138,8 @@ export interface Guardrail {
   streamMode?: StreamMode;
   /** `tool_arguments: false`: the output text it reads leaves tool-call arguments out. */
   toolArguments?: false;
+  /** `tool_results: false`: the input text it reads leaves tool results (tool messages, `function_call_output` items, `tool_result` blocks) out. */
+  toolResults?: false;
   checks: CheckConfig[];
   onSuccess?: FeedbackConfig;
   onFail?: FeedbackConfig;

@@ -48,6 +48,12 @@ import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
 import { assertJsonTextDepth } from "./intake/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
+import { responsesRoutes } from "./routes/responses.js";
+import { Conversations } from "./providers/conversations.js";
+import { MemoryStoredResponses } from "./store/memory-responses.js";
+import type { StoredResponseRepository } from "./store/repository.js";
+import { countTokensRoute } from "./routes/count-tokens.js";
+import { TokenCounter } from "./count-tokens.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
   ApiKeySource,
@@ -94,6 +100,8 @@ export interface AppOptions {
   planCache?: PlanCacheOptions;
   /** Keep request and response bodies in the request log: always, never, or as each request's workspace says. */
   logBodies?: boolean | ((workspaceId: string) => Promise<boolean>);
+  /** Where Responses answered through chat are kept (the store's); in memory otherwise. */
+  storedResponses?: StoredResponseRepository;
   /** Throttling of unknown API keys per source (auth-throttle.ts); defaults: 10 a minute. */
   authThrottle?: AuthThrottleOptions;
   /** pino options (level…) or false for no log; credentials headers are always redacted. */
@@ -298,6 +306,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     pluginCredentials,
     providerResolver,
   );
+  const logBodies = options.logBodies ?? settings.log_bodies ?? false;
+  const conversations = new Conversations(
+    options.storedResponses ?? new MemoryStoredResponses(),
+    typeof logBodies === "function" ? logBodies : () => logBodies,
+  );
   const gateway = new Gateway({
     providers: providerResolver,
     phases,
@@ -311,7 +324,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     logSink: recordSink,
     logger: app.log,
     retryTiming: options.retry ?? {},
-    logBodies: options.logBodies ?? settings.log_bodies ?? false,
+    logBodies,
+    conversations,
     ...(settings.log_body_max_bytes !== undefined && { logBodyMaxBytes: settings.log_body_max_bytes }),
     ...(settings.log_durable && { durableLogs: true }),
     ...(settings.stream_check_budget_ms !== undefined && { streamCheckBudgetMs: settings.stream_check_budget_ms }),
@@ -393,6 +407,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       done(null, payload);
     });
     inferenceRoutes(scope, gateway, plans, bodyLimit);
+    responsesRoutes(scope, conversations, { plans, providers: providerResolver, upstream });
+    const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
+    countTokensRoute(scope, counter, plans);
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });

@@ -59,7 +59,7 @@ export const GATEWAY_ERRORS = {
   invalid_model: { status: 400, meaning: "the body's model is not a string, or an @slug/model without a model" },
   invalid_request_type: {
     status: 400,
-    meaning: "a hook call names a request type other than chatComplete, complete, embed, messages",
+    meaning: "a hook call names a request type other than chatComplete, complete, embed, messages, responses",
   },
   stream_not_checkable: {
     status: 400,
@@ -73,6 +73,11 @@ export const GATEWAY_ERRORS = {
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   not_found: { status: 404, meaning: "no route of the gateway has this method and path" },
+  response_not_found: {
+    status: 404,
+    meaning:
+      "previous_response_id or /v1/responses/{id} names a response this workspace has not stored (none kept with store: false, or where bodies are not kept)",
+  },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
     status: 400,

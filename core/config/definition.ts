@@ -25,6 +25,8 @@ export interface GuardrailDefinition {
   stream_mode?: StreamMode;
   /** Output side: whether the guardrail reads tool-call arguments with the text (default true). */
   tool_arguments?: boolean;
+  /** Input side: whether the guardrail reads tool results (tool messages, `function_call_output` items) with the text (default true). */
+  tool_results?: boolean;
   checks: Array<{ id: string; parameters?: Record<string, unknown>; is_enabled?: boolean }>;
   on_success?: { feedback?: FeedbackConfig };
   on_fail?: { feedback?: FeedbackConfig };
@@ -137,6 +139,7 @@ export function prepareGuardrail(
     throw new ConfigError(joinPath(path, "stream_mode"), `must be one of ${STREAM_MODES.map((m) => `"${m}"`).join(", ")}`);
   }
   const toolArguments = optionalBoolean(def, "tool_arguments", path);
+  const toolResults = optionalBoolean(def, "tool_results", path);
   const checksPath = joinPath(path, "checks");
   if (!Array.isArray(def.checks) || def.checks.length === 0) {
     throw new ConfigError(checkPaths ? path : checksPath, "a guardrail needs at least one check");
@@ -164,6 +167,7 @@ export function prepareGuardrail(
   if (inline) guardrail.inline = true;
   if (streamMode !== undefined) guardrail.streamMode = streamMode as StreamMode;
   if (toolArguments === false && side === "output") guardrail.toolArguments = false;
+  if (toolResults === false && side === "input") guardrail.toolResults = false;
   const onSuccess = feedbackOf(def, "on_success", path);
   const onFail = feedbackOf(def, "on_fail", path);
   if (onSuccess) guardrail.onSuccess = onSuccess;
@@ -181,6 +185,13 @@ export function prepareGuardrail(
       path: joinPath(path, "tool_arguments"),
       code: "tool_arguments_input",
       message: `${joinPath(path, "tool_arguments")}: tool_arguments applies to output guardrails only; the input side reads the last message`,
+    });
+  }
+  if (toolResults !== undefined && side === "output") {
+    warnings.push({
+      path: joinPath(path, "tool_results"),
+      code: "tool_results_output",
+      message: `${joinPath(path, "tool_results")}: tool_results applies to input guardrails only; the output side reads the answer`,
     });
   }
   // A monitored deny says what enforcing would do; only a plain asynchronous deny is a mistake.

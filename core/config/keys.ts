@@ -187,6 +187,7 @@ export const CONFIG_KEYS: Readonly<Record<KeyLevel, Readonly<Record<string, KeyS
     mode: ACTS,
     stream_mode: ACTS,
     tool_arguments: ACTS,
+    tool_results: ACTS,
     on_fail: ACTS,
     on_success: ACTS,
     onFail: ACTS,

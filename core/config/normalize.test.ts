@@ -94,6 +94,21 @@ describe("config normalisation", () => {
     ).rejects.toThrow("output_guardrails[0].tool_arguments: must be boolean");
   });
 
+  it("reads tool_results: false on an input guardrail, warns on the output side, and refuses a non-boolean by path", async () => {
+    const e = await engine();
+    const { input } = await e.normalize({ input_guardrails: [{ id: "user", tool_results: false, wordCount: { maxWords: 5 } }] });
+    expect(input[0]?.toolResults).toBe(false);
+    const reading = await e.normalize({ input_guardrails: [{ id: "all", tool_results: true, wordCount: { maxWords: 5 } }] });
+    expect(reading.input[0]?.toolResults).toBeUndefined();
+    const { warnings } = await e.normalize({
+      output_guardrails: [{ id: "out", tool_results: false, wordCount: { maxWords: 5 } }],
+    });
+    expect(warnings.map((w) => w.code)).toEqual(["tool_results_output"]);
+    await expect(
+      e.normalize({ input_guardrails: [{ id: "bad", tool_results: "no", wordCount: { maxWords: 5 } }] }),
+    ).rejects.toThrow("input_guardrails[0].tool_results: must be boolean");
+  });
+
   it("lets the same guardrail id serve both sides", async () => {
     const e = await engine();
     const { input, output } = await e.normalize({ input_guardrails: ["word-limit"], output_guardrails: ["word-limit"] });

@@ -15,7 +15,7 @@ import { errorValue, validOutcome } from "./outcome.js";
 import type { Content, EnabledCheck, PhaseRun } from "./state.js";
 import type { PhaseTask } from "./task.js";
 import { runWithLimit, type Timing } from "./time-limit.js";
-import { applyTransform, withoutToolArguments } from "./transforms.js";
+import { applyTransform, withoutToolArguments, withoutToolResults } from "./transforms.js";
 
 /**
  * The credentials a check gets: those of its parameters (validated when the config was loaded),
@@ -47,7 +47,12 @@ export async function runCheck(
   checkSignal: AbortSignal | undefined,
 ): Promise<{ result: CheckResult; next?: Content }> {
   const { task } = run;
-  const content = guardrail.toolArguments === false ? withoutToolArguments(run, phaseContent) : phaseContent;
+  const content =
+    guardrail.toolArguments === false
+      ? withoutToolArguments(run, phaseContent)
+      : guardrail.toolResults === false
+        ? withoutToolResults(run, phaseContent)
+        : phaseContent;
   const created_at = isoNow();
   const started = performance.now();
   const timing: Timing = { end: 0 };

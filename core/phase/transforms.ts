@@ -22,6 +22,20 @@ export function withoutToolArguments(run: PhaseRun, content: Content): Content {
   return view;
 }
 
+/** Content views without tool results, per content: the input guardrails that opted out share one. */
+const resultFreeViews = new WeakMap<Content, Content>();
+
+/** The content as a guardrail with `tool_results: false` reads it: the same bodies, the text without tool results. */
+export function withoutToolResults(run: PhaseRun, content: Content): Content {
+  if (run.task.side !== "input") return content;
+  let view = resultFreeViews.get(content);
+  if (!view) {
+    view = { ...content, located: locateText("input", run.requestType, content.request, { toolResults: false }) };
+    resultFreeViews.set(content, view);
+  }
+  return view;
+}
+
 /** Applies a check's transform to the content of its side; returns undefined when nothing changed. */
 export function applyTransform(
   side: Side,

@@ -2,7 +2,7 @@
  * The admin API (`/admin/v1/...`) as a fastify plugin: authenticated by `x-gateway-api-key`,
  * bodies validated by JSON Schema, errors as `{error: {code, message}}` with 400 / 401 / 403 /
  * 404 / 409, and its OpenAPI document at `/admin/v1/openapi.json` (public: it holds no data).
- * `GET /v1/models` lists the caller's workspace's models for the members' gallery.
+ * `GET /v1/models` lists the caller's workspace's models for the members' gallery; `GET /v1/models/{id}` reads one.
  */
 import swagger from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -70,7 +70,13 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown)
   return reply.code(status).send({ error: { code, message } });
 }
 
-/** Registers the admin API and `GET /v1/models`. */
+const MODELS_QUERY = {
+  type: "object",
+  properties: { workspace_id: { type: "string", description: "For organization-level keys: which workspace." } },
+  additionalProperties: false,
+} as const;
+
+/** Registers the admin API, `GET /v1/models` and `GET /v1/models/{id}`. */
 export async function adminPlugin(app: FastifyInstance, options: AdminOptions): Promise<void> {
   const { management, sources, throttle } = options;
   await app.register(
@@ -112,6 +118,16 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
     { prefix: ADMIN_PREFIX },
   );
 
+  /** The workspace whose models a request lists: the key's own, or the one an organization-level key names. */
+  async function modelsWorkspace(request: FastifyRequest): Promise<string> {
+    const actor = actorOf(request);
+    const workspaceId = (request.query as { workspace_id?: string }).workspace_id ?? actor.workspace_id;
+    if (!workspaceId) {
+      throw new ManagementError("workspace_required", "workspace_id: an organization-level key must name the workspace");
+    }
+    return (await management.workspaces.get(actor, workspaceId)).id;
+  }
+
   await app.register(async (scope) => {
     scope.setValidatorCompiler(adminValidatorCompiler);
     scope.setErrorHandler((error: FastifyError, request, reply) => {
@@ -120,27 +136,17 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       return reply.code(status).send(errorBody("openai", status, code, message));
     });
     requireAdminKey(scope, sources, throttle);
-    scope.get(
-      "/v1/models",
-      {
-        schema: {
-          querystring: {
-            type: "object",
-            properties: { workspace_id: { type: "string", description: "For organization-level keys: which workspace." } },
-            additionalProperties: false,
-          },
-        },
-      },
-      async (request) => {
-        const actor = actorOf(request);
-        const workspaceId = (request.query as { workspace_id?: string }).workspace_id ?? actor.workspace_id;
-        if (!workspaceId) {
-          throw new ManagementError("workspace_required", "workspace_id: an organization-level key must name the workspace");
-        }
-        const workspace = await management.workspaces.get(actor, workspaceId);
-        const baseUrl = `${request.protocol}://${request.host}`;
-        return { object: "list", data: await management.models(workspace.id, baseUrl) };
-      },
-    );
+    scope.get("/v1/models", { schema: { querystring: MODELS_QUERY } }, async (request) => {
+      const baseUrl = `${request.protocol}://${request.host}`;
+      return { object: "list", data: await management.models(await modelsWorkspace(request), baseUrl) };
+    });
+    // A wildcard, as model ids hold slashes (`@provider/org/model`).
+    scope.get("/v1/models/*", { schema: { querystring: MODELS_QUERY } }, async (request) => {
+      const id = (request.params as { "*": string })["*"];
+      const models = await management.models(await modelsWorkspace(request), `${request.protocol}://${request.host}`);
+      const model = models.find((m) => m.id === id);
+      if (!model) throw new ManagementError("not_found", `The model '${id}' does not exist or you do not have access to it.`);
+      return model;
+    });
   });
 }

@@ -11,6 +11,7 @@ import { FORMATS, type WireFormat } from "../formats/index.js";
 import type { CallFacts, ProviderCall } from "../providers/kind.js";
 import { sendCall } from "../providers/send.js";
 import { kindOf } from "../providers/catalog.js";
+import type { Conversations } from "../providers/conversations.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
 import type { UpstreamClient } from "../upstream/client.js";
@@ -66,6 +67,8 @@ export interface TargetCallDeps {
   upstream: UpstreamClient;
   cache: AnswerCache;
   retryTiming: RetryTiming;
+  /** Stored Responses conversations, for `previous_response_id` on providers reached through chat. */
+  conversations?: Conversations;
 }
 
 /** `interceptors` (outermost first) around `bottom`, composed once: each step's `next` is fixed here. */
@@ -201,6 +204,7 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
       ...(node.settings.requestTimeoutMs !== undefined && { timeoutMs: node.settings.requestTimeoutMs }),
       signal: ctx.signal,
       facts: call.facts,
+      ...(deps.conversations && { conversation: conversationOf(deps.conversations, ctx.identity.workspaceId) }),
     };
     const response = await sendCall(kindOf(provider.name), deps.upstream, providerCall);
     const headers = passedBackHeaders(response.headers);
@@ -263,4 +267,9 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
     if (retryAfter !== undefined && (response.status === 429 || response.status === 503)) outcome.retryAfterMs = retryAfter;
     return outcome;
   };
+}
+
+/** The reader of one workspace's stored Responses conversations. */
+function conversationOf(conversations: Conversations, workspaceId: string): (id: string) => Promise<Record<string, unknown>[]> {
+  return (id) => conversations.history(workspaceId, id);
 }

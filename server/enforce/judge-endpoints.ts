@@ -74,7 +74,8 @@ export async function withJudgeEndpoints(
     // The mock answers requests, not judgements, and the judge speaks the OpenAI or Anthropic API
     // at a base URL: a kind that builds its URLs (Azure) or has a format of its own (Bedrock)
     // is not one. The check reports the missing endpoint.
-    if (provider?.kind !== "http" || !provider.format || kindOf(provider.name).passthrough) continue;
+    if (provider?.kind !== "http" || !provider.format || provider.format === "responses" || kindOf(provider.name).passthrough)
+      continue;
     judges[slug] = { format: provider.format, base_url: provider.baseUrl, headers: provider.headers };
   }
   if (Object.keys(judges).length === 0) return credentials;

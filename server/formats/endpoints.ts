@@ -1,5 +1,5 @@
 /**
- * The four guarded inference endpoints (spec §4), as the formats declare them: the request type
+ * The guarded inference endpoints (spec §4), as the formats declare them: the request type
  * the engine knows them by, the wire format they speak, and the path appended to a provider's
  * base URL.
  */
@@ -20,3 +20,10 @@ export interface Endpoint {
 export const ENDPOINTS: readonly Endpoint[] = FORMAT_LIST.flatMap((format) =>
   format.endpoints.map((endpoint) => ({ ...endpoint, format: format.name, errorStyle: format.name })),
 );
+
+/** The endpoint served at `route`; throws for a route no format declares. */
+export function endpointAt(route: string): Endpoint {
+  const endpoint = ENDPOINTS.find((e) => e.route === route);
+  if (!endpoint) throw new Error(`no format declares the route ${route}`);
+  return endpoint;
+}

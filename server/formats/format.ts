@@ -12,7 +12,7 @@ import type { HookResults, RequestType } from "../../core/index.js";
 import type { SseEvent } from "./sse.js";
 
 /** The name of a wire format, as endpoints, providers and the catalog give it. */
-export type FormatName = "openai" | "anthropic";
+export type FormatName = "openai" | "anthropic" | "responses";
 
 /** One guarded inference endpoint of a format. */
 export interface FormatEndpoint {
@@ -62,6 +62,12 @@ export interface StreamText {
   textsOf(body: unknown): Map<number, string[]>;
   /** Whether this event ends the stream (`[DONE]`, `message_stop`): held back until the output phase ran. */
   isTerminal(event: SseEvent): boolean;
+  /**
+   * For formats whose events repeat texts streamed before them (the Responses API's done events
+   * and `response.completed`): called, in order, for each held event sent as it came, this one
+   * re-written to repeat the texts as they were sent (redacted), or undefined to send it as it came.
+   */
+  echo?(event: SseEvent): Buffer | undefined;
 }
 
 /** What an error envelope says. */

@@ -6,14 +6,15 @@ import type { RequestType } from "../../core/index.js";
 import { anthropic } from "./anthropic.js";
 import type { FormatName, WireFormat } from "./format.js";
 import { openai } from "./openai.js";
+import { responses } from "./responses.js";
 
 export type { ErrorFields, FormatEndpoint, FormatName, MockAnswer, StreamText, WireFormat } from "./format.js";
 
 /** Every format, in the order their endpoints are registered. */
-export const FORMAT_LIST: readonly WireFormat[] = [openai, anthropic];
+export const FORMAT_LIST: readonly WireFormat[] = [openai, anthropic, responses];
 
 /** The formats by name. */
-export const FORMATS: Readonly<Record<FormatName, WireFormat>> = { openai, anthropic };
+export const FORMATS: Readonly<Record<FormatName, WireFormat>> = { openai, anthropic, responses };
 
 /** The format whose endpoint serves a request type. */
 export function formatOfRequestType(requestType: RequestType): WireFormat {

@@ -95,7 +95,10 @@ export function requestTypeOf(value: string | undefined, where: string, body: Re
   }
   const type = baseRequestType(value);
   if (!type)
-    throw new GatewayError("invalid_request_type", `${where}: "${value}" is not one of chatComplete, complete, embed, messages`);
+    throw new GatewayError(
+      "invalid_request_type",
+      `${where}: "${value}" is not one of chatComplete, complete, embed, messages, responses`,
+    );
   return type;
 }
 

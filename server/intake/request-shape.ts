@@ -102,6 +102,28 @@ function assertTexts(body: Record<string, unknown>, field: "prompt" | "input"): 
   }
 }
 
+/**
+ * A Responses request's `input`: a string, or a non-empty list of items, each an object; the
+ * items guardrails read (messages, `function_call_output`) carry text as a string or typed parts.
+ */
+function assertResponsesInput(body: Record<string, unknown>): void {
+  const input = body.input;
+  if (input === undefined) refuse("input", "is required");
+  if (typeof input === "string") return;
+  if (!Array.isArray(input) || input.length === 0) refuse("input", "must be a string or a non-empty array of input items");
+  input.forEach((item, index) => {
+    const field = `input[${index}]`;
+    if (!isObject(item)) refuse(field, "must be an input item object");
+    if (item.type === "function_call_output") {
+      if (typeof item.output !== "string" && !Array.isArray(item.output))
+        refuse(`${field}.output`, "must be a string or an array of content parts");
+    } else if ((item.type === undefined || item.type === "message") && item.content !== undefined) {
+      if (typeof item.content !== "string" && !Array.isArray(item.content))
+        refuse(`${field}.content`, "must be a string or an array of content parts");
+    }
+  });
+}
+
 /** Throws a 400 naming the field when a body does not have its route's shape. */
 export function assertRequestShape(requestType: RequestType, body: Record<string, unknown>): void {
   if (body.model !== undefined && typeof body.model !== "string") refuse("model", "must be a string");
@@ -118,5 +140,7 @@ export function assertRequestShape(requestType: RequestType, body: Record<string
       return assertTexts(body, "prompt");
     case "embed":
       return assertTexts(body, "input");
+    case "responses":
+      return assertResponsesInput(body);
   }
 }

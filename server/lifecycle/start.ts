@@ -294,6 +294,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       gate,
       // Bodies go to the sink only for workspaces that keep them (the sink drops any others).
       logBodies: (workspaceId: string) => sink.keepsBodies(workspaceId),
+      storedResponses: store.storedResponses,
     },
     async setup(built) {
       app = built;

@@ -88,5 +88,5 @@ export function recordJson(value: unknown): string | undefined {
  * for the request's record, which holds the same objects.
  */
 export function hookResultsJson(hooks: unknown): string | undefined {
-  return hooksText(hooks, written);
+  return hookResultsText(hooks, written);
 }

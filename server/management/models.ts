@@ -3,7 +3,10 @@
  * usage snippet each — the members' gallery. An allow-list of "all" lists the models the price
  * table and the integration's pricing name; any other model of the provider still resolves.
  */
+import { endpointAt } from "../formats/endpoints.js";
 import { pricedModels } from "../limits/prices.js";
+import { translationOf } from "../providers/send.js";
+import { kindOf } from "../providers/catalog.js";
 import type { Integration, Provider } from "../store/types.js";
 import type { ManagementContext } from "./context.js";
 import { intersectModels } from "./limit-rules.js";
@@ -16,7 +19,21 @@ export interface CatalogModel {
   owned_by: string;
   provider: string;
   model: string;
+  /** How a `/v1/responses` request reaches the model: passed through, translated through chat, or not at all. */
+  responses: ResponsesReach;
   usage: { curl: string; node: string };
+}
+
+/** How a Responses request reaches a provider kind. */
+export type ResponsesReach = "passthrough" | "translated" | "unsupported";
+
+const RESPONSES = endpointAt("/v1/responses");
+
+/** Whether a Responses request passes through to a provider of `kind`, is translated through its chat form, or cannot reach it. */
+export function responsesReach(kind: string): ResponsesReach {
+  const route = translationOf(kindOf(kind), RESPONSES);
+  if (route === "none") return "passthrough";
+  return route === "chat" ? "translated" : "unsupported";
 }
 
 /** The models a provider over an integration allows, by name. */
@@ -82,6 +99,7 @@ export async function workspaceModels(ctx: ManagementContext, workspaceId: strin
         owned_by: integration.provider,
         provider: provider.slug,
         model,
+        responses: responsesReach(integration.provider),
         usage: usageSnippet(baseUrl, integration.provider, id),
       });
     }

@@ -204,6 +204,11 @@ export const guardrailSchema = {
       type: "boolean",
       description: "Output side: whether the checks read tool-call arguments with the answer's text (default true).",
     },
+    tool_results: {
+      type: "boolean",
+      description:
+        "Input side: whether the checks read tool results (tool messages, function_call_output items) with the request's text (default true).",
+    },
     checks: {
       type: "array",
       minItems: 1,

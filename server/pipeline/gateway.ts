@@ -13,6 +13,9 @@ import type { RequestLogSink } from "../logs/sink.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
+import type { Conversations } from "../providers/conversations.js";
+import { translationOf } from "../providers/send.js";
+import { kindOf } from "../providers/catalog.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { Answers } from "../call/answer.js";
 import { recordFacts } from "../call/attempts.js";
@@ -69,6 +72,8 @@ export interface GatewayDeps {
   streamCheckBudgetMs?: number;
   /** Adds the guardrails of the policies holding each target, once its provider and model are resolved. */
   policies?: PolicyAttacher;
+  /** Stored Responses conversations of providers reached through chat (`previous_response_id`, `/v1/responses/{id}`). */
+  conversations?: Conversations;
 }
 
 /** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (docs/spec-notes.md, "The peer gateway"). */
@@ -104,6 +109,7 @@ export class Gateway {
       upstream: deps.upstream,
       cache: deps.cache,
       retryTiming: deps.retryTiming,
+      ...(deps.conversations && { conversations: deps.conversations }),
     });
   }
 
@@ -126,6 +132,8 @@ export class Gateway {
     if (outcome.kind === "stream") {
       return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.relay(ctx, outcome) };
     }
+    // Kept before the answer leaves: the client may name it as previous_response_id at once.
+    await this.#keepResponse(ctx, outcome, outcome.output);
     // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
     if (this.durableLogs) await this.finish(ctx, outcome);
     else void this.finish(ctx, outcome);
@@ -179,7 +187,8 @@ export class Gateway {
   private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
     return outcome.relay.relay({
       strict: ctx.strict,
-      onEnd: (summary) => {
+      onEnd: async (summary) => {
+        if (summary.error === undefined && !summary.stop) await this.#keepResponse(ctx, outcome, summary.body);
         const written = this.finish(ctx, outcome, summary);
         return this.deps.durableLogs ? written : undefined;
       },
@@ -195,6 +204,19 @@ export class Gateway {
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
     return job;
+  }
+
+  /** Stores a Responses answer a provider reached through chat gave, as the client received it (conversations.ts). */
+  async #keepResponse(ctx: RequestContext, outcome: Outcome, response: unknown): Promise<void> {
+    const { conversations } = this.deps;
+    const leaf = outcome.leaf;
+    if (!conversations || !leaf || !ok(outcome.status) || leaf.provider.kind !== "http") return;
+    if (ctx.endpoint.route !== "/v1/responses" || translationOf(kindOf(leaf.provider.name), ctx.endpoint) !== "chat") return;
+    try {
+      await conversations.keep(ctx.identity.workspaceId, leaf.request, response);
+    } catch (error) {
+      this.deps.logger.error({ err: error, requestId: ctx.id }, "storing the response failed");
+    }
   }
 
   /** Whether an answer must wait for its record's commit before it is sent. */

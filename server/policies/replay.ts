@@ -11,7 +11,7 @@ import { type LogEntry, percentile } from "../store/log-types.js";
 import { REPLAY_FORMAT, type ReplayCheckLine, type ReplayReport, type ReplaySubject } from "./replay-report.js";
 import { isObject, ThreadShare } from "../../core/internal.js";
 
-const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>(["chatComplete", "complete", "embed", "messages"]);
+const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>(["chatComplete", "complete", "embed", "messages", "responses"]);
 
 /** Example log ids kept per outcome and per check. */
 const EXAMPLES = 5;

@@ -14,7 +14,7 @@ import { OPENAI_CHAT } from "./kinds/openai/index.js";
 
 /** Known providers, by the name used in configs and `x-gateway-provider`. */
 export const PROVIDER_CATALOG: Readonly<Record<string, ProviderKind>> = {
-  openai: { format: "openai", baseUrl: "https://api.openai.com/v1", chat: OPENAI_CHAT },
+  openai: { format: "openai", alsoServes: ["responses"], baseUrl: "https://api.openai.com/v1", chat: OPENAI_CHAT },
   anthropic: { format: "anthropic", baseUrl: "https://api.anthropic.com/v1", chat: ANTHROPIC_CHAT },
   groq: { format: "openai", baseUrl: "https://api.groq.com/openai/v1", chat: OPENAI_CHAT },
   "mistral-ai": { format: "openai", baseUrl: "https://api.mistral.ai/v1", chat: OPENAI_CHAT },

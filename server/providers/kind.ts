@@ -39,6 +39,13 @@ export interface ProviderCall {
   signal?: AbortSignal;
   /** Where the kind notes what the request log keeps of this call; filled while the answer is read. */
   facts?: CallFacts;
+  /**
+   * A Responses API id route passed through (`GET /v1/responses/{id}`, its `input_items`, `DELETE`,
+   * `cancel`): the method, the path after the endpoint's own, and the client's query string.
+   */
+  idRoute?: IdRoute;
+  /** The items of a stored Responses conversation by `previous_response_id`, for a call translated through chat. */
+  conversation?: (previousResponseId: string) => Promise<Json[]>;
 }
 
 /**
@@ -50,10 +57,21 @@ export interface CallFacts {
   provider_filters?: ProviderFilters;
 }
 
+/** A Responses API id route as a passthrough call makes it. */
+export interface IdRoute {
+  method: "GET" | "DELETE" | "POST";
+  /** After the endpoint's path: `/{id}`, `/{id}/input_items`, `/{id}/cancel`. */
+  path: string;
+  /** The client's query string, without its `?`; empty when none. */
+  query: string;
+}
+
 /** The URL and headers of a passthrough call. */
 export interface PassthroughTarget {
   url: string;
   headers: Record<string, string>;
+  /** The body to send, when not the client's as it came (Azure's Responses API names the deployment as the model). */
+  body?: string;
 }
 
 /** A request in a provider's own format, ready to send. */
@@ -110,6 +128,8 @@ export interface EmbeddingsBackend {
 export interface ProviderKind {
   /** The format it speaks natively, when it is one guardgate serves; none for Bedrock or Gemini. */
   readonly format?: FormatName;
+  /** Other formats it serves natively, passed through like its own (OpenAI's and Azure's Responses API). */
+  readonly alsoServes?: readonly FormatName[];
   /** Base URL with the version segment; none where the options build it (Azure, Bedrock, Vertex) or for local servers. */
   readonly baseUrl?: string;
   /** Where a passthrough call goes, when not `baseUrl + upstreamPath` with the provider's headers. */

@@ -133,7 +133,8 @@ export class ProviderResolver {
       return { provider, ...(named.model !== undefined && { model: named.model }) };
     }
     const provider = named.name;
-    const name = provider ?? (customHost ? endpoint.format : undefined);
+    // A custom host with no provider named is a server of the route's format: OpenAI's for the Responses API.
+    const name = provider ?? (customHost ? (endpoint.format === "responses" ? "openai" : endpoint.format) : undefined);
     if (!name) {
       throw new GatewayError(
         "no_provider",

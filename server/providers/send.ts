@@ -13,9 +13,10 @@ import type { UpstreamClient, UpstreamResponse } from "../upstream/client.js";
 import type { ChatBackend, EmbeddingsBackend, Json, NativeCall, NativeError, ProviderCall, ProviderKind } from "./kind.js";
 import { scrubSecrets } from "./options.js";
 import { CLIENT_CODECS } from "./codecs/index.js";
+import { inputItems, responseNotFound } from "./conversations.js";
 import { keptParameters } from "./translate.js";
 
-const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages"]);
+const CHAT_TYPES: ReadonlySet<RequestType> = new Set<RequestType>(["chatComplete", "messages", "responses"]);
 
 /**
  * How a call is translated on its way to a kind: not at all (a passthrough), through the OpenAI
@@ -25,7 +26,7 @@ export type Translation = "none" | "chat" | "embeddings";
 
 /** How a kind serves an endpoint, if it does. */
 export function translationOf(kind: ProviderKind, endpoint: Endpoint): Translation | undefined {
-  if (kind.format === endpoint.format) return "none";
+  if (kind.format === endpoint.format || kind.alsoServes?.includes(endpoint.format)) return "none";
   if (kind.chat && CHAT_TYPES.has(endpoint.requestType) && CLIENT_CODECS[endpoint.format]) return "chat";
   if (kind.embeddings && endpoint.requestType === "embed" && endpoint.format === "openai") return "embeddings";
   return undefined;
@@ -54,8 +55,15 @@ export async function sendCall(kind: ProviderKind, upstream: UpstreamClient, cal
 async function passthrough(kind: ProviderKind, upstream: UpstreamClient, call: ProviderCall): Promise<UpstreamResponse> {
   const target = kind.passthrough
     ? await kind.passthrough(call)
-    : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}`, headers: call.headers };
-  return answered(kind, await upstream.send({ ...target, body: call.text, ...common(call) }), call);
+    : { url: `${call.provider.baseUrl}${call.endpoint.upstreamPath}${idRouteTail(call)}`, headers: call.headers };
+  const method = call.idRoute && { method: call.idRoute.method };
+  return answered(kind, await upstream.send({ ...target, body: target.body ?? call.text, ...method, ...common(call) }), call);
+}
+
+/** What a Responses id route adds after the endpoint's path: its own path and the client's query. */
+export function idRouteTail(call: ProviderCall): string {
+  const route = call.idRoute;
+  return route ? `${route.path}${route.query ? `?${route.query}` : ""}` : "";
 }
 
 /** The provider's answer as its kind has the gateway read it (kind.ts, `answered`). */
@@ -79,7 +87,7 @@ async function translatedChat(
 ): Promise<UpstreamResponse> {
   const codec = CLIENT_CODECS[call.endpoint.format];
   if (!codec) throw new GatewayError("provider_format_mismatch", `${call.endpoint.route} cannot be translated`);
-  const chat = keptParameters(codec.toChat(call.body, call), backend.parameters, call);
+  const chat = keptParameters(codec.toChat(await withConversation(call), call), backend.parameters, call);
   if (call.stream) chat.stream = true;
   const native = await backend.request(chat, call, upstream);
   const response = answered(kind, await upstream.send({ ...native, ...common(call) }), call);
@@ -93,6 +101,17 @@ async function translatedChat(
     response.headers,
     codec.fromChat(backend.response(await objectOf(response), chat, call), call.body),
   );
+}
+
+/**
+ * The request with the stored conversation `previous_response_id` names before its own input: a
+ * provider reached through chat keeps no conversation, so the gateway sends it whole.
+ */
+async function withConversation(call: ProviderCall): Promise<Json> {
+  const previous = call.body.previous_response_id;
+  if (typeof previous !== "string") return call.body;
+  if (!call.conversation) throw responseNotFound(previous);
+  return { ...call.body, input: [...(await call.conversation(previous)), ...inputItems(call.body.input)] };
 }
 
 /**

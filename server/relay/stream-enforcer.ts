@@ -96,7 +96,7 @@ export class StreamEnforcer {
   /** Bytes ready to leave, in order. */
   #ready: Buffer[] = [];
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
-  readonly #terminal: Buffer[] = [];
+  readonly #terminal: SseEvent[] = [];
   #checkedAt = 0;
   /** Event bytes gathered into the text, and skipped past the gathering limit, of a stream not held. */
   #gatheredBytes = 0;
@@ -191,7 +191,7 @@ export class StreamEnforcer {
       else if (this.#error !== undefined) yield this.#brokenEvent();
       else {
         if (reportHooks && this.#output) yield hookEvent(format, { after_request_hooks: this.#output.results });
-        for (const event of this.#terminal) yield event;
+        for (const event of this.#terminal) yield (this.#hold && this.#text.echo?.(event)) || event.raw;
       }
     } finally {
       if (!this.#done) await this.#close();
@@ -282,7 +282,9 @@ export class StreamEnforcer {
     // was never checked, and an SDK still reading would add it to the answer, so it is dropped.
     if (this.#terminal.length) return;
     if (this.#text.isTerminal(event)) {
-      this.#terminal.push(event.raw);
+      // Read too: a terminal event may carry what the answer's body reports (the Responses API's usage).
+      this.#text.add(event);
+      this.#terminal.push(event);
       return;
     }
     if (this.#hold) {

@@ -267,7 +267,7 @@ export class TextHold {
       if (!waiting.parts.length) {
         // An event without text keeps its place: it leaves once the text before it did.
         if (!final && deferred) break;
-        out.push(waiting.event.raw);
+        out.push(this.text.echo?.(waiting.event) ?? waiting.event.raw);
       } else {
         if (waiting.parts.some((part) => part.end > (cursors.get(part.segment) as Cursor).limit)) break;
         const owns = waiting.parts.map((part) => {
@@ -276,7 +276,7 @@ export class TextHold {
           return piece;
         });
         const same = owns.every((own, i) => own === (waiting.parts[i] as Part).own);
-        out.push(same ? waiting.event.raw : this.#rewrite(waiting, owns));
+        out.push(same ? (this.text.echo?.(waiting.event) ?? waiting.event.raw) : this.#rewrite(waiting, owns));
       }
       bytes += waiting.event.raw.length;
       taken++;

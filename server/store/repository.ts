@@ -10,6 +10,7 @@
 
 import type { FeedbackRecord, GuardrailAggregate, LogEntry, LogFilter, LogPage, NewLogEntry, SpendFilter } from "./log-types.js";
 import type { DatasetRecord, DatasetRow, EvalRunRecord } from "./dataset-types.js";
+import type { StoredResponse } from "./response-types.js";
 import type {
   ApiKey,
   ApiKeyWithHash,
@@ -265,6 +266,15 @@ export interface EvalRunRepository {
   ): Promise<EvalRunRecord | undefined>;
 }
 
+/** Responses kept for the Responses API (`previous_response_id`, `/v1/responses/{id}`), by workspace. */
+export interface StoredResponseRepository {
+  /** Writes the record, replacing one with its id. */
+  put(record: StoredResponse): Promise<void>;
+  /** The workspace's response with this id; another workspace's is not found. */
+  get(workspaceId: string, id: string): Promise<StoredResponse | undefined>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
 /** Small key-value facts about the store itself (e.g. the fingerprint of the secret key). */
 export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
@@ -292,6 +302,7 @@ export interface Store {
   readonly feedback: FeedbackRepository;
   readonly datasets: DatasetRepository;
   readonly evalRuns: EvalRunRepository;
+  readonly storedResponses: StoredResponseRepository;
   readonly meta: MetaRepository;
   readonly changes: ChangeFeed;
   /**

@@ -35,6 +35,8 @@ export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** POST unless said otherwise; a GET or DELETE sends no body. */
+  method?: "POST" | "GET" | "DELETE";
   /** False when the host was chosen by a client: the custom-host policy applies. */
   trusted: boolean;
   timeoutMs?: number;
@@ -141,9 +143,9 @@ export class UpstreamClient {
       response = await dispatcher.request({
         origin: url.origin,
         path: url.path,
-        method: "POST",
+        method: request.method ?? "POST",
         headers: request.headers,
-        body: request.body,
+        body: request.method === "GET" || request.method === "DELETE" ? null : request.body,
         ...(request.signal && { signal: request.signal }),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

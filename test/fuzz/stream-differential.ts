@@ -1,17 +1,35 @@
 /**
  * The differential harness of the enforcement guarantee: fast-check generates answers (chat with
  * one to three choices, content as a string or an array of parts, tool calls, the legacy
- * function_call, text completions, Anthropic messages with text and tool_use blocks; with and
- * without an SSN, tool arguments with and without JSON escapes), renders each as the plain JSON
+ * function_call, text completions, Anthropic messages with text and tool_use blocks, Responses API
+ * answers with several message and function_call output items; with and without an SSN, tool
+ * arguments with and without JSON escapes), renders each as the plain JSON
  * answer and as a stream (deltas split anywhere, choices interleaved in any order, the bytes cut
  * anywhere: whole, event by event, each event in halves, at random points, byte by byte), and runs
  * both through a real gateway over sockets, under a policy that denies an SSN and one that
  * redacts it. What the client rebuilds must agree: the verdict, and the text of every choice.
+ * Responses answers also run with the stream held in each `stream_mode`: in `after` mode the
+ * stream is not held, so it must deliver the upstream's text as it was and report the JSON
+ * answer's verdict in its last `hook_results`.
  */
 import fc from "fast-check";
 import { startGateway, gatewayHeaders, type TestGateway } from "../support/gateway.js";
 import { startServer, sendJson, type LocalServer } from "../support/http-server.js";
-import { allText, type Rebuilt, rebuildAnthropicStream, rebuildJson, rebuildOpenAiStream } from "../support/rebuilt-answer.js";
+import {
+  allText,
+  type Rebuilt,
+  rebuildAnthropicStream,
+  rebuildJson,
+  rebuildOpenAiStream,
+  rebuildResponsesStream,
+} from "../support/rebuilt-answer.js";
+import {
+  functionCallItem,
+  messageItem,
+  responseObject,
+  ResponsesEventWriter,
+  responsesUsage,
+} from "../../server/formats/responses-events.js";
 
 export const SSN = "123-45-6789";
 const RULE = "\\d{3}-\\d{2}-\\d{4}";
@@ -30,7 +48,9 @@ export interface ChatChoice {
 export type Answer =
   | { kind: "chat"; choices: ChatChoice[]; escape: boolean }
   | { kind: "complete"; choices: string[] }
-  | { kind: "messages"; blocks: Array<{ text: string } | { input: Args }>; escape: boolean };
+  | { kind: "messages"; blocks: Array<{ text: string } | { input: Args }>; escape: boolean }
+  /** A Responses answer: message items (one or two output_text parts) and function_call items. */
+  | { kind: "responses"; items: Array<{ texts: string[] } | { input: Args }>; escape: boolean };
 
 /** How a stream is rendered: a seed for where deltas split and choices interleave, and how the bytes are cut. */
 export interface Rendering {
@@ -38,6 +58,8 @@ export interface Rendering {
   cut: "whole" | "events" | "halves" | "points" | "bytes";
   /** Characters per checked window (the config's stream_window). */
   window: number;
+  /** The config's stream_mode; when absent, each guardrail's default. */
+  mode?: "window" | "buffer" | "after";
 }
 
 /** One generated case. */
@@ -99,15 +121,41 @@ const messages: fc.Arbitrary<Answer> = fc.record({
   escape: fc.boolean(),
 });
 
-/** Generated cases. */
-export const cases: fc.Arbitrary<Case> = fc.record({
-  answer: fc.oneof({ weight: 3, arbitrary: chat }, { weight: 1, arbitrary: complete }, { weight: 2, arbitrary: messages }),
-  rendering: fc.record({
-    seed: fc.integer(),
-    cut: fc.constantFrom("whole", "events", "halves", "points", "bytes"),
-    window: fc.constantFrom(8, 24, 200),
+const responses: fc.Arbitrary<Answer> = fc.record({
+  kind: fc.constant("responses" as const),
+  items: fc.array(fc.oneof(fc.record({ texts: fc.array(text, { minLength: 1, maxLength: 2 }) }), fc.record({ input: args })), {
+    minLength: 1,
+    maxLength: 4,
   }),
+  escape: fc.boolean(),
 });
+
+const rendering = {
+  seed: fc.integer(),
+  cut: fc.constantFrom("whole" as const, "events" as const, "halves" as const, "points" as const, "bytes" as const),
+  window: fc.constantFrom(8, 24, 200),
+};
+
+/** Generated cases. */
+export const cases: fc.Arbitrary<Case> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      answer: fc.oneof({ weight: 3, arbitrary: chat }, { weight: 1, arbitrary: complete }, { weight: 2, arbitrary: messages }),
+      rendering: fc.record(rendering),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      answer: responses,
+      rendering: fc.record(
+        { ...rendering, mode: fc.constantFrom("window" as const, "buffer" as const, "after" as const) },
+        { requiredKeys: ["seed", "cut", "window"] },
+      ),
+    }),
+  },
+);
 
 /** A small seeded generator, so a rendering is a pure function of its case. */
 function random(seed: number): (n: number) => number {
@@ -140,8 +188,24 @@ function split(value: string, next: (n: number) => number): string[] {
   return pieces;
 }
 
+/** A Responses answer's output items. */
+function outputItems(answer: Extract<Answer, { kind: "responses" }>): Array<Record<string, unknown>> {
+  return answer.items.map((item, i) =>
+    "texts" in item
+      ? messageItem(`msg_${i}`, item.texts)
+      : functionCallItem(`fc_${i}`, `call_${i}`, "send", argsJson(item.input, answer.escape)),
+  );
+}
+
+/** A Responses answer's response object. */
+function responseOf(answer: Extract<Answer, { kind: "responses" }>): Record<string, unknown> {
+  const usage = responsesUsage(1, 1);
+  return responseObject({ id: "resp", model: "m", createdAt: 1, status: "completed", output: outputItems(answer), usage });
+}
+
 /** The plain JSON answer. */
 export function jsonOf(answer: Answer): Record<string, unknown> {
+  if (answer.kind === "responses") return responseOf(answer);
   if (answer.kind === "messages") {
     return {
       id: "msg",
@@ -199,6 +263,25 @@ const sse = (value: unknown, event?: string) => `${event ? `event: ${event}\n` :
 /** The answer's stream events, deltas split and choices interleaved as the rendering's seed says. */
 export function eventsOf(answer: Answer, seed: number): string[] {
   const next = random(seed);
+  if (answer.kind === "responses") {
+    const response = responseOf(answer);
+    const writer = new ResponsesEventWriter();
+    const out = [...writer.created(response)];
+    outputItems(answer).forEach((item, index) => {
+      const source = answer.items[index]!;
+      if ("texts" in source)
+        out.push(
+          ...writer.message(
+            index,
+            item,
+            source.texts.map((t) => split(t, next)),
+          ),
+        );
+      else out.push(...writer.functionCall(index, item, split(String(item.arguments), next)));
+    });
+    out.push(writer.finished(response));
+    return out.map((event) => event.toString("utf8"));
+  }
   if (answer.kind === "messages") {
     const out = [
       sse(
@@ -340,6 +423,34 @@ const policies = {
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** One call's outcome. */
+interface Called {
+  status: number;
+  rebuilt?: Rebuilt;
+  body: string;
+}
+
+/** The output guardrails' verdicts a JSON body (an answer or a 446) reports. */
+function verdictsOf(body: string): Pick<Rebuilt, "verdicts"> {
+  try {
+    const hooks = (JSON.parse(body) as { hook_results?: { after_request_hooks?: Array<{ verdict?: unknown }> } }).hook_results;
+    const after = hooks?.after_request_hooks;
+    return after ? { verdicts: after.map((result) => result.verdict === true) } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Where both answers report the output guardrails' verdicts (Responses answers do), they agree. */
+function sameVerdicts(where: string, plain: Called, streamed: Called): string | undefined {
+  const a = plain.rebuilt?.verdicts;
+  const b = streamed.rebuilt?.verdicts;
+  if (a === undefined && b === undefined) return undefined;
+  if (JSON.stringify(a) !== JSON.stringify(b))
+    return `${where}: verdicts differ: json ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`;
+  return undefined;
+}
+
 /** Starts the gateway and the upstream of the harness. */
 export async function startHarness(): Promise<Harness> {
   let current: Case | undefined;
@@ -374,29 +485,57 @@ export async function startHarness(): Promise<Harness> {
   ): Promise<{ status: number; rebuilt?: Rebuilt; body: string }> {
     current = c;
     const { answer } = c;
-    const n = answer.kind === "messages" ? 1 : answer.choices.length;
-    const route =
-      answer.kind === "chat" ? "/v1/chat/completions" : answer.kind === "complete" ? "/v1/completions" : "/v1/messages";
+    const n = answer.kind === "messages" || answer.kind === "responses" ? 1 : answer.choices.length;
+    const route = {
+      chat: "/v1/chat/completions",
+      complete: "/v1/completions",
+      messages: "/v1/messages",
+      responses: "/v1/responses",
+    }[answer.kind];
     const body =
       answer.kind === "messages"
         ? { model: "@upa/c", max_tokens: 64, messages: [{ role: "user", content: "go" }] }
         : answer.kind === "chat"
           ? { model: "@up/m", messages: [{ role: "user", content: "go" }] }
-          : { model: "@up/m", prompt: "go" };
-    const config = { ...policies[policy], stream_window: c.rendering.window };
+          : answer.kind === "responses"
+            ? { model: "@up/m", input: "go" }
+            : { model: "@up/m", prompt: "go" };
+    const config = {
+      ...policies[policy],
+      stream_window: c.rendering.window,
+      ...(c.rendering.mode && { stream_mode: c.rendering.mode }),
+    };
+    // Responses answers carry hook_results (JSON and stream), whose verdicts are compared.
+    const extra: Record<string, string> = answer.kind === "responses" ? { "x-gateway-strict-compliance": "false" } : {};
     const response = await fetch(`${gateway.url}${route}`, {
       method: "POST",
-      headers: { ...gatewayHeaders(config), "content-type": "application/json" },
+      headers: { ...gatewayHeaders(config, extra), "content-type": "application/json" },
       body: JSON.stringify({ ...body, ...(n > 1 && { n }), ...(stream && { stream: true }) }),
     });
     const text = await response.text();
+    const responses = answer.kind === "responses";
+    if (response.status === 446 && responses)
+      return { status: 446, rebuilt: { choices: new Map(), ...verdictsOf(text) }, body: text };
     if (response.status !== 200) return { status: response.status, body: text };
     const rebuilt = !stream
-      ? rebuildJson(JSON.parse(text))
+      ? { ...rebuildJson(JSON.parse(text)), ...(responses && verdictsOf(text)) }
       : answer.kind === "messages"
         ? rebuildAnthropicStream(text)
-        : rebuildOpenAiStream(text);
+        : responses
+          ? rebuildResponsesStream(text)
+          : rebuildOpenAiStream(text);
     return { status: 200, rebuilt, body: text };
+  }
+
+  /** A stream in `after` mode: the upstream's text as it was, and the JSON answer's verdict reported at its end. */
+  function checkAfter(c: Case, where: string, plain: Called, streamed: Called): string | undefined {
+    if (streamed.status !== 200 || !streamed.rebuilt) return `${where}: ${streamed.body.slice(0, 300)}`;
+    if (streamed.rebuilt.error !== undefined) return `${where}: the stream ended with an error: ${streamed.rebuilt.error}`;
+    if (!streamed.rebuilt.completed) return `${where}: the stream did not complete`;
+    const a = JSON.stringify([...rebuildJson(jsonOf(c.answer)).choices.entries()]);
+    const b = JSON.stringify([...streamed.rebuilt.choices.entries()]);
+    if (a !== b) return `${where}: the stream did not deliver the upstream's text\n upstream: ${a}\n stream:   ${b}`;
+    return sameVerdicts(where, plain, streamed);
   }
 
   async function check(c: Case): Promise<string | undefined> {
@@ -405,8 +544,14 @@ export async function startHarness(): Promise<Harness> {
       const streamed = await call(c, policy, true);
       const where = `${policy}: json ${plain.status}, stream ${streamed.status}`;
       if (plain.status !== 200 && plain.status !== 446) return `${where}: the JSON answer failed: ${plain.body.slice(0, 300)}`;
-      if (streamed.rebuilt && allText(streamed.rebuilt).includes(SSN)) return `${where}: the stream delivered the SSN`;
       if (plain.rebuilt && allText(plain.rebuilt).includes(SSN)) return `${where}: the JSON answer delivered the SSN`;
+      if (streamed.rebuilt?.inconsistent) return `${where}: ${streamed.rebuilt.inconsistent}`;
+      if (c.rendering.mode === "after") {
+        const disagreement = checkAfter(c, where, plain, streamed);
+        if (disagreement) return disagreement;
+        continue;
+      }
+      if (streamed.rebuilt && allText(streamed.rebuilt).includes(SSN)) return `${where}: the stream delivered the SSN`;
       if (plain.status === 446) {
         if (streamed.status === 446 || (streamed.status === 200 && streamed.rebuilt?.error !== undefined)) continue;
         return `${where}: JSON denied, the stream did not (${streamed.body.slice(0, 300)})`;
@@ -422,6 +567,8 @@ export async function startHarness(): Promise<Harness> {
       const a = JSON.stringify([...plain.rebuilt!.choices.entries()].sort(([x], [y]) => x - y));
       const b = JSON.stringify([...streamed.rebuilt.choices.entries()].sort(([x], [y]) => x - y));
       if (a !== b) return `${where}: delivered texts differ\n json:   ${a}\n stream: ${b}`;
+      const verdicts = sameVerdicts(where, plain, streamed);
+      if (verdicts) return verdicts;
     }
     return undefined;
   }

@@ -2,13 +2,21 @@
  * Output guardrails read everything the client receives, through the official `openai` and
  * `@anthropic-ai/sdk` clients: every choice of an `n: 2` answer and every tool call's arguments
  * (OpenAI `tool_calls[].function.arguments`, Anthropic `tool_use.input` and its streamed
- * `input_json_delta`), streamed and not. A guardrail may opt out of tool arguments with
+ * `input_json_delta`), every output item of a Responses answer (its `output_text` parts and
+ * `function_call` arguments), streamed and not. A guardrail may opt out of tool arguments with
  * `tool_arguments: false`; what a stream cannot redact in place (Anthropic tool input) is refused
  * with a 400 naming the guardrail.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  functionCallItem,
+  messageItem,
+  responseObject,
+  ResponsesEventWriter,
+  responsesUsage,
+} from "../../server/formats/responses-events.js";
 import { FakeUpstream } from "../support/fake-upstream.js";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 
@@ -394,5 +402,123 @@ describe("tool_use input is checked on messages", () => {
     expect(refused.message).toMatch(/guardrail \\?"ssn\\?"/);
     expect(refused.message).toContain("tool_arguments: false");
     expect(upstream.requests).toHaveLength(1);
+  });
+});
+
+type Item = Record<string, unknown>;
+
+/** A Responses answer of these output items. */
+function responsesAnswer(output: Item[]): Item {
+  return responseObject({ id: "resp_1", model: "m", createdAt: 1, status: "completed", output, usage: responsesUsage(1, 2) });
+}
+
+/** Its typed-event stream: every text part word by word, arguments in six-character pieces. */
+function responsesEvents(output: Item[]): string[] {
+  const response = responsesAnswer(output);
+  const writer = new ResponsesEventWriter();
+  const events = [...writer.created(response)];
+  output.forEach((item, index) => {
+    if (item.type !== "message") events.push(...writer.functionCall(index, item, String(item.arguments).match(/.{1,6}/gs) ?? []));
+    else
+      events.push(
+        ...writer.message(
+          index,
+          item,
+          (item.content as Item[]).map((part) => String(part.text).split(/(?<= )/)),
+        ),
+      );
+  });
+  events.push(writer.finished(response));
+  return events.map(String);
+}
+
+/** Each output item's text as the client holds it: a message's parts joined by newlines, a call's arguments. */
+function itemTexts(output: ReadonlyArray<{ type: string; content?: unknown; arguments?: unknown }>): string[] {
+  return output.map((item) =>
+    item.type === "function_call"
+      ? String(item.arguments)
+      : ((item.content ?? []) as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n"),
+  );
+}
+
+/**
+ * The texts of a Responses answer through `responses.create` or `responses.stream`; a stream's
+ * texts are those its deltas delivered, which its final response (built from the done events and
+ * `response.completed`) must repeat.
+ */
+async function responsesCall(config: unknown, stream: boolean, live: string[][] = []): Promise<string[]> {
+  const body = { model: "@up/m", input: "go" };
+  if (!stream) return itemTexts((await openai(config).responses.create(body)).output);
+  const events = openai(config).responses.stream(body);
+  events.on(
+    "response.output_text.delta",
+    (e) => ((live[e.output_index] ??= [])[e.content_index] = (live[e.output_index]?.[e.content_index] ?? "") + e.delta),
+  );
+  events.on("response.function_call_arguments.delta", (e) => ((live[e.output_index] ??= [""])[0] += e.delta));
+  const final = itemTexts((await events.finalResponse()).output);
+  expect(final).toEqual(live.map((parts) => parts.join("\n")));
+  return final;
+}
+
+describe("every output item of a Responses answer is checked", () => {
+  const message = (id: string, ...texts: string[]) => messageItem(id, texts);
+  const call = (args: string) => functionCallItem("fc_1", "call_1", "send", args);
+  const FALCON_ARGS = JSON.stringify({ to: "press", body: "the falcon plan in full" });
+
+  it("denies when only the second message item fails, streamed and not", async () => {
+    const output = [message("msg_1", "a fine answer"), message("msg_2", "the falcon plan")];
+    upstream.enqueue({ kind: "json", body: responsesAnswer(output) });
+    expect((await outcome(() => responsesCall(DENY, false))).status).toBe(446);
+    upstream.enqueue({ kind: "events", events: responsesEvents(output) });
+    const live: string[][] = [];
+    expect((await outcome(() => responsesCall(DENY, true, live))).status).toBe(446);
+    expect(JSON.stringify(live)).not.toContain("falcon");
+    const clean = [message("msg_1", "a fine answer"), message("msg_2", "another fine one")];
+    upstream.enqueue({ kind: "json", body: responsesAnswer(clean) });
+    expect((await outcome(() => responsesCall(DENY, false))).value).toEqual(["a fine answer", "another fine one"]);
+  });
+
+  it("holds a later item while an earlier one streams: a late deny in it stops the stream before it leaves", async () => {
+    const clean = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
+    const late = `${Array.from({ length: 100 }, (_, i) => `fine${i}`).join(" ")} and then the falcon plan`;
+    upstream.enqueue({ kind: "events", events: responsesEvents([message("msg_1", clean), message("msg_2", late)]) });
+    const live: string[][] = [];
+    // Text went out before the deny (window mode), then the error event the SDK raises.
+    await expect(responsesCall(DENY, true, live)).rejects.toThrow("stopped by output guardrail falcon");
+    expect(live[0]?.[0]?.length).toBeGreaterThan(0);
+    expect(live[1]?.[0]).toContain("fine50");
+    expect(JSON.stringify(live)).not.toContain("falcon");
+  });
+
+  it("redacts every text part and a function call's arguments in place, streamed and not", async () => {
+    const output = [
+      message("msg_1", "first is clean", `second part ${SSN}`),
+      call(JSON.stringify({ to: "hr", body: `number ${SSN} attached` })),
+      message("msg_2", `${SSN} last`),
+    ];
+    const redacted = [
+      "first is clean\nsecond part [SSN]",
+      JSON.stringify({ to: "hr", body: "number [SSN] attached" }),
+      "[SSN] last",
+    ];
+    upstream.enqueue({ kind: "json", body: responsesAnswer(output) });
+    expect((await outcome(() => responsesCall(REDACT, false))).value).toEqual(redacted);
+    upstream.enqueue({ kind: "events", events: responsesEvents(output) });
+    expect((await outcome(() => responsesCall(REDACT, true))).value).toEqual(redacted);
+  });
+
+  it("denies function call arguments that fail, streamed and not; tool_arguments: false leaves them out but reads the text", async () => {
+    const output = [message("msg_1", "Sending now."), call(FALCON_ARGS)];
+    upstream.enqueue({ kind: "json", body: responsesAnswer(output) });
+    expect((await outcome(() => responsesCall(DENY, false))).status).toBe(446);
+    upstream.enqueue({ kind: "events", events: responsesEvents(output) });
+    expect((await outcome(() => responsesCall(DENY, true))).status).toBe(446);
+    const optedOut = { output_guardrails: [{ ...DENY.output_guardrails[0], tool_arguments: false }] };
+    upstream.enqueue({ kind: "json", body: responsesAnswer(output) });
+    expect((await outcome(() => responsesCall(optedOut, false))).value).toEqual(["Sending now.", FALCON_ARGS]);
+    upstream.enqueue({ kind: "events", events: responsesEvents(output) });
+    expect((await outcome(() => responsesCall(optedOut, true))).value).toEqual(["Sending now.", FALCON_ARGS]);
+    upstream.enqueue({ kind: "json", body: responsesAnswer([message("msg_1", "the falcon plan"), call("{}")]) });
+    expect((await outcome(() => responsesCall(optedOut, false))).status).toBe(446);
   });
 });

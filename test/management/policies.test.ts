@@ -2,7 +2,7 @@
  * Policies end to end: a managed gateway over a real store on a real socket, called with the
  * official `openai` client. Policies are saved through the admin API and applied to requests whose
  * config attaches nothing, to one key and not another, against a config naming the same guardrail,
- * in monitor mode, on streams, on the Anthropic route and on the hook backend.
+ * in monitor mode, on streams, on the Anthropic route, on the Responses API and on the hook backend.
  */
 import type { AddressInfo } from "node:net";
 import OpenAI, { APIError } from "openai";
@@ -217,6 +217,52 @@ describe("policies on the request path", () => {
     expect(hooks.status).toBe(200);
     expect(hooks.body.status).toBe(446);
     expect(hooks.body.hook_results.before_request_hooks.map((r: { id: string }) => r.id)).toEqual(["short", "chars"]);
+  });
+
+  it("applies to /v1/responses, streamed and not, reading the request's tool results", async () => {
+    await savePolicy(admin, { id: "word-limit", name: "Word limit", input_guardrails: [SHORT] });
+    const responses = client(gw.keys.api_key).responses;
+    await expect(responses.create({ model: "@mock/m", input: LONG_TEXT })).rejects.toMatchObject({ status: 446 });
+    expect(refusedBody?.hook_results.before_request_hooks[0]).toMatchObject({
+      id: "short",
+      verdict: false,
+      policy: { id: "word-limit", name: "Word limit" },
+    });
+    await expect(responses.create({ model: "@mock/m", input: LONG_TEXT, stream: true })).rejects.toMatchObject({
+      status: 446,
+    });
+    // A short question whose tool result is long: the tool result is input the policy reads.
+    const withToolResult = [
+      { role: "user" as const, content: "two words" },
+      { type: "function_call" as const, call_id: "call_1", name: "lookup", arguments: "{}" },
+      { type: "function_call_output" as const, call_id: "call_1", output: LONG_TEXT },
+    ];
+    await expect(responses.create({ model: "@mock/m", input: withToolResult })).rejects.toMatchObject({ status: 446 });
+    const passed = await responses.create({ model: "@mock/m", input: "two words" });
+    expect(passed.status).toBe("completed");
+    expect((passed as unknown as Body).hook_results.before_request_hooks).toEqual([
+      expect.objectContaining({ id: "short", verdict: true, policy: { id: "word-limit", name: "Word limit" } }),
+    ]);
+  });
+
+  it("holds the output of /v1/responses to an output policy, streamed and not, whatever the client's stream_mode", async () => {
+    const noFalcon = {
+      id: "no-falcon",
+      deny: true,
+      checks: [{ id: "default.contains", parameters: { operator: "none", words: ["falcon"] } }],
+    };
+    await savePolicy(admin, { id: "no-falcon", output_guardrails: [noFalcon] });
+    const responses = client(gw.keys.api_key, { stream_mode: "after" }).responses;
+    await expect(responses.create({ model: "@mock/m", input: "the falcon plan" })).rejects.toMatchObject({ status: 446 });
+    const texts: string[] = [];
+    const streamed = (async () => {
+      const stream = responses.stream({ model: "@mock/m", input: "the falcon plan" });
+      for await (const event of stream) if (event.type === "response.output_text.delta") texts.push(event.delta);
+    })();
+    await expect(streamed).rejects.toMatchObject({ status: 446 });
+    expect(texts.join("")).not.toContain("falcon");
+    const passed = await responses.create({ model: "@mock/m", input: "the eagle plan" });
+    expect(passed.output_text).toBe("You said: the eagle plan");
   });
 
   it("applies to /v1/hooks/webhook as to /v1/hooks/evaluate: the guardrails named in the query cannot leave a policy out", async () => {

@@ -88,8 +88,8 @@ async function received(run: (into: { text: string }) => Promise<void>): Promise
   }
 }
 
-type Route = "chat" | "completions" | "messages";
-const ROUTES: readonly Route[] = ["chat", "completions", "messages"];
+type Route = "chat" | "completions" | "messages" | "responses";
+const ROUTES: readonly Route[] = ["chat", "completions", "messages", "responses"];
 
 /** One call of a route through its SDK, streamed or not, with the provider named by `model`. */
 function call(route: Route, stream: boolean, content: string, model: string, config?: unknown, extra?: Record<string, string>) {
@@ -112,6 +112,15 @@ function call(route: Route, stream: boolean, content: string, model: string, con
       }
       for await (const chunk of await client.completions.create({ ...body, stream: true }))
         into.text += chunk.choices[0]?.text ?? "";
+    } else if (route === "responses") {
+      const client = openai(config, extra);
+      const body = { model, input: content };
+      if (!stream) {
+        into.text = (await client.responses.create(body)).output_text;
+        return;
+      }
+      for await (const event of await client.responses.create({ ...body, stream: true }))
+        if (event.type === "response.output_text.delta") into.text += event.delta;
     } else {
       const client = anthropic(config, extra);
       const body = { model, max_tokens: 64, messages: [{ role: "user" as const, content }] };
@@ -230,5 +239,15 @@ describe("a model-scoped policy holds every target that calls a model in its sco
       expect((await call("chat", stream, LONG, "@mock/m")).status).toBeUndefined();
     }
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("holds the responses route too, streamed and not", async () => {
+    for (const stream of [false, true]) {
+      expect((await call("responses", stream, LONG, "gpt-4o", { virtual_key: "scr" })).status).toBe(446);
+      expect((await call("responses", stream, LONG, "@scr/gpt-4o")).status).toBe(446);
+    }
+    expect(upstream.requests).toHaveLength(0);
+    expect(await call("responses", true, "two words", "@scr/gpt-4o")).toEqual({ text: "echo: two words" });
+    expect(upstream.requests[0]?.headers.authorization).toBe("Bearer sk-org-scr");
   });
 });

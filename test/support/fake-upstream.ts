@@ -8,6 +8,8 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { responseAsEvents } from "../../server/formats/responses-events.js";
+import { responsesAnswer, responsesUserText } from "./responses-upstream.js";
 
 /** How the next request is answered. */
 export type Behaviour =
@@ -36,6 +38,7 @@ export interface ReceivedRequest {
 }
 
 function lastText(path: string, body: Record<string, unknown>): string {
+  if (path.endsWith("/responses")) return responsesUserText(body.input);
   if (path.endsWith("/completions") && !path.endsWith("/chat/completions")) return String(body.prompt ?? "");
   const messages = body.messages as Array<{ content?: unknown }> | undefined;
   const content = messages?.at(-1)?.content;
@@ -47,6 +50,7 @@ function lastText(path: string, body: Record<string, unknown>): string {
 /** The non-streamed answer in the format of `path`. */
 export function answerBody(path: string, body: Record<string, unknown>, text: string): Record<string, unknown> {
   const model = body.model ?? "fake-model";
+  if (path.endsWith("/responses")) return responsesAnswer(body, text);
   if (path.endsWith("/messages")) {
     return {
       id: "msg_fake",
@@ -93,6 +97,7 @@ export function answerBody(path: string, body: Record<string, unknown>, text: st
 export function streamEvents(path: string, body: Record<string, unknown>, text: string): string[] {
   const model = body.model ?? "fake-model";
   const pieces = text.match(/\s*\S+\s*/g) ?? [];
+  if (path.endsWith("/responses")) return [...responseAsEvents(responsesAnswer(body, text), pieces)].map(String);
   if (path.endsWith("/messages")) {
     const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
     return [

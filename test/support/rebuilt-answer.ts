@@ -17,8 +17,12 @@ export interface Rebuilt {
   choices: Map<number, RebuiltChoice>;
   /** A stream ended with an error event (a deny after text left, a broken upstream). */
   error?: string;
-  /** A stream whose terminal event arrived (`[DONE]`, `message_stop`). */
+  /** A stream whose terminal event arrived (`[DONE]`, `message_stop`, `response.completed`). */
   completed?: boolean;
+  /** The output guardrails' verdicts the answer's last `hook_results` reported (read where the format carries them). */
+  verdicts?: boolean[];
+  /** A Responses stream whose done events or closing response say other than its deltas did. */
+  inconsistent?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -57,9 +61,22 @@ function decoded(choices: Map<number, RebuiltChoice>): Map<number, RebuiltChoice
   return choices;
 }
 
-/** The rebuilt answer of a non-streamed chat or text completion, or message. */
+/** A Responses output item's texts: its output_text parts (joined by newlines) or a function call's arguments. */
+function responsesItem(choices: Map<number, RebuiltChoice>, index: number, item: Obj): void {
+  const choice = choiceOf(choices, index);
+  if (item.type === "function_call") choice.tools.push(String(item.arguments ?? ""));
+  if (item.type !== "message" || !Array.isArray(item.content)) return;
+  const parts = (item.content as unknown[]).filter((p): p is Obj => isObj(p) && p.type === "output_text");
+  choice.content = parts.map((part) => String(part.text ?? "")).join("\n");
+}
+
+/** The rebuilt answer of a non-streamed chat or text completion, message, or Responses response object (one choice per output item). */
 export function rebuildJson(body: unknown): Rebuilt {
   const choices = new Map<number, RebuiltChoice>();
+  if (isObj(body) && body.object === "response" && Array.isArray(body.output)) {
+    (body.output as unknown[]).forEach((item, index) => isObj(item) && responsesItem(choices, index, item));
+    return { choices: decoded(choices) };
+  }
   if (isObj(body) && Array.isArray(body.content)) {
     const choice = choiceOf(choices, 0);
     for (const block of body.content as unknown[]) {
@@ -176,6 +193,65 @@ export function rebuildAnthropicStream(text: string): Rebuilt {
   }
   decoded(choices);
   return rebuilt;
+}
+
+/**
+ * The rebuilt answer of a Responses stream, as the openai client accumulates it: one choice per
+ * output item, from its deltas; the done events and the closing response must repeat those texts
+ * (else `inconsistent` says where); `hook_results` events give the verdicts.
+ */
+export function rebuildResponsesStream(text: string): Rebuilt {
+  const rebuilt: Rebuilt = { choices: new Map() };
+  const items = new Map<number, { type: string; parts: string[]; args: string }>();
+  const mismatch = (what: string) => (rebuilt.inconsistent ??= what);
+  for (const { event, data } of events(text)) {
+    const payload = JSON.parse(data) as Obj;
+    const type = payload.type ?? event;
+    const hooks = isObj(payload.hook_results) ? payload.hook_results : undefined;
+    if (hooks && Array.isArray(hooks.after_request_hooks))
+      rebuilt.verdicts = (hooks.after_request_hooks as unknown[]).map((r) => isObj(r) && r.verdict === true);
+    if (type === "error" || type === "response.failed") {
+      rebuilt.error = JSON.stringify(payload.error ?? (isObj(payload.response) ? payload.response.error : payload));
+      break;
+    }
+    const index = typeof payload.output_index === "number" ? payload.output_index : 0;
+    const item = items.get(index);
+    const part = typeof payload.content_index === "number" ? payload.content_index : 0;
+    if (type === "response.output_item.added" && isObj(payload.item)) {
+      items.set(index, { type: String(payload.item.type), parts: [], args: String(payload.item.arguments ?? "") });
+    } else if (type === "response.content_part.added" && item) {
+      item.parts[part] = "";
+    } else if (type === "response.output_text.delta" && item) {
+      item.parts[part] = (item.parts[part] ?? "") + String(payload.delta ?? "");
+    } else if (type === "response.output_text.done" && item && payload.text !== item.parts[part]) {
+      mismatch(
+        `output_text.done of item ${index} part ${part}: ${JSON.stringify(payload.text)}, deltas ${JSON.stringify(item.parts[part])}`,
+      );
+    } else if (type === "response.function_call_arguments.delta" && item) {
+      item.args += String(payload.delta ?? "");
+    } else if (type === "response.function_call_arguments.done" && item && payload.arguments !== item.args) {
+      mismatch(
+        `function_call_arguments.done of item ${index}: ${JSON.stringify(payload.arguments)}, deltas ${JSON.stringify(item.args)}`,
+      );
+    } else if (type === "response.completed" && isObj(payload.response)) {
+      rebuilt.completed = true;
+      const closing = JSON.stringify([...rebuildJson(payload.response).choices.entries()]);
+      if (closing !== JSON.stringify([...streamedChoices(items).entries()])) mismatch(`response.completed says ${closing}`);
+    }
+  }
+  rebuilt.choices = streamedChoices(items);
+  return rebuilt;
+}
+
+/** The choices of a Responses stream's items as their deltas built them. */
+function streamedChoices(items: Map<number, { type: string; parts: string[]; args: string }>): Map<number, RebuiltChoice> {
+  const choices = new Map<number, RebuiltChoice>();
+  for (const [index, it] of [...items.entries()].sort(([a], [b]) => a - b)) {
+    const choice = choiceOf(choices, index);
+    if (it.type === "function_call") choice.tools.push(it.args);
+    if (it.type === "message") choice.content = it.parts.join("\n");
+  }
+  return decoded(choices);
 }
 
 /** Every text a client holds, joined: for "the client never got X" assertions. */

@@ -289,6 +289,31 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       await expect.poll(() => events.some(tellsOfWs1), { timeout: 2000 }).toBe(true);
     });
 
+    it("keeps stored responses per workspace, replaced by id, and gone with their workspace", async () => {
+      const { store } = await open();
+      await seed(store);
+      await addWorkspace(store, "ws2");
+      const record = {
+        id: "resp_1",
+        workspace_id: "ws1",
+        previous_response_id: null,
+        input: [{ role: "user", content: "hi" }],
+        response: { id: "resp_1", object: "response", output: [] },
+        created_at: T,
+      };
+      await store.storedResponses.put(record);
+      expect(await store.storedResponses.get("ws1", "resp_1")).toEqual(record);
+      expect(await store.storedResponses.get("ws2", "resp_1")).toBeUndefined();
+      await store.storedResponses.put({ ...record, response: { id: "resp_1", object: "response", output: [{ a: 1 }] } });
+      expect((await store.storedResponses.get("ws1", "resp_1"))?.response.output).toEqual([{ a: 1 }]);
+      expect(await store.storedResponses.delete("ws2", "resp_1")).toBe(false);
+      expect(await store.storedResponses.delete("ws1", "resp_1")).toBe(true);
+      expect(await store.storedResponses.get("ws1", "resp_1")).toBeUndefined();
+      await store.storedResponses.put(record);
+      await store.workspaces.delete("ws1");
+      expect(await store.storedResponses.get("ws1", "resp_1")).toBeUndefined();
+    });
+
     it("deleting a workspace removes its records and logs", async () => {
       const { store } = await open();
       await seed(store);

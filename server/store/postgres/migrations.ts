@@ -311,6 +311,22 @@ CREATE TABLE eval_runs (
 CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 5,
+    name: "stored responses",
+    sql: `
+-- Responses answered through the chat form, kept for previous_response_id and /v1/responses/{id}.
+CREATE TABLE stored_responses (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  previous_response_id text,
+  input jsonb NOT NULL,
+  response jsonb NOT NULL,
+  created_at text NOT NULL
+);
+CREATE INDEX stored_responses_owner ON stored_responses(workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

@@ -5,6 +5,7 @@ import { Datasets, EvalRuns } from "./datasets.js";
 import { Feedback } from "./feedback.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
 import { Policies, ReplayReports } from "./policies.js";
+import { StoredResponses } from "./stored-responses.js";
 import {
   type Announce,
   ApiKeys,
@@ -33,6 +34,7 @@ type RecordRepositories = Pick<
   | "feedback"
   | "evalRuns"
   | "datasets"
+  | "storedResponses"
 >;
 
 /** `datasets` is given when the store has its own (Postgres writes rows its own way). */
@@ -52,5 +54,6 @@ export function recordRepositories(db: Driver, announce: Announce, datasets = ne
     feedback: new Feedback(db),
     evalRuns: new EvalRuns(db),
     datasets,
+    storedResponses: new StoredResponses(db),
   };
 }

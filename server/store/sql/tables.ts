@@ -12,6 +12,7 @@
  */
 import type { DatasetRecord, DatasetRow, EvalRunRecord } from "../dataset-types.js";
 import type { FeedbackRecord } from "../log-types.js";
+import type { StoredResponse } from "../response-types.js";
 import type {
   ApiKeyWithHash,
   GuardrailRecord,
@@ -280,6 +281,19 @@ export const EVAL_RUNS: TableDescription<EvalRunRecord> = {
   order: ["created_at DESC", "id DESC"],
 };
 
+export const STORED_RESPONSES: TableDescription<StoredResponse> = {
+  name: "stored_responses",
+  columns: {
+    id: "text",
+    workspace_id: "text",
+    previous_response_id: "text",
+    input: "json",
+    response: "json",
+    created_at: "text",
+  },
+  order: ["created_at", "id"],
+};
+
 /** Every table described in full, for the tests that hold the descriptions to the migrated schemas. */
 export const DESCRIBED_TABLES: readonly { readonly name: string; readonly columns: Readonly<Record<string, ColumnKind>> }[] = [
   ORGANIZATIONS,
@@ -298,6 +312,7 @@ export const DESCRIBED_TABLES: readonly { readonly name: string; readonly column
   DATASETS,
   DATASET_ROWS,
   EVAL_RUNS,
+  STORED_RESPONSES,
 ];
 
 /** Request-log rows as far as deleting an owner's logs goes (the logs have their own modules). */

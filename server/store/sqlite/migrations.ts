@@ -317,6 +317,22 @@ CREATE TABLE eval_runs (
 CREATE INDEX eval_runs_owner ON eval_runs(organization_id, workspace_id, created_at);
 `,
   },
+  {
+    version: 6,
+    name: "stored responses",
+    sql: `
+-- Responses answered through the chat form, kept for previous_response_id and /v1/responses/{id}.
+CREATE TABLE stored_responses (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  previous_response_id TEXT,
+  input TEXT NOT NULL,
+  response TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX stored_responses_owner ON stored_responses(workspace_id, created_at);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */

@@ -4,7 +4,9 @@
  * checked, the request body checked as the API checks it (required `max_tokens`, user/assistant
  * roles, block shapes, no fields it does not know), answers with text and tool_use blocks, streams
  * of named events (message_start, content_block_start/delta/stop, ping, message_delta,
- * message_stop) and error bodies `{ type: "error", error: { type, message } }`.
+ * message_stop) and error bodies `{ type: "error", error: { type, message } }`. Also
+ * `POST /v1/messages/count_tokens` ("Count Message tokens"): the same headers, a body without
+ * `max_tokens` or `stream`, answered `{ input_tokens }` (here: a word count, see `countOf`).
  */
 import type { ServerResponse } from "node:http";
 import { type LocalServer, type ReceivedRequest, sendJson, startServer } from "../http-server.js";
@@ -38,12 +40,16 @@ const STOP: Record<NonNullable<ScriptedTurn["stop"]>, string> = {
   filter: "refusal",
 };
 
+/** The fields of a token count request: the request's content, none of its sampling. */
+const COUNT_FIELDS = new Set(["model", "messages", "system", "tools", "tool_choice", "thinking", "mcp_servers"]);
+
 /** What is wrong with a request body, as the API's invalid_request_error says it; undefined when nothing. */
-function invalid(body: unknown): string | undefined {
+function invalid(body: unknown, count = false): string | undefined {
   if (!isObject(body)) return "body: must be a JSON object";
-  for (const key of Object.keys(body)) if (!FIELDS.has(key)) return `${key}: Extra inputs are not permitted`;
+  const fields = count ? COUNT_FIELDS : FIELDS;
+  for (const key of Object.keys(body)) if (!fields.has(key)) return `${key}: Extra inputs are not permitted`;
   if (typeof body.model !== "string") return "model: Field required";
-  if (!Number.isInteger(body.max_tokens)) return "max_tokens: Field required";
+  if (!count && !Number.isInteger(body.max_tokens)) return "max_tokens: Field required";
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: Field required";
   if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) return "system: invalid";
   if (body.stop_sequences !== undefined && !Array.isArray(body.stop_sequences)) return "stop_sequences: must be a list";
@@ -101,6 +107,19 @@ function lastUserText(body: Json): string {
     .join("\n");
 }
 
+/** The fake's token count: the words of the system prompt and of every text block, and 10 a tool. */
+export function countOf(body: Json): number {
+  const texts: string[] = [];
+  const add = (content: unknown) => {
+    if (typeof content === "string") texts.push(content);
+    else if (Array.isArray(content)) for (const b of content as Json[]) if (typeof b.text === "string") texts.push(b.text);
+  };
+  add(body.system);
+  for (const message of body.messages as Array<{ content: unknown }>) add(message.content);
+  const words = texts.join(" ").split(/\s+/).filter(Boolean).length;
+  return words + 10 * (Array.isArray(body.tools) ? body.tools.length : 0);
+}
+
 function event(name: string, data: Json): string {
   return `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
 }
@@ -149,7 +168,8 @@ export class AnthropicFake {
   }
 
   #handle(request: ReceivedRequest, response: ServerResponse): void {
-    if (request.method !== "POST" || request.url !== "/v1/messages") {
+    const counting = request.url === "/v1/messages/count_tokens";
+    if (request.method !== "POST" || (request.url !== "/v1/messages" && !counting)) {
       return this.#error(response, 404, "not_found_error", `no route ${request.method} ${request.url}`);
     }
     if (request.headers["x-api-key"] !== this.apiKey) {
@@ -164,10 +184,14 @@ export class AnthropicFake {
     } catch {
       return this.#error(response, 400, "invalid_request_error", "the body is not JSON");
     }
-    const wrong = invalid(body);
+    const wrong = invalid(body, counting);
     if (wrong) return this.#error(response, 400, "invalid_request_error", wrong);
     const json = body as Json;
     this.bodies.push(json);
+    if (counting) {
+      response.setHeader("request-id", "req_fake_anthropic");
+      return sendJson(response, 200, { input_tokens: countOf(json) });
+    }
     const scripted = this.#queue.shift() ?? { kind: "turn", turn: { text: `echo: ${lastUserText(json)}` } };
     if (scripted.kind === "error") {
       return this.#error(response, scripted.status, scripted.type, scripted.message, scripted.headers);

@@ -6,7 +6,7 @@ import type { HttpProvider } from "../../provider.js";
 import { azureAnswer, withRetryAfter } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";
 import { FilterFacts } from "./filters.js";
-import { azureUrl } from "./target.js";
+import { azureResponsesTarget, azureUrl } from "./target.js";
 
 function endpoint(route: string) {
   const found = ENDPOINTS.find((e) => e.route === route);
@@ -217,5 +217,22 @@ describe("retry hints", () => {
     [{ "retry-after-ms": "soon", "retry-after": "3" }, "3"],
   ])("%j gives retry-after %s", (headers, expected) => {
     expect(withRetryAfter(headers)["retry-after"]).toBe(expected);
+  });
+});
+
+describe("Azure Responses id routes", () => {
+  it("name the response beside the deployments, with no deployment and no body, the client's query after api-version", () => {
+    const options = { resource_name: "acme", api_version: "2024-10-21" };
+    const byId = {
+      ...call(options),
+      endpoint: endpoint("/v1/responses"),
+      body: {},
+      text: "",
+      idRoute: { method: "GET" as const, path: "/resp_1/input_items", query: "limit=5" },
+    };
+    expect(azureResponsesTarget(byId, options)).toEqual({
+      url: "https://acme.openai.azure.com/openai/responses/resp_1/input_items?api-version=2025-04-01-preview&limit=5",
+      body: "",
+    });
   });
 });

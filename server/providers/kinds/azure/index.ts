@@ -11,16 +11,22 @@ import { openAiChatBackend } from "../openai/index.js";
 import { azureAnswer } from "./answer.js";
 import { azureAuthHeaders } from "./auth.js";
 import { AZURE_OPTIONS_SCHEMA, AZURE_SECRET_OPTIONS, azureOptions } from "./options.js";
-import { azureUrl } from "./target.js";
+import { azureResponsesTarget, azureUrl } from "./target.js";
 
 async function target(call: ProviderCall, path?: string): Promise<PassthroughTarget> {
   const options = azureOptions(call.provider.options);
+  if (call.endpoint.format === "responses" && path === undefined) {
+    // The Responses API lives beside the deployments; the request names its deployment as the model.
+    const target = azureResponsesTarget(call, options);
+    return { ...target, headers: await azureAuthHeaders(call, options) };
+  }
   const url = azureUrl(call, options, path);
   return { url, headers: await azureAuthHeaders(call, options) };
 }
 
 export const azureOpenAi: ProviderKind = {
   format: "openai",
+  alsoServes: ["responses"],
   passthrough: (call) => target(call),
   chat: openAiChatBackend((call) => target(call, "/chat/completions")),
   answered: azureAnswer,

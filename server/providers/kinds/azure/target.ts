@@ -54,6 +54,27 @@ export function azureUrl(call: ProviderCall, options: AzureOptions, path = call.
   return `${azureBase(call, options)}/deployments/${azureDeployment(call, options)}${path}?api-version=${version}`;
 }
 
+/** The api-version a Responses call takes when the options name an older one or none: the first that has it. */
+export const RESPONSES_API_VERSION = "2025-04-01-preview";
+
+/**
+ * A Responses API call: `{base}/responses?api-version=…`, the deployment named as the body's
+ * model (Azure OpenAI REST API reference, "Responses").
+ */
+export function azureResponsesTarget(call: ProviderCall, options: AzureOptions): { url: string; body: string } {
+  const asked = options.api_version;
+  const version = encodeURIComponent(asked !== undefined && asked >= RESPONSES_API_VERSION ? asked : RESPONSES_API_VERSION);
+  const route = call.idRoute;
+  // An id route names a response, not a deployment: `{base}/responses/{id}…?api-version=…`.
+  if (route) {
+    const query = route.query ? `&${route.query}` : "";
+    return { url: `${azureBase(call, options)}/responses${route.path}?api-version=${version}${query}`, body: "" };
+  }
+  const deployment = azureDeployment(call, options);
+  const body = deployment === call.body.model ? call.text : JSON.stringify({ ...call.body, model: deployment });
+  return { url: `${azureBase(call, options)}/responses?api-version=${version}`, body };
+}
+
 export function label(call: ProviderCall): string {
   return call.provider.slug ? `provider "@${call.provider.slug}" (azure-openai)` : 'provider "azure-openai"';
 }
