@@ -132,8 +132,11 @@ export interface WireFormat {
    * does not hold it yet. Without it the opening event goes first.
    */
   placeOpeningHook?(out: Buffer, hook: Buffer): Buffer | undefined;
-  /** The event ending a stream that failed after it began, shaped so the format's SDKs raise it. */
-  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
+  /**
+   * The event ending a stream that failed after it began, shaped so the format's SDKs raise it;
+   * `after` is the last bytes the client was sent, for a format whose events are numbered.
+   */
+  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>, after?: Buffer): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */
   streamText(requestType: RequestType): StreamText;
   /**

@@ -34,6 +34,23 @@ function isCreated(event: SseEvent): boolean {
   return event.event === "response.created" || eventObject(event.data)?.type === "response.created";
 }
 
+const SEQUENCE = /"sequence_number"\s*:\s*(\d+)/g;
+
+/**
+ * The number the event after `sent` takes: one past the last `sequence_number` in it (its tail
+ * first, since a released window can be long), or 0 when nothing numbered was sent.
+ */
+export function nextSequence(sent: Buffer | undefined): number {
+  if (!sent?.length) return 0;
+  for (const from of [Math.max(0, sent.length - 65536), 0]) {
+    let last: string | undefined;
+    for (const match of sent.subarray(from).toString("utf8").matchAll(SEQUENCE)) last = match[1];
+    if (last !== undefined) return Number(last) + 1;
+    if (from === 0) break;
+  }
+  return 0;
+}
+
 /** The mock's response object. */
 function mockResponse(answer: MockAnswer): Record<string, unknown> {
   return responseObject({
@@ -65,14 +82,14 @@ export const responses: WireFormat = {
   hookEvent: (hookResults: Partial<HookResults>) => namedEvent("keepalive", { type: "keepalive", hook_results: hookResults }),
   placeOpeningHook: afterCreated,
   // An `error` event (the API's own fields, and `error` as on chat), which the SDKs raise as an APIError.
-  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) => {
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>, after?: Buffer) => {
     const { error } = openai.errorBody(fields) as { error: Record<string, unknown> };
     return namedEvent("error", {
       type: "error",
       code: fields.code,
       message: fields.message,
       param: fields.param ?? null,
-      sequence_number: 0,
+      sequence_number: nextSequence(after),
       error,
       ...(hookResults && { hook_results: hookResults }),
     });

@@ -148,6 +148,35 @@ describe("the Responses API through the openai client", () => {
     expect(record.stream_stop).toMatchObject({ guardrails: ["no-secrets"] });
   });
 
+  it("numbers the error event that stops a stream one past the last event the client received", async () => {
+    upstream.texts.push(`${"all is well here and now ".repeat(8)}the secret is out`);
+    const config = {
+      provider: "openai",
+      custom_host: upstream.baseUrl,
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: {
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify(config),
+        authorization: "Bearer sk-client-own-key",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ model: "gpt-test", input: "talk", stream: true }),
+    });
+    const numbers = (await response.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; sequence_number?: number })
+      .filter((event) => event.sequence_number !== undefined);
+    expect(numbers.at(-1)?.type).toBe("error");
+    expect(numbers.length).toBeGreaterThan(3);
+    expect(numbers.map((event) => event.sequence_number)).toEqual(numbers.map((_, i) => i));
+  });
+
   it("redacts inside deltas and in the done events and response.completed the SDK builds its answer from", async () => {
     upstream.texts.push("your code is 98765 and the pin 4321 ok");
     const config = { output_guardrails: [{ "test.redactDigits": {} }] };
