@@ -150,6 +150,12 @@ export interface WireFormat {
   mockBody(answer: MockAnswer): Record<string, unknown>;
   /** The mock's streamed answer as server-sent events, one event per piece of the text. */
   mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer>;
+  /**
+   * The stream of a `mock_response` given as a whole answer object, for a format whose answers
+   * carry more than text (the Responses API's function calls): the events of that same answer.
+   * Without it the stream carries the object's text.
+   */
+  mockObjectStream?(answer: MockAnswer, given: Record<string, unknown>): Generator<Buffer>;
 }
 
 /** An event's bytes with its `data:` replaced by `value`, its `event:` name kept. */

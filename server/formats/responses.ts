@@ -10,7 +10,14 @@ import type { HookResults } from "../../core/index.js";
 import { type SseEvent, SseSplitter } from "./sse.js";
 import { eventObject, type ErrorFields, type MockAnswer, type WireFormat } from "./format.js";
 import { openai } from "./openai.js";
-import { messageItem, responseAsEvents, responseObject, responsesId, responsesUsage } from "./responses-events.js";
+import {
+  messageItem,
+  responseAsEvents,
+  responseAsPieces,
+  responseObject,
+  responsesId,
+  responsesUsage,
+} from "./responses-events.js";
 import { ResponsesStreamText } from "./responses-stream-text.js";
 
 function namedEvent(name: string, value: unknown): Buffer {
@@ -99,4 +106,7 @@ export const responses: WireFormat = {
 
   mockBody: mockResponse,
   mockStream: (answer: MockAnswer, pieces: readonly string[]) => responseAsEvents(mockResponse(answer), pieces),
+  // A mock_response object (function calls and all) streams as itself, the mock's defaults filling what it leaves out.
+  mockObjectStream: (answer: MockAnswer, given: Record<string, unknown>) =>
+    responseAsPieces({ ...mockResponse(answer), ...given }),
 };

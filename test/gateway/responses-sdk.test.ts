@@ -199,6 +199,45 @@ describe("the Responses API through the openai client", () => {
     expect(json.output_text).toBe("your code is [NUMBER]");
   });
 
+  it("streams a mock_response's function calls as the JSON answer carries them, arguments in pieces", async () => {
+    const args = JSON.stringify({ city: 'Zürich "old town"', days: 3, note: "a".repeat(40) });
+    const mock = {
+      output: [
+        {
+          type: "message",
+          id: "msg_m",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "Checking the weather.", annotations: [] }],
+        },
+        { type: "function_call", id: "fc_m", call_id: "call_m", name: "get_weather", arguments: args, status: "completed" },
+      ],
+    };
+    const mockClient = new OpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: "sk-unused",
+      maxRetries: 0,
+      defaultHeaders: {
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify({ provider: "mock", mock_response: mock }),
+      },
+    });
+    const json = await mockClient.responses.create({ model: "m", input: "weather?", tools: [weatherTool] });
+    expect(json.output.find((item) => item.type === "function_call")).toMatchObject({ name: "get_weather", arguments: args });
+    const stream = mockClient.responses.stream({ model: "m", input: "weather?", tools: [weatherTool] });
+    const deltas: string[] = [];
+    let text = "";
+    stream.on("response.function_call_arguments.delta", (event) => deltas.push(event.delta));
+    stream.on("response.output_text.delta", (event) => (text += event.delta));
+    const final = await stream.finalResponse();
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(args);
+    expect(text).toBe("Checking the weather.");
+    expect(final.output.map((item) => item.type)).toEqual(["message", "function_call"]);
+    expect(final.output[1]).toMatchObject({ call_id: "call_m", name: "get_weather", arguments: args });
+    expect(final.output_text).toBe("Checking the weather.");
+  });
+
   it("checks a function call's arguments on the output side", async () => {
     const config = {
       output_guardrails: [{ id: "no-paris", deny: true, regexMatch: { rule: "Paris", not: true } }],
