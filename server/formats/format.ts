@@ -132,8 +132,11 @@ export interface WireFormat {
    * does not hold it yet. Without it the opening event goes first.
    */
   placeOpeningHook?(out: Buffer, hook: Buffer): Buffer | undefined;
-  /** The event ending a stream that failed after it began, shaped so the format's SDKs raise it. */
-  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>): Buffer;
+  /**
+   * The event ending a stream that failed after it began, shaped so the format's SDKs raise it;
+   * `after` is the last bytes the client was sent, for a format whose events are numbered.
+   */
+  streamError(fields: ErrorFields, hookResults?: Partial<HookResults>, after?: Buffer): Buffer;
   /** The accumulator of a streamed answer's text for one of the format's request types. */
   streamText(requestType: RequestType): StreamText;
   /**
@@ -147,6 +150,12 @@ export interface WireFormat {
   mockBody(answer: MockAnswer): Record<string, unknown>;
   /** The mock's streamed answer as server-sent events, one event per piece of the text. */
   mockStream(answer: MockAnswer, pieces: readonly string[]): Generator<Buffer>;
+  /**
+   * The stream of a `mock_response` given as a whole answer object, for a format whose answers
+   * carry more than text (the Responses API's function calls): the events of that same answer.
+   * Without it the stream carries the object's text.
+   */
+  mockObjectStream?(answer: MockAnswer, given: Record<string, unknown>): Generator<Buffer>;
 }
 
 /** An event's bytes with its `data:` replaced by `value`, its `event:` name kept. */

@@ -177,3 +177,33 @@ export function* responseAsEvents(response: Obj, pieces?: readonly string[]): Ge
   }
   yield writer.finished(response);
 }
+
+/** Pieces of a text as a model's tokens come: a word and the space after it, at most 256 characters each. */
+function wordPieces(text: string): string[] {
+  return text.match(/\s*\S{1,256}\s*/gu) ?? (text ? [text] : []);
+}
+
+/** Pieces of a function call's arguments: 32 characters each, as a model writes JSON a few tokens at a time. */
+function argumentPieces(args: string): string[] {
+  return args.match(/[\s\S]{1,32}/gu) ?? [];
+}
+
+/** A whole response object as the stream that would have carried it, every text word by word and every call's arguments in pieces. */
+export function* responseAsPieces(response: Obj): Generator<Buffer> {
+  const writer = new ResponsesEventWriter();
+  yield* writer.created(response);
+  const output = Array.isArray(response.output) ? (response.output as Obj[]) : [];
+  for (const [index, item] of output.entries()) {
+    if (item.type === "message") {
+      const parts = Array.isArray(item.content) ? (item.content as Obj[]) : [];
+      yield* writer.message(
+        index,
+        item,
+        parts.map((part) => wordPieces(typeof part.text === "string" ? part.text : "")),
+      );
+    } else if (item.type === "function_call") {
+      yield* writer.functionCall(index, item, argumentPieces(typeof item.arguments === "string" ? item.arguments : ""));
+    } else yield* writer.item(index, item);
+  }
+  yield writer.finished(response);
+}

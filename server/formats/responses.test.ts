@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { locateText } from "../../core/index.js";
 import { reportedUsage } from "../pipeline/usage.js";
 import { functionCallItem, messageItem, responseAsEvents, responseObject, responsesUsage } from "./responses-events.js";
-import { responses } from "./responses.js";
+import { nextSequence, responses } from "./responses.js";
 import { SseSplitter } from "./sse.js";
 
 const answer = responseObject({
@@ -57,6 +57,21 @@ describe("the Responses format", () => {
       message: "stopped",
       error: { type: "hooks_failed", guardrails: ["g"] },
     });
+  });
+
+  it("numbers its error event one past the last event sent, whatever was held back", () => {
+    const events = [...responseAsEvents(answer)];
+    const sent = Buffer.concat(events.slice(0, 5));
+    const data = (event: Buffer) => JSON.parse(event.toString().split("data: ")[1] as string) as { sequence_number: number };
+    const error = responses.streamError({ status: 446, code: "hooks_failed", message: "stopped" }, undefined, sent);
+    expect(data(error).sequence_number).toBe(5);
+    // A gateway event (the hook_results keepalive) after the last numbered one, and a text quoting the field name.
+    const quoted = Buffer.from(`data: ${JSON.stringify({ type: "x", delta: '"sequence_number": 99' })}\n\n`);
+    expect(nextSequence(Buffer.concat([sent, responses.hookEvent({ before_request_hooks: [] }), quoted]))).toBe(5);
+    // A long last window: the number is found past the tail it is first looked for in.
+    const long = Buffer.concat([events[0] as Buffer, Buffer.alloc(70_000, 0x20)]);
+    expect(nextSequence(long)).toBe(1);
+    expect(nextSequence(undefined)).toBe(0);
   });
 });
 

@@ -10,7 +10,14 @@ import type { HookResults } from "../../core/index.js";
 import { type SseEvent, SseSplitter } from "./sse.js";
 import { eventObject, type ErrorFields, type MockAnswer, type WireFormat } from "./format.js";
 import { openai } from "./openai.js";
-import { messageItem, responseAsEvents, responseObject, responsesId, responsesUsage } from "./responses-events.js";
+import {
+  messageItem,
+  responseAsEvents,
+  responseAsPieces,
+  responseObject,
+  responsesId,
+  responsesUsage,
+} from "./responses-events.js";
 import { ResponsesStreamText } from "./responses-stream-text.js";
 
 function namedEvent(name: string, value: unknown): Buffer {
@@ -32,6 +39,23 @@ function afterCreated(out: Buffer, hook: Buffer): Buffer | undefined {
 
 function isCreated(event: SseEvent): boolean {
   return event.event === "response.created" || eventObject(event.data)?.type === "response.created";
+}
+
+const SEQUENCE = /"sequence_number"\s*:\s*(\d+)/g;
+
+/**
+ * The number the event after `sent` takes: one past the last `sequence_number` in it (its tail
+ * first, since a released window can be long), or 0 when nothing numbered was sent.
+ */
+export function nextSequence(sent: Buffer | undefined): number {
+  if (!sent?.length) return 0;
+  for (const from of [Math.max(0, sent.length - 65536), 0]) {
+    let last: string | undefined;
+    for (const match of sent.subarray(from).toString("utf8").matchAll(SEQUENCE)) last = match[1];
+    if (last !== undefined) return Number(last) + 1;
+    if (from === 0) break;
+  }
+  return 0;
 }
 
 /** The mock's response object. */
@@ -65,14 +89,14 @@ export const responses: WireFormat = {
   hookEvent: (hookResults: Partial<HookResults>) => namedEvent("keepalive", { type: "keepalive", hook_results: hookResults }),
   placeOpeningHook: afterCreated,
   // An `error` event (the API's own fields, and `error` as on chat), which the SDKs raise as an APIError.
-  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>) => {
+  streamError: (fields: ErrorFields, hookResults?: Partial<HookResults>, after?: Buffer) => {
     const { error } = openai.errorBody(fields) as { error: Record<string, unknown> };
     return namedEvent("error", {
       type: "error",
       code: fields.code,
       message: fields.message,
       param: fields.param ?? null,
-      sequence_number: 0,
+      sequence_number: nextSequence(after),
       error,
       ...(hookResults && { hook_results: hookResults }),
     });
@@ -82,4 +106,7 @@ export const responses: WireFormat = {
 
   mockBody: mockResponse,
   mockStream: (answer: MockAnswer, pieces: readonly string[]) => responseAsEvents(mockResponse(answer), pieces),
+  // A mock_response object (function calls and all) streams as itself, the mock's defaults filling what it leaves out.
+  mockObjectStream: (answer: MockAnswer, given: Record<string, unknown>) =>
+    responseAsPieces({ ...mockResponse(answer), ...given }),
 };

@@ -47,6 +47,11 @@ export function mockBody(endpoint: Endpoint, body: Record<string, unknown>, mock
  */
 export function* mockStream(endpoint: Endpoint, body: Record<string, unknown>, mockResponse: unknown): Generator<Buffer> {
   const text = mockText(endpoint, body, mockResponse);
+  const objectStream = FORMATS[endpoint.format].mockObjectStream;
+  if (objectStream && mockResponse && typeof mockResponse === "object" && !Array.isArray(mockResponse)) {
+    yield* objectStream(answerOf(endpoint, body, text), mockResponse as Record<string, unknown>);
+    return;
+  }
   // Leading space is cut off first: `\s*\S…` tried at each of a megabyte of spaces is quadratic.
   const lead = /^\s*/u.exec(text)?.[0] ?? "";
   const pieces = text.slice(lead.length).match(/\S{1,256}\s*/gu) ?? [];

@@ -95,6 +95,8 @@ export class StreamEnforcer {
   #next = 0;
   /** Bytes ready to leave, in order. */
   #ready: Buffer[] = [];
+  /** The upstream's bytes sent last: an error event of a format that numbers its events continues from them. */
+  #lastSent: Buffer | undefined;
   /** The terminal event and whatever followed it: sent last, once the output side ran. */
   readonly #terminal: SseEvent[] = [];
   #checkedAt = 0;
@@ -173,6 +175,7 @@ export class StreamEnforcer {
           this.#ready = [];
           const placed = opening && place?.(out, opening);
           if (placed) [out, opening] = [placed, undefined];
+          this.#lastSent = out;
           yield out;
         }
         if (this.#stop || this.#error !== undefined) break;
@@ -407,6 +410,7 @@ export class StreamEnforcer {
     return FORMATS[this.#options.format].streamError(
       { status: 446, code, message, type: "hooks_failed", ...(denial && { denial }) },
       hooks,
+      this.#lastSent,
     );
   }
 
@@ -417,7 +421,7 @@ export class StreamEnforcer {
       error instanceof GatewayError
         ? { status: error.status, code: error.code, message: error.message }
         : { status: 502, code: "stream_broken", message: "the stream broke off before its end" };
-    return FORMATS[this.#options.format].streamError(fields);
+    return FORMATS[this.#options.format].streamError(fields, undefined, this.#lastSent);
   }
 
   async #close(): Promise<void> {

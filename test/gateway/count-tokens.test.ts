@@ -90,6 +90,20 @@ describe("count_tokens on a gateway run from a file", () => {
     expect(refused.error).toMatchObject({ type: "error", error: { message: "max_tokens: Extra inputs are not permitted" } });
   });
 
+  it("sends the caller's own key to a provider named without a slug, as /v1/messages does", async () => {
+    const own = new Anthropic({
+      baseURL: gateway.url,
+      apiKey: ANTHROPIC_KEY,
+      maxRetries: 0,
+      defaultHeaders: {
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify({ provider: "anthropic", custom_host: claude.baseUrl }),
+      },
+    });
+    expect(await own.messages.countTokens({ model: "claude-x", ...question })).toEqual({ input_tokens: 18 });
+    expect(claude.requests[0]?.headers["x-api-key"]).toBe(ANTHROPIC_KEY);
+  });
+
   it("refuses a provider whose kind has no count endpoint with a 400 naming it, before any call", async () => {
     for (const model of ["@gpt/gpt-4o", "@mock/m"]) {
       const refused = (await anthropic(gateway.url, API_KEY)

@@ -148,6 +148,35 @@ describe("the Responses API through the openai client", () => {
     expect(record.stream_stop).toMatchObject({ guardrails: ["no-secrets"] });
   });
 
+  it("numbers the error event that stops a stream one past the last event the client received", async () => {
+    upstream.texts.push(`${"all is well here and now ".repeat(8)}the secret is out`);
+    const config = {
+      provider: "openai",
+      custom_host: upstream.baseUrl,
+      stream_mode: "window",
+      stream_window: 20,
+      output_guardrails: [{ id: "no-secrets", deny: true, regexMatch: { rule: "secret", not: true } }],
+    };
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: {
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify(config),
+        authorization: "Bearer sk-client-own-key",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ model: "gpt-test", input: "talk", stream: true }),
+    });
+    const numbers = (await response.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; sequence_number?: number })
+      .filter((event) => event.sequence_number !== undefined);
+    expect(numbers.at(-1)?.type).toBe("error");
+    expect(numbers.length).toBeGreaterThan(3);
+    expect(numbers.map((event) => event.sequence_number)).toEqual(numbers.map((_, i) => i));
+  });
+
   it("redacts inside deltas and in the done events and response.completed the SDK builds its answer from", async () => {
     upstream.texts.push("your code is 98765 and the pin 4321 ok");
     const config = { output_guardrails: [{ "test.redactDigits": {} }] };
@@ -168,6 +197,45 @@ describe("the Responses API through the openai client", () => {
     upstream.texts.push("your code is 98765");
     const json = await client(config).responses.create({ model: "gpt-test", input: "code?" });
     expect(json.output_text).toBe("your code is [NUMBER]");
+  });
+
+  it("streams a mock_response's function calls as the JSON answer carries them, arguments in pieces", async () => {
+    const args = JSON.stringify({ city: 'Zürich "old town"', days: 3, note: "a".repeat(40) });
+    const mock = {
+      output: [
+        {
+          type: "message",
+          id: "msg_m",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "Checking the weather.", annotations: [] }],
+        },
+        { type: "function_call", id: "fc_m", call_id: "call_m", name: "get_weather", arguments: args, status: "completed" },
+      ],
+    };
+    const mockClient = new OpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: "sk-unused",
+      maxRetries: 0,
+      defaultHeaders: {
+        "x-gateway-api-key": API_KEY,
+        "x-gateway-config": JSON.stringify({ provider: "mock", mock_response: mock }),
+      },
+    });
+    const json = await mockClient.responses.create({ model: "m", input: "weather?", tools: [weatherTool] });
+    expect(json.output.find((item) => item.type === "function_call")).toMatchObject({ name: "get_weather", arguments: args });
+    const stream = mockClient.responses.stream({ model: "m", input: "weather?", tools: [weatherTool] });
+    const deltas: string[] = [];
+    let text = "";
+    stream.on("response.function_call_arguments.delta", (event) => deltas.push(event.delta));
+    stream.on("response.output_text.delta", (event) => (text += event.delta));
+    const final = await stream.finalResponse();
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(args);
+    expect(text).toBe("Checking the weather.");
+    expect(final.output.map((item) => item.type)).toEqual(["message", "function_call"]);
+    expect(final.output[1]).toMatchObject({ call_id: "call_m", name: "get_weather", arguments: args });
+    expect(final.output_text).toBe("Checking the weather.");
   });
 
   it("checks a function call's arguments on the output side", async () => {

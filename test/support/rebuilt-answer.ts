@@ -197,16 +197,24 @@ export function rebuildAnthropicStream(text: string): Rebuilt {
 
 /**
  * The rebuilt answer of a Responses stream, as the openai client accumulates it: one choice per
- * output item, from its deltas; the done events and the closing response must repeat those texts
- * (else `inconsistent` says where); `hook_results` events give the verdicts.
+ * output item, from its deltas; the done events and the closing response must repeat those texts,
+ * and `sequence_number` must run on without a gap (else `inconsistent` says where);
+ * `hook_results` events give the verdicts.
  */
 export function rebuildResponsesStream(text: string): Rebuilt {
   const rebuilt: Rebuilt = { choices: new Map() };
   const items = new Map<number, { type: string; parts: string[]; args: string }>();
   const mismatch = (what: string) => (rebuilt.inconsistent ??= what);
+  let sequence = -1;
   for (const { event, data } of events(text)) {
     const payload = JSON.parse(data) as Obj;
     const type = payload.type ?? event;
+    // Numbered events (the gateway's keepalives are not) run on without a gap, the error event included.
+    if (typeof payload.sequence_number === "number") {
+      if (payload.sequence_number !== sequence + 1)
+        mismatch(`${String(type)} numbered ${payload.sequence_number} after ${sequence}`);
+      sequence = payload.sequence_number;
+    }
     const hooks = isObj(payload.hook_results) ? payload.hook_results : undefined;
     if (hooks && Array.isArray(hooks.after_request_hooks))
       rebuilt.verdicts = (hooks.after_request_hooks as unknown[]).map((r) => isObj(r) && r.verdict === true);
