@@ -428,7 +428,11 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     });
   });
 
-  app.addHook("preClose", async () => connections.closeIdle());
+  app.addHook("preClose", async () => {
+    // An MCP session's GET stream would hold its connection open through the stop.
+    await mcp.closeSessions();
+    connections.closeIdle();
+  });
   app.addHook("onClose", async () => {
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
     await gateway.drain();

@@ -205,6 +205,11 @@ export class McpGateway {
     await serveStateless(this, http.server, http.identity, version, message, http.requestId, accept, http.res);
   }
 
+  /** Closes every session, ending their streams. */
+  async closeSessions(): Promise<void> {
+    await this.sessions.closeAll();
+  }
+
   /** Closes every session and stops every stdio process. */
   async close(): Promise<void> {
     await this.sessions.closeAll();
