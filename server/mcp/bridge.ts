@@ -27,6 +27,8 @@ export interface BridgeOptions {
   interceptor: McpInterceptor;
   /** Cuts the server's credentials out of a text headed for the client. */
   scrub(text: string): string;
+  /** Whether the server has credentials to cut (else messages pass unserialized). */
+  hasSecrets?: boolean;
   /** The session's id, once the client side has one. */
   sessionId(): string | undefined;
   /** The revision the client speaks, when known before `initialize` (a stateless call's). */
@@ -146,7 +148,8 @@ export class McpBridge {
     }
   }
 
-  async #fromServer(message: JSONRPCMessage): Promise<void> {
+  async #fromServer(received: JSONRPCMessage): Promise<void> {
+    const message = this.#scrubbed(received);
     if (isRequest(message) || isNotification(message)) {
       let related: Id | undefined;
       if (isNotification(message) && message.method === "notifications/progress") {
@@ -190,6 +193,14 @@ export class McpBridge {
       });
     }
     this.#answer(id, result);
+  }
+
+  /** A server that quotes its credentials back (a tool echoing its headers) has them cut out. */
+  #scrubbed(message: JSONRPCMessage): JSONRPCMessage {
+    if (!this.options.hasSecrets) return message;
+    const text = JSON.stringify(message);
+    const scrubbed = this.options.scrub(text);
+    return scrubbed === text ? message : (JSON.parse(scrubbed) as JSONRPCMessage);
   }
 
   #answer(id: Id, result: Record<string, unknown>): void {

@@ -14,7 +14,7 @@ import { McpBridge } from "./bridge.js";
 import { DEFAULT_EVENT_LIMITS, type EventStoreLimits, SessionEventStore } from "./event-store.js";
 import type { McpInterceptor } from "./intercept.js";
 import { McpMessageError } from "./jsonrpc.js";
-import { scrubberFor } from "./upstream-fetch.js";
+import { hasSecrets, scrubberFor } from "./upstream-fetch.js";
 import type { McpUpstreams } from "./upstreams.js";
 
 /** Bounds of the session table. */
@@ -119,6 +119,7 @@ export class McpSessions {
           identity,
           interceptor: this.interceptor,
           scrub: scrubberFor(server),
+          hasSecrets: hasSecrets(server),
           sessionId: () => sessionId,
           onClose: () => {
             if (sessionId !== undefined) this.#sessions.delete(sessionId);

@@ -15,7 +15,7 @@ import type { ApiKeyIdentity, McpServerRecord } from "../sources/types.js";
 import { McpBridge } from "./bridge.js";
 import type { McpInterceptor } from "./intercept.js";
 import { errorResponse, McpMessageError, progressTokenOf, RPC, type RpcRequest } from "./jsonrpc.js";
-import { scrubberFor } from "./upstream-fetch.js";
+import { hasSecrets, scrubberFor } from "./upstream-fetch.js";
 import { initializeUpstream } from "./upstream-init.js";
 import type { McpUpstreams } from "./upstreams.js";
 
@@ -123,7 +123,15 @@ export async function serveStateless(
   }
   const client = new OneRequest(request, res, stream);
   const bridge = new McpBridge(
-    { server, identity, interceptor: deps.interceptor, scrub, sessionId: () => undefined, protocolVersion: version },
+    {
+      server,
+      identity,
+      interceptor: deps.interceptor,
+      scrub,
+      hasSecrets: hasSecrets(server),
+      sessionId: () => undefined,
+      protocolVersion: version,
+    },
     client,
     upstream,
   );

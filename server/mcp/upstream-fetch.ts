@@ -25,6 +25,11 @@ export function credentialHeaders(server: McpServerRecord): Record<string, strin
   };
 }
 
+/** Whether a server is sent credentials the gateway must keep from its clients. */
+export function hasSecrets(server: McpServerRecord): boolean {
+  return server.bearerToken !== undefined || Object.keys(server.headers ?? {}).length > 0;
+}
+
 /** Cuts a server's credentials out of a text headed for a client or a log. */
 export function scrubberFor(server: McpServerRecord): (text: string) => string {
   const secrets = [...Object.values(server.headers ?? {}), ...(server.bearerToken !== undefined ? [server.bearerToken] : [])];
@@ -43,16 +48,18 @@ function capped(body: ReadableStream<Uint8Array>, maxBytes: number, perEvent: bo
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        let over = false;
         if (perEvent) {
-          // An event ends at a blank line; only the bytes after the last one in this chunk count on.
-          for (let i = 0; i < chunk.length; i++) {
+          // An event ends at a blank line (CR bytes aside); its bytes up to there count against the cap.
+          for (let i = 0; i < chunk.length && !over; i++) {
             const byte = chunk[i];
+            if (byte === 13) continue;
             if (byte === 10 && last === 10) since = 0;
-            else if (byte !== 13) since++;
-            if (byte !== 13) last = byte as number;
+            else over = ++since > maxBytes;
+            last = byte as number;
           }
-        } else since += chunk.length;
-        if (since > maxBytes) {
+        } else over = (since += chunk.length) > maxBytes;
+        if (over) {
           controller.error(new UpstreamTooLarge(`an answer of the MCP server is larger than ${maxBytes} bytes`));
           return;
         }

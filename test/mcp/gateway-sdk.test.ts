@@ -189,7 +189,9 @@ describe("sessions and keys", () => {
 
   it("upstream credentials reach the server and never the client, not even in errors", async () => {
     const client = await connect("http");
-    await client.callTool({ name: "echo", arguments: { text: "x" } });
+    // A tool quoting the credentials it was sent: the client gets them cut out.
+    const quoted = textOf(await client.callTool({ name: "headers", arguments: {} }));
+    expect(quoted).toBe("authorization: Bearer [REDACTED]");
     expect(sseAnswers.authorizations).toContain(`Bearer ${BEARER}`);
     const refused = await connect("refusing").then(
       () => "connected",
