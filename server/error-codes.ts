@@ -94,6 +94,11 @@ export const GATEWAY_ERRORS = {
     status: 404,
     meaning: "Mcp-Session-Id names no open session of this server and key (closed, expired, or never opened); initialize again",
   },
+  mcp_method_not_found: {
+    status: 404,
+    meaning:
+      "a stateless (2026-07-28) MCP request names an RPC that revision removed (initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe)",
+  },
   mcp_method_not_allowed: {
     status: 405,
     meaning: "a GET or DELETE to an MCP server without a session (revision 2026-07-28 has neither)",

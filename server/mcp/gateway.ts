@@ -17,6 +17,7 @@ import {
   parseBody,
   RPC,
   type RpcMessage,
+  type RpcRequest,
   SESSION_VERSIONS,
   STATELESS_VERSIONS,
 } from "./jsonrpc.js";
@@ -71,7 +72,48 @@ export function writeRefusal(
   }
   res
     .writeHead(error.status, { "content-type": "application/json", ...extraHeaders })
-    .end(JSON.stringify(errorResponse(id, { code: error.rpcCode, message: error.message, data: { code: error.gatewayCode } })));
+    .end(
+      JSON.stringify(
+        errorResponse(id, { code: error.rpcCode, message: error.message, data: { code: error.gatewayCode, ...error.data } }),
+      ),
+    );
+}
+
+/** Every revision the gateway speaks, newest first. */
+export const SUPPORTED_VERSIONS: readonly string[] = [...STATELESS_VERSIONS, ...SESSION_VERSIONS];
+
+/** RPCs the 2026-07-28 revision removed. */
+const REMOVED_IN_STATELESS = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
+
+/**
+ * What a stateless request must carry: the header naming its revision, and the `_meta` fields that
+ * replaced initialize, the header and `_meta` agreeing; an RPC the revision removed is not found.
+ */
+function checkStatelessRequest(message: RpcRequest, header: string | undefined, version: string): void {
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  if (header === undefined) {
+    throw new McpMessageError(RPC.transport, `MCP-Protocol-Version: the header is required with revision ${version}`);
+  }
+  const missing = [META.protocolVersion, META.clientInfo, META.clientCapabilities].filter((key) => meta?.[key] === undefined);
+  if (missing.length) {
+    throw new McpMessageError(
+      RPC.invalidParams,
+      `params._meta: revision ${version} needs ${missing.join(", ")} on every request`,
+    );
+  }
+  if (meta?.[META.protocolVersion] !== header) {
+    throw new McpMessageError(
+      RPC.transport,
+      `MCP-Protocol-Version: ${header} differs from params._meta["${META.protocolVersion}"]; they must agree`,
+    );
+  }
+  if (REMOVED_IN_STATELESS.has(message.method)) {
+    throw new McpMessageError(
+      RPC.methodNotFound,
+      `${message.method}: revision ${version} has no such method`,
+      "mcp_method_not_found",
+    );
+  }
 }
 
 /** The MCP gateway of one app. */
@@ -119,12 +161,15 @@ export class McpGateway {
           ? (parsed.messages[0] as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[META.protocolVersion]
           : undefined;
       const stateless = version ?? (typeof metaVersion === "string" ? metaVersion : undefined) ?? "";
-      if (STATELESS_VERSIONS.includes(stateless)) return await this.#stateless(http, stateless, sessionId, parsed?.messages);
+      if (STATELESS_VERSIONS.includes(stateless))
+        return await this.#stateless(http, version, stateless, sessionId, parsed?.messages);
       if (version !== undefined && !SESSION_VERSIONS.includes(version)) {
         throw new McpMessageError(
           RPC.transport,
-          `MCP-Protocol-Version: ${version} is not a revision this gateway speaks; it speaks ${[...STATELESS_VERSIONS, ...SESSION_VERSIONS].join(", ")}`,
+          `MCP-Protocol-Version: ${version} is not a revision this gateway speaks; it speaks ${SUPPORTED_VERSIONS.join(", ")}`,
           "mcp_unsupported_version",
+          undefined,
+          { supportedVersions: SUPPORTED_VERSIONS },
         );
       }
       if (sessionId !== undefined) {
@@ -162,6 +207,7 @@ export class McpGateway {
 
   async #stateless(
     http: McpHttpRequest,
+    versionHeader: string | undefined,
     version: string,
     sessionId: string | undefined,
     messages: RpcMessage[] | undefined,
@@ -188,12 +234,7 @@ export class McpGateway {
       http.res.writeHead(202).end();
       return;
     }
-    if (message.method === "initialize") {
-      throw new McpMessageError(
-        RPC.invalidRequest,
-        `revision ${version} has no initialize; send the request itself with its capabilities in _meta`,
-      );
-    }
+    checkStatelessRequest(message, versionHeader, version);
     const accept = header(http.req, "accept") ?? "";
     if (!/application\/json|\*\/\*/.test(accept)) {
       throw new McpMessageError(
@@ -202,7 +243,16 @@ export class McpGateway {
         "mcp_not_acceptable",
       );
     }
-    await serveStateless(this, http.server, http.identity, version, message, http.requestId, accept, http.res);
+    await serveStateless(
+      { ...this, supportedVersions: SUPPORTED_VERSIONS },
+      http.server,
+      http.identity,
+      version,
+      message,
+      http.requestId,
+      accept,
+      http.res,
+    );
   }
 
   /** Closes every session, ending their streams. */

@@ -69,6 +69,8 @@ export class McpMessageError extends Error {
     readonly gatewayCode: string = "mcp_invalid_message",
     /** Only for codes of another table (a fastify refusal described by errors.ts). */
     status?: number,
+    /** More for `error.data` besides the code (`supportedVersions`). */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
     this.status = status ?? (GATEWAY_ERRORS as Record<string, { status: number }>)[gatewayCode]?.status ?? 400;

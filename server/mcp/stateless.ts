@@ -14,7 +14,7 @@ import { REQUEST_ID_HEADER } from "../logs/access-log.js";
 import type { ApiKeyIdentity, McpServerRecord } from "../sources/types.js";
 import { McpBridge } from "./bridge.js";
 import type { McpInterceptor } from "./intercept.js";
-import { errorResponse, McpMessageError, progressTokenOf, RPC, type RpcRequest } from "./jsonrpc.js";
+import { McpMessageError, progressTokenOf, resultResponse, RPC, type RpcRequest } from "./jsonrpc.js";
 import { hasSecrets, scrubberFor } from "./upstream-fetch.js";
 import { initializeUpstream } from "./upstream-init.js";
 import type { McpUpstreams } from "./upstreams.js";
@@ -90,7 +90,7 @@ class OneRequest implements Transport {
 
 /** Serves one stateless request over a fresh upstream session. */
 export async function serveStateless(
-  deps: { upstreams: McpUpstreams; interceptor: McpInterceptor },
+  deps: { upstreams: McpUpstreams; interceptor: McpInterceptor; supportedVersions: readonly string[] },
   server: McpServerRecord,
   identity: ApiKeyIdentity,
   version: string,
@@ -108,8 +108,9 @@ export async function serveStateless(
   } catch (error) {
     throw new McpMessageError(RPC.upstream, (error as Error).message, "mcp_upstream_failed");
   }
+  let initialized;
   try {
-    await initializeUpstream(upstream.transport, {
+    initialized = await initializeUpstream(upstream.transport, {
       ...(objectAt(meta, META.clientCapabilities) && { capabilities: objectAt(meta, META.clientCapabilities) }),
       ...(objectAt(meta, META.clientInfo) && { clientInfo: objectAt(meta, META.clientInfo) }),
     });
@@ -120,6 +121,17 @@ export async function serveStateless(
       `the MCP server "${server.name}" could not be reached: ${scrub((error as Error).message)}`,
       "mcp_upstream_failed",
     );
+  }
+  if (request.method === "server/discover") {
+    // Answered by the gateway: the revisions are its own, the capabilities and identity the server's.
+    await upstream.terminate().catch(() => undefined);
+    const result = {
+      supportedVersions: deps.supportedVersions,
+      capabilities: initialized.capabilities ?? {},
+      serverInfo: initialized.serverInfo ?? {},
+    };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(resultResponse(request.id, result)));
+    return;
   }
   const client = new OneRequest(request, res, stream);
   const bridge = new McpBridge(
@@ -150,11 +162,4 @@ export async function serveStateless(
   await client.answered;
   res.off("close", left);
   await bridge.close();
-}
-
-/** The error answer of a stateless request refused before it went anywhere. */
-export function statelessRefusal(res: ServerResponse, id: string | number | null, error: McpMessageError): void {
-  res
-    .writeHead(error.status, { "content-type": "application/json" })
-    .end(JSON.stringify(errorResponse(id, { code: error.rpcCode, message: error.message, data: { code: error.gatewayCode } })));
 }

@@ -10,11 +10,18 @@ import { SESSION_VERSIONS, UPSTREAM_VERSION } from "./jsonrpc.js";
 /** How long the gateway waits for the server's answer to its `initialize`. */
 const INITIALIZE_TIMEOUT_MS = 30_000;
 
-/** Starts `transport` and initializes the upstream session; resolves with the revision the server chose. */
+/** What the server said of itself. */
+export interface UpstreamInitialized {
+  protocolVersion: string;
+  capabilities?: Record<string, unknown>;
+  serverInfo?: Record<string, unknown>;
+}
+
+/** Starts `transport` and initializes the upstream session; resolves with the server's answer. */
 export async function initializeUpstream(
   transport: Transport,
   client: { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> },
-): Promise<string> {
+): Promise<UpstreamInitialized> {
   const id = "guardgate-initialize";
   const answer = new Promise<JSONRPCMessage>((resolve, reject) => {
     const timer = setTimeout(
@@ -43,10 +50,11 @@ export async function initializeUpstream(
   });
   const message = await answer;
   if ("error" in message) throw new Error(`initialize failed: ${message.error.message}`);
-  const version = String((message as { result: { protocolVersion?: unknown } }).result.protocolVersion);
+  const result = (message as unknown as { result: UpstreamInitialized }).result;
+  const version = String(result.protocolVersion);
   if (!SESSION_VERSIONS.includes(version))
     throw new Error(`the server chose protocol version ${version}, which the gateway does not speak`);
   transport.setProtocolVersion?.(version);
   await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return version;
+  return result;
 }

@@ -146,20 +146,16 @@ describe("refusals are JSON-RPC errors with a 4xx", () => {
 
 describe("revision 2026-07-28: one request, no session", () => {
   const V = { "mcp-protocol-version": "2026-07-28" };
+  const META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "stateless", version: "1" },
+  };
+  const request = (id: string | number, method: string, params: Record<string, unknown> = {}, meta: object = META) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta, ...(params._meta as object) } } });
 
   it.each(["tools", "local"])("answers tools/list of %s in one JSON body", async (server) => {
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: "a",
-      method: "tools/list",
-      params: {
-        _meta: {
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "s", version: "1" },
-        },
-      },
-    });
-    const answer = await post(body, V, server);
+    const answer = await post(request("a", "tools/list"), V, server);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/application\/json/);
     expect(answer.headers.get("mcp-session-id")).toBeNull();
@@ -169,12 +165,7 @@ describe("revision 2026-07-28: one request, no session", () => {
   });
 
   it("streams progress in a request-scoped SSE answer when the request asks for it", async () => {
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 5,
-      method: "tools/call",
-      params: { name: "count", arguments: { steps: 2 }, _meta: { progressToken: "p" } },
-    });
+    const body = request(5, "tools/call", { name: "count", arguments: { steps: 2 }, _meta: { progressToken: "p" } });
     const answer = await post(body, V);
     expect(answer.headers.get("content-type")).toMatch(/text\/event-stream/);
     const got = (await events(answer)).map((e) => e.data);
@@ -183,19 +174,54 @@ describe("revision 2026-07-28: one request, no session", () => {
     expect(got[2]).toMatchObject({ id: 5, result: { content: [{ text: "counted 2" }] } });
   });
 
-  it("has no GET stream, no session header, no initialize", async () => {
+  it("answers server/discover with its revisions and the server's capabilities", async () => {
+    const json = (await (await post(request(3, "server/discover"), V)).json()) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      id: 3,
+      result: { supportedVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]), serverInfo: { name: "http-tools" } },
+    });
+    expect(json).toHaveProperty("result.capabilities.tools");
+  });
+
+  it("refuses what the revision does not have or lacks what it needs, with the request's id", async () => {
+    const refusals: [string, Record<string, string>, number, number, RegExp][] = [
+      [request(1, "ping"), V, 404, -32601, /ping: revision 2026-07-28 has no such method/],
+      [request(1, "initialize"), V, 404, -32601, /initialize/],
+      [JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }), V, 400, -32602, /clientInfo/],
+      [
+        request(1, "tools/list", {}, { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" }),
+        V,
+        400,
+        -32000,
+        /must agree/,
+      ],
+      [request(1, "tools/list"), {}, 400, -32000, /header is required/],
+    ];
+    for (const [body, headers, status, code, message] of refusals) {
+      const answer = await post(body, headers);
+      const json = (await answer.json()) as { id: number; error: { code: number; message: string } };
+      expect([answer.status, json.id, json.error.code]).toEqual([status, 1, code]);
+      expect(json.error.message).toMatch(message);
+    }
+  });
+
+  it("has no GET stream and no session header; notifications are taken", async () => {
     const get = await fetch(`${gateway.url}/v1/mcp/tools`, { headers: { "x-gateway-api-key": API_KEY, ...V } });
     expect(get.status).toBe(405);
-    const withSession = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
-      ...V,
-      "mcp-session-id": "x",
-    });
+    const withSession = await post(request(1, "tools/list"), { ...V, "mcp-session-id": "x" });
     expect(withSession.status).toBe(400);
-    const init = await post(INITIALIZE, V);
-    expect(init.status).toBe(400);
-    expect(((await init.json()) as { error: { message: string } }).error.message).toMatch(/no initialize/);
     const note = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }), V);
     expect(note.status).toBe(202);
+  });
+
+  it("names the revisions it speaks when asked for another", async () => {
+    const answer = await post(request(1, "tools/list"), { "mcp-protocol-version": "2031-01-01" });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      error: {
+        data: { code: "mcp_unsupported_version", supportedVersions: expect.arrayContaining(["2026-07-28", "2024-11-05"]) },
+      },
+    });
   });
 });
 
