@@ -156,6 +156,10 @@ export class McpBridge {
         const token = message.params?.progressToken as string | number | undefined;
         related = token === undefined ? undefined : this.#byToken.get(token);
         if (related === undefined) return; // progress of a request that is over
+      } else if (this.options.sessionId() !== undefined && this.options.server.answers !== "json" && this.#pending.size === 1) {
+        // Which request a server's message belongs to does not survive the hop; with one call
+        // open it rides that call's stream, which is open for sure (the GET stream may not be yet).
+        related = this.#pending.keys().next().value;
       }
       await this.#down(message, related);
       return;

@@ -38,6 +38,7 @@ beforeAll(async () => {
       mcp_servers: [
         { name: "http", url: sseAnswers.url, bearer_token: BEARER, workspace: "default" },
         { name: "http-json", url: jsonAnswers.url, headers: { "x-upstream-key": HEADER_SECRET }, workspace: "default" },
+        { name: "json-to-client", url: sseAnswers.url, answers: "json", workspace: "default" },
         { name: "legacy", transport: "sse", url: legacy.url, workspace: "default" },
         { name: "local", command: process.execPath, args: [STDIO_SERVER], workspace: "default" },
         { name: "refusing", url: refusing.url, bearer_token: BEARER, workspace: "default" },
@@ -67,7 +68,7 @@ function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
 }
 
-describe.each(["http", "http-json", "legacy", "local"])("through the gateway to %s", (name) => {
+describe.each(["http", "http-json", "json-to-client", "legacy", "local"])("through the gateway to %s", (name) => {
   it("lists and calls tools in a session", async () => {
     const transport = clientTransport(name);
     const client = await connect(name, transport);
@@ -79,7 +80,18 @@ describe.each(["http", "http-json", "legacy", "local"])("through the gateway to 
     await client.close();
   });
 
-  it.skipIf(name === "http-json")("streams progress notifications of a call", async () => {
+  // A server answering in JSON has no stream to send its requests on during a call; a stdio server's
+  // requests are answered by the gateway (docs/mcp.md).
+  it.skipIf(name === "local" || name === "http-json")(
+    "passes a server's request to the client during a call, and the answer back",
+    async () => {
+      const client = await connect(name);
+      expect(textOf(await client.callTool({ name: "ping-client", arguments: {} }))).toBe("client answered");
+      await client.close();
+    },
+  );
+
+  it.skipIf(name === "http-json" || name === "json-to-client")("streams progress notifications of a call", async () => {
     const client = await connect(name);
     const progress: number[] = [];
     const result = await client.callTool({ name: "count", arguments: { steps: 3 } }, undefined, {
@@ -90,19 +102,22 @@ describe.each(["http", "http-json", "legacy", "local"])("through the gateway to 
     await client.close();
   });
 
-  it.skipIf(name === "http-json")("cancels a call: the server sees the cancellation, the session goes on", async () => {
-    const client = await connect(name);
-    const abort = new AbortController();
-    const call = client.callTool({ name: "wait", arguments: {} }, undefined, {
-      signal: abort.signal,
-      onprogress: () => abort.abort("enough"),
-    });
-    await expect(call).rejects.toThrow();
-    const seen = { http: sseAnswers, legacy }[name as "http" | "legacy"]?.seen;
-    if (seen) await expect.poll(() => seen.cancelled).toBe(1);
-    expect(textOf(await client.callTool({ name: "echo", arguments: { text: "after" } }))).toBe("echo: after");
-    await client.close();
-  });
+  it.skipIf(name === "http-json" || name === "json-to-client")(
+    "cancels a call: the server sees the cancellation, the session goes on",
+    async () => {
+      const client = await connect(name);
+      const abort = new AbortController();
+      const call = client.callTool({ name: "wait", arguments: {} }, undefined, {
+        signal: abort.signal,
+        onprogress: () => abort.abort("enough"),
+      });
+      await expect(call).rejects.toThrow();
+      const seen = { http: sseAnswers, legacy }[name as "http" | "legacy"]?.seen;
+      if (seen) await expect.poll(() => seen.cancelled).toBe(1);
+      expect(textOf(await client.callTool({ name: "echo", arguments: { text: "after" } }))).toBe("echo: after");
+      await client.close();
+    },
+  );
 });
 
 describe("sessions and keys", () => {
