@@ -191,7 +191,7 @@ describe("sessions and keys", () => {
         return inner.sessionId;
       },
     };
-    inner.onmessage = (m, extra) => older.onmessage?.(m, extra);
+    inner.onmessage = (m: JSONRPCMessage) => older.onmessage?.(m);
     inner.onclose = () => older.onclose?.();
     inner.onerror = (e) => older.onerror?.(e);
     sseAnswers.versions.length = 0;

@@ -1,7 +1,6 @@
 /**
  * `guardgate serve` over a store serves the config file's MCP servers too: the records of the file
- * go to the store, its MCP servers to the app, and a change to them is named at reload as one that
- * applies at the next start.
+ * go to the store, its MCP servers to the app.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startManaged, type ManagedTestGateway } from "../support/managed.js";
