@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY, startGateway, type TestGateway } from "../support/gateway.js";
 import { startSseServer, startStreamableServer, type TestMcpServer } from "../support/mcp-servers.js";
@@ -234,4 +235,51 @@ describe("sessions and keys", () => {
     expect(jsonAnswers.authorizations.join()).not.toContain(HEADER_SECRET);
     await client.close();
   });
+});
+
+describe("the streamed and the JSON answer", () => {
+  it("carry the same result for any text, in a session and without one (property, seeded)", async () => {
+    const sse = await connect("http");
+    const json = await connect("json-to-client");
+    const stateless = async (text: string) => {
+      const answer = await fetch(`${gateway.url}/v1/mcp/http`, {
+        method: "POST",
+        headers: {
+          "x-gateway-api-key": API_KEY,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "echo",
+            arguments: { text },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": {},
+              "io.modelcontextprotocol/clientInfo": { name: "p", version: "1" },
+            },
+          },
+        }),
+      });
+      return textOf(((await answer.json()) as { result: unknown }).result);
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ unit: "grapheme", maxLength: 300 }), fc.string({ maxLength: 3000 })),
+        async (text) => {
+          const expected = `echo: ${text}`;
+          expect(textOf(await sse.callTool({ name: "echo", arguments: { text } }))).toBe(expected);
+          expect(textOf(await json.callTool({ name: "echo", arguments: { text } }))).toBe(expected);
+          expect(await stateless(text)).toBe(expected);
+        },
+      ),
+      { seed: 37, numRuns: 15 },
+    );
+    await sse.close();
+    await json.close();
+  }, 120_000);
 });
