@@ -16,7 +16,7 @@ import {
 } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.js";
-import { prepareGuardrail } from "../core/internal.js";
+import { type AddressPolicy, prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
@@ -54,11 +54,15 @@ import { MemoryStoredResponses } from "./store/memory-responses.js";
 import type { StoredResponseRepository } from "./store/repository.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
 import { TokenCounter } from "./count-tokens.js";
+import { McpGateway, type McpGatewayOptions } from "./mcp/gateway.js";
+import type { McpInterceptor } from "./mcp/intercept.js";
+import { mcpRoutes } from "./mcp/route.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
   ApiKeySource,
   ConfigSource,
   GuardrailSource,
+  McpServerSource,
   PluginCredentialSource,
   PolicySource,
   ProviderSource,
@@ -80,6 +84,12 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
+  /** MCP servers besides the file's (the store's); the file's `mcp_servers` otherwise. Stdio servers come from the file only. */
+  mcpServers?: McpServerSource;
+  /** The checks on MCP traffic (server/mcp/intercept.ts); everything passes when absent. */
+  mcpInterceptor?: McpInterceptor;
+  /** Session bounds and stdio restart pauses of the MCP gateway. */
+  mcp?: Pick<McpGatewayOptions, "sessions" | "backoff" | "maxMessageBytes">;
   /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
   policies?: PolicySource;
   logSink?: RequestLogSink;
@@ -211,6 +221,14 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
 export const CHECKS_REFUSAL_ADVICE =
   "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
 
+/** The file's `custom_hosts` setting as an address policy. */
+function upstreamCustomHosts(setting: { allow_loopback?: boolean; allow_private?: boolean } | undefined): AddressPolicy {
+  return {
+    allowLoopback: setting?.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
+    allowPrivate: setting?.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
+  };
+}
+
 /** Builds the gateway app; call `listen` on it, or `inject` in tests. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const file = options.file ?? {};
@@ -225,7 +243,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       "policies are kept in the store: run `guardgate serve --config FILE`, which seeds them from the file",
     );
   }
-  const seeded = sourcesFromFile(file);
+  const seeded = sourcesFromFile(file, baseDir);
   const apiKeys = options.apiKeys ?? seeded.apiKeys;
   const providers = options.providers ?? seeded.providers;
   const guardrails = options.guardrails ?? seeded.guardrails;
@@ -286,12 +304,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
     ...(settings.stream_event_timeout !== undefined && { streamEventTimeoutMs: settings.stream_event_timeout }),
-    customHosts: settings.custom_hosts
-      ? {
-          allowLoopback: settings.custom_hosts.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
-          allowPrivate: settings.custom_hosts.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
-        }
-      : DEFAULT_CUSTOM_HOSTS,
+    customHosts: upstreamCustomHosts(settings.custom_hosts),
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.gate, app.log);
@@ -333,6 +346,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(attacher && { policies: attacher }),
   });
 
+  const mcp = new McpGateway({
+    servers: options.mcpServers ?? seeded.mcpServers,
+    stdioServers: seeded.mcpServers.all(),
+    ...(options.mcpInterceptor && { interceptor: options.mcpInterceptor }),
+    customHosts: upstreamCustomHosts(settings.custom_hosts),
+    log: app.log,
+    ...options.mcp,
+  });
   const connections = new ConnectionTracker(app.server);
   const recentRequests = new RecentRequests();
   const authThrottle = new AuthThrottle(options.authThrottle);
@@ -412,6 +433,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     countTokensRoute(scope, counter, plans);
   });
   await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys, authThrottle);
+    mcpRoutes(scope, mcp, bodyLimit);
+  });
+  await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
@@ -424,11 +449,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     });
   });
 
-  app.addHook("preClose", async () => connections.closeIdle());
+  app.addHook("preClose", async () => {
+    // An MCP session's GET stream would hold its connection open through the stop.
+    await mcp.closeSessions();
+    connections.closeIdle();
+  });
   app.addHook("onClose", async () => {
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
     await gateway.drain();
-    await Promise.all([engine.close(), upstream.close()]);
+    await Promise.all([engine.close(), upstream.close(), mcp.close()]);
     flushAccessLog();
   });
   return app;
