@@ -1,8 +1,11 @@
 # guardgate as a container: built in stages, run from a slim image with production dependencies
 # only, as the unprivileged `node` user. See docs/deploy.md.
 
+# Node 24, the LTS line, pinned by digest (both stages use the same image): a new digest is a
+# deliberate change, checked with `docker buildx imagetools inspect node:24-bookworm-slim`.
+
 # What the native modules (re2, better-sqlite3) need to build when no prebuilt binary fits.
-FROM node:20-bookworm-slim AS toolchain
+FROM node:24.21.0-bookworm-slim@sha256:0e0ff40c39bc087845bfb27465a0df4ea419520094bc35842ff83dd8cbe6f9b6 AS toolchain
 WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -33,7 +36,7 @@ COPY console ./console
 RUN npm run build
 
 # The image: Node, production dependencies and the build; nothing else.
-FROM node:20-bookworm-slim
+FROM node:24.21.0-bookworm-slim@sha256:0e0ff40c39bc087845bfb27465a0df4ea419520094bc35842ff83dd8cbe6f9b6
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
