@@ -1,8 +1,13 @@
 # guardgate as a container: built in stages, run from a slim image with production dependencies
 # only, as the unprivileged `node` user. See docs/deploy.md.
 
+# Node 22, an LTS line, pinned by digest (both stages use the same image): a new digest is a
+# deliberate change, checked with `docker buildx imagetools inspect node:22-bookworm-slim`. Not yet
+# Node 24: better-sqlite3 12 aborts the process there when the garbage collector frees a statement
+# (node::RemoveEnvironmentCleanupHook's check); better-sqlite3 13 (Node-API) does not.
+
 # What the native modules (re2, better-sqlite3) need to build when no prebuilt binary fits.
-FROM node:20-bookworm-slim AS toolchain
+FROM node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c AS toolchain
 WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -33,7 +38,7 @@ COPY console ./console
 RUN npm run build
 
 # The image: Node, production dependencies and the build; nothing else.
-FROM node:20-bookworm-slim
+FROM node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules

@@ -96,6 +96,7 @@ export async function scaffoldPlugin(options: ScaffoldOptions, cwd = process.cwd
   const root = guardgateRoot();
   const own = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as {
     version: string;
+    engines?: { node?: string };
     devDependencies?: Record<string, string>;
   };
   const devSpec = options.guardgate ?? `file:${root}`;
@@ -107,7 +108,8 @@ export async function scaffoldPlugin(options: ScaffoldOptions, cwd = process.cwd
     keywords: ["guardgate", "guardgate-plugin"],
     exports: { ".": { types: "./dist/src/index.d.ts", default: "./dist/src/index.js" } },
     files: ["dist/src", "README.md"],
-    engines: { node: ">=20" },
+    // The plugin runs inside guardgate, so it runs where guardgate does.
+    engines: { node: own.engines?.node ?? ">=20.19.0" },
     scripts: {
       build: "tsc -p tsconfig.json",
       test: "npm run build && node --test dist/test/",

@@ -37,6 +37,7 @@ describe("scaffoldPlugin", () => {
     expect(manifest).toMatchObject({
       name: "@acme/guardgate-checks",
       type: "module",
+      engines: own.engines,
       peerDependencies: { guardgate: `^${own.version}` },
       devDependencies: { guardgate: `file:${guardgateRoot()}`, typescript: own.devDependencies.typescript },
       scripts: { test: "npm run build && node --test dist/test/" },

@@ -11,16 +11,18 @@ export interface CommandOutput {
   stderr: string;
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
+/** This process's environment without the npm_* variables, and npm's notices off. */
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
   return { ...env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
 }
 
-/** Runs `npm ...args` in `cwd`; rejects with its output when it fails. */
-export function npm(args: string[], cwd: string, timeoutMs = 240_000): Promise<CommandOutput> {
+/** Runs `npm ...args` in `cwd` (with `env` added); rejects with its output when it fails. */
+export function npm(args: string[], cwd: string, timeoutMs = 240_000, env: NodeJS.ProcessEnv = {}): Promise<CommandOutput> {
   return new Promise((resolve, reject) => {
-    execFile("npm", args, { cwd, env: cleanEnv(), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { cwd, env: { ...cleanEnv(), ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 };
+    execFile("npm", args, options, (error, stdout, stderr) => {
       if (error) reject(new Error(`npm ${args.join(" ")} failed in ${cwd}: ${error.message}\n${stdout}\n${stderr}`));
       else resolve({ stdout, stderr });
     });
