@@ -91,6 +91,10 @@ export interface PolicyScopeRule {
   api_keys?: string[];
   /** `@slug/model` patterns; `*` matches any run of characters. */
   models?: string[];
+  /** MCP server names; a scope naming servers or tools holds tool traffic only (docs/mcp.md). */
+  mcp_servers?: string[];
+  /** Tool names; `*` matches any run of characters. */
+  tools?: string[];
 }
 
 /** A policy as the request path applies it. */

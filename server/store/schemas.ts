@@ -108,6 +108,15 @@ export const policyScopeSchema = {
     workspaces: idList,
     api_keys: idList,
     models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
+    mcp_servers: {
+      ...idList,
+      description:
+        "MCP server names (`*` for any run of characters): a scope naming servers or tools holds tool traffic only (docs/mcp.md).",
+    },
+    tools: {
+      ...idList,
+      description: "Tool names (`*` for any run of characters), on the servers `mcp_servers` holds (any when absent).",
+    },
   },
   additionalProperties: false,
 } as const;
@@ -246,6 +255,8 @@ export const policyRecordSchema = closedRecord({
       workspaces: { type: "array", items: str },
       api_keys: { type: "array", items: str },
       models: { type: "array", items: str },
+      mcp_servers: { type: "array", items: str },
+      tools: { type: "array", items: str },
     },
     additionalProperties: false,
   },
