@@ -215,7 +215,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       "policies are kept in the store: run `guardgate serve --config FILE`, which seeds them from the file",
     );
   }
-  const seeded = sourcesFromFile(file);
+  const seeded = sourcesFromFile(file, baseDir);
   const apiKeys = options.apiKeys ?? seeded.apiKeys;
   const providers = options.providers ?? seeded.providers;
   const guardrails = options.guardrails ?? seeded.guardrails;

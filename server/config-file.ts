@@ -70,6 +70,37 @@ const pluginCredentialsEntry = {
   additionalProperties: false,
 } as const;
 
+const secretMap = { type: "object", additionalProperties: { type: "string" } } as const;
+
+const mcpServerEntry = {
+  type: "object",
+  description:
+    "An MCP server the gateway serves at /v1/mcp/{name} (docs/mcp.md): a remote one by `url`, or a local one the gateway starts by `command`.",
+  properties: {
+    name: fileSlug,
+    workspace,
+    transport: {
+      enum: ["streamable_http", "sse", "stdio"],
+      description:
+        "`streamable_http` (default with `url`), `sse` (the older HTTP+SSE transport), `stdio` (default with `command`).",
+    },
+    url: { type: "string", pattern: "^https?://" },
+    command: {
+      type: "string",
+      minLength: 1,
+      description: "The program of a local server; started and supervised by the gateway.",
+    },
+    args: { type: "array", items: { type: "string" } },
+    env: { ...secretMap, description: "Environment of the local server, added to PATH, HOME, LANG and TMPDIR." },
+    cwd: { type: "string", minLength: 1, description: "The local server's folder; relative to the config file's folder." },
+    headers: { ...secretMap, description: "Sent with every upstream call; held as secrets." },
+    bearer_token: { type: "string", minLength: 1, description: "Sent as `Authorization: Bearer …`; held as a secret." },
+    answers: { enum: ["sse", "json"], description: "How a session's requests are answered: `sse` (default) or `json`." },
+  },
+  required: ["name"],
+  additionalProperties: false,
+} as const;
+
 const FILE_SCHEMA = {
   type: "object",
   properties: {
@@ -123,6 +154,7 @@ const FILE_SCHEMA = {
     configs: { type: "array", items: configEntry },
     policies: { type: "array", items: policyEntry },
     plugins: { type: "array", items: { type: "string", minLength: 1 } },
+    mcp_servers: { type: "array", items: mcpServerEntry },
     plugin_credentials: { type: "array", items: pluginCredentialsEntry },
     models: {
       type: "object",
@@ -217,6 +249,9 @@ export type GatewayFile = SchemaType<typeof FILE_SCHEMA>;
 
 /** A provider entry (spec §2.6): a slug and its credentials. */
 export type FileProvider = SchemaType<typeof providerEntry>;
+
+/** An MCP server entry of the file. */
+export type FileMcpServer = SchemaType<typeof mcpServerEntry>;
 
 /** A policy of the file: the admin API's body, with `workspace` for a workspace's own. */
 export type FilePolicy = SchemaType<typeof policyEntry>;

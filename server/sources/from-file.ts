@@ -4,27 +4,65 @@
  * each owned by the workspace the file names (or shared when it names none, keys excepted: a key
  * always belongs to a workspace, `default` when omitted).
  */
-import type { GuardrailDefinition } from "../../core/index.js";
-import type { GatewayFile } from "../config-file.js";
+import path from "node:path";
+import { ConfigError, type GuardrailDefinition } from "../../core/index.js";
+import type { FileMcpServer, GatewayFile } from "../config-file.js";
 import {
   InMemoryApiKeySource,
   InMemoryConfigSource,
+  InMemoryMcpServerSource,
   InMemoryPluginCredentialSource,
   InMemoryProviderSource,
   InMemoryScopedGuardrailSource,
 } from "./memory.js";
+import type { McpServerRecord } from "./types.js";
 
 /** The workspace of keys that name none. */
 export const DEFAULT_WORKSPACE = "default";
 
-/** In-memory sources holding a file's records. */
-export function sourcesFromFile(file: GatewayFile): {
+/** An MCP server entry as a record; throws a ConfigError naming the entry when its fields disagree. */
+export function mcpServerFromFile(entry: FileMcpServer, where: string, baseDir: string): McpServerRecord {
+  const transport = entry.transport ?? (entry.command !== undefined ? "stdio" : "streamable_http");
+  const local = transport === "stdio";
+  if (local && entry.command === undefined) throw new ConfigError(where, "a stdio MCP server needs a `command`");
+  if (!local && entry.url === undefined) throw new ConfigError(where, `an MCP server over ${transport} needs a \`url\``);
+  const misplaced = local
+    ? (["url", "headers", "bearer_token"] as const).find((key) => entry[key] !== undefined)
+    : (["command", "args", "env", "cwd"] as const).find((key) => entry[key] !== undefined);
+  if (misplaced)
+    throw new ConfigError(`${where}.${misplaced}`, `\`${misplaced}\` does not apply to an MCP server over ${transport}`);
+  return {
+    name: entry.name,
+    transport,
+    ...(entry.url !== undefined && { url: entry.url }),
+    ...(entry.command !== undefined && {
+      stdio: {
+        command: entry.command,
+        ...(entry.args && { args: entry.args }),
+        ...(entry.env && { env: entry.env }),
+        cwd: path.resolve(baseDir, entry.cwd ?? "."),
+      },
+    }),
+    ...(entry.headers && { headers: entry.headers }),
+    ...(entry.bearer_token !== undefined && { bearerToken: entry.bearer_token }),
+    ...(entry.workspace && { workspaceId: entry.workspace }),
+    ...(entry.answers && { answers: entry.answers }),
+    trusted: true,
+  };
+}
+
+/** In-memory sources holding a file's records; `baseDir` is the file's folder (a stdio server's default folder). */
+export function sourcesFromFile(
+  file: GatewayFile,
+  baseDir = process.cwd(),
+): {
   apiKeys: InMemoryApiKeySource;
   providers: InMemoryProviderSource;
   guardrails: InMemoryScopedGuardrailSource;
   configs: InMemoryConfigSource;
   /** Absent when the file holds none, so phases skip the lookup. */
   pluginCredentials: InMemoryPluginCredentialSource | undefined;
+  mcpServers: InMemoryMcpServerSource;
 } {
   return {
     apiKeys: new InMemoryApiKeySource(
@@ -64,5 +102,8 @@ export function sourcesFromFile(file: GatewayFile): {
           })),
         )
       : undefined,
+    mcpServers: new InMemoryMcpServerSource(
+      (file.mcp_servers ?? []).map((entry, index) => mcpServerFromFile(entry, `mcp_servers[${index}]`, baseDir)),
+    ),
   };
 }

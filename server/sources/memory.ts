@@ -10,6 +10,8 @@ import type {
   ConfigRecord,
   ConfigSource,
   GuardrailSource,
+  McpServerRecord,
+  McpServerSource,
   PluginCredentialMap,
   PluginCredentialSource,
   ProviderRecord,
@@ -145,6 +147,36 @@ export class InMemoryProviderSource extends ScopedRecords<ProviderRecord> implem
 
   async get(slug: string, scope?: Scope): Promise<ProviderRecord | undefined> {
     return this.find(slug, scope);
+  }
+}
+
+/** MCP servers by name. */
+export class InMemoryMcpServerSource extends ScopedRecords<McpServerRecord> implements McpServerSource {
+  readonly #all = new Map<string, McpServerRecord>();
+
+  constructor(records: Iterable<McpServerRecord> = []) {
+    // Added after construction: `set` also fills the list `all` reads, a field of this class.
+    super((record) => record.name, []);
+    for (const record of records) this.set(record);
+  }
+
+  override set(record: McpServerRecord): void {
+    super.set(record);
+    this.#all.set(`${record.workspaceId ?? ""}\u0000${record.name}`, record);
+  }
+
+  override delete(name: string, workspaceId?: string): boolean {
+    this.#all.delete(`${workspaceId ?? ""}\u0000${name}`);
+    return super.delete(name, workspaceId);
+  }
+
+  async get(name: string, scope?: Scope): Promise<McpServerRecord | undefined> {
+    return this.find(name, scope);
+  }
+
+  /** Every record, the stdio servers the gateway starts among them. */
+  all(): McpServerRecord[] {
+    return [...this.#all.values()];
   }
 }
 

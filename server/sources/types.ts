@@ -112,3 +112,45 @@ export interface PolicySource {
   /** The organisation's policies and the workspace's own, oldest first. */
   forWorkspace(workspaceId: string): Promise<PolicyRecord[]>;
 }
+
+/** How the gateway reaches an MCP server: Streamable HTTP, the older HTTP+SSE, or a local process over stdio. */
+export type McpTransportKind = "streamable_http" | "sse" | "stdio";
+
+/** A local MCP server the gateway starts and supervises; only the operator's config file declares one. */
+export interface McpStdioCommand {
+  command: string;
+  args?: string[];
+  /** Added to a small base environment (PATH, HOME…), never the gateway's whole environment. */
+  env?: Record<string, string>;
+  /** Working folder; the config file's folder when absent. */
+  cwd?: string;
+}
+
+/** An MCP server registered with the gateway, served to clients at `/v1/mcp/{name}`. */
+export interface McpServerRecord {
+  /** The path segment clients use. */
+  name: string;
+  transport: McpTransportKind;
+  /** The server's endpoint, for the HTTP transports. */
+  url?: string;
+  /** The process to start, for `stdio`. */
+  stdio?: McpStdioCommand;
+  /** Sent upstream with every call; every value is treated as a secret and never reaches a client or a log. */
+  headers?: Record<string, string>;
+  /** Sent upstream as `Authorization: Bearer …`; never reaches a client or a log. */
+  bearerToken?: string;
+  /** Workspace the server belongs to; visible to every workspace when absent. */
+  workspaceId?: string;
+  /**
+   * False when a workspace admin, not the operator, chose the URL: calls then obey the custom-host
+   * address policy. Trusted when absent (private addresses allowed, metadata addresses never).
+   */
+  trusted?: boolean;
+  /** How requests of a session are answered: an SSE stream (default, carries progress) or one JSON body. */
+  answers?: "sse" | "json";
+}
+
+/** Looks MCP servers up by name. */
+export interface McpServerSource {
+  get(name: string, scope?: Scope): Promise<McpServerRecord | undefined>;
+}
