@@ -5,6 +5,7 @@
  * definition changes is withheld until an operator approves the new one.
  */
 import { createHash } from "node:crypto";
+import { PINNING_MODES } from "../store/schemas.js";
 
 /** The part of an MCP tool that the pin covers: what the model reads about it. */
 export interface PinnedDefinition {
@@ -23,10 +24,7 @@ export interface ToolPin {
 }
 
 /** How a server's tools are pinned: by the first listing, only by approval, or not at all. */
-export type PinningMode = "first_use" | "approval" | "off";
-
-/** The pinning modes, for schemas. */
-export const PINNING_MODES: readonly PinningMode[] = ["first_use", "approval", "off"];
+export type PinningMode = (typeof PINNING_MODES)[number];
 
 /** JSON text with object keys sorted at every depth: equal values give equal text. */
 export function canonicalJson(value: unknown): string {
