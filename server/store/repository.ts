@@ -190,6 +190,7 @@ export interface McpServerRepository {
       | "header_names"
       | "credentials_sealed"
       | "has_credentials"
+      | "trusted"
       | "tools"
       | "pinning"
       | "tool_pack"

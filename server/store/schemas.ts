@@ -332,6 +332,10 @@ export const mcpServerSchema = closedRecord({
   oauth: nullable(mcpOAuthSchema),
   header_names: { type: "array", items: str, description: "Names of the headers held; their values are never returned." },
   has_credentials: { type: "boolean" },
+  trusted: {
+    type: "boolean",
+    description: "False when a workspace admin chose the URL: calls then obey the workspace address policy.",
+  },
   tools: toolControlsSchema,
   pinning: { type: "string", enum: [...PINNING_MODES] },
   tool_pack: nullable({ type: "string", enum: ["standard"], description: "A named guardrail set on the tool sides." }),

@@ -327,6 +327,7 @@ CREATE TABLE mcp_servers (
   header_names jsonb NOT NULL,
   credentials_sealed text,
   has_credentials boolean NOT NULL,
+  trusted boolean NOT NULL,
   tools jsonb NOT NULL,
   pinning text NOT NULL CHECK (pinning IN ('first_use', 'approval', 'off')),
   tool_pack text,

@@ -296,6 +296,7 @@ export const MCP_SERVERS: TableDescription<McpServerWithSecret> = {
     header_names: "json",
     credentials_sealed: "text",
     has_credentials: "bool",
+    trusted: "bool",
     tools: "json",
     pinning: "text",
     tool_pack: "text",

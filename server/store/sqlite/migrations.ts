@@ -333,6 +333,7 @@ CREATE TABLE mcp_servers (
   header_names TEXT NOT NULL,
   credentials_sealed TEXT,
   has_credentials INTEGER NOT NULL,
+  trusted INTEGER NOT NULL,
   tools TEXT NOT NULL,
   pinning TEXT NOT NULL CHECK (pinning IN ('first_use', 'approval', 'off')),
   tool_pack TEXT,
