@@ -16,7 +16,7 @@ import {
 } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.js";
-import { prepareGuardrail } from "../core/internal.js";
+import { type AddressPolicy, prepareGuardrail } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
@@ -47,11 +47,15 @@ import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
 import { assertJsonTextDepth } from "./intake/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
+import { McpGateway, type McpGatewayOptions } from "./mcp/gateway.js";
+import type { McpInterceptor } from "./mcp/intercept.js";
+import { mcpRoutes } from "./mcp/route.js";
 import { DEFAULT_WORKSPACE, sourcesFromFile } from "./sources/from-file.js";
 import type {
   ApiKeySource,
   ConfigSource,
   GuardrailSource,
+  McpServerSource,
   PluginCredentialSource,
   PolicySource,
   ProviderSource,
@@ -73,6 +77,12 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
+  /** MCP servers besides the file's (the store's); the file's `mcp_servers` otherwise. Stdio servers come from the file only. */
+  mcpServers?: McpServerSource;
+  /** The checks on MCP traffic (server/mcp/intercept.ts); everything passes when absent. */
+  mcpInterceptor?: McpInterceptor;
+  /** Session bounds and stdio restart pauses of the MCP gateway. */
+  mcp?: Pick<McpGatewayOptions, "sessions" | "backoff" | "maxMessageBytes">;
   /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
   policies?: PolicySource;
   logSink?: RequestLogSink;
@@ -201,6 +211,14 @@ async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
 export const CHECKS_REFUSAL_ADVICE =
   "to let checks reach private and loopback addresses, set settings.checks_allow_private_addresses: true in the gateway's config file";
 
+/** The file's `custom_hosts` setting as an address policy. */
+function upstreamCustomHosts(setting: { allow_loopback?: boolean; allow_private?: boolean } | undefined): AddressPolicy {
+  return {
+    allowLoopback: setting?.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
+    allowPrivate: setting?.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
+  };
+}
+
 /** Builds the gateway app; call `listen` on it, or `inject` in tests. */
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const file = options.file ?? {};
@@ -274,12 +292,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const upstream = new (settings.tracing ? TracedUpstream : UpstreamClient)({
     ...(settings.request_timeout !== undefined && { timeoutMs: settings.request_timeout }),
     ...(settings.stream_event_timeout !== undefined && { streamEventTimeoutMs: settings.stream_event_timeout }),
-    customHosts: settings.custom_hosts
-      ? {
-          allowLoopback: settings.custom_hosts.allow_loopback ?? DEFAULT_CUSTOM_HOSTS.allowLoopback,
-          allowPrivate: settings.custom_hosts.allow_private ?? DEFAULT_CUSTOM_HOSTS.allowPrivate,
-        }
-      : DEFAULT_CUSTOM_HOSTS,
+    customHosts: upstreamCustomHosts(settings.custom_hosts),
     ...options.upstream,
   });
   const plans = new PlanResolver(engine, configs, options.planCache, options.gate, app.log);
@@ -315,6 +328,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(attacher && { policies: attacher }),
   });
 
+  const mcp = new McpGateway({
+    servers: options.mcpServers ?? seeded.mcpServers,
+    stdioServers: seeded.mcpServers.all(),
+    ...(options.mcpInterceptor && { interceptor: options.mcpInterceptor }),
+    customHosts: upstreamCustomHosts(settings.custom_hosts),
+    log: app.log,
+    ...options.mcp,
+  });
   const connections = new ConnectionTracker(app.server);
   const recentRequests = new RecentRequests();
   const authThrottle = new AuthThrottle(options.authThrottle);
@@ -391,6 +412,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     inferenceRoutes(scope, gateway, plans, bodyLimit);
   });
   await app.register(async (scope) => {
+    requireApiKey(scope, apiKeys, authThrottle);
+    mcpRoutes(scope, mcp, bodyLimit);
+  });
+  await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
@@ -403,11 +428,15 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     });
   });
 
-  app.addHook("preClose", async () => connections.closeIdle());
+  app.addHook("preClose", async () => {
+    // An MCP session's GET stream would hold its connection open through the stop.
+    await mcp.closeSessions();
+    connections.closeIdle();
+  });
   app.addHook("onClose", async () => {
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
     await gateway.drain();
-    await Promise.all([engine.close(), upstream.close()]);
+    await Promise.all([engine.close(), upstream.close(), mcp.close()]);
   });
   return app;
 }

@@ -73,6 +73,49 @@ export const GATEWAY_ERRORS = {
   },
   invalid_custom_host: { status: 400, meaning: "a custom host is not an http(s) URL" },
   not_found: { status: 404, meaning: "no route of the gateway has this method and path" },
+  // The MCP gateway (server/mcp/, docs/mcp.md): answered as JSON-RPC errors, the code in `error.data.code`.
+  mcp_invalid_message: {
+    status: 400,
+    meaning: "an MCP request's body is not a JSON-RPC 2.0 message (or batch) the transport takes; the message says what is wrong",
+  },
+  mcp_unsupported_version: {
+    status: 400,
+    meaning: "MCP-Protocol-Version names a revision the gateway does not speak; the message lists those it does",
+  },
+  mcp_session_required: {
+    status: 400,
+    meaning: "an MCP request of a revision with sessions came without Mcp-Session-Id and is not an initialize",
+  },
+  mcp_server_not_found: {
+    status: 404,
+    meaning: "no MCP server of this name is registered for the key's workspace (another workspace's is not told apart)",
+  },
+  mcp_session_not_found: {
+    status: 404,
+    meaning: "Mcp-Session-Id names no open session of this server and key (closed, expired, or never opened); initialize again",
+  },
+  mcp_method_not_found: {
+    status: 404,
+    meaning:
+      "a stateless (2026-07-28) MCP request names an RPC that revision removed (initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe)",
+  },
+  mcp_method_not_allowed: {
+    status: 405,
+    meaning: "a GET or DELETE to an MCP server without a session (revision 2026-07-28 has neither)",
+  },
+  mcp_not_acceptable: {
+    status: 406,
+    meaning: "an MCP request's Accept header takes neither application/json nor text/event-stream",
+  },
+  mcp_too_many_sessions: {
+    status: 429,
+    meaning: "the gateway holds as many MCP sessions as it allows; close one with DELETE or retry later",
+  },
+  mcp_upstream_failed: {
+    status: 502,
+    meaning:
+      "the MCP server could not be reached, failed to initialize, or chose a revision the gateway does not speak; never with the server's credentials",
+  },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {
     status: 400,
