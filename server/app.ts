@@ -42,6 +42,8 @@ import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
+import { InMemoryToolPins } from "./tool-guard/memory-pins.js";
+import { ToolGuard } from "./tool-guard/tool-guard.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
@@ -59,6 +61,7 @@ import type {
   PluginCredentialSource,
   PolicySource,
   ProviderSource,
+  ToolPinSource,
 } from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
@@ -79,8 +82,10 @@ export interface AppOptions {
   pluginCredentials?: PluginCredentialSource;
   /** MCP servers besides the file's (the store's); the file's `mcp_servers` otherwise. Stdio servers come from the file only. */
   mcpServers?: McpServerSource;
-  /** The checks on MCP traffic (server/mcp/intercept.ts); everything passes when absent. */
+  /** The checks on MCP traffic (server/mcp/intercept.ts); the tool guard (server/tool-guard/) when absent. */
   mcpInterceptor?: McpInterceptor;
+  /** Where pinned tool definitions are kept (the store's); in memory when absent. */
+  mcpToolPins?: ToolPinSource;
   /** Session bounds and stdio restart pauses of the MCP gateway. */
   mcp?: Pick<McpGatewayOptions, "sessions" | "backoff" | "maxMessageBytes">;
   /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
@@ -331,7 +336,14 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const mcp = new McpGateway({
     servers: options.mcpServers ?? seeded.mcpServers,
     stdioServers: seeded.mcpServers.all(),
-    ...(options.mcpInterceptor && { interceptor: options.mcpInterceptor }),
+    interceptor:
+      options.mcpInterceptor ??
+      new ToolGuard({
+        phases,
+        registry: engine.registry,
+        pins: options.mcpToolPins ?? new InMemoryToolPins(),
+        ...(attacher && { policies: attacher }),
+      }),
     customHosts: upstreamCustomHosts(settings.custom_hosts),
     log: app.log,
     ...options.mcp,
