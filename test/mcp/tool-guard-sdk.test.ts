@@ -212,6 +212,30 @@ describe("the tool guard through the official SDK", () => {
     await second.client.close();
   }, 90_000);
 
+  it("another workspace's key cannot reach the server at all", async () => {
+    const other = await gw.call("POST", "/admin/v1/workspaces", { key: gw.keys.admin_key, body: { name: "other" } });
+    const key = await gw.call("POST", "/admin/v1/api-keys", {
+      key: gw.keys.admin_key,
+      body: { name: "other-member", role: "member", workspace_id: other.body.id },
+    });
+    const answer = await fetch(`${gatewayUrl}/v1/mcp/guarded`, {
+      method: "POST",
+      headers: {
+        "x-gateway-api-key": key.body.key,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    });
+    expect(answer.status).toBe(404);
+    expect(await answer.text()).toContain("mcp_server_not_found");
+  }, 60_000);
+
   it("never lets the upstream's credentials reach an answer or a log line", async () => {
     expect(upstream.authorizations).toContain(`Bearer ${BEARER}`);
     const { client, text } = await connect();
