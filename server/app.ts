@@ -343,6 +343,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         registry: engine.registry,
         pins: options.mcpToolPins ?? new InMemoryToolPins(),
         ...(attacher && { policies: attacher }),
+        log: {
+          sink: recordSink,
+          logBodies: options.logBodies ?? settings.log_bodies ?? false,
+          ...(settings.log_body_max_bytes !== undefined && { bodyMaxBytes: settings.log_body_max_bytes }),
+        },
+        onLogError: (error) => app.log.error({ err: error }, "an MCP call's record could not be written"),
       }),
     customHosts: upstreamCustomHosts(settings.custom_hosts),
     log: app.log,

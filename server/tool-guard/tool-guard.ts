@@ -12,6 +12,7 @@ import { prepareGuardrail } from "../../core/internal.js";
 import type { Phases } from "../enforce/phases.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ApiKeyIdentity, McpServerRecord, ToolPinSource } from "../sources/types.js";
+import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
 import { reviewListing } from "./tool-listing.js";
 import { TOOL_PACKS, type ToolPack } from "./tool-pack.js";
@@ -47,8 +48,8 @@ export const GUARDRAIL_DENIED_CODE = -32003;
 export interface ToolCallVerdicts {
   input: GuardrailResult[];
   output: GuardrailResult[];
-  /** The asynchronous and monitor guardrails' results, when they settle. */
-  later: Promise<GuardrailResult[]>[];
+  /** The asynchronous and monitor guardrails' results of each side, when they settle. */
+  later: Array<{ side: "input" | "output"; results: Promise<GuardrailResult[]> }>;
   /** Set when the gateway refused the call or withheld its result: the guardrail, control or pin that did. */
   refusedBy?: string;
   /** The arguments as forwarded (redacted), when the call reached the server. */
@@ -60,6 +61,10 @@ export interface ToolGuardOptions {
   registry: CheckRegistry;
   pins: ToolPinSource;
   policies?: PolicyAttacher;
+  /** Where each guarded call's record goes; unrecorded when absent. */
+  log?: ToolCallLog;
+  /** Told of a record that could not be written. */
+  onLogError?: (error: unknown) => void;
 }
 
 /** A refusal as a tool result: the agent's model reads it; the refused text is never in it. */
@@ -74,6 +79,8 @@ export class ToolGuard {
   readonly #verdicts = new WeakMap<object, ToolCallVerdicts>();
   /** The checked input texts of each call, which the output side's checks may read as the request. */
   readonly #inputs = new WeakMap<object, string[]>();
+  /** When each recorded call began (`performance.now()`). */
+  readonly #started = new WeakMap<object, number>();
 
   constructor(private readonly options: ToolGuardOptions) {}
 
@@ -132,6 +139,7 @@ export class ToolGuard {
   }
 
   async request(call: GuardedCall): Promise<GuardRequestDecision> {
+    if (RECORDED_METHODS.has(call.method)) this.#started.set(call, performance.now());
     if (call.method !== "tools/call") return { action: "forward" };
     const name = call.params?.name;
     const verdicts = this.#record(call);
@@ -155,7 +163,7 @@ export class ToolGuard {
     const guardrails = await this.guardrails(call, "input", name);
     if (!guardrails.length) return { action: "forward" };
     const { outcome, async } = await runToolSide(this.options.phases, "input", guardrails, texts, this.#context(call));
-    verdicts.later.push(async);
+    verdicts.later.push({ side: "input", results: async });
     verdicts.input = outcome.evaluation?.results ?? [];
     if (outcome.deniedBy) {
       verdicts.refusedBy = outcome.deniedBy.id;
@@ -187,6 +195,15 @@ export class ToolGuard {
       return `The gateway withheld tool "${name}": its definition awaits an administrator's approval.`;
     // Never listed yet: there is no pin it could break, and the first listing pins it.
     return undefined;
+  }
+
+  /** Writes the call's record once it ended, however it ended. */
+  end(call: GuardedCall, outcome: EndedCall): void {
+    const started = this.#started.get(call);
+    if (!this.options.log || started === undefined) return;
+    void writeToolCallRecord(this.options.log, call, this.#verdicts.get(call), started, outcome, (error) =>
+      this.options.onLogError?.(error),
+    );
   }
 
   async result(call: GuardedCall, result: Record<string, unknown>): Promise<GuardResultDecision> {
@@ -233,7 +250,7 @@ export class ToolGuard {
     const texts = slots.map((slot) => slot.text);
     const inputs = this.#inputs.get(call) ?? callArgumentSlots(call.params).map((slot) => slot.text);
     const { outcome, async } = await runToolSide(this.options.phases, "output", guardrails, texts, this.#context(call), inputs);
-    verdicts.later.push(async);
+    verdicts.later.push({ side: "output", results: async });
     verdicts.output = outcome.evaluation?.results ?? [];
     if (outcome.deniedBy) {
       const id = outcome.deniedBy.id;

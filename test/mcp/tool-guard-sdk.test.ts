@@ -246,5 +246,20 @@ describe("the tool guard through the official SDK", () => {
     expect(gw.logLines.join("\n")).not.toContain(BEARER);
     const listed = await gw.call("GET", `/admin/v1/workspaces/${ws}/mcp-servers`, { key: gw.keys.admin_key });
     expect(listed.text).not.toContain(BEARER);
+    // Every tool call is a log record, with its server, tool, session and verdicts, and no credential.
+    let logs: { status: number; body: { data: Array<Record<string, unknown>> }; text: string } | undefined;
+    for (let tries = 0; tries < 100; tries++) {
+      logs = await gw.call("GET", "/admin/v1/logs?limit=100", { key: gw.keys.admin_key });
+      if (logs.body.data.some((entry) => entry.route === "/v1/mcp/guarded" && entry.status === 446)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const mcpLogs = logs!.body.data.filter((entry) => entry.route === "/v1/mcp/guarded");
+    expect(mcpLogs.map((entry) => entry.status)).toEqual(expect.arrayContaining([200, 403, 446]));
+    const denied = await gw.call("GET", `/admin/v1/logs/${String(mcpLogs.find((entry) => entry.status === 446)!.id)}`, {
+      key: gw.keys.admin_key,
+    });
+    expect(denied.text).toContain("mcp-standard-injection");
+    expect(denied.text).toContain("fetch_page");
+    expect(logs!.text + denied.text).not.toContain(BEARER);
   }, 60_000);
 });
