@@ -23,7 +23,7 @@ import type { Organization, Workspace } from "../store/types.js";
 import { integrationSlug, seedFromFile } from "./seed.js";
 
 /** The file's keys that only a restart applies. */
-const PROCESS_KEYS = ["store", "redis", "metrics", "plugins", "models", "settings"] as const;
+const PROCESS_KEYS = ["store", "redis", "metrics", "plugins", "models", "settings", "mcp_servers"] as const;
 
 /** The workspace a file record names, as seeding found or made it; undefined when there is none. */
 export function fileWorkspace(all: Workspace[], name: string | undefined): Workspace | undefined {

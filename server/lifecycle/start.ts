@@ -276,8 +276,12 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
     sources,
     sink,
     appOptions: {
-      // Records come from the store; only the file's plugins and settings reach the app itself.
-      file: { ...(file.plugins && { plugins: file.plugins }), ...(file.settings && { settings: file.settings }) },
+      // Records come from the store; only the file's plugins, settings and MCP servers reach the app itself.
+      file: {
+        ...(file.plugins && { plugins: file.plugins }),
+        ...(file.settings && { settings: file.settings }),
+        ...(file.mcp_servers && { mcp_servers: file.mcp_servers }),
+      },
       apiKeys: sources.apiKeys,
       providers: sources.providers,
       guardrails: sources.guardrails,

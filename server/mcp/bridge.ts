@@ -16,6 +16,7 @@ import { REQUEST_ID_HEADER } from "../logs/access-log.js";
 import type { ApiKeyIdentity, McpServerRecord } from "../sources/types.js";
 import type { McpCall, McpCallOutcome, McpInterceptor, McpRpcError } from "./intercept.js";
 import { isNotification, isRequest, progressTokenOf, RPC, SESSION_VERSIONS } from "./jsonrpc.js";
+import { isTooLarge } from "./upstream-fetch.js";
 import type { UpstreamEnd } from "./upstreams.js";
 
 type Id = string | number;
@@ -67,7 +68,14 @@ export class McpBridge {
     this.client.onclose = () => void this.close();
     this.upstream.transport.onmessage = (message) => void this.#fromServer(message);
     this.upstream.transport.onclose = () => void this.close();
-    this.upstream.transport.onerror = () => undefined; // failures of a send reach its request; a broken GET stream is retried
+    // Failures of a send reach its request and a broken GET stream is retried, but a stream cut for
+    // an event over the cap would be retried into the same event: the calls waiting on it fail now.
+    this.upstream.transport.onerror = (error) => {
+      if (!isTooLarge(error)) return;
+      const message = `the MCP server "${this.options.server.name}" sent an answer larger than the gateway takes; the call failed`;
+      for (const [id, pending] of [...this.#pending])
+        if (pending.call.method !== "initialize") this.#answerError(id, { code: RPC.upstream, message });
+    };
     if (!upstreamStarted) await this.upstream.transport.start();
     await this.client.start();
   }
@@ -156,6 +164,10 @@ export class McpBridge {
         const token = message.params?.progressToken as string | number | undefined;
         related = token === undefined ? undefined : this.#byToken.get(token);
         if (related === undefined) return; // progress of a request that is over
+      } else if (this.options.sessionId() !== undefined && this.options.server.answers !== "json" && this.#pending.size === 1) {
+        // Which request a server's message belongs to does not survive the hop; with one call
+        // open it rides that call's stream, which is open for sure (the GET stream may not be yet).
+        related = this.#pending.keys().next().value;
       }
       await this.#down(message, related);
       return;

@@ -94,7 +94,7 @@ export class StdioProcess {
       rest = lines.pop() ?? "";
       // Capped per line: a process must not fill the log with one endless line.
       for (const line of lines)
-        if (line.trim()) this.log.warn({ ...fields, stderr: line.slice(0, 4096) }, "MCP stdio server stderr");
+        if (line.trim()) this.log.info({ ...fields, stderr: line.slice(0, 4096) }, "MCP stdio server stderr");
       if (rest.length > 4096) rest = rest.slice(0, 4096);
     });
     transport.onmessage = (message) => this.#onMessage(message);

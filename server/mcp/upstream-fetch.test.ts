@@ -49,7 +49,7 @@ describe("UpstreamFetch", () => {
   it("caps a JSON answer as a whole", async () => {
     const upstream = new UpstreamFetch({ allowLoopback: true, allowPrivate: false }, { maxMessageBytes: 1000 });
     const answer = await upstream.fetchFor(record)(`${base}/big`);
-    await expect(answer.text()).rejects.toThrow(/larger than 1000 bytes/);
+    await expect(answer.text()).rejects.toThrow(/larger than the gateway takes \(1000 bytes\)/);
     await upstream.close();
   });
 
@@ -67,7 +67,7 @@ describe("UpstreamFetch", () => {
             .then((r) => r.text());
           // An event's bytes are its field line and the line ending within it.
           if (sizes.every((n) => n + 7 <= 200)) expect(await read).toBe(events.join(""));
-          else await expect(read).rejects.toThrow(/larger than 200 bytes/);
+          else await expect(read).rejects.toThrow(/larger than the gateway takes \(200 bytes\)/);
         },
       ),
       { seed: 36, numRuns: 40 },

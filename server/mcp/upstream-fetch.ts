@@ -38,8 +38,16 @@ export function scrubberFor(server: McpServerRecord): (text: string) => string {
   return (text) => scrubber.text(text);
 }
 
+/** Words of the error an answer over the cap raises; the SDK's transports wrap it in their own. */
+const TOO_LARGE = "is larger than the gateway takes";
+
 /** An answer larger than the cap. */
 export class UpstreamTooLarge extends Error {}
+
+/** Whether a transport's error is an answer over the cap, however wrapped. */
+export function isTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(TOO_LARGE);
+}
 
 /** Counts bytes since the last event boundary (or since the start, for a JSON body) and errors past the cap. */
 function capped(body: ReadableStream<Uint8Array>, maxBytes: number, perEvent: boolean): ReadableStream<Uint8Array> {
@@ -60,7 +68,7 @@ function capped(body: ReadableStream<Uint8Array>, maxBytes: number, perEvent: bo
           }
         } else over = (since += chunk.length) > maxBytes;
         if (over) {
-          controller.error(new UpstreamTooLarge(`an answer of the MCP server is larger than ${maxBytes} bytes`));
+          controller.error(new UpstreamTooLarge(`an answer of the MCP server ${TOO_LARGE} (${maxBytes} bytes)`));
           return;
         }
         controller.enqueue(chunk);
