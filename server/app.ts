@@ -80,7 +80,7 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
-  /** MCP servers besides the file's (the store's); the file's `mcp_servers` otherwise. Stdio servers come from the file only. */
+  /** MCP servers besides the file's (the store's), looked up before the file's `mcp_servers`. Stdio servers come from the file only. */
   mcpServers?: McpServerSource;
   /** The checks on MCP traffic (server/mcp/intercept.ts); the tool guard (server/tool-guard/) when absent. */
   mcpInterceptor?: McpInterceptor;
@@ -334,7 +334,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const mcp = new McpGateway({
-    servers: options.mcpServers ?? seeded.mcpServers,
+    // The store's servers (a workspace's own) first, then the file's.
+    servers: options.mcpServers
+      ? {
+          get: async (name, scope) => (await options.mcpServers!.get(name, scope)) ?? (await seeded.mcpServers.get(name, scope)),
+        }
+      : seeded.mcpServers,
     stdioServers: seeded.mcpServers.all(),
     interceptor:
       options.mcpInterceptor ??
