@@ -39,6 +39,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "save the policies of a file into the store, list or delete them (apply FILE, list, delete ID)",
     load: async () => (await import("./policies.js")).default,
   },
+  mcp: {
+    summary: "MCP servers of a workspace in the store: add FILE, list, delete, tools NAME, approve NAME TOOL",
+    load: async () => (await import("./mcp.js")).default,
+  },
   replay: {
     summary: "run a guardrail or policy over logged requests: what it would have passed, flagged, denied",
     load: async () => (await import("./replay.js")).default,

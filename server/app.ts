@@ -42,6 +42,8 @@ import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { traceRequests } from "./tracing/tracer.js";
 import { TracedPhases } from "./tracing/traced-phases.js";
+import { InMemoryToolPins } from "./tool-guard/memory-pins.js";
+import { ToolGuard } from "./tool-guard/tool-guard.js";
 import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { accessDestination, flushAccessLog } from "./logs/access-destination.js";
 import { hookRoutes } from "./routes/hooks.js";
@@ -66,6 +68,7 @@ import type {
   PluginCredentialSource,
   PolicySource,
   ProviderSource,
+  ToolPinSource,
 } from "./sources/types.js";
 import { DEFAULT_CUSTOM_HOSTS, UpstreamClient, type UpstreamOptions } from "./upstream/client.js";
 
@@ -84,10 +87,12 @@ export interface AppOptions {
   configs?: ConfigSource;
   /** Credentials held for plugins (the store's plugin integrations); the file's `plugin_credentials` otherwise. */
   pluginCredentials?: PluginCredentialSource;
-  /** MCP servers besides the file's (the store's); the file's `mcp_servers` otherwise. Stdio servers come from the file only. */
+  /** MCP servers besides the file's (the store's), looked up before the file's `mcp_servers`. Stdio servers come from the file only. */
   mcpServers?: McpServerSource;
-  /** The checks on MCP traffic (server/mcp/intercept.ts); everything passes when absent. */
+  /** The checks on MCP traffic (server/mcp/intercept.ts); the tool guard (server/tool-guard/) when absent. */
   mcpInterceptor?: McpInterceptor;
+  /** Where pinned tool definitions are kept (the store's); in memory when absent. */
+  mcpToolPins?: ToolPinSource;
   /** Session bounds and stdio restart pauses of the MCP gateway. */
   mcp?: Pick<McpGatewayOptions, "sessions" | "backoff" | "maxMessageBytes">;
   /** Policies whose guardrails every request in their scope runs (the store's); none when absent. */
@@ -347,9 +352,27 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const mcp = new McpGateway({
-    servers: options.mcpServers ?? seeded.mcpServers,
+    // The store's servers (a workspace's own) first, then the file's.
+    servers: options.mcpServers
+      ? {
+          get: async (name, scope) => (await options.mcpServers!.get(name, scope)) ?? (await seeded.mcpServers.get(name, scope)),
+        }
+      : seeded.mcpServers,
     stdioServers: seeded.mcpServers.all(),
-    ...(options.mcpInterceptor && { interceptor: options.mcpInterceptor }),
+    interceptor:
+      options.mcpInterceptor ??
+      new ToolGuard({
+        phases,
+        registry: engine.registry,
+        pins: options.mcpToolPins ?? new InMemoryToolPins(),
+        ...(attacher && { policies: attacher }),
+        log: {
+          sink: recordSink,
+          logBodies: options.logBodies ?? settings.log_bodies ?? false,
+          ...(settings.log_body_max_bytes !== undefined && { bodyMaxBytes: settings.log_body_max_bytes }),
+        },
+        onLogError: (error) => app.log.error({ err: error }, "an MCP call's record could not be written"),
+      }),
     customHosts: upstreamCustomHosts(settings.custom_hosts),
     log: app.log,
     ...options.mcp,

@@ -9,7 +9,7 @@ import YAML from "yaml";
 import { ConfigError } from "../core/index.js";
 import type { SchemaType } from "./schema-types.js";
 import { compileValidator, type Validator } from "./schema.js";
-import { POLICY_MODES, policyScopeSchema } from "./store/schemas.js";
+import { PINNING_MODES, POLICY_MODES, policyScopeSchema, toolControlsSchema } from "./store/schemas.js";
 
 const workspace = { type: "string", minLength: 1 } as const;
 const fileSlug = { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" } as const;
@@ -96,6 +96,12 @@ const mcpServerEntry = {
     headers: { ...secretMap, description: "Sent with every upstream call; held as secrets." },
     bearer_token: { type: "string", minLength: 1, description: "Sent as `Authorization: Bearer …`; held as a secret." },
     answers: { enum: ["sse", "json"], description: "How a session's requests are answered: `sse` (default) or `json`." },
+    tools: toolControlsSchema,
+    pinning: {
+      enum: [...PINNING_MODES],
+      description: "How tool definitions are pinned: `first_use` (default), `approval`, `off`.",
+    },
+    tool_pack: { enum: ["standard"], description: "A named guardrail set on the tool sides (docs/mcp.md)." },
   },
   required: ["name"],
   additionalProperties: false,

@@ -20,6 +20,7 @@ import { type FileManagedRecords, fileManagedRecords } from "./file-managed.js";
 import { actorOf, requireAdminKey } from "./auth.js";
 import { logRoutes } from "./routes/logs.js";
 import { pluginIntegrationRoutes } from "./routes/plugin-integrations.js";
+import { mcpServerRoutes } from "./routes/mcp-servers.js";
 import { providerRoutes } from "./routes/providers.js";
 import { policyRoutes } from "./routes/policies.js";
 import { recordRoutes } from "./routes/records.js";
@@ -106,6 +107,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
         if (options.fileRecords) fileManagedRecords(scope, options.fileRecords);
         tenancyRoutes(scope, management);
         providerRoutes(scope, management);
+        mcpServerRoutes(scope, management);
         pluginIntegrationRoutes(scope, management);
         recordRoutes(scope, management);
         policyRoutes(scope, management);

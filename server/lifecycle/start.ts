@@ -42,6 +42,7 @@ import { DEFAULT_CUSTOM_HOSTS } from "../upstream/client.js";
 import { bootstrap, type InitialKeys } from "./bootstrap.js";
 import { GatewaySources } from "../management/gateway-sources.js";
 import { Management } from "../management/index.js";
+import { StoreMcpServerSource, StoreToolPins } from "../management/mcp-sources.js";
 import { StoreGate } from "../management/store-gate.js";
 import { seedFromFile } from "./seed.js";
 import { FileRecordIndex } from "./file-records.js";
@@ -287,6 +288,8 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
       configs: sources.configs,
       pluginCredentials: sources.pluginCredentials,
       policies: sources.policies,
+      mcpServers: new StoreMcpServerSource(management.context),
+      mcpToolPins: new StoreToolPins(management.context),
       logSink: metrics ? new MetricsLogSink(sink, metrics) : sink,
       // With Redis, every instance shares one response cache.
       ...(redis && {

@@ -9,6 +9,7 @@ import { type ManagementContext, type ManagementOptions, managementContext } fro
 import { Guardrails } from "./guardrails.js";
 import { Integrations } from "./integrations.js";
 import { Logs } from "./logs.js";
+import { McpServers } from "./mcp-servers.js";
 import { type CatalogModel, workspaceModels } from "./models.js";
 import { Organizations } from "./organizations.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
@@ -35,6 +36,7 @@ export class Management {
   readonly policies: Policies;
   readonly replays: Replays;
   readonly logs: Logs;
+  readonly mcpServers: McpServers;
 
   constructor(options: ManagementOptions) {
     this.context = managementContext(options);
@@ -49,6 +51,7 @@ export class Management {
     this.policies = new Policies(this.context);
     this.replays = new Replays(this.context);
     this.logs = new Logs(this.context);
+    this.mcpServers = new McpServers(this.context);
   }
 
   /** The models a workspace may use, with usage snippets against `baseUrl`. */

@@ -42,6 +42,45 @@ export function openCredentials(ctx: ManagementContext, record: IntegrationWithS
 }
 
 /**
+ * Checks a URL the gateway will call for a record (`field` names it in errors). The operator and
+ * organization admins point anywhere, as the operator does; a workspace admin's URL is held to the
+ * public internet (literal addresses here, host names when the gateway connects).
+ */
+export function checkUpstreamUrl(
+  ctx: ManagementContext,
+  actor: Actor,
+  value: string | null | undefined,
+  field: string,
+  what: string,
+): void {
+  if (value === undefined || value === null) return;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(`${field}: "${value}" is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${field}: must be an http or https URL`);
+  if (url.username || url.password) throw invalid(`${field}: must not carry credentials; put them in credentials`);
+  if (upstreamTrusted(actor)) return;
+  const policy = ctx.workspaceAddressPolicy;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const isLiteral = /^[\d.]+$/.test(host) || host.includes(":");
+  const local = (host === "localhost" || host.endsWith(".localhost")) && !policy.allowLoopback;
+  if (local || (isLiteral && !addressAllowed(host, policy))) {
+    throw forbidden(
+      `${field}: ${url.hostname} is a private, loopback or link-local address; only the operator may point ${what} there`,
+      "address_not_allowed",
+    );
+  }
+}
+
+/** Whether an upstream URL the actor chose is trusted as the operator's (private addresses allowed). */
+export function upstreamTrusted(actor: Actor): boolean {
+  return actor.kind === "operator" || actor.role === "org_admin";
+}
+
+/**
  * Provisions an integration to a workspace and gives the workspace its default provider, named
  * `providerSlug` (the integration's slug unless the operator names another).
  */
@@ -138,29 +177,7 @@ export class Integrations {
   }
 
   #checkBaseUrl(actor: Actor, baseUrl: string | null | undefined): void {
-    if (baseUrl === undefined || baseUrl === null) return;
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw invalid(`base_url: "${baseUrl}" is not a URL`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("base_url: must be an http or https URL");
-    if (url.username || url.password) throw invalid("base_url: must not carry credentials; put them in credentials");
-    // The operator and organization admins define providers as the operator does (they
-    // may point anywhere); a workspace admin's own integration is held to the public internet.
-    if (actor.kind === "operator" || actor.role === "org_admin") return;
-    // Literal addresses are judged here; a host name is judged when the gateway connects.
-    const policy = this.ctx.workspaceAddressPolicy;
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    const isLiteral = /^[\d.]+$/.test(host) || host.includes(":");
-    const local = (host === "localhost" || host.endsWith(".localhost")) && !policy.allowLoopback;
-    if (local || (isLiteral && !addressAllowed(host, policy))) {
-      throw forbidden(
-        `base_url: ${url.hostname} is a private, loopback or link-local address; only the operator may point an integration there`,
-        "address_not_allowed",
-      );
-    }
+    checkUpstreamUrl(this.ctx, actor, baseUrl, "base_url", "an integration");
   }
 
   #seal(

@@ -111,10 +111,18 @@ export class Policies {
       if (!/^[^\s]+$/.test(pattern))
         throw invalid(`scope.models[${index}]: "${pattern}" is not a model pattern such as "@openai/gpt-4o*"`);
     }
+    if (scope.models?.length && (scope.mcp_servers?.length || scope.tools?.length)) {
+      throw invalid("scope: models hold model traffic, mcp_servers and tools hold tool traffic; a scope names one or the other");
+    }
+    for (const [index, pattern] of [...(scope.mcp_servers ?? []), ...(scope.tools ?? [])].entries()) {
+      if (!/^[^\s]+$/.test(pattern)) throw invalid(`scope: "${pattern}" (entry ${index}) is not a server or tool name pattern`);
+    }
     const kept: PolicyScope = {};
     if (scope.workspaces?.length) kept.workspaces = [...new Set(scope.workspaces)];
     if (scope.api_keys?.length) kept.api_keys = [...new Set(scope.api_keys)];
     if (scope.models?.length) kept.models = [...new Set(scope.models)];
+    if (scope.mcp_servers?.length) kept.mcp_servers = [...new Set(scope.mcp_servers)];
+    if (scope.tools?.length) kept.tools = [...new Set(scope.tools)];
     return kept;
   }
 

@@ -13,12 +13,17 @@ import {
   budgetSchema,
   credentialsSchema,
   PLANS,
+  MCP_REMOTE_TRANSPORTS,
+  mcpCredentialsSchema,
+  mcpOAuthSchema,
+  PINNING_MODES,
   policyScopeSchema,
   POLICY_MODES,
   pricingSchema,
   rateLimitSchema,
   ROLES,
   settingsSchema,
+  toolControlsSchema,
   workspaceSelectionSchema,
 } from "../store/schemas.js";
 
@@ -314,5 +319,30 @@ export const replayBodySchema = {
       description: "Logs read at most, newest first; 100000 by default.",
     },
   },
+  additionalProperties: false,
+} as const;
+
+const mcpServerFields = {
+  transport: { type: "string", enum: [...MCP_REMOTE_TRANSPORTS], default: "streamable_http" },
+  url: { type: "string", pattern: "^https?://", maxLength: 2048 },
+  answers: nullable({ type: "string", enum: ["sse", "json"] }),
+  oauth: nullable(mcpOAuthSchema),
+  tools: toolControlsSchema,
+  pinning: { type: "string", enum: [...PINNING_MODES] },
+  tool_pack: nullable({ type: "string", enum: ["standard"] }),
+} as const;
+
+/** Body of an MCP server create. */
+export const mcpServerCreateSchema = {
+  type: "object",
+  properties: { name: slug, ...mcpServerFields, credentials: mcpCredentialsSchema },
+  required: ["name", "url"],
+  additionalProperties: false,
+} as const;
+
+/** Body of an MCP server update: `credentials` replaces them, null removes them. */
+export const mcpServerUpdateSchema = {
+  type: "object",
+  properties: { ...mcpServerFields, credentials: nullable(mcpCredentialsSchema) },
   additionalProperties: false,
 } as const;

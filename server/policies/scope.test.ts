@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTarget } from "../providers/canonical-target.js";
 import { inScope, mayMatchUnder, modelMatches, requestModel, targetNames } from "./scope.js";
+import type { PolicyScopeRule } from "../sources/types.js";
 
 describe("model patterns", () => {
   it("matches `*` against any run of characters, slashes included, and nothing else specially", () => {
@@ -67,5 +68,33 @@ describe("scopes", () => {
     expect(mayMatchUnder("@bed/m", "@bed/")).toBe(true);
     expect(mayMatchUnder("@bed", "@bed/")).toBe(false);
     expect(mayMatchUnder("@gem/*", "@bed/")).toBe(false);
+  });
+});
+
+describe("scopes over tool traffic", () => {
+  const tool = (server: string, name?: string) => ({
+    workspaceId: "ws",
+    apiKeyId: "key",
+    tool: { server, ...(name !== undefined && { name }) },
+  });
+  it.each([
+    [{}, tool("files", "read"), false],
+    [{ mcp_servers: ["*"] }, tool("files", "read"), true],
+    [{ mcp_servers: ["files"] }, tool("files", "read"), true],
+    [{ mcp_servers: ["files"] }, tool("mail", "send"), false],
+    [{ mcp_servers: ["Files"] }, tool("files", "read"), false],
+    [{ tools: ["send_*"] }, tool("mail", "send_mail"), true],
+    [{ tools: ["send_*"] }, tool("mail"), false],
+    [{ mcp_servers: ["mail"], tools: ["send_*"] }, tool("mail", "read_mail"), false],
+    [{ models: ["*"] }, tool("files", "read"), false],
+    [{ mcp_servers: ["*"], workspaces: ["other"] }, tool("files", "read"), false],
+  ] as const)("%j holds %j: %s", (scope, request, held) => {
+    expect(inScope(scope as PolicyScopeRule, request)).toBe(held);
+  });
+
+  it("a scope naming servers or tools never holds model traffic", () => {
+    expect(inScope({ mcp_servers: ["*"] }, { workspaceId: "ws", apiKeyId: "key", model: "@openai/gpt-4o" })).toBe(false);
+    expect(inScope({ tools: ["*"] }, { workspaceId: "ws", apiKeyId: "key", model: "@openai/gpt-4o" })).toBe(false);
+    expect(inScope({}, { workspaceId: "ws", apiKeyId: "key", model: "@openai/gpt-4o" })).toBe(true);
   });
 });

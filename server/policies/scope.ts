@@ -21,6 +21,8 @@ export interface ScopedRequest {
   targets?: readonly CanonicalTarget[];
   /** A logged request's model, `@slug/model` or as sent, when its target is not known (replay). */
   model?: string;
+  /** Set for tool traffic: the MCP server and the tool (absent for a request that names no tool, such as resources/read). */
+  tool?: { server: string; name?: string };
 }
 
 /**
@@ -53,6 +55,7 @@ function opaquePrefixes(target: CanonicalTarget): string[] {
 
 /** What decides a request's scope beside its workspace and key, as a cache key. */
 export function scopeKey(request: ScopedRequest): string {
+  if (request.tool) return `x\0${request.tool.server}\0${request.tool.name ?? ""}`;
   if (!request.targets) return `m\0${request.model ?? ""}`;
   return request.targets.map((target) => `${target.opaque ? "o" : "t"}\0${targetNames(target).join("\0")}`).join("\u0001");
 }
@@ -99,10 +102,41 @@ function targetInScope(patterns: readonly string[], target: CanonicalTarget): bo
   return patterns.some((pattern) => prefixes.some((prefix) => mayMatchUnder(pattern, prefix)));
 }
 
+const casedPatterns = new Map<string, RegExp>();
+
+/** Whether a server or tool name pattern matches: as `modelMatches`, but letters match in their case (MCP names are case-sensitive). */
+export function toolNameMatches(pattern: string, name: string): boolean {
+  if (!pattern.includes("*")) return pattern === name;
+  let regex = casedPatterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(patternRegExp(pattern).source, "s");
+    if (casedPatterns.size > 10_000) casedPatterns.clear();
+    casedPatterns.set(pattern, regex);
+  }
+  return regex.test(name);
+}
+
+/**
+ * Whether tool traffic is in a scope: only a scope naming MCP servers or tools holds it, and each
+ * list given must hold the server and the tool; a scope naming models never does.
+ */
+function toolInScope(scope: PolicyScopeRule, tool: { server: string; name?: string }): boolean {
+  if (!scope.mcp_servers?.length && !scope.tools?.length) return false;
+  if (scope.models?.length) return false;
+  if (scope.mcp_servers?.length && !scope.mcp_servers.some((pattern) => toolNameMatches(pattern, tool.server))) return false;
+  const name = tool.name;
+  // A scope naming tools holds only traffic of a named tool (a tools/call); resources and prompts have none.
+  if (scope.tools?.length && (name === undefined || !scope.tools.some((pattern) => toolNameMatches(pattern, name)))) return false;
+  return true;
+}
+
 /** Whether a request is in a scope. */
 export function inScope(scope: PolicyScopeRule, request: ScopedRequest): boolean {
   if (scope.workspaces?.length && !scope.workspaces.includes(request.workspaceId)) return false;
   if (scope.api_keys?.length && !scope.api_keys.includes(request.apiKeyId)) return false;
+  if (request.tool) return toolInScope(scope, request.tool);
+  // Model traffic is never held by a scope written for tool traffic.
+  if (scope.mcp_servers?.length || scope.tools?.length) return false;
   const patterns = scope.models;
   if (patterns?.length) {
     if (request.targets) return request.targets.some((target) => targetInScope(patterns, target));

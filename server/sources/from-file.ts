@@ -47,6 +47,9 @@ export function mcpServerFromFile(entry: FileMcpServer, where: string, baseDir: 
     ...(entry.bearer_token !== undefined && { bearerToken: entry.bearer_token }),
     ...(entry.workspace && { workspaceId: entry.workspace }),
     ...(entry.answers && { answers: entry.answers }),
+    ...(entry.tools && { tools: { allow: entry.tools.allow ?? "all", deny: entry.tools.deny ?? [] } }),
+    ...(entry.pinning && { pinning: entry.pinning }),
+    ...(entry.tool_pack && { toolPack: entry.tool_pack }),
     trusted: true,
   };
 }

@@ -91,6 +91,10 @@ export interface PolicyScopeRule {
   api_keys?: string[];
   /** `@slug/model` patterns; `*` matches any run of characters. */
   models?: string[];
+  /** MCP server names; a scope naming servers or tools holds tool traffic only (docs/mcp.md). */
+  mcp_servers?: string[];
+  /** Tool names; `*` matches any run of characters. */
+  tools?: string[];
 }
 
 /** A policy as the request path applies it. */
@@ -144,6 +148,38 @@ export interface McpServerRecord {
   trusted?: boolean;
   /** How requests of a session are answered: an SSE stream (default, carries progress) or one JSON body. */
   answers?: "sse" | "json";
+  /** Which tools clients may list and call (docs/mcp.md, "Tool controls"); every tool when absent. */
+  tools?: { allow: "all" | readonly string[]; deny: readonly string[] };
+  /** How tool definitions are pinned (docs/mcp.md, "Pinned tool definitions"); `first_use` when absent. */
+  pinning?: "first_use" | "approval" | "off";
+  /** A named guardrail set on the tool sides (`standard`); none when absent. */
+  toolPack?: "standard";
+}
+
+/** A pinned tool definition as the tool guard reads and writes it (docs/mcp.md, "Pinned tool definitions"). */
+export interface ToolPinState {
+  tool: string;
+  status: "pinned" | "changed" | "unapproved";
+  /** The approved definition's hash; null when never approved. */
+  hash: string | null;
+  /** The definition seen since that awaits approval, else null. */
+  pending_hash: string | null;
+}
+
+/** A tool definition seen in a listing, for the pin store. */
+export interface SeenToolDefinition {
+  tool: string;
+  hash: string;
+  definition: { name: string; description: string; inputSchema: unknown };
+}
+
+/** Where pinned tool definitions are kept, per server (the server's workspace, "" for one of every workspace). */
+export interface ToolPinSource {
+  list(workspaceId: string, server: string): Promise<ToolPinState[]>;
+  /** Pins tools seen for the first time (`pinned`), or holds them for approval (`unapproved`); a pin held already stays. */
+  pinNew(workspaceId: string, server: string, seen: SeenToolDefinition[], status: "pinned" | "unapproved"): Promise<void>;
+  /** Flags a pinned tool whose definition changed: withheld until approved. */
+  flag(workspaceId: string, server: string, seen: SeenToolDefinition): Promise<void>;
 }
 
 /** Looks MCP servers up by name. */

@@ -17,6 +17,9 @@ import type {
   GuardrailRecord,
   Integration,
   IntegrationWithSecret,
+  McpServer,
+  McpServerWithSecret,
+  McpToolPin,
   Organization,
   PluginIntegration,
   PluginIntegrationWithSecret,
@@ -41,7 +44,9 @@ export type ChangeEvent =
         | "provider"
         | "guardrail"
         | "config"
-        | "policy";
+        | "policy"
+        | "mcp_server"
+        | "mcp_tool_pin";
       id: string;
       workspace_id?: string | null;
     }
@@ -164,6 +169,48 @@ export interface ProviderRepository {
     updatedAt: string,
   ): Promise<Provider | undefined>;
   delete(id: string): Promise<boolean>;
+}
+
+export interface McpServerRepository {
+  /** Resolves to undefined when the workspace already has a server of that name. */
+  create(record: McpServerWithSecret): Promise<McpServer | undefined>;
+  get(id: string): Promise<McpServer | undefined>;
+  findByName(workspaceId: string, name: string): Promise<McpServer | undefined>;
+  /** With the sealed credentials, for the gateway's hot path only. */
+  getWithSecret(workspaceId: string, name: string): Promise<McpServerWithSecret | undefined>;
+  list(workspaceId: string): Promise<McpServer[]>;
+  update(
+    id: string,
+    patch: Patch<
+      McpServerWithSecret,
+      | "transport"
+      | "url"
+      | "answers"
+      | "auth"
+      | "oauth"
+      | "header_names"
+      | "credentials_sealed"
+      | "has_credentials"
+      | "trusted"
+      | "tools"
+      | "pinning"
+      | "tool_pack"
+    >,
+    updatedAt: string,
+  ): Promise<McpServer | undefined>;
+  /** Deletes the server with its pinned tool definitions. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Pinned tool definitions, by (server workspace, server name, tool). */
+export interface McpToolPinRepository {
+  list(workspaceId: string, server: string): Promise<McpToolPin[]>;
+  get(workspaceId: string, server: string, tool: string): Promise<McpToolPin | undefined>;
+  /** Inserts pins not held yet; a pin already held is left as it is (two first listings at once keep one). */
+  insertMissing(pins: McpToolPin[]): Promise<void>;
+  /** Replaces a pin. */
+  put(pin: McpToolPin): Promise<McpToolPin>;
+  delete(workspaceId: string, server: string, tool?: string): Promise<number>;
 }
 
 /** Versioned records of a workspace (guardrails, configs). */
@@ -298,6 +345,8 @@ export interface Store {
   readonly configs: VersionedRepository<StoredConfig>;
   readonly policies: PolicyRepository;
   readonly replayReports: ReplayReportRepository;
+  readonly mcpServers: McpServerRepository;
+  readonly mcpToolPins: McpToolPinRepository;
   readonly logs: LogRepository;
   readonly feedback: FeedbackRepository;
   readonly datasets: DatasetRepository;

@@ -108,6 +108,15 @@ export const policyScopeSchema = {
     workspaces: idList,
     api_keys: idList,
     models: { ...idList, description: '`@slug/model` patterns; `*` matches any run of characters ("@openai/*", "*-mini").' },
+    mcp_servers: {
+      ...idList,
+      description:
+        "MCP server names (`*` for any run of characters): a scope naming servers or tools holds tool traffic only (docs/mcp.md).",
+    },
+    tools: {
+      ...idList,
+      description: "Tool names (`*` for any run of characters), on the servers `mcp_servers` holds (any when absent).",
+    },
   },
   additionalProperties: false,
 } as const;
@@ -246,6 +255,8 @@ export const policyRecordSchema = closedRecord({
       workspaces: { type: "array", items: str },
       api_keys: { type: "array", items: str },
       models: { type: "array", items: str },
+      mcp_servers: { type: "array", items: str },
+      tools: { type: "array", items: str },
     },
     additionalProperties: false,
   },
@@ -262,4 +273,87 @@ export const replayReportSchema = closedRecord({
   workspace_id: nullable(str),
   name: str,
   created_at: str,
+});
+
+/** How a server's tool definitions are pinned (docs/mcp.md, "Pinning"). */
+export const PINNING_MODES = ["first_use", "approval", "off"] as const;
+
+/** Transports of a remote MCP server the store can hold (local stdio servers come from the config file only). */
+export const MCP_REMOTE_TRANSPORTS = ["streamable_http", "sse"] as const;
+
+/** How the gateway authenticates to an MCP server. */
+export const MCP_AUTH_KINDS = ["none", "headers", "bearer", "oauth_client_credentials"] as const;
+
+const namePatterns = { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true } as const;
+
+export const toolControlsSchema = {
+  type: "object",
+  description: "Which tools clients may list and call; names or `*` patterns, the deny-list winning.",
+  properties: {
+    allow: { anyOf: [{ type: "string", enum: ["all"] }, namePatterns], default: "all" },
+    deny: { ...namePatterns, default: [] },
+  },
+  additionalProperties: false,
+} as const;
+
+export const mcpOAuthSchema = {
+  type: "object",
+  description: "OAuth 2.0 client credentials grant: where the token is fetched; the client id and secret are credentials.",
+  properties: {
+    token_url: { type: "string", pattern: "^https?://" },
+    scope: { type: "string" },
+    audience: { type: "string" },
+  },
+  required: ["token_url"],
+  additionalProperties: false,
+} as const;
+
+export const mcpCredentialsSchema = {
+  type: "object",
+  description: "Sent upstream; encrypted at rest and never returned, logged or passed to the client.",
+  properties: {
+    headers: { type: "object", additionalProperties: { type: "string" } },
+    bearer_token: { type: "string", minLength: 1 },
+    client_id: { type: "string", minLength: 1 },
+    client_secret: { type: "string", minLength: 1 },
+  },
+  additionalProperties: false,
+} as const;
+
+export const mcpServerSchema = closedRecord({
+  id: str,
+  workspace_id: str,
+  // The path segment clients use: /v1/mcp/{name}.
+  name: str,
+  transport: { type: "string", enum: [...MCP_REMOTE_TRANSPORTS] },
+  url: str,
+  answers: nullable({ type: "string", enum: ["sse", "json"] }),
+  auth: { type: "string", enum: [...MCP_AUTH_KINDS], description: "Which credentials are held; they are never returned." },
+  oauth: nullable(mcpOAuthSchema),
+  header_names: { type: "array", items: str, description: "Names of the headers held; their values are never returned." },
+  has_credentials: { type: "boolean" },
+  trusted: {
+    type: "boolean",
+    description: "False when a workspace admin chose the URL: calls then obey the workspace address policy.",
+  },
+  tools: toolControlsSchema,
+  pinning: { type: "string", enum: [...PINNING_MODES] },
+  tool_pack: nullable({ type: "string", enum: ["standard"], description: "A named guardrail set on the tool sides." }),
+  created_at: time,
+  updated_at: time,
+});
+
+export const mcpToolPinSchema = closedRecord({
+  // The server's workspace; "" for a server of the config file that every workspace reaches.
+  workspace_id: str,
+  server: str,
+  tool: str,
+  status: { type: "string", enum: ["pinned", "changed", "unapproved"] },
+  hash: nullable({ type: "string", description: "The approved definition's hash (`sha256:…`)." }),
+  definition: nullable({ ...anyObject, description: "The approved name, description and input schema." }),
+  pending_hash: nullable(str),
+  pending_definition: nullable({ ...anyObject, description: "The definition seen since, withheld until approved." }),
+  flagged_at: nullable(time),
+  created_at: time,
+  updated_at: time,
 });

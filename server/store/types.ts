@@ -16,6 +16,9 @@ import type {
   credentialsSchema,
   guardrailRecordSchema,
   integrationSchema,
+  mcpCredentialsSchema,
+  mcpServerSchema,
+  mcpToolPinSchema,
   modelPriceSchema,
   organizationSchema,
   pluginIntegrationSchema,
@@ -138,4 +141,22 @@ export type Policy = Omit<SchemaType<typeof policyRecordSchema>, "input_guardrai
 export type ReplayReportRecord = SchemaType<typeof replayReportSchema> & {
   /** The report as `replay` made it. */
   report: Record<string, unknown>;
+};
+
+/** An MCP server a workspace registered (docs/mcp.md); its credentials are never shown. */
+export type McpServer = SchemaType<typeof mcpServerSchema>;
+
+/** An MCP server with its credentials encrypted, as the store holds it. */
+export type McpServerWithSecret = McpServer & {
+  /** Sealed credentials (see secret-box.ts), or null. */
+  credentials_sealed: string | null;
+};
+
+/** Credentials of an MCP server, in the clear (only ever in memory). */
+export type McpCredentials = SchemaType<typeof mcpCredentialsSchema>;
+
+/** A pinned tool definition of an MCP server (docs/mcp.md, "Pinning"). */
+export type McpToolPin = Omit<SchemaType<typeof mcpToolPinSchema>, "definition" | "pending_definition"> & {
+  definition: Record<string, unknown> | null;
+  pending_definition: Record<string, unknown> | null;
 };

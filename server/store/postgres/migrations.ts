@@ -327,6 +327,49 @@ CREATE TABLE stored_responses (
 CREATE INDEX stored_responses_owner ON stored_responses(workspace_id, created_at);
 `,
   },
+  {
+    version: 6,
+    name: "MCP servers and pinned tool definitions",
+    sql: `
+CREATE TABLE mcp_servers (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  transport text NOT NULL CHECK (transport IN ('streamable_http', 'sse')),
+  url text NOT NULL,
+  answers text,
+  auth text NOT NULL,
+  oauth jsonb,
+  header_names jsonb NOT NULL,
+  credentials_sealed text,
+  has_credentials boolean NOT NULL,
+  trusted boolean NOT NULL,
+  tools jsonb NOT NULL,
+  pinning text NOT NULL CHECK (pinning IN ('first_use', 'approval', 'off')),
+  tool_pack text,
+  created_at text NOT NULL,
+  updated_at text NOT NULL,
+  UNIQUE (workspace_id, name)
+);
+
+-- Keyed by the server's workspace and name, not its id: servers of the config file (workspace '')
+-- have pins too. A store server's pins go with it (the management service deletes them).
+CREATE TABLE mcp_tool_pins (
+  workspace_id text NOT NULL,
+  server text NOT NULL,
+  tool text NOT NULL,
+  status text NOT NULL CHECK (status IN ('pinned', 'changed', 'unapproved')),
+  hash text,
+  definition jsonb,
+  pending_hash text,
+  pending_definition jsonb,
+  flagged_at text,
+  created_at text NOT NULL,
+  updated_at text NOT NULL,
+  PRIMARY KEY (workspace_id, server, tool)
+);
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen, holding the migration lock; returns the versions applied. */

@@ -3,6 +3,7 @@ import type { Store } from "../repository.js";
 import type { GuardrailRecord, StoredConfig } from "../types.js";
 import { Datasets, EvalRuns } from "./datasets.js";
 import { Feedback } from "./feedback.js";
+import { McpServers, McpToolPins } from "./mcp-servers.js";
 import { PluginIntegrations } from "./plugin-integrations.js";
 import { Policies, ReplayReports } from "./policies.js";
 import { StoredResponses } from "./stored-responses.js";
@@ -31,6 +32,8 @@ type RecordRepositories = Pick<
   | "configs"
   | "policies"
   | "replayReports"
+  | "mcpServers"
+  | "mcpToolPins"
   | "feedback"
   | "evalRuns"
   | "datasets"
@@ -51,6 +54,8 @@ export function recordRepositories(db: Driver, announce: Announce, datasets = ne
     configs: new Versioned<StoredConfig>(db, announce, "configs"),
     policies: new Policies(db, announce),
     replayReports: new ReplayReports(db),
+    mcpServers: new McpServers(db, announce),
+    mcpToolPins: new McpToolPins(db, announce),
     feedback: new Feedback(db),
     evalRuns: new EvalRuns(db),
     datasets,

@@ -17,6 +17,8 @@ import type {
   ApiKeyWithHash,
   GuardrailRecord,
   IntegrationWithSecret,
+  McpServerWithSecret,
+  McpToolPin,
   Organization,
   PluginIntegrationWithSecret,
   Policy,
@@ -294,6 +296,48 @@ export const STORED_RESPONSES: TableDescription<StoredResponse> = {
   order: ["created_at", "id"],
 };
 
+export const MCP_SERVERS: TableDescription<McpServerWithSecret> = {
+  name: "mcp_servers",
+  columns: {
+    id: "text",
+    workspace_id: "text",
+    name: "text",
+    transport: "text",
+    url: "text",
+    answers: "text",
+    auth: "text",
+    oauth: "json",
+    header_names: "json",
+    credentials_sealed: "text",
+    has_credentials: "bool",
+    trusted: "bool",
+    tools: "json",
+    pinning: "text",
+    tool_pack: "text",
+    created_at: "text",
+    updated_at: "text",
+  },
+  order: ["created_at", "name"],
+};
+
+export const MCP_TOOL_PINS: TableDescription<McpToolPin> = {
+  name: "mcp_tool_pins",
+  columns: {
+    workspace_id: "text",
+    server: "text",
+    tool: "text",
+    status: "text",
+    hash: "text",
+    definition: "json",
+    pending_hash: "text",
+    pending_definition: "json",
+    flagged_at: "text",
+    created_at: "text",
+    updated_at: "text",
+  },
+  order: ["tool"],
+};
+
 /** Every table described in full, for the tests that hold the descriptions to the migrated schemas. */
 export const DESCRIBED_TABLES: readonly { readonly name: string; readonly columns: Readonly<Record<string, ColumnKind>> }[] = [
   ORGANIZATIONS,
@@ -313,6 +357,8 @@ export const DESCRIBED_TABLES: readonly { readonly name: string; readonly column
   DATASET_ROWS,
   EVAL_RUNS,
   STORED_RESPONSES,
+  MCP_SERVERS,
+  MCP_TOOL_PINS,
 ];
 
 /** Request-log rows as far as deleting an owner's logs goes (the logs have their own modules). */

@@ -333,6 +333,49 @@ CREATE TABLE stored_responses (
 CREATE INDEX stored_responses_owner ON stored_responses(workspace_id, created_at);
 `,
   },
+  {
+    version: 7,
+    name: "MCP servers and pinned tool definitions",
+    sql: `
+CREATE TABLE mcp_servers (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  transport TEXT NOT NULL CHECK (transport IN ('streamable_http', 'sse')),
+  url TEXT NOT NULL,
+  answers TEXT,
+  auth TEXT NOT NULL,
+  oauth TEXT,
+  header_names TEXT NOT NULL,
+  credentials_sealed TEXT,
+  has_credentials INTEGER NOT NULL,
+  trusted INTEGER NOT NULL,
+  tools TEXT NOT NULL,
+  pinning TEXT NOT NULL CHECK (pinning IN ('first_use', 'approval', 'off')),
+  tool_pack TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (workspace_id, name)
+);
+
+-- Keyed by the server's workspace and name, not its id: servers of the config file (workspace '')
+-- have pins too. A store server's pins go with it (the management service deletes them).
+CREATE TABLE mcp_tool_pins (
+  workspace_id TEXT NOT NULL,
+  server TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pinned', 'changed', 'unapproved')),
+  hash TEXT,
+  definition TEXT,
+  pending_hash TEXT,
+  pending_definition TEXT,
+  flagged_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, server, tool)
+) WITHOUT ROWID;
+`,
+  },
 ];
 
 /** Applies the migrations the database has not seen; returns the versions applied. */
