@@ -394,10 +394,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
-      phases,
+      gateway,
       plans,
       guardrails,
-      logSink: recordSink,
       ...(options.gate && { gate: options.gate }),
       ...(attacher && { policies: attacher, providers: providerResolver }),
     });

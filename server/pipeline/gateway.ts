@@ -6,9 +6,10 @@
  * guardrails reported. The context comes built from intake (`server/intake/`).
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { Evaluation, Guardrail, RequestType, Side } from "../../core/index.js";
 import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { buildRecord } from "../logs/record.js";
+import { buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
@@ -17,7 +18,8 @@ import type { UpstreamClient } from "../upstream/client.js";
 import { Answers } from "../call/answer.js";
 import { recordFacts } from "../call/attempts.js";
 import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "../call/outcome.js";
-import type { Phases } from "../enforce/phases.js";
+import type { PhaseContext, Phases } from "../enforce/phases.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
 import type { RequestGate } from "../gate/request-gate.js";
 import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
 import type { RelaySummary } from "../relay/stream-enforcer.js";
@@ -45,6 +47,22 @@ export interface ClosedDelivery {
 
 /** What `Gateway.handle` gives the route to send: a JSON (or raw) answer, a stream, or nothing. */
 export type Delivery = JsonOutcome | StreamDelivery | ClosedDelivery;
+
+/** A hook call made ready by intake: the side's guardrails, what they read, and where the call came from. */
+export interface HookRun {
+  id: string;
+  /** When the route began, from \`performance.now()\`. */
+  started: number;
+  route: string;
+  identity: ApiKeyIdentity;
+  side: Side;
+  requestType: RequestType;
+  guardrails: Guardrail[];
+  request: Record<string, unknown>;
+  response: Record<string, unknown> | undefined;
+  phase: PhaseContext;
+  origin: { configId?: string; inline: readonly string[]; tryIt?: boolean };
+}
 
 /** What the pipeline needs. */
 export interface GatewayDeps {
@@ -147,6 +165,44 @@ export class Gateway {
     return this.finish(ctx, undefined, undefined, failure);
   }
 
+  /**
+   * One hook call: the side's guardrails evaluated whole (no target to run beside), and its record
+   * written like an inference request's; with durable logs the evaluation is handed back once the
+   * record is committed.
+   */
+  async evaluate(run: HookRun): Promise<Evaluation> {
+    const evaluation = await this.deps.phases.whole(run.side, run.guardrails, run.request, run.response, run.phase);
+    const written = this.#track(this.#writeHook(run, evaluation));
+    if (this.durableLogs) await written;
+    return evaluation;
+  }
+
+  async #writeHook(run: HookRun, evaluation: Evaluation): Promise<void> {
+    const { identity, origin } = run;
+    const recordOrigin: RecordOrigin = {
+      workspaceId: identity.workspaceId,
+      apiKeyId: identity.id,
+      route: run.route,
+      requestType: run.requestType,
+      stream: false,
+      ...(origin.configId && { configId: origin.configId }),
+      inlineGuardrails: origin.inline,
+      ...(origin.tryIt && { tryIt: true }),
+    };
+    try {
+      const record = buildRecord({
+        id: run.id,
+        started: run.started,
+        origin: recordOrigin,
+        status: evaluation.status,
+        hookResults: sideResults(run.side, [...evaluation.results, ...evaluation.asyncResults]),
+      });
+      await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
+    } catch (error) {
+      this.deps.logger.error({ err: error, requestId: run.id }, "writing the request log failed");
+    }
+  }
+
   /** Walks the plan and returns the answer to send. */
   private run(ctx: RequestContext): Promise<Outcome> {
     return this.#node(ctx, ctx.plan.root);
@@ -191,7 +247,11 @@ export class Gateway {
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
   private finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
-    const job = this.#finish(ctx, outcome, stream, failure);
+    return this.#track(this.#finish(ctx, outcome, stream, failure));
+  }
+
+  /** Keeps a record's writing in sight until it is done, so a stop can wait for it. */
+  #track(job: Promise<void>): Promise<void> {
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
     return job;
