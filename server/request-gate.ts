@@ -5,10 +5,10 @@
  * calls it, and plan/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
  * so it sits below all of them.
  */
-import type { Guardrail, RequestType } from "../../core/index.js";
-import type { LogUsage, SettledFields } from "../logs/record.js";
-import type { ResolvedProvider } from "../providers/resolve.js";
-import type { ApiKeyIdentity, Scope } from "../sources/types.js";
+import type { Guardrail, RequestType } from "../core/index.js";
+import type { LogUsage, SettledFields } from "./logs/record.js";
+import type { ResolvedProvider } from "./providers/resolve.js";
+import type { ApiKeyIdentity, Scope } from "./sources/types.js";
 
 /** An admitted target: settled once the answer's usage is known. */
 export interface Admission {

@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { planGuardrails, type RequestGate } from "../gate/request-gate.js";
+import { planGuardrails, type RequestGate } from "../request-gate.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
 import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
 

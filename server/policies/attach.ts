@@ -22,7 +22,7 @@ import {
 } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import type { RequestGate } from "../gate/request-gate.js";
+import type { RequestGate } from "../request-gate.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
 import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";

@@ -8,8 +8,8 @@ import type { AttemptRecord, RecordFacts, RecordOrigin } from "../logs/record.js
 import type { PlanNode } from "../plan/build.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome } from "./outcome.js";
-import type { RelaySummary } from "../relay/stream-enforcer.js";
-import type { RequestContext } from "../request-context.js";
+import type { RelaySummary } from "./stream-enforcer.js";
+import type { RequestContext } from "./context.js";
 
 /** How the log names a provider: its slug when the request named one, else its kind. */
 export function providerLabel(provider: ResolvedProvider): string {

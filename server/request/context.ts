@@ -4,12 +4,12 @@
  * sits here, below intake, because every stage after intake reads it.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { Evaluation, GuardrailResult } from "../core/index.js";
-import type { AttemptRecord } from "./logs/record.js";
-import type { Plan } from "./plan/build.js";
-import type { CallerCredentials, HeaderProviderSettings } from "./providers/resolve.js";
-import type { ApiKeyIdentity } from "./sources/types.js";
-import type { Endpoint } from "./formats/endpoints.js";
+import type { Evaluation, GuardrailResult } from "../../core/index.js";
+import type { AttemptRecord } from "../logs/record.js";
+import type { Plan } from "../plan/build.js";
+import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
+import type { Endpoint } from "../formats/endpoints.js";
 
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {

@@ -4,8 +4,8 @@ import { GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import { PlanResolver } from "../plan/resolver.js";
 import { InMemoryConfigSource, InMemoryScopedGuardrailSource } from "../sources/memory.js";
-import { type HookCall, HookIntake } from "./hooks.js";
-import { InferenceIntake, type IncomingRequest } from "./inference.js";
+import { type HookCall, HookIntake } from "./hook-open.js";
+import { InferenceIntake, type IncomingRequest } from "./open.js";
 import { metadataHeader, metadataOf } from "./metadata.js";
 
 let engine: Engine;

@@ -10,7 +10,7 @@ import { isObject } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestContext } from "./context.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { ApiKeyIdentity } from "../sources/types.js";

@@ -6,9 +6,9 @@ import type { Evaluation, HookResults } from "../../core/index.js";
 import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/adapter.js";
 import type { ResolvedProvider } from "../providers/resolve.js";
-import type { PhaseContext } from "../enforce/phases.js";
-import type { Admission } from "../gate/request-gate.js";
-import type { StreamEnforcer } from "../relay/stream-enforcer.js";
+import type { PhaseContext } from "./phases.js";
+import type { Admission } from "../request-gate.js";
+import type { StreamEnforcer } from "./stream-enforcer.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {

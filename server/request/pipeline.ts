@@ -15,21 +15,21 @@ import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import { Answers } from "../call/answer.js";
-import { recordFacts } from "../call/attempts.js";
-import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "../call/outcome.js";
-import type { PhaseContext, Phases } from "../enforce/phases.js";
+import { Answers } from "./output.js";
+import { recordFacts } from "./attempts.js";
+import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
-import type { RequestGate } from "../gate/request-gate.js";
-import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
-import type { RelaySummary } from "../relay/stream-enforcer.js";
-import type { RequestContext } from "../request-context.js";
-import type { AnswerCache } from "../call/response-cache.js";
-import type { RetryTiming } from "../call/retry.js";
-import { type Dispatch, targetCallStack, type TargetCall } from "../call/target-call.js";
+import type { RequestGate } from "../request-gate.js";
+import { prepareTarget, type TargetPreparation } from "./target.js";
+import type { RelaySummary } from "./stream-enforcer.js";
+import type { RequestContext } from "./context.js";
+import type { AnswerCache } from "./response-cache.js";
+import type { RetryTiming } from "./retry.js";
+import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
 import { usageOf } from "./usage.js";
 
-export type { RequestContext } from "../request-context.js";
+export type { RequestContext } from "./context.js";
 
 /** A streamed answer to send: its status and headers, and the relayed stream, which writes the log when it ends. */
 export interface StreamDelivery {
@@ -142,7 +142,7 @@ export class Gateway {
       return { kind: "closed", error: closed };
     }
     if (outcome.kind === "stream") {
-      return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.relay(ctx, outcome) };
+      return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.#streamed(ctx, outcome) };
     }
     // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
     if (this.durableLogs) await this.finish(ctx, outcome);
@@ -231,15 +231,17 @@ export class Gateway {
     return this.#call(call);
   }
 
-  /** The relayed stream of a stream outcome; the log is written when it ends. */
-  private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
-    return outcome.relay.relay({
-      strict: ctx.strict,
-      onEnd: (summary) => {
-        const written = this.finish(ctx, outcome, summary);
-        return this.deps.durableLogs ? written : undefined;
-      },
-    });
+  /**
+   * The relayed stream of a stream outcome. When its bytes have ended the pipeline awaits how the
+   * stream ended and writes the record from it; with durable logs the stream's end waits for the commit.
+   */
+  async *#streamed(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
+    try {
+      yield* outcome.relay.relay({ strict: ctx.strict });
+    } finally {
+      const written = this.finish(ctx, outcome, await outcome.relay.ended);
+      if (this.durableLogs) await written;
+    }
   }
 
   /**

@@ -14,7 +14,7 @@ import { kindOf } from "../providers/catalog.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import { type Answers, failureAnswer } from "./answer.js";
+import { type Answers, failureAnswer } from "./output.js";
 import { providerLabel, recordAttempt } from "./attempts.js";
 import { passedBackHeaders, upstreamHeaders } from "./upstream-headers.js";
 import {
@@ -27,10 +27,10 @@ import {
   type Outcome,
   retryStatus,
 } from "./outcome.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestContext } from "./context.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
-import { regroupsStream } from "../enforce/stream-coverage.js";
+import { regroupsStream } from "./stream-coverage.js";
 
 /** One call of a target as it passes down the stack; retry refills the per-attempt fields. */
 export interface TargetCall {

@@ -9,14 +9,14 @@ import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { canonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
-import { failureAnswer } from "../call/answer.js";
-import { providerLabel, recordAttempt } from "../call/attempts.js";
+import { failureAnswer } from "./output.js";
+import { providerLabel, recordAttempt } from "./attempts.js";
 import { checkHeaders } from "../gateway-headers.js";
-import { hookResultsOf, type JsonOutcome, type Leaf } from "../call/outcome.js";
-import type { PhaseContext, Phases } from "../enforce/phases.js";
-import type { RequestGate } from "../gate/request-gate.js";
-import type { RequestContext } from "../request-context.js";
-import { assertStreamCheckable } from "../enforce/stream-coverage.js";
+import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
+import type { RequestGate } from "../request-gate.js";
+import type { RequestContext } from "./context.js";
+import { assertStreamCheckable } from "./stream-coverage.js";
 
 /** What preparing a target needs. */
 export interface TargetPreparation {

@@ -17,9 +17,9 @@ import type { ConfigWarning, Side } from "../../core/index.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
+import { HookIntake, type HookIntakeDeps } from "../request/hook-open.js";
 import { sideResults } from "../logs/record.js";
-import type { Gateway } from "../pipeline/gateway.js";
+import type { Gateway } from "../request/pipeline.js";
 import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 

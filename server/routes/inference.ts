@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
 import { describeError, errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
-import { InferenceIntake } from "../intake/inference.js";
-import type { Delivery, Gateway } from "../pipeline/gateway.js";
+import { InferenceIntake } from "../request/open.js";
+import type { Delivery, Gateway } from "../request/pipeline.js";
 import type { PlanResolver } from "../plan/resolver.js";
 
 /** Requests whose log record the handler has begun, so the error hook does not write a second. */
