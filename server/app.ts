@@ -28,7 +28,7 @@ import { RecentRequests } from "./feedback/recent-requests.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { WarningLogSink } from "./logs/warnings.js";
-import { Gateway } from "./request/pipeline.js";
+import { Pipeline } from "./request/pipeline.js";
 import { Phases } from "./request/phases.js";
 import type { RequestGate } from "./request-gate.js";
 import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./request/response-cache.js";
@@ -286,7 +286,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const requestGate = options.gate;
   const attacher =
     options.policies &&
-    new PolicyAttacher(engine, options.policies, {}, requestGate && ((g, scope, where) => requestGate.gate(g, scope, where)));
+    new PolicyAttacher(
+      engine,
+      options.policies,
+      {},
+      requestGate && ((g, scope, where) => requestGate.allowGuardrails(g, scope, where)),
+    );
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -294,7 +299,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     pluginCredentials,
     providerResolver,
   );
-  const gateway = new Gateway({
+  const pipeline = new Pipeline({
     providers: providerResolver,
     phases,
     upstream,
@@ -330,7 +335,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       attacher?.invalidate();
     },
     closeConnections: () => connections.closeAll(),
-    drainLogs: () => gateway.drain(),
+    drainLogs: () => pipeline.drain(),
     recentRequests,
     authThrottle,
     loaded: {
@@ -388,13 +393,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
       return payload;
     });
-    inferenceRoutes(scope, gateway, plans, bodyLimit);
+    inferenceRoutes(scope, pipeline, plans, bodyLimit);
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
-      gateway,
+      pipeline,
       plans,
       guardrails,
       ...(options.gate && { gate: options.gate }),
@@ -405,7 +410,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.addHook("preClose", async () => connections.closeIdle());
   app.addHook("onClose", async () => {
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
-    await gateway.drain();
+    await pipeline.drain();
     await Promise.all([engine.close(), upstream.close()]);
   });
   return app;

@@ -49,7 +49,7 @@ export class StoreGate implements RequestGate {
     this.#context = options.context;
   }
 
-  async gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
+  async allowGuardrails(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
     if (guardrails.length === 0 || scope.workspaceId === undefined) return;
     const context = await this.#sources.workspace(scope.workspaceId);
     if (!context) return;

@@ -65,7 +65,7 @@ export class PlanResolver {
     if (plan.warnings.length)
       this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
     // Plans are cached per workspace, and the management plane drops them when a plan changes.
-    await this.gate?.gate(planGuardrails(plan.root), scope, label);
+    await this.gate?.allowGuardrails(planGuardrails(plan.root), scope, label);
     return plan;
   }
 

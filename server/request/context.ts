@@ -1,11 +1,9 @@
 /**
- * What the pipeline knows of one inference request while it walks the request's targets. Intake
- * (`server/intake/inference.ts`) builds it, whole, before the gateway takes the request over; it
- * sits here, below intake, because every stage after intake reads it.
+ * What the pipeline knows of one inference request before its targets are tried. The open stage
+ * (`open.ts`) makes it in two steps, each a new value: what cannot refuse the request, then what
+ * was read of it. Nothing below writes to it: each stage returns what it produced.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { Evaluation, GuardrailResult } from "../../core/index.js";
-import type { AttemptRecord } from "../logs/record.js";
 import type { Plan } from "../plan/build.js";
 import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
@@ -14,24 +12,19 @@ import type { Endpoint } from "../formats/endpoints.js";
 /** Everything known about a request before its targets are tried. */
 export interface RequestContext {
   /** The HTTP request's own id: the access line, the answer's header and the log record share it. */
-  id: string;
+  readonly id: string;
   /** When intake began, from `performance.now()`. */
-  started: number;
-  endpoint: Endpoint;
-  identity: ApiKeyIdentity;
-  body: Record<string, unknown>;
-  stream: boolean;
-  strict: boolean;
-  metadata: Record<string, string>;
-  headers: IncomingHttpHeaders;
-  headerProvider: HeaderProviderSettings;
-  caller: CallerCredentials;
-  plan: Plan;
+  readonly started: number;
+  readonly endpoint: Endpoint;
+  readonly identity: ApiKeyIdentity;
+  readonly body: Record<string, unknown>;
+  readonly stream: boolean;
+  readonly strict: boolean;
+  readonly metadata: Record<string, string>;
+  readonly headers: IncomingHttpHeaders;
+  readonly headerProvider: HeaderProviderSettings;
+  readonly caller: CallerCredentials;
+  readonly plan: Plan;
   /** Aborted when the client goes away. */
-  signal: AbortSignal;
-  attempts: AttemptRecord[];
-  /** Input evaluations by list and target, so fallback targets sharing a list evaluate it once. */
-  inputs: Map<string, Promise<Evaluation | undefined>>;
-  /** Asynchronous input guardrails started, by list. */
-  asyncInputs: Map<string, Promise<GuardrailResult[]>>;
+  readonly signal: AbortSignal;
 }

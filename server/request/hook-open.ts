@@ -146,7 +146,7 @@ export class HookIntake {
       list.map((element, index) => prepareListElement(element, side, joinPath("guardrails", index), { registry, source, scope })),
     );
     const listed = prepared.map((p) => p.guardrail);
-    await gate?.gate(listed, scope, "guardrails");
+    await gate?.allowGuardrails(listed, scope, "guardrails");
     const origin: HookOrigin = { inline: listed.filter((g) => g.inline).map((g) => g.id) };
     return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin, root: undefined };
   }

@@ -8,7 +8,7 @@
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
  *
- * Each route reads its wire format into a hook call; intake (`server/intake/hooks.ts`) makes both
+ * Each route reads its wire format into a hook call; the open stage (`server/request/hook-open.ts`) makes both
  * ready the same way, the guardrails of the policies holding the caller included, as the inference
  * routes have them.
  */
@@ -19,7 +19,7 @@ import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { HookIntake, type HookIntakeDeps } from "../request/hook-open.js";
 import { sideResults } from "../logs/record.js";
-import type { Gateway } from "../request/pipeline.js";
+import type { Pipeline } from "../request/pipeline.js";
 import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
 
@@ -72,12 +72,12 @@ function single(query: Query, name: string): string | undefined {
 
 /** What the hook routes run on: intake's sources and the pipeline, which evaluates and records each call. */
 export interface HookRouteDeps extends HookIntakeDeps {
-  gateway: Gateway;
+  pipeline: Pipeline;
 }
 
 /** Registers the hook routes; each evaluation is recorded like an inference request, durably when the logs are. */
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
-  const { gateway } = deps;
+  const { pipeline } = deps;
   const intake = new HookIntake(deps);
 
   app.post("/v1/hooks/evaluate", async (request) => {
@@ -106,7 +106,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
     });
     const { side } = ctx;
     const tryIt = headerValue(request.headers, HEADER.tryIt) === "true";
-    const evaluation = await gateway.evaluate({
+    const evaluation = await pipeline.evaluate({
       ...ctx,
       id: request.id,
       started,
@@ -162,7 +162,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       provider: body.provider,
       peer: true,
     });
-    const evaluation = await gateway.evaluate({ ...ctx, id: request.id, started, route: "/v1/hooks/webhook", identity });
+    const evaluation = await pipeline.evaluate({ ...ctx, id: request.id, started, route: "/v1/hooks/webhook", identity });
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,
