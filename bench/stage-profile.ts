@@ -20,14 +20,20 @@ export type Stage = (typeof STAGES)[number];
 
 /** Each stage's files, as paths under dist/; the first rule that matches wins. */
 const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
-  ["intake", /^server\/(routes\/|intake\/|formats\/|auth[^/]*\.js$|app\.js$|gateway-headers\.js$|schema\.js$)/],
-  ["plan", /^server\/(plan|policies)\//],
+  [
+    "intake",
+    /^server\/(routes\/|request\/(open|hook-open|headers|metadata|request-shape|hook-targets|context)\.js$|formats\/|auth[^/]*\.js$|app\.js$|gateway-headers\.js$|schema\.js$)/,
+  ],
+  ["plan", /^server\/(plan\/|policies\/|request\/plan\.js$)/],
   [
     "enforce",
-    /^(core\/|plugins\/|server\/(enforce\/|gate\/|limits\/|management\/store-gate\.js$|pipeline\/prepare-target\.js$))/,
+    /^(core\/|plugins\/|server\/(request\/(phases|input-coverage|stream-coverage|plugin-credentials|judge-endpoints|target)\.js$|request-gate\.js$|limits\/|management\/store-gate\.js$))/,
   ],
-  ["call", /^server\/(call\/|providers\/|upstream\/)/],
-  ["relay", /^server\/relay\//],
+  [
+    "call",
+    /^server\/(request\/(target-call|retry|response-cache|redis-response-cache|upstream-headers|output|outcome|attempts)\.js$|providers\/|upstream\/)/,
+  ],
+  ["relay", /^server\/request\/(stream-enforcer|text-hold|relay-types)\.js$/],
   ["record", /^server\/(logs\/|store\/|management\/gateway-sources\.js$)/],
   ["gateway other", /^server\//],
 ];

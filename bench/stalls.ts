@@ -12,7 +12,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startServer } from "../server/serve.js";
+import { startServer } from "../server/lifecycle/serve.js";
 import { decoderRows, decoderTable, drippedEventRows, drippedEventTable, type DrippedRow } from "./dripped-event.js";
 import { watchHealth } from "./health-watch.js";
 import { Progress } from "./progress.js";

@@ -28,11 +28,11 @@ import { RecentRequests } from "./feedback/recent-requests.js";
 import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
 import { WarningLogSink } from "./logs/warnings.js";
-import { Gateway } from "./pipeline/gateway.js";
-import { Phases } from "./enforce/phases.js";
-import type { RequestGate } from "./gate/request-gate.js";
-import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./call/response-cache.js";
-import type { RetryTiming } from "./call/retry.js";
+import { Pipeline } from "./request/pipeline.js";
+import { Phases } from "./request/phases.js";
+import type { RequestGate } from "./request-gate.js";
+import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./request/response-cache.js";
+import type { RetryTiming } from "./request/retry.js";
 import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
@@ -48,7 +48,7 @@ import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { accessDestination, flushAccessLog } from "./logs/access-destination.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
-import { assertJsonTextDepth } from "./intake/request-shape.js";
+import { assertJsonTextDepth } from "./request/request-shape.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { responsesRoutes } from "./routes/responses.js";
 import { Conversations } from "./providers/conversations.js";
@@ -316,7 +316,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const requestGate = options.gate;
   const attacher =
     options.policies &&
-    new PolicyAttacher(engine, options.policies, {}, requestGate && ((g, scope, where) => requestGate.gate(g, scope, where)));
+    new PolicyAttacher(
+      engine,
+      options.policies,
+      {},
+      requestGate && ((g, scope, where) => requestGate.allowGuardrails(g, scope, where)),
+    );
   const providerResolver = new ProviderResolver(providers);
   const phases = new (settings.tracing ? TracedPhases : Phases)(
     engine,
@@ -329,7 +334,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     options.storedResponses ?? new MemoryStoredResponses(),
     typeof logBodies === "function" ? logBodies : () => logBodies,
   );
-  const gateway = new Gateway({
+  const pipeline = new Pipeline({
     providers: providerResolver,
     phases,
     upstream,
@@ -392,7 +397,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       attacher?.invalidate();
     },
     closeConnections: () => connections.closeAll(),
-    drainLogs: () => gateway.drain(),
+    drainLogs: () => pipeline.drain(),
     recentRequests,
     authThrottle,
     loaded: {
@@ -450,7 +455,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
       done(null, payload);
     });
-    inferenceRoutes(scope, gateway, plans, bodyLimit);
+    inferenceRoutes(scope, pipeline, plans, bodyLimit);
     responsesRoutes(scope, conversations, { plans, providers: providerResolver, upstream });
     const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
     countTokensRoute(scope, counter, plans);
@@ -463,10 +468,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     requireApiKey(scope, apiKeys, authThrottle, { adminInWorkspace: true });
     hookRoutes(scope, {
       registry: engine.registry,
-      phases,
+      pipeline,
       plans,
       guardrails,
-      logSink: recordSink,
       ...(options.gate && { gate: options.gate }),
       ...(attacher && { policies: attacher, providers: providerResolver }),
     });
@@ -479,7 +483,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
   app.addHook("onClose", async () => {
     // Asynchronous guardrails of answered requests still run: their records come before the engine stops.
-    await gateway.drain();
+    await pipeline.drain();
     await Promise.all([engine.close(), upstream.close(), mcp.close()]);
     flushAccessLog();
   });

@@ -12,13 +12,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { GatewayError } from "./errors.js";
 import type { Endpoint } from "./formats/endpoints.js";
 import type { Plan, PlanNode } from "./plan/build.js";
-import type { RequestGate } from "./gate/request-gate.js";
+import type { RequestGate } from "./request-gate.js";
 import { translationOf } from "./providers/send.js";
 import { kindOf } from "./providers/catalog.js";
 import type { CallerCredentials, HeaderProviderSettings, ProviderResolver } from "./providers/resolve.js";
 import type { ApiKeyIdentity } from "./sources/types.js";
 import type { UpstreamClient } from "./upstream/client.js";
-import { passedBackHeaders, upstreamHeaders } from "./call/upstream-headers.js";
+import { passedBackHeaders, upstreamHeaders } from "./request/upstream-headers.js";
 
 /** The route, as an endpoint of the Anthropic format: resolution and the error envelope read it. */
 export const COUNT_TOKENS_ENDPOINT: Endpoint = {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../server/serve.js";
+import { type RunningServer, startServer } from "../server/lifecycle/serve.js";
 import { FakeUpstream } from "./support/fake-upstream.js";
 import { freePort } from "./support/free-port.js";
 

@@ -92,7 +92,7 @@ describe("server/'s import graph", () => {
   const graph = unitGraph();
 
   it("reads every folder of server/", () => {
-    for (const unit of ["routes/", "intake/", "pipeline/", "providers/", "store/", "app.ts"]) expect(graph.has(unit)).toBe(true);
+    for (const unit of ["routes/", "request/", "providers/", "store/", "app.ts"]) expect(graph.has(unit)).toBe(true);
   });
 
   it("has no circle beyond the known ones, and each known one is still as it was", () => {
@@ -131,12 +131,12 @@ describe("the ladder's other readers", () => {
     };
     const up = await messages(
       "store/example.ts",
-      'import type { Gateway } from "../pipeline/gateway.js";\nexport type G = Gateway;\n',
+      'import type { Pipeline } from "../request/pipeline.js";\nexport type P = Pipeline;\n',
     );
     expect(up).toEqual([expect.stringContaining("store/ is on rung")]);
-    expect(up[0]).toContain("may not import pipeline/");
+    expect(up[0]).toContain("may not import request/");
     expect(
-      await messages("pipeline/example.ts", 'import type { Store } from "../store/store.js";\nexport type S = Store;\n'),
+      await messages("request/example.ts", 'import type { Store } from "../store/store.js";\nexport type S = Store;\n'),
     ).toEqual([]);
     expect(await messages("store/example.ts", 'export { x } from "../unplaced.js";\n')).toEqual([
       expect.stringContaining("unplaced.ts has no rung"),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { locateText } from "../../core/index.js";
-import { reportedUsage } from "../pipeline/usage.js";
+import { reportedUsage } from "../request/usage.js";
 import { functionCallItem, messageItem, responseAsEvents, responseObject, responsesUsage } from "./responses-events.js";
 import { nextSequence, responses } from "./responses.js";
 import { SseSplitter } from "./sse.js";

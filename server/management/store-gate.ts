@@ -10,7 +10,7 @@ import { GatewayError } from "../errors.js";
 import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enforcer.js";
 import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
-import type { Admission, AdmissionRequest, RequestGate } from "../gate/request-gate.js";
+import type { Admission, AdmissionRequest, RequestGate } from "../request-gate.js";
 import type { Scope } from "../sources/types.js";
 import { type GatewayStatusCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
@@ -49,7 +49,7 @@ export class StoreGate implements RequestGate {
     this.#context = options.context;
   }
 
-  async gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
+  async allowGuardrails(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void> {
     if (guardrails.length === 0 || scope.workspaceId === undefined) return;
     const context = await this.#sources.workspace(scope.workspaceId);
     if (!context) return;

@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { planGuardrails, type RequestGate } from "../gate/request-gate.js";
+import { planGuardrails, type RequestGate } from "../request-gate.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
 import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
 
@@ -65,7 +65,7 @@ export class PlanResolver {
     if (plan.warnings.length)
       this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
     // Plans are cached per workspace, and the management plane drops them when a plan changes.
-    await this.gate?.gate(planGuardrails(plan.root), scope, label);
+    await this.gate?.allowGuardrails(planGuardrails(plan.root), scope, label);
     return plan;
   }
 

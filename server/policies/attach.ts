@@ -22,7 +22,7 @@ import {
 } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import type { RequestGate } from "../gate/request-gate.js";
+import type { RequestGate } from "../request-gate.js";
 import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
 import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
@@ -89,7 +89,7 @@ export class PolicyAttacher {
     private readonly source: PolicySource,
     options: PolicyAttacherOptions = {},
     /** Plan gating, as for a config's guardrails: a plan that no longer includes a check refuses the request. */
-    private readonly gate?: RequestGate["gate"],
+    private readonly allowGuardrails?: RequestGate["allowGuardrails"],
   ) {
     this.#sets = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 60_000 });
   }
@@ -189,7 +189,7 @@ export class PolicyAttacher {
     for (const policy of holding) {
       for (const side of ["input", "output"] as const) {
         const prepared = preparePolicyGuardrails(this.engine.registry, policy, side);
-        await this.gate?.(prepared, { workspaceId: request.workspaceId }, `policy "${policy.id}"`);
+        await this.allowGuardrails?.(prepared, { workspaceId: request.workspaceId }, `policy "${policy.id}"`);
         for (const guardrail of prepared) {
           // Two policies adding the same guardrail: it runs once, as the first (oldest) has it.
           if (!set[side].some((g) => g.id === guardrail.id)) set[side].push(guardrail);

@@ -9,8 +9,8 @@ import { identityOf } from "../auth.js";
 import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { callerCredentials, headerProviderSettings } from "../intake/headers.js";
-import { planOf } from "../intake/plan.js";
+import { callerCredentials, headerProviderSettings } from "../request/headers.js";
+import { planOf } from "../request/plan.js";
 import type { PlanResolver } from "../plan/resolver.js";
 
 /** Registers the token count route. */

@@ -8,22 +8,20 @@
  *   guardrails named in the query string (`?guardrails=a,b` or `?config=id`). The peer's own
  *   guardrail decides async and deny, so every guardrail named here counts toward the verdict.
  *
- * Each route reads its wire format into a hook call; intake (`server/intake/hooks.ts`) makes both
+ * Each route reads its wire format into a hook call; the open stage (`server/request/hook-open.ts`) makes both
  * ready the same way, the guardrails of the policies holding the caller included, as the inference
  * routes have them.
  */
 import type { FastifyInstance } from "fastify";
-import type { ConfigWarning, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import type { ConfigWarning, Side } from "../../core/index.js";
 import { identityOf } from "../auth.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { HookIntake, type HookIntakeDeps } from "../intake/hooks.js";
-import { buildRecord, sideResults } from "../logs/record.js";
-import type { RequestLogSink } from "../logs/sink.js";
-import type { Phases } from "../enforce/phases.js";
+import { HookIntake, type HookIntakeDeps } from "../request/hook-open.js";
+import { sideResults } from "../logs/record.js";
+import type { Pipeline } from "../request/pipeline.js";
 import type { SchemaType } from "../schema-types.js";
 import { compileValidator, type Validator } from "../schema.js";
-import type { ApiKeyIdentity } from "../sources/types.js";
 
 const metadataSchema = { type: "object", additionalProperties: { type: "string" } } as const;
 
@@ -72,45 +70,15 @@ function single(query: Query, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** What the hook routes run on: intake's sources, the gateway's own phases and the request log. */
+/** What the hook routes run on: intake's sources and the pipeline, which evaluates and records each call. */
 export interface HookRouteDeps extends HookIntakeDeps {
-  phases: Phases;
-  logSink: RequestLogSink;
+  pipeline: Pipeline;
 }
 
-/** Registers the hook routes; each evaluation is written to the request log like an inference request. */
+/** Registers the hook routes; each evaluation is recorded like an inference request, durably when the logs are. */
 export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
-  const { phases, logSink } = deps;
+  const { pipeline } = deps;
   const intake = new HookIntake(deps);
-  const log = (
-    id: string,
-    route: string,
-    identity: ApiKeyIdentity,
-    requestType: RequestType,
-    side: Side,
-    status: number,
-    results: GuardrailResult[],
-    started: number,
-    origin: { configId?: string; inline: readonly string[]; tryIt?: boolean },
-  ) => {
-    const record = buildRecord({
-      id,
-      started,
-      origin: {
-        workspaceId: identity.workspaceId,
-        apiKeyId: identity.id,
-        route,
-        requestType,
-        stream: false,
-        ...(origin.configId && { configId: origin.configId }),
-        inlineGuardrails: origin.inline,
-        ...(origin.tryIt && { tryIt: true }),
-      },
-      status,
-      hookResults: sideResults(side, results),
-    });
-    logSink.write(record).catch((error: unknown) => app.log.error({ err: error }, "writing the request log failed"));
-  };
 
   app.post("/v1/hooks/evaluate", async (request) => {
     const started = performance.now();
@@ -137,13 +105,16 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       peer: false,
     });
     const { side } = ctx;
-    const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
-    const results = [...evaluation.results, ...evaluation.asyncResults];
     const tryIt = headerValue(request.headers, HEADER.tryIt) === "true";
-    log(request.id, "/v1/hooks/evaluate", identity, ctx.requestType, side, evaluation.status, results, started, {
-      ...ctx.origin,
-      tryIt,
+    const evaluation = await pipeline.evaluate({
+      ...ctx,
+      id: request.id,
+      started,
+      route: "/v1/hooks/evaluate",
+      identity,
+      origin: { ...ctx.origin, tryIt },
     });
+    const results = [...evaluation.results, ...evaluation.asyncResults];
     const answer: Record<string, unknown> = {
       status: evaluation.status,
       verdict: evaluation.verdict,
@@ -191,18 +162,7 @@ export function hookRoutes(app: FastifyInstance, deps: HookRouteDeps): void {
       provider: body.provider,
       peer: true,
     });
-    const evaluation = await phases.whole(side, ctx.guardrails, ctx.request, ctx.response, ctx.phase);
-    log(
-      request.id,
-      "/v1/hooks/webhook",
-      identity,
-      ctx.requestType,
-      side,
-      evaluation.status,
-      [...evaluation.results, ...evaluation.asyncResults],
-      started,
-      ctx.origin,
-    );
+    const evaluation = await pipeline.evaluate({ ...ctx, id: request.id, started, route: "/v1/hooks/webhook", identity });
     const failed = evaluation.results.filter((r) => !r.verdict).map((r) => r.id);
     const answer: Record<string, unknown> = {
       verdict: evaluation.verdict,

@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
 import { describeError, errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
-import { InferenceIntake } from "../intake/inference.js";
-import type { Delivery, Gateway } from "../pipeline/gateway.js";
+import { InferenceIntake } from "../request/open.js";
+import type { Delivery, Pipeline } from "../request/pipeline.js";
 import type { PlanResolver } from "../plan/resolver.js";
 
 /** Requests whose log record the handler has begun, so the error hook does not write a second. */
@@ -19,11 +19,11 @@ const logged = new WeakSet<FastifyRequest>();
 const NEVER_ABORTED = new AbortController().signal;
 
 /** Registers the inference routes. */
-export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: PlanResolver, bodyLimit: number): void {
+export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, plans: PlanResolver, bodyLimit: number): void {
   const intake = new InferenceIntake(plans);
   const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
-    app.post(endpoint.route, (request, reply) => answer(endpoint, request, reply, intake, gateway));
+    app.post(endpoint.route, (request, reply) => answer(endpoint, request, reply, intake, pipeline));
   }
   // A request refused before its handler ran (a body that is not JSON, too large, too deep) is
   // still an answered request of a known caller: it gets its record too.
@@ -31,7 +31,7 @@ export function inferenceRoutes(app: FastifyInstance, gateway: Gateway, plans: P
     const endpoint = byRoute.get(request.routeOptions.url ?? "");
     if (!endpoint || !request.identity || logged.has(request)) return;
     logged.add(request);
-    void gateway.refused(intake.open(endpoint, request, request.identity, NEVER_ABORTED), describeError(error, bodyLimit));
+    void pipeline.refused(intake.open(endpoint, request, request.identity, NEVER_ABORTED), describeError(error, bodyLimit));
   });
 }
 
@@ -40,21 +40,22 @@ async function answer(
   request: FastifyRequest,
   reply: FastifyReply,
   intake: InferenceIntake,
-  gateway: Gateway,
+  pipeline: Pipeline,
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
     if (!reply.raw.writableFinished) controller.abort(new GatewayError("client_closed", "the client closed the connection"));
   });
-  const ctx = intake.open(endpoint, request, identityOf(request), controller.signal);
-  // From here the gateway writes the record, refusals included.
+  const opened = intake.open(endpoint, request, identityOf(request), controller.signal);
+  // From here the pipeline writes the record, refusals included.
   logged.add(request);
+  let ctx;
   try {
-    await intake.read(ctx, request.body);
+    ctx = await intake.read(opened, request.body);
   } catch (error) {
-    await gateway.refuse(ctx, error);
+    return pipeline.refuse(opened, error);
   }
-  send(reply, endpoint, await gateway.handle(ctx));
+  send(reply, endpoint, await pipeline.handle(ctx));
   return reply;
 }
 

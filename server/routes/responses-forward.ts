@@ -6,11 +6,11 @@
  * reach it, and the provider's answer comes back as it gave it.
  */
 import type { FastifyRequest } from "fastify";
-import { upstreamHeaders, passedBackHeaders } from "../call/upstream-headers.js";
+import { upstreamHeaders, passedBackHeaders } from "../request/upstream-headers.js";
 import { endpointAt } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { callerCredentials, headerProviderSettings } from "../intake/headers.js";
-import { planOf } from "../intake/plan.js";
+import { callerCredentials, headerProviderSettings } from "../request/headers.js";
+import { planOf } from "../request/plan.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { IdRoute, ProviderCall } from "../providers/kind.js";

@@ -9,7 +9,7 @@
  */
 import type { CheckRegistry, Guardrail, GuardrailResult } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
-import type { Phases } from "../enforce/phases.js";
+import type { Phases } from "../request/phases.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ApiKeyIdentity, McpServerRecord, ToolPinSource } from "../sources/types.js";
 import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";

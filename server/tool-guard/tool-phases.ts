@@ -5,7 +5,7 @@
  * redaction comes back part by part to be written in place.
  */
 import type { Evaluation, Guardrail, GuardrailResult } from "../../core/index.js";
-import type { Phases } from "../enforce/phases.js";
+import type { Phases } from "../request/phases.js";
 
 /** Who is acting and what checks may know besides the texts. */
 export interface ToolPhaseContext {

@@ -1,7 +1,7 @@
 /** Guardrail phases, each in a span of its own under the request's (see tracer.ts). */
 import { SpanKind } from "@opentelemetry/api";
 import type { Guardrail } from "../../core/index.js";
-import { Phases } from "../enforce/phases.js";
+import { Phases } from "../request/phases.js";
 import { failSpan, gatewayTracer } from "./tracer.js";
 
 type Side = "input" | "output";

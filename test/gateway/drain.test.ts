@@ -6,7 +6,7 @@
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { InMemoryRequestLogSink } from "../../server/logs/sink.js";
-import { startServer } from "../../server/serve.js";
+import { startServer } from "../../server/lifecycle/serve.js";
 import { API_KEY } from "../support/gateway.js";
 
 /** Resolves once `socket` has received a whole answer whose body ends with `end`. */

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../server/serve.js";
+import { type RunningServer, startServer } from "../../server/lifecycle/serve.js";
 
 const run = promisify(execFile);
 const root = path.join(import.meta.dirname, "../..");

@@ -3,20 +3,20 @@
  * request gate's admission taken, and its input side run. A 446 or a refusal here is the
  * target's answer at once, and the upstream is never called.
  */
-import type { Evaluation } from "../../core/index.js";
+import type { Evaluation, GuardrailResult } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, GatewayError } from "../errors.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { canonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
-import { failureAnswer } from "../call/answer.js";
-import { providerLabel, recordAttempt } from "../call/attempts.js";
+import { failureAnswer } from "./output.js";
+import { attemptOf, providerLabel } from "./attempts.js";
 import { checkHeaders } from "../gateway-headers.js";
-import { hookResultsOf, type JsonOutcome, type Leaf } from "../call/outcome.js";
-import type { PhaseContext, Phases } from "../enforce/phases.js";
-import type { RequestGate } from "../gate/request-gate.js";
-import type { RequestContext } from "../request-context.js";
-import { assertStreamCheckable } from "../enforce/stream-coverage.js";
+import { hookResultsOf, type JsonOutcome, type Leaf } from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
+import type { RequestGate } from "../request-gate.js";
+import type { RequestContext } from "./context.js";
+import { assertStreamCheckable } from "./stream-coverage.js";
 
 /** What preparing a target needs. */
 export interface TargetPreparation {
@@ -24,6 +24,35 @@ export interface TargetPreparation {
   phases: Phases;
   gate?: RequestGate;
   policies?: PolicyAttacher;
+}
+
+/**
+ * The input side's runs of one request, kept by the pipeline for its walk over targets: fallback
+ * targets sharing a list evaluate it once, and each list's asynchronous guardrails start once.
+ */
+export class InputRuns {
+  readonly #sync = new Map<string, Promise<Evaluation | undefined>>();
+  readonly #async = new Map<string, Promise<GuardrailResult[]>>();
+
+  /** The evaluation under \`key\`, started by \`run\` the first time it is asked for. */
+  sync(key: string, run: () => Promise<Evaluation | undefined>): Promise<Evaluation | undefined> {
+    let input = this.#sync.get(key);
+    if (!input) {
+      input = run();
+      this.#sync.set(key, input);
+    }
+    return input;
+  }
+
+  /** Starts a list's asynchronous guardrails unless they were started already. */
+  async(key: string, run: () => Promise<GuardrailResult[]>): void {
+    if (!this.#async.has(key)) this.#async.set(key, run());
+  }
+
+  /** The results of every asynchronous input guardrail started, once all reported. */
+  async asyncResults(): Promise<GuardrailResult[]> {
+    return (await Promise.all(this.#async.values())).flat();
+  }
 }
 
 /**
@@ -35,6 +64,7 @@ export async function prepareTarget(
   ctx: RequestContext,
   target: PlanNode,
   started: number,
+  inputs: InputRuns,
 ): Promise<Leaf | JsonOutcome> {
   let leaf: Leaf | undefined;
   let node = target;
@@ -83,18 +113,13 @@ export async function prepareTarget(
       const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
         Object.keys(overrides).length ? JSON.stringify(overrides) : ""
       }`;
-      let input = ctx.inputs.get(inputKey);
-      if (!input) {
-        input = deps.phases.sync("input", node.input.sync, body, undefined, phase);
-        ctx.inputs.set(inputKey, input);
-      }
-      evaluation = await input;
+      evaluation = await inputs.sync(inputKey, () => deps.phases.sync("input", node.input.sync, body, undefined, phase));
     }
     leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
     if (admission) leaf.admission = admission;
     if (evaluation) leaf.input = evaluation;
-    if (node.input.async.length && !ctx.asyncInputs.has(node.input.key)) {
-      ctx.asyncInputs.set(node.input.key, deps.phases.async("input", node.input.async, body, undefined, phase));
+    if (node.input.async.length) {
+      inputs.async(node.input.key, () => deps.phases.async("input", node.input.async, body, undefined, phase));
     }
     if (evaluation?.status === 446) {
       const hooks = hookResultsOf(leaf, undefined) as NonNullable<ReturnType<typeof hookResultsOf>>;
@@ -107,14 +132,14 @@ export async function prepareTarget(
         hooks,
         error: { code: "hooks_failed", message: "denied by input guardrails" },
       };
-      recordAttempt(ctx, node, leaf, 446, started, denied, true);
+      denied.attempts = [attemptOf(node, leaf, 446, started, denied, true)];
       return denied;
     }
     return leaf;
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     const outcome = failureAnswer(ctx, error, leaf);
-    recordAttempt(ctx, node, leaf, outcome.status, started, outcome, true);
+    outcome.attempts = [attemptOf(node, leaf, outcome.status, started, outcome, true)];
     return outcome;
   }
 }

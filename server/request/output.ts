@@ -7,9 +7,9 @@ import type { GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, errorBody, type GatewayError } from "../errors.js";
 import { HEADER } from "../gateway-headers.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
-import type { Phases } from "../enforce/phases.js";
-import { StreamEnforcer } from "../relay/stream-enforcer.js";
-import type { RequestContext } from "../request-context.js";
+import type { Phases } from "./phases.js";
+import { StreamEnforcer } from "./stream-enforcer.js";
+import type { RequestContext } from "./context.js";
 
 const SEVERITY: Record<GuardrailStatus, number> = { 200: 0, 246: 1, 446: 2 };
 
@@ -72,9 +72,7 @@ export class Answers {
       leaf,
       format: ctx.endpoint.format,
       source,
-      evaluateOutput: (body) => this.phases.sync("output", leaf.node.output.sync, leaf.request, body, leaf.phase),
-      evaluateWindow: (body) =>
-        this.phases.sync("output", this.phases.windowGuardrails(leaf.node.output.sync), leaf.request, body, leaf.phase),
+      phases: this.phases,
       ...(this.streamCheckBudgetMs !== undefined && { checkBudgetMs: this.streamCheckBudgetMs }),
     });
     const discard = () => {

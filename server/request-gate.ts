@@ -1,14 +1,14 @@
 /**
  * What the gateway asks of the management plane on the request path: may this caller use these
- * guardrails (plan, feature flag), and may it call this provider and model now (allow-list, rate
- * limits, budgets)? Without a policy (a gateway run from a file) everything is allowed. The pipeline
+ * guardrails (its subscription plan, a feature flag), and may it call this provider and model now
+ * (the admit stage: allow-list, rate limits, budgets)? Without a policy (a gateway run from a file) everything is allowed. The pipeline
  * calls it, and plan/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
  * so it sits below all of them.
  */
-import type { Guardrail, RequestType } from "../../core/index.js";
-import type { LogUsage, SettledFields } from "../logs/record.js";
-import type { ResolvedProvider } from "../providers/provider.js";
-import type { ApiKeyIdentity, Scope } from "../sources/types.js";
+import type { Guardrail, RequestType } from "../core/index.js";
+import type { LogUsage, SettledFields } from "./logs/record.js";
+import type { ResolvedProvider } from "./providers/provider.js";
+import type { ApiKeyIdentity, Scope } from "./sources/types.js";
 
 /** An admitted target: settled once the answer's usage is known. */
 export interface Admission {
@@ -28,7 +28,7 @@ export interface AdmissionRequest {
 /** The request path's rules. Refusals are GatewayErrors (403, 429 with retry-after, 402). */
 export interface RequestGate {
   /** Refuses guardrails the caller's organization may not use; `where` names their origin. */
-  gate(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
+  allowGuardrails(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
   /** Admits one target of a request, or refuses it. */
   admit(request: AdmissionRequest): Promise<Admission | undefined>;
 }

@@ -3,12 +3,13 @@
  * retry can look at their status like any other) or an open stream.
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
+import type { AttemptRecord } from "../logs/record.js";
 import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/kind.js";
 import type { ResolvedProvider } from "../providers/provider.js";
-import type { PhaseContext } from "../enforce/phases.js";
-import type { Admission } from "../gate/request-gate.js";
-import type { StreamEnforcer } from "../relay/stream-enforcer.js";
+import type { PhaseContext } from "./phases.js";
+import type { Admission } from "../request-gate.js";
+import type { StreamEnforcer } from "./stream-enforcer.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {
@@ -44,6 +45,8 @@ export interface JsonOutcome {
   error?: { code: string; message: string };
   /** What the provider's kind noted of the call for the log (its content filter's verdicts). */
   facts?: CallFacts;
+  /** The attempts that led to this answer, oldest first, each as the record keeps it. */
+  attempts?: AttemptRecord[];
 }
 
 /** A streamed answer whose headers are decided and whose events are yet to flow. */
@@ -58,6 +61,21 @@ export interface StreamOutcome {
   outputStatus?: 200 | 246 | 446;
   /** What the provider's kind notes of the call for the log, complete once the stream has ended. */
   facts?: CallFacts;
+  /** The attempts that led to this answer, oldest first, each as the record keeps it. */
+  attempts?: AttemptRecord[];
+}
+
+/**
+ * A walk over targets given up because the client left (a retry wait or an upstream call
+ * aborted): the attempts made so far, for the record of the 499.
+ */
+export class Abandoned extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly attempts: AttemptRecord[],
+  ) {
+    super("the client closed the connection");
+  }
 }
 
 export type Outcome = JsonOutcome | StreamOutcome;

@@ -4,9 +4,9 @@
  * is left.
  */
 import type { FastifyInstance } from "fastify";
-import { type AppOptions, buildApp } from "./app.js";
-import { loadGatewayFile } from "./config-file.js";
-import { loadUsageEstimation } from "./pipeline/usage.js";
+import { type AppOptions, buildApp } from "../app.js";
+import { loadGatewayFile } from "../config-file.js";
+import { loadUsageEstimation } from "../request/usage.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {

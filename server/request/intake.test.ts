@@ -4,8 +4,8 @@ import { GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import { PlanResolver } from "../plan/resolver.js";
 import { InMemoryConfigSource, InMemoryScopedGuardrailSource } from "../sources/memory.js";
-import { type HookCall, HookIntake } from "./hooks.js";
-import { InferenceIntake, type IncomingRequest } from "./inference.js";
+import { type HookCall, HookIntake } from "./hook-open.js";
+import { InferenceIntake, type IncomingRequest } from "./open.js";
 import { metadataHeader, metadataOf } from "./metadata.js";
 
 let engine: Engine;
@@ -50,10 +50,12 @@ describe("InferenceIntake", () => {
       "x-gateway-provider": "openai",
       authorization: "Bearer sk-caller",
     });
-    const ctx = intake.open(chat, request, identity, signal);
-    expect(ctx).toMatchObject({ id: "req-1", identity, stream: false, strict: true, metadata: {}, attempts: [] });
-    expect(ctx.plan.configId).toBeUndefined();
-    await intake.read(ctx, request.body);
+    const opened = intake.open(chat, request, identity, signal);
+    expect(opened).toMatchObject({ id: "req-1", identity, stream: false, strict: true, metadata: {} });
+    expect(opened.plan.configId).toBeUndefined();
+    const ctx = await intake.read(opened, request.body);
+    // Reading makes a new context: the opened one, which a refusal is recorded with, stays as it was.
+    expect(opened.strict).toBe(true);
     expect(ctx.strict).toBe(false);
     expect(ctx.metadata).toEqual({ user: "u1" });
     expect(ctx.headerProvider).toEqual({ provider: "openai" });
@@ -89,15 +91,13 @@ describe("InferenceIntake", () => {
 
   it("gives requests that name no provider and carry no credential one shared empty value each, read-only", async () => {
     const intake = new InferenceIntake(plans);
-    const first = intake.open(chat, incoming({}), identity, signal);
-    const second = intake.open(chat, incoming({ "x-api-key": "sk-own" }), identity, signal);
-    await intake.read(first, first.body);
-    await intake.read(second, second.body);
+    const read = (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
+    const first = await read(incoming({}));
+    const second = await read(incoming({ "x-api-key": "sk-own" }));
     expect(first.caller).toEqual({});
     expect(Object.isFrozen(first.caller)).toBe(true);
     expect(second.caller).toEqual({ apiKey: "sk-own" });
-    const third = intake.open(chat, incoming({}), identity, signal);
-    await intake.read(third, third.body);
+    const third = await read(incoming({}));
     expect(third.caller).toBe(first.caller);
     expect(third.headerProvider).toBe(first.headerProvider);
     expect(third.metadata).not.toBe(first.metadata);

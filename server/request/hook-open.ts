@@ -17,9 +17,9 @@ import {
 } from "../../core/index.js";
 import { joinPath, prepareListElement } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import type { RequestGate } from "../gate/request-gate.js";
+import type { RequestGate } from "../request-gate.js";
 import { checkHeaders } from "../gateway-headers.js";
-import type { PhaseContext } from "../enforce/phases.js";
+import type { PhaseContext } from "./phases.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { CanonicalTarget } from "../providers/canonical-target.js";
@@ -149,7 +149,7 @@ export class HookIntake {
       list.map((element, index) => prepareListElement(element, side, joinPath("guardrails", index), { registry, source, scope })),
     );
     const listed = prepared.map((p) => p.guardrail);
-    await gate?.gate(listed, scope, "guardrails");
+    await gate?.allowGuardrails(listed, scope, "guardrails");
     const origin: HookOrigin = { inline: listed.filter((g) => g.inline).map((g) => g.id) };
     return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin, root: undefined };
   }

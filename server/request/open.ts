@@ -10,7 +10,7 @@ import { isObject } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestContext } from "./context.js";
 import { EMPTY_PLAN } from "../plan/build.js";
 import type { PlanResolver } from "../plan/resolver.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
@@ -52,28 +52,26 @@ export class InferenceIntake {
       caller: NO_CALLER,
       plan: EMPTY_PLAN,
       signal,
-      attempts: [],
-      inputs: new Map(),
-      asyncInputs: new Map(),
     };
   }
 
   /**
-   * Reads an opened request's body shape, gateway headers, plan and metadata into its context;
+   * The context of an opened request with its body shape, gateway headers, plan and metadata read;
    * throws the refusal (a GatewayError) of the first that is wrong. `body` is the request's body as
    * parsed: `open` stood an empty object in for one that is not an object, which is refused here.
    */
-  async read(ctx: RequestContext, body: unknown): Promise<void> {
+  async read(ctx: RequestContext, body: unknown): Promise<RequestContext> {
     if (!isObject(body)) throw new GatewayError("invalid_request", "the body must be a JSON object");
     assertRequestShape(ctx.endpoint.requestType, ctx.body);
     const headers = ctx.headers;
-    ctx.strict = strictCompliance(headers);
-    ctx.headerProvider = headerProviderSettings(headers);
-    ctx.caller = callerCredentials(headers);
-    // Policies are added per target by the gateway, once each target's provider and model are known.
+    const strict = strictCompliance(headers);
+    const headerProvider = headerProviderSettings(headers);
+    const caller = callerCredentials(headers);
+    // Policies are added per target by the pipeline, once each target's provider and model are known.
     const config = headerValue(headers, HEADER.config);
     // Without the header the opened context's empty plan stands, with no wait for it.
-    if (config !== undefined) ctx.plan = await planOf(this.plans, config, { workspaceId: ctx.identity.workspaceId });
-    ctx.metadata = metadataHeader(headerValue(headers, HEADER.metadata));
+    const plan = config === undefined ? ctx.plan : await planOf(this.plans, config, { workspaceId: ctx.identity.workspaceId });
+    const metadata = metadataHeader(headerValue(headers, HEADER.metadata));
+    return { ...ctx, strict, headerProvider, caller, plan, metadata };
   }
 }

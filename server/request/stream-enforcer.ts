@@ -12,7 +12,7 @@
 import type { Evaluation, HookResults, RequestType, StreamMode } from "../../core/index.js";
 import type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
 
-export type { Opening, RelayedTarget, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
+export type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
 import { hasDuplicateKeys, ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
 import { eventObject, replacedEvent, type StreamText } from "../formats/format.js";
@@ -113,9 +113,15 @@ export class StreamEnforcer {
   #outputSkipped = false;
   #error: unknown;
   #stop: StreamStop | undefined;
+  /** How the stream ended, once it has: the pipeline builds the request's record from it. */
+  readonly #summary: Promise<RelaySummary>;
+  #summarise!: (summary: RelaySummary) => void;
 
   constructor(options: RelayOptions) {
     this.#options = options;
+    this.#summary = new Promise((resolve) => {
+      this.#summarise = resolve;
+    });
     const { node, phase } = options.leaf;
     this.#requestType = phase.requestType;
     // Without synchronous output guardrails there is nothing to hold text for.
@@ -157,8 +163,13 @@ export class StreamEnforcer {
     return this.#close();
   }
 
-  /** The bytes to send; `onEnd` is told how the stream ended, and the stream's end waits for it. */
-  async *relay(options: { strict: boolean; onEnd: (summary: RelaySummary) => void | Promise<void> }): AsyncGenerator<Buffer> {
+  /** Resolves with how the stream ended once \`relay\`'s bytes have ended (or been abandoned). */
+  get ended(): Promise<RelaySummary> {
+    return this.#summary;
+  }
+
+  /** The bytes to send; when they end, \`ended\` resolves with how. */
+  async *relay(options: { strict: boolean }): AsyncGenerator<Buffer> {
     const { leaf, format } = this.#options;
     const reportHooks = !options.strict && (leaf.node.input.sync.length > 0 || leaf.node.output.sync.length > 0);
     const place = FORMATS[format].placeOpeningHook;
@@ -207,7 +218,7 @@ export class StreamEnforcer {
         ...(this.#error !== undefined && { error: this.#error }),
         ...(this.#stop && { stop: this.#stop }),
       };
-      await options.onEnd(summary);
+      this.#summarise(summary);
     }
   }
 
@@ -336,7 +347,7 @@ export class StreamEnforcer {
       return;
     }
     if (hold) await this.#check(true);
-    else this.#output = await this.#options.evaluateOutput(this.#text.body());
+    else this.#output = await this.#evaluate(this.#text.body(), false);
   }
 
   /**
@@ -349,8 +360,8 @@ export class StreamEnforcer {
     this.#checkedAt = hold.length;
     const pending = hold.pendingTexts();
     const output = final
-      ? await this.#options.evaluateOutput(this.#text.body())
-      : await this.#options.evaluateWindow(this.#text.windowBody(pending));
+      ? await this.#evaluate(this.#text.body(), false)
+      : await this.#evaluate(this.#text.windowBody(pending), true);
     if (!output) {
       // No check judges windows: the text waits for none (the checks of `whole` scope run at the end).
       if (!final) this.#ready.push(...hold.release(pending, false));
@@ -382,6 +393,13 @@ export class StreamEnforcer {
       this.#error = error;
       this.#stop = { guardrails: [], released_chars: hold.releasedChars, mode: this.#mode };
     }
+  }
+
+  /** The output side on a body carrying the streamed text: all its checks, or those of window scope. */
+  #evaluate(body: Record<string, unknown>, window: boolean): Promise<Evaluation | undefined> {
+    const { phases, leaf } = this.#options;
+    const sync = leaf.node.output.sync;
+    return phases.sync("output", window ? phases.windowGuardrails(sync) : sync, leaf.request, body, leaf.phase);
   }
 
   /** Counts an evaluation's check time against the stream's budget; past it, the stream fails closed. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.js";
 import type { JsonOutcome, Leaf, Outcome } from "./outcome.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestContext } from "./context.js";
 import { compose, type Dispatch, type Interceptor, retrying, type TargetCall } from "./target-call.js";
 
 function answer(status: number): JsonOutcome {
@@ -16,7 +16,6 @@ function callOf(retry?: { attempts: number; onStatusCodes: number[] }): TargetCa
     phase: { requestType: "chatComplete", metadata: {}, headers: {} },
   } as unknown as Leaf;
   const ctx = {
-    attempts: [],
     endpoint: { errorStyle: "openai" },
     signal: new AbortController().signal,
   } as unknown as RequestContext;
@@ -53,7 +52,7 @@ describe("the target call stack", () => {
     expect(called).toBe(false);
   });
 
-  it("retries the listed statuses with a fresh attempt number and facts, recording every attempt", async () => {
+  it("retries the listed statuses with a fresh attempt number and facts, returning every attempt with the answer", async () => {
     const statuses = [503, 429, 200];
     const attempts: number[] = [];
     const facts = new Set<object>();
@@ -67,7 +66,7 @@ describe("the target call stack", () => {
     expect(outcome.status).toBe(200);
     expect(attempts).toEqual([0, 1, 2]);
     expect(facts.size).toBe(3);
-    expect(call.ctx.attempts.map((a) => a.status)).toEqual([503, 429, 200]);
+    expect(outcome.attempts?.map((a) => a.status)).toEqual([503, 429, 200]);
   });
 
   it("turns a gateway error below into the target's answer, and stops after the allowed attempts", async () => {
@@ -77,6 +76,6 @@ describe("the target call stack", () => {
     const call = callOf({ attempts: 1, onStatusCodes: [502] });
     const outcome = await dispatch(call);
     expect(outcome).toMatchObject({ kind: "json", status: 502, error: { code: "upstream_unreachable" } });
-    expect(call.ctx.attempts.map((a) => a.error?.code)).toEqual(["upstream_unreachable", "upstream_unreachable"]);
+    expect(outcome.attempts?.map((a) => a.error?.code)).toEqual(["upstream_unreachable", "upstream_unreachable"]);
   });
 });

@@ -15,10 +15,12 @@ import type { Conversations } from "../providers/conversations.js";
 import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import { type Answers, failureAnswer } from "./answer.js";
-import { providerLabel, recordAttempt } from "./attempts.js";
+import { type Answers, failureAnswer } from "./output.js";
+import { attemptOf, providerLabel } from "./attempts.js";
 import { passedBackHeaders, upstreamHeaders } from "./upstream-headers.js";
+import type { AttemptRecord } from "../logs/record.js";
 import {
+  Abandoned,
   appendHookResults,
   discardOutcome,
   hookResultsOf,
@@ -28,10 +30,10 @@ import {
   type Outcome,
   retryStatus,
 } from "./outcome.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestContext } from "./context.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
-import { regroupsStream } from "../enforce/stream-coverage.js";
+import { regroupsStream } from "./stream-coverage.js";
 
 /** One call of a target as it passes down the stack; retry refills the per-attempt fields. */
 export interface TargetCall {
@@ -116,6 +118,7 @@ export function retrying(timing: RetryTiming): Interceptor {
   return async (call, next) => {
     const { ctx, leaf } = call;
     const retry = leaf.node.settings.retry;
+    const tried: AttemptRecord[] = [];
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const facts: CallFacts = {};
@@ -127,16 +130,21 @@ export function retrying(timing: RetryTiming): Interceptor {
       try {
         outcome = await next(call);
       } catch (error) {
-        if (!(error instanceof GatewayError)) throw error;
+        if (!(error instanceof GatewayError)) throw new Abandoned(error, tried);
         outcome = failureAnswer(ctx, error, leaf);
       }
       outcome.facts = facts;
-      recordAttempt(ctx, leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined);
+      tried.push(attemptOf(leaf.node, leaf, outcome.status, started, outcome.kind === "json" ? outcome : undefined));
+      outcome.attempts = tried;
       if (!retry || attempt >= retry.attempts || !retry.onStatusCodes.includes(retryStatus(outcome))) return outcome;
       const delay = retryDelay(attempt, outcome.kind === "json" ? outcome.retryAfterMs : undefined, timing);
       if (delay === undefined) return outcome;
       discardOutcome(outcome);
-      await sleep(delay, ctx.signal);
+      try {
+        await sleep(delay, ctx.signal);
+      } catch (error) {
+        throw new Abandoned(error, tried);
+      }
     }
   };
 }

@@ -1,6 +1,6 @@
 /**
- * What the pipeline tells the request log: the record of each attempt at a target, written as the
- * attempt ends, and the facts of the whole request once its answer is out (logs/record.ts builds
+ * What the pipeline tells the request log: the record of each attempt at a target, made as the
+ * attempt ends and returned with its answer, and the facts of the whole request once its answer is out (logs/record.ts builds
  * the record from them).
  */
 import type { Refusal } from "../errors.js";
@@ -8,8 +8,8 @@ import type { AttemptRecord, RecordFacts, RecordOrigin } from "../logs/record.js
 import type { PlanNode } from "../plan/build.js";
 import type { ResolvedProvider } from "../providers/provider.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome } from "./outcome.js";
-import type { RelaySummary } from "../relay/stream-enforcer.js";
-import type { RequestContext } from "../request-context.js";
+import type { RelaySummary } from "./stream-enforcer.js";
+import type { RequestContext } from "./context.js";
 
 /** How the log names a provider: its slug when the request named one, else its kind. */
 export function providerLabel(provider: ResolvedProvider): string {
@@ -39,6 +39,7 @@ export function recordFacts(
   stream: RelaySummary | undefined,
   failure: Refusal | undefined,
   ended: number,
+  attempts: AttemptRecord[],
 ): RecordFacts {
   const leaf = outcome?.leaf;
   const json = outcome?.kind === "json" ? outcome : undefined;
@@ -48,7 +49,7 @@ export function recordFacts(
     ended,
     origin: recordOrigin(ctx),
     status: outcome?.status ?? failure?.status ?? 0,
-    attempts: ctx.attempts,
+    attempts,
     // A stream's output results come with its ending (`stream.output`).
     hookResults: {
       before_request_hooks: json?.hooks?.before_request_hooks ?? leaf?.input?.results ?? [],
@@ -66,16 +67,15 @@ export function recordFacts(
   return facts;
 }
 
-/** Adds one attempt to the request's record; `beforeUpstream` marks one the input side or a refusal ended. */
-export function recordAttempt(
-  ctx: RequestContext,
+/** The record of one attempt at a target; `beforeUpstream` marks one the input side or a refusal ended. */
+export function attemptOf(
   node: PlanNode,
   leaf: Leaf | undefined,
   status: number,
   started: number,
   outcome?: JsonOutcome,
   beforeUpstream = false,
-): void {
+): AttemptRecord {
   const attempt: AttemptRecord = { target: node.path, status, latency_ms: Number((performance.now() - started).toFixed(3)) };
   if (beforeUpstream) attempt.before_upstream = true;
   if (leaf) attempt.provider = providerLabel(leaf.provider);
@@ -85,5 +85,5 @@ export function recordAttempt(
   if (outcome?.facts?.provider_filters) attempt.provider_filters = outcome.facts.provider_filters;
   const hooks = outcome?.hooks ?? hookResultsOf(leaf, undefined);
   if (hooks) attempt.hook_results = hooks;
-  ctx.attempts.push(attempt);
+  return attempt;
 }

@@ -1,14 +1,17 @@
 /**
- * One inference request from plan to log (docs/architecture.md, "One request"): walk the plan's
- * targets by strategy (single, fallback, loadbalance), call each target tried (`prepare-target.ts`
- * runs its input side, `target-call.ts` its stack of retry, mock, cache and upstream), hand the
- * answer back to the route, and write the request log once the answer is out and the asynchronous
- * guardrails reported. The context comes built from intake (`server/intake/`).
+ * The request pipeline (docs/architecture.md, "One request"), every surface's: for an inference
+ * request, walk the routing plan's targets by strategy (single, fallback, loadbalance), each made
+ * ready (`target.ts`: policies, admit, input side) and called (`target-call.ts`: retry, mock, cache,
+ * upstream; `output.ts`: the output side); for a hook call, the phases run whole with no target.
+ * Each stage returns what it produced; the record is built here, once, when the answer is out (or
+ * the stream's end, awaited here) and the asynchronous guardrails reported. The context comes
+ * from the open stage (`open.ts`, `hook-open.ts`).
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { Evaluation, Guardrail, RequestType, Side } from "../../core/index.js";
 import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
-import { buildRecord } from "../logs/record.js";
+import { type AttemptRecord, buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
 import type { PlanNode } from "../plan/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
@@ -17,20 +20,21 @@ import type { Conversations } from "../providers/conversations.js";
 import { translationOf } from "../providers/send.js";
 import { kindOf } from "../providers/catalog.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import { Answers } from "../call/answer.js";
-import { recordFacts } from "../call/attempts.js";
-import { discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "../call/outcome.js";
-import type { Phases } from "../enforce/phases.js";
-import type { RequestGate } from "../gate/request-gate.js";
-import { prepareTarget, type TargetPreparation } from "./prepare-target.js";
-import type { RelaySummary } from "../relay/stream-enforcer.js";
-import type { RequestContext } from "../request-context.js";
-import type { AnswerCache } from "../call/response-cache.js";
-import type { RetryTiming } from "../call/retry.js";
-import { type Dispatch, targetCallStack, type TargetCall } from "../call/target-call.js";
+import { Answers } from "./output.js";
+import { recordFacts } from "./attempts.js";
+import { Abandoned, discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
+import type { PhaseContext, Phases } from "./phases.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
+import type { RequestGate } from "../request-gate.js";
+import { InputRuns, prepareTarget, type TargetPreparation } from "./target.js";
+import type { RelaySummary } from "./stream-enforcer.js";
+import type { RequestContext } from "./context.js";
+import type { AnswerCache } from "./response-cache.js";
+import type { RetryTiming } from "./retry.js";
+import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
 import { usageOf } from "./usage.js";
 
-export type { RequestContext } from "../request-context.js";
+export type { RequestContext } from "./context.js";
 
 /** A streamed answer to send: its status and headers, and the relayed stream, which writes the log when it ends. */
 export interface StreamDelivery {
@@ -46,11 +50,41 @@ export interface ClosedDelivery {
   error: GatewayError;
 }
 
-/** What `Gateway.handle` gives the route to send: a JSON (or raw) answer, a stream, or nothing. */
+/** What `Pipeline.handle` gives the route to send: a JSON (or raw) answer, a stream, or nothing. */
 export type Delivery = JsonOutcome | StreamDelivery | ClosedDelivery;
 
+/** A hook call made ready by intake: the side's guardrails, what they read, and where the call came from. */
+export interface HookRun {
+  id: string;
+  /** When the route began, from \`performance.now()\`. */
+  started: number;
+  route: string;
+  identity: ApiKeyIdentity;
+  side: Side;
+  requestType: RequestType;
+  guardrails: Guardrail[];
+  request: Record<string, unknown>;
+  response: Record<string, unknown> | undefined;
+  phase: PhaseContext;
+  origin: { configId?: string; inline: readonly string[]; tryIt?: boolean };
+}
+
+/** How a request ended, as the pipeline hands it to the record: each stage's product, returned to it. */
+interface Ending {
+  /** The answer sent, when a target gave one. */
+  outcome?: Outcome;
+  /** How a streamed answer ended. */
+  stream?: RelaySummary;
+  /** The refusal answered instead, before or without a target. */
+  failure?: Refusal;
+  /** Every attempt at a target, oldest first. */
+  attempts: AttemptRecord[];
+  /** The input side's runs, whose asynchronous results the record waits for. */
+  inputs?: InputRuns;
+}
+
 /** What the pipeline needs. */
-export interface GatewayDeps {
+export interface PipelineDeps {
   providers: ProviderResolver;
   phases: Phases;
   upstream: UpstreamClient;
@@ -93,7 +127,7 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
 }
 
 /** Runs inference requests. */
-export class Gateway {
+export class Pipeline {
   /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
   readonly #finishing = new Set<Promise<void>>();
 
@@ -102,7 +136,7 @@ export class Gateway {
   /** The interceptor stack every target call goes through, composed once. */
   readonly #call: Dispatch;
 
-  constructor(private readonly deps: GatewayDeps) {
+  constructor(private readonly deps: PipelineDeps) {
     this.#preparation = { providers: deps.providers, phases: deps.phases, gate: deps.gate, policies: deps.policies };
     this.#call = targetCallStack({
       answers: new Answers(deps.phases, deps.streamCheckBudgetMs),
@@ -119,24 +153,26 @@ export class Gateway {
    * With durable logs a JSON answer is handed back once its record is committed.
    */
   async handle(ctx: RequestContext): Promise<Delivery> {
+    const inputs = new InputRuns();
     let outcome: Outcome;
     try {
-      outcome = await this.run(ctx);
+      outcome = await this.#node(ctx, ctx.plan.root, inputs);
     } catch (error) {
-      if (!ctx.signal.aborted) throw error;
+      if (!ctx.signal.aborted) throw error instanceof Abandoned ? error.cause : error;
       // The client left during a retry wait or an upstream call: nobody to answer.
       const closed = new GatewayError("client_closed", "the client closed the connection");
-      void this.finish(ctx, undefined, undefined, closed);
+      const attempts = error instanceof Abandoned ? error.attempts : [];
+      void this.finish(ctx, { failure: closed, attempts, inputs });
       return { kind: "closed", error: closed };
     }
     if (outcome.kind === "stream") {
-      return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.relay(ctx, outcome) };
+      return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.#streamed(ctx, outcome, inputs) };
     }
     // Kept before the answer leaves: the client may name it as previous_response_id at once.
     await this.#keepResponse(ctx, outcome, outcome.output);
     // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
-    if (this.durableLogs) await this.finish(ctx, outcome);
-    else void this.finish(ctx, outcome);
+    const written = this.finish(ctx, { outcome, attempts: outcome.attempts ?? [], inputs });
+    if (this.durableLogs) await written;
     return outcome;
   }
 
@@ -152,55 +188,109 @@ export class Gateway {
 
   /** Logs a request refused before any target was tried; resolves once the record is written. */
   refused(ctx: RequestContext, failure: Refusal): Promise<void> {
-    return this.finish(ctx, undefined, undefined, failure);
+    return this.finish(ctx, { failure, attempts: [] });
   }
 
-  /** Walks the plan and returns the answer to send. */
-  private run(ctx: RequestContext): Promise<Outcome> {
-    return this.#node(ctx, ctx.plan.root);
+  /**
+   * One hook call: the side's guardrails evaluated whole (no target to run beside), and its record
+   * written like an inference request's; with durable logs the evaluation is handed back once the
+   * record is committed.
+   */
+  async evaluate(run: HookRun): Promise<Evaluation> {
+    const evaluation = await this.deps.phases.whole(run.side, run.guardrails, run.request, run.response, run.phase);
+    const written = this.#track(this.#writeHook(run, evaluation));
+    if (this.durableLogs) await written;
+    return evaluation;
   }
 
-  async #node(ctx: RequestContext, node: PlanNode): Promise<Outcome> {
+  async #writeHook(run: HookRun, evaluation: Evaluation): Promise<void> {
+    const { identity, origin } = run;
+    const recordOrigin: RecordOrigin = {
+      workspaceId: identity.workspaceId,
+      apiKeyId: identity.id,
+      route: run.route,
+      requestType: run.requestType,
+      stream: false,
+      ...(origin.configId && { configId: origin.configId }),
+      inlineGuardrails: origin.inline,
+      ...(origin.tryIt && { tryIt: true }),
+    };
+    try {
+      const record = buildRecord({
+        id: run.id,
+        started: run.started,
+        origin: recordOrigin,
+        status: evaluation.status,
+        hookResults: sideResults(run.side, [...evaluation.results, ...evaluation.asyncResults]),
+      });
+      await this.deps.logSink.write(record, this.deps.durableLogs ? { committed: true } : undefined);
+    } catch (error) {
+      this.deps.logger.error({ err: error, requestId: run.id }, "writing the request log failed");
+    }
+  }
+
+  /**
+   * Walks a plan node's targets by strategy and returns the answer to send, carrying every attempt
+   * made on the way (a fallback's earlier targets included).
+   */
+  async #node(ctx: RequestContext, node: PlanNode, inputs: InputRuns): Promise<Outcome> {
     const targets = node.targets;
-    if (!targets) return this.#leaf(ctx, node);
+    if (!targets) return this.#leaf(ctx, node, inputs);
     const strategy = node.strategy ?? { mode: "single" };
-    if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets));
-    if (strategy.mode === "single") return this.#node(ctx, targets[0] as PlanNode);
-    let outcome: Outcome | undefined;
+    if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets), inputs);
+    if (strategy.mode === "single") return this.#node(ctx, targets[0] as PlanNode, inputs);
+    const tried: AttemptRecord[] = [];
     for (const [index, target] of targets.entries()) {
-      outcome = await this.#node(ctx, target);
-      if (index === targets.length - 1 || !movesOn(outcome.status, strategy.onStatusCodes)) return outcome;
+      let outcome: Outcome;
+      try {
+        outcome = await this.#node(ctx, target, inputs);
+      } catch (error) {
+        throw error instanceof Abandoned ? new Abandoned(error.cause, [...tried, ...error.attempts]) : error;
+      }
+      if (index === targets.length - 1 || !movesOn(outcome.status, strategy.onStatusCodes)) {
+        if (tried.length) outcome.attempts = [...tried, ...(outcome.attempts ?? [])];
+        return outcome;
+      }
+      tried.push(...(outcome.attempts ?? []));
       discardOutcome(outcome);
     }
-    return outcome as Outcome;
+    throw new Error("a fallback node without targets");
   }
 
   /** One target tried: prepared (an input deny or a refusal answers here), then called through the stack. */
-  async #leaf(ctx: RequestContext, target: PlanNode): Promise<Outcome> {
-    const prepared = await prepareTarget(this.#preparation, ctx, target, performance.now());
+  async #leaf(ctx: RequestContext, target: PlanNode, inputs: InputRuns): Promise<Outcome> {
+    const prepared = await prepareTarget(this.#preparation, ctx, target, performance.now(), inputs);
     if ("kind" in prepared) return prepared;
     const call: TargetCall = { ctx, leaf: prepared, attempt: 0, facts: {} };
     return this.#call(call);
   }
 
-  /** The relayed stream of a stream outcome; the log is written when it ends. */
-  private relay(ctx: RequestContext, outcome: StreamOutcome): AsyncGenerator<Buffer> {
-    return outcome.relay.relay({
-      strict: ctx.strict,
-      onEnd: async (summary) => {
-        if (summary.error === undefined && !summary.stop) await this.#keepResponse(ctx, outcome, summary.body);
-        const written = this.finish(ctx, outcome, summary);
-        return this.deps.durableLogs ? written : undefined;
-      },
-    });
+  /**
+   * The relayed stream of a stream outcome. When its bytes have ended the pipeline awaits how the
+   * stream ended and writes the record from it; with durable logs the stream's end waits for the commit.
+   */
+  async *#streamed(ctx: RequestContext, outcome: StreamOutcome, inputs: InputRuns): AsyncGenerator<Buffer> {
+    try {
+      yield* outcome.relay.relay({ strict: ctx.strict });
+    } finally {
+      const stream = await outcome.relay.ended;
+      // Kept before the record: the client may name it as previous_response_id once the stream ends.
+      if (stream.error === undefined && !stream.stop) await this.#keepResponse(ctx, outcome, stream.body);
+      const written = this.finish(ctx, { outcome, stream, attempts: outcome.attempts ?? [], inputs });
+      if (this.durableLogs) await written;
+    }
   }
 
   /**
    * Writes the request log once the answer is out and the asynchronous guardrails reported.
    * Never rejects: a failing guardrail or sink is logged, and the process carries on.
    */
-  private finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
-    const job = this.#finish(ctx, outcome, stream, failure);
+  private finish(ctx: RequestContext, ending: Ending): Promise<void> {
+    return this.#track(this.#finish(ctx, ending));
+  }
+
+  /** Keeps a record's writing in sight until it is done, so a stop can wait for it. */
+  #track(job: Promise<void>): Promise<void> {
     this.#finishing.add(job);
     void job.finally(() => this.#finishing.delete(job));
     return job;
@@ -233,15 +323,16 @@ export class Gateway {
    * Gathers what finishes after the answer (asynchronous guardrails, usage and the admission's
    * settlement) into the request's facts, and hands the record built from them to the sink.
    */
-  async #finish(ctx: RequestContext, outcome: Outcome | undefined, stream?: RelaySummary, failure?: Refusal): Promise<void> {
+  async #finish(ctx: RequestContext, ending: Ending): Promise<void> {
     const ended = performance.now();
+    const { outcome, stream, failure } = ending;
     try {
-      const facts = recordFacts(ctx, outcome, stream, failure, ended);
+      const facts = recordFacts(ctx, outcome, stream, failure, ended, ending.attempts);
       const leaf = outcome?.leaf;
       const json = outcome?.kind === "json" ? outcome : undefined;
       // What asynchronous output guardrails see: the answer sent, or all of a stream that ended well.
       const response = json ? json.output : stream?.error === undefined && stream?.text ? stream.body : undefined;
-      const asyncBefore = (await Promise.all(ctx.asyncInputs.values())).flat();
+      const asyncBefore = ending.inputs ? await ending.inputs.asyncResults() : [];
       const asyncAfter =
         leaf && response && leaf.node.output.async.length
           ? await this.deps.phases.async("output", leaf.node.output.async, leaf.request, response, leaf.phase)

@@ -1,10 +1,12 @@
 /**
- * What the stream relay and the call stage say to each other: what the relay reads of the target
- * it relays, its options, what a held stream's first check decided, and how a stream ended (for
- * the log). Declared apart from the relay so the relay's module holds its behaviour only.
+ * What the stream relay and the output side say to each other: the relay's options, what a held
+ * stream's first check decided, and how a stream ended (the pipeline awaits it and builds the record
+ * from it). Declared apart from the relay so the relay's module holds its behaviour only.
  */
-import type { Evaluation, GuardrailResult, GuardrailStatus, RequestType, StreamMode } from "../../core/index.js";
+import type { Evaluation, GuardrailStatus, StreamMode } from "../../core/index.js";
 import type { FormatName } from "../formats/index.js";
+import type { Leaf } from "./outcome.js";
+import type { Phases } from "./phases.js";
 
 /** Why a stream that had begun was stopped by the gateway. */
 export interface StreamStop {
@@ -37,30 +39,14 @@ export interface RelaySummary {
 /** What a held stream's first check decided, before any byte was sent. */
 export type Opening = { kind: "denied"; output: Evaluation } | { kind: "open"; outputStatus?: GuardrailStatus };
 
-/**
- * What the relay reads of the target it relays (the call's `Leaf` has all of it): its guardrail
- * lists, how its stream is held, its request type and its input side's results. Declared here so
- * the relay, below the call on the import ladder, depends on no stage above it.
- */
-export interface RelayedTarget {
-  node: {
-    input: { sync: readonly unknown[] };
-    output: { sync: readonly unknown[]; async: readonly unknown[] };
-    stream: { mode: StreamMode; window: number; tail: number };
-  };
-  phase: { requestType: RequestType };
-  input?: { results: GuardrailResult[] };
-}
-
 /** Options of a relay. */
 export interface RelayOptions {
-  leaf: RelayedTarget;
+  /** The target relayed: its output guardrails, how its stream is held, the request they read. */
+  leaf: Leaf;
   format: FormatName;
   source: AsyncIterable<Buffer>;
-  /** Runs the synchronous output side on a body carrying the streamed text. */
-  evaluateOutput: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
-  /** Runs the checks of one window (`Phases.windowGuardrails`) on a body carrying its text. */
-  evaluateWindow: (body: Record<string, unknown>) => Promise<Evaluation | undefined>;
+  /** Runs the output side's checks, on the whole text and on each window (`Phases.windowGuardrails`). */
+  phases: Phases;
   /** Check time the stream may use; default DEFAULT_STREAM_CHECK_BUDGET_MS. */
   checkBudgetMs?: number;
 }
