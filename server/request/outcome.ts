@@ -4,25 +4,11 @@
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
 import type { AttemptRecord } from "../logs/record.js";
-import type { PlanNode } from "../plan/build.js";
 import type { CallFacts } from "../providers/kind.js";
-import type { ResolvedProvider } from "../providers/provider.js";
-import type { PhaseContext } from "./phases.js";
-import type { Admission } from "../request-gate.js";
 import type { StreamEnforcer } from "./stream-enforcer.js";
+import type { Leaf } from "./leaf.js";
 
-/** A target once its provider is resolved and its input side evaluated. */
-export interface Leaf {
-  node: PlanNode;
-  provider: ResolvedProvider;
-  /** The body sent upstream: override_params, model resolution and input transforms applied. */
-  request: Record<string, unknown>;
-  phase: PhaseContext;
-  /** The synchronous input evaluation, when the target has synchronous input guardrails. */
-  input?: Evaluation;
-  /** The request gate's admission, settled with the answer's usage when the request is logged. */
-  admission?: Admission;
-}
+export type { Leaf } from "./leaf.js";
 
 /** A complete, non-streamed answer. */
 export interface JsonOutcome {

@@ -5,7 +5,7 @@
  */
 import type { Evaluation, GuardrailStatus, StreamMode } from "../../core/index.js";
 import type { FormatName } from "../formats/index.js";
-import type { Leaf } from "./outcome.js";
+import type { Leaf } from "./leaf.js";
 import type { Phases } from "./phases.js";
 
 /** Why a stream that had begun was stopped by the gateway. */
