@@ -61,6 +61,7 @@ import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
 import { openMcpSession, toolsCallBodies } from "./mcp-bench.js";
+import { chatBody, prompt, responsesBody } from "./requests.js";
 import { peerConfigHeader, peerServerPath, peerVersion } from "./peer-config.js";
 import type { GcWindow } from "./process-probe.js";
 import { STAGES, type StageMicros, stageCpuPerRequest } from "./stage-profile.js";
@@ -207,8 +208,7 @@ async function writeResults(name: string, report: unknown, markdown: string): Pr
 }
 
 // A support-chat turn of about 1 KB; the upstream echoes it, so the answer is about as long.
-const prompt = `${"My order arrived damaged and the box was open. ".repeat(20)}What should I do next?`;
-const body = JSON.stringify({ model: "gpt-bench", max_tokens: 256, messages: [{ role: "user", content: prompt }] });
+const body = chatBody;
 
 interface Target {
   name: string;
@@ -785,9 +785,6 @@ async function stagesOnly(): Promise<void> {
   ].join("\n");
   await writeResults("gateway-stages", report, markdown);
 }
-
-// The benchmark's chat turn as a Responses request, the same text and output limit.
-const responsesBody = JSON.stringify({ model: "gpt-bench", max_output_tokens: 256, input: prompt });
 
 /** guardgate's `/v1/responses` rows, one per saved config: passthrough (OpenAI provider) and translated (Anthropic). */
 function responsesTargets(port: number, server: ChildProcess): Target[] {
