@@ -89,7 +89,7 @@ async function callConcurrently(url: string, headers: Record<string, string>, co
 }
 
 describe("the MCP rows", () => {
-  const targets = [
+  const targets: Array<{ name: string; url: () => string; headers: Record<string, string> }> = [
     { name: "directly", url: () => mcpUrl(), headers: {} },
     { name: "through the gateway", url: () => `${gateway.url}/v1/mcp/bench`, headers: { "x-gateway-api-key": API_KEY } },
     {
