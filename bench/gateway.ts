@@ -42,7 +42,7 @@
  * it as an Anthropic one, with and without the pack (bench/results/gateway-responses.*). With
  * `--mcp`, `tools/call` through guardgate's MCP gateway against the same calls sent to the MCP
  * server directly, with and without the standard tool pack (mcp-bench.ts;
- * bench/results/gateway-mcp.*). Neither is in the default run, which they would make half again as long.
+ * bench/results/gateway-mcp.*). Neither is in the default run, which they would make most of twice as long.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
