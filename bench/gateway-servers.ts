@@ -5,8 +5,8 @@
  * runs it (the store, its SQLite request log and request gate, info-level logging, the serve
  * command's executor), and the bare app (`buildApp`: in-memory sources and request log, inline
  * executor, warn-level logging), and one instance of a fleet over Postgres and Redis; for the
- * streaming rows, an upstream that streams a long answer at a steady token rate. Each sends
- * `{port}` to its parent once it listens.
+ * streaming rows, an upstream that streams a long answer at a steady token rate; for the MCP
+ * rows, an MCP server (mcp-bench.ts). Each sends `{port}` to its parent once it listens.
  */
 import { once } from "node:events";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +22,7 @@ import { buildApp } from "../server/app.js";
 import type { GatewayFile } from "../server/config-file.js";
 import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
+import { benchMcpServers, startBenchMcpServer } from "./mcp-bench.js";
 import { installProbe } from "./process-probe.js";
 import { sampleText } from "./sample-text.js";
 import { STANDARD_PACK } from "./standard-pack.js";
@@ -160,9 +161,10 @@ async function floor(upstreamPort: number): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
-function benchFile(upstreamPort: number): GatewayFile {
+function benchFile(upstreamPort: number, mcpPort?: number): GatewayFile {
   return {
     api_keys: [{ key: BENCH_KEY }],
+    ...(mcpPort && { mcp_servers: benchMcpServers(`http://127.0.0.1:${mcpPort}/mcp`) }),
     providers: [
       { slug: "upstream", provider: "openai", base_url: `http://127.0.0.1:${upstreamPort}/v1`, api_key: "sk-bench" },
       // The same fake upstream reached as an Anthropic provider: OpenAI chat requests translated to Messages and back.
@@ -181,12 +183,14 @@ function benchFile(upstreamPort: number): GatewayFile {
 
 /**
  * `guardgate serve --config FILE --data-dir DIR` with the command's defaults (log level info,
- * executor auto); with `shared`, one instance of a fleet over that Postgres and Redis.
+ * executor auto); with `shared`, one instance of a fleet over that Postgres and Redis; with
+ * `mcpPort`, serving that MCP server.
  */
 async function serve(
   upstreamPort: number,
   executor: "auto" | "inline" | "pool",
   shared?: { storeUrl: string; redisUrl: string },
+  mcpPort?: number,
 ): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "guardgate-bench-"));
   process.once("SIGTERM", () => {
@@ -194,7 +198,7 @@ async function serve(
     process.exit(0);
   });
   const configPath = path.join(dir, "gateway.json");
-  writeFileSync(configPath, JSON.stringify(benchFile(upstreamPort)));
+  writeFileSync(configPath, JSON.stringify(benchFile(upstreamPort, mcpPort)));
   const server = await startManagedServer({
     port: 0,
     host: "127.0.0.1",
@@ -263,19 +267,22 @@ process.on("message", (message) => {
   }
 });
 
-const [role, arg, executor, redisUrl] = process.argv.slice(2);
+// The fourth argument: the MCP server's port for `serve`, the Redis URL for `fleet-serve`.
+const [role, arg, executor, fourth] = process.argv.slice(2);
 const start =
   role === "upstream"
     ? upstream()
-    : role === "stream-upstream"
-      ? streamUpstream()
-      : role === "floor"
-        ? floor(Number(arg))
-        : role === "serve"
-          ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool")
-          : role === "fleet-serve"
-            ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: redisUrl! })
-            : app(Number(arg));
+    : role === "mcp-upstream"
+      ? startBenchMcpServer().then(({ port }) => port)
+      : role === "stream-upstream"
+        ? streamUpstream()
+        : role === "floor"
+          ? floor(Number(arg))
+          : role === "serve"
+            ? serve(Number(arg), (executor ?? "auto") as "auto" | "inline" | "pool", undefined, Number(fourth ?? 0) || undefined)
+            : role === "fleet-serve"
+              ? serve(Number(arg), "auto", { storeUrl: executor!, redisUrl: fourth! })
+              : app(Number(arg));
 start.then(
   (port) => process.send?.({ port }),
   (error: unknown) => {

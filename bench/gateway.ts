@@ -36,6 +36,13 @@
  * floor's at the paced rate, its p99 at 32 connections ≤ 2.5× the floor's
  * (bench/results/gateway-stages.*). `BENCH_BEFORE=/path/to/another/built/checkout` adds that
  * build's `guardgate serve` rows to the same rounds, for a before/after on a busy machine.
+ *
+ * With `--responses`, guardgate's `/v1/responses` rows beside its chat rows: the same 1 KB turn as a
+ * Responses request, passed through to the fake upstream as an OpenAI provider and translated to
+ * it as an Anthropic one, with and without the pack (bench/results/gateway-responses.*). With
+ * `--mcp`, `tools/call` through guardgate's MCP gateway against the same calls sent to the MCP
+ * server directly, with and without the standard tool pack (mcp-bench.ts;
+ * bench/results/gateway-mcp.*). Neither is in the default run, which they would make most of twice as long.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -53,6 +60,8 @@ import { type Endpoint, ENDPOINTS } from "../server/formats/endpoints.js";
 import { answerBody } from "../test/support/fake-upstream.js";
 import { runFleetBenchmark } from "./fleet.js";
 import { BENCH_KEY } from "./gateway-servers.js";
+import { openMcpSession, toolsCallBodies } from "./mcp-bench.js";
+import { chatBody, prompt, responsesBody } from "./requests.js";
 import { peerConfigHeader, peerServerPath, peerVersion } from "./peer-config.js";
 import type { GcWindow } from "./process-probe.js";
 import { STAGES, type StageMicros, stageCpuPerRequest } from "./stage-profile.js";
@@ -199,8 +208,7 @@ async function writeResults(name: string, report: unknown, markdown: string): Pr
 }
 
 // A support-chat turn of about 1 KB; the upstream echoes it, so the answer is about as long.
-const prompt = `${"My order arrived damaged and the box was open. ".repeat(20)}What should I do next?`;
-const body = JSON.stringify({ model: "gpt-bench", max_tokens: 256, messages: [{ role: "user", content: prompt }] });
+const body = chatBody;
 
 interface Target {
   name: string;
@@ -208,6 +216,13 @@ interface Target {
   headers: Record<string, string>;
   /** The process serving the target, whose CPU time per request is measured. */
   process: ChildProcess;
+  /** The request's body, or each request's own; the chat request when absent. */
+  body?: string | (() => string);
+}
+
+/** The body of a target's next request. */
+function bodyOf(target: Target): string {
+  return typeof target.body === "function" ? target.body() : (target.body ?? body);
 }
 
 interface Measure {
@@ -227,9 +242,13 @@ function saturate(target: Target, count: number, duration: number): Promise<Meas
         url: target.url,
         method: "POST",
         headers: { "content-type": "application/json", ...target.headers },
-        body,
+        body: bodyOf(target),
         duration,
         connections: count,
+        // A body of its own per request (MCP ids), made as each request is sent.
+        ...(typeof target.body === "function" && {
+          requests: [{ setupRequest: (request) => ({ ...request, body: bodyOf(target) }) }],
+        }),
       },
       (error, result) => {
         if (error) return reject(error);
@@ -276,7 +295,7 @@ async function paced(target: Target, requestsPerSecond: number, durationSeconds:
           path: url.pathname,
           method: "POST",
           headers: { "content-type": "application/json", ...target.headers },
-          body,
+          body: bodyOf(target),
         })
         .then(async (response) => {
           await response.body.dump();
@@ -654,11 +673,11 @@ function comparisonRows(direct: Result, measured: Result[]) {
   });
 }
 
-/** The comparison rows as a markdown table. */
-function comparisonTable(rows: ReturnType<typeof comparisonRows>): string {
+/** The comparison rows as a markdown table; `reference` names the first row the ratios are taken to. */
+function comparisonTable(rows: ReturnType<typeof comparisonRows>, reference = "floor"): string {
   const fixed = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
   return [
-    `| target | ${connectionCounts.map((c) => `req/s at ${c}`).join(" | ")} | vs floor | p50 / p99 at ${connections} (ms) | p99 vs floor | p50 / p99 at ${rate} req/s (ms) | CPU µs/req at ${rate} req/s | CPU vs floor | GC µs/req | KB allocated/req | vs peer: req/s at ${connections} / at ${connectionCounts[0]} / CPU |`,
+    `| target | ${connectionCounts.map((c) => `req/s at ${c}`).join(" | ")} | vs ${reference} | p50 / p99 at ${connections} (ms) | p99 vs ${reference} | p50 / p99 at ${rate} req/s (ms) | CPU µs/req at ${rate} req/s | CPU vs ${reference} | GC µs/req | KB allocated/req | vs peer: req/s at ${connections} / at ${connectionCounts[0]} / CPU |`,
     `|---|${connectionCounts.map(() => "---:|").join("")}---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
     ...rows.map(
       (r) =>
@@ -767,11 +786,140 @@ async function stagesOnly(): Promise<void> {
   await writeResults("gateway-stages", report, markdown);
 }
 
-/** The run's settings, one line for a report. */
-function settings(): string {
+/** guardgate's `/v1/responses` rows, one per saved config: passthrough (OpenAI provider) and translated (Anthropic). */
+function responsesTargets(port: number, server: ChildProcess): Target[] {
+  const names = {
+    none: "Responses passthrough, no guardrails",
+    pack: "Responses passthrough, standard pack",
+    translated: "Responses translated to Anthropic, no guardrails",
+    "translated-pack": "Responses translated to Anthropic, standard pack",
+  } as const;
+  return (Object.keys(names) as Array<keyof typeof names>).map((config) => ({
+    name: `guardgate, ${names[config]}`,
+    url: `http://127.0.0.1:${port}/v1/responses`,
+    headers: { "x-gateway-api-key": BENCH_KEY, "x-gateway-config": config },
+    process: server,
+    body: responsesBody,
+  }));
+}
+
+/** The header of a report: date, machine, load and settings. */
+function reportHead(title: string, report: { date: string; machine: ReturnType<typeof machine> }): string[] {
+  return [
+    `# ${title}`,
+    "",
+    `${report.date}, ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load average ${report.machine.loadavg_1m} at the end.`,
+    settings(false),
+  ];
+}
+
+/** `--responses`: the floor, guardgate's chat rows and its `/v1/responses` rows, in the same rounds. */
+async function responsesOnly(): Promise<void> {
+  const upstreamPort = await spawnServer("upstream");
+  const [floorPort, servePort] = await Promise.all([
+    spawnServer("floor", [String(upstreamPort)]),
+    spawnServer("serve", [String(upstreamPort), executor]),
+  ]);
+  const [upstreamProcess, floorProcess, serveProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const results = await measure([
+    { name: "direct upstream", url: chat(upstreamPort), headers: {}, process: upstreamProcess },
+    { name: "floor proxy", url: chat(floorPort), headers: {}, process: floorProcess },
+    ...gatewayTargets("guardgate", servePort, serveProcess, ["none", "pack"]),
+    {
+      name: "direct upstream, Responses",
+      url: `http://127.0.0.1:${upstreamPort}/v1/responses`,
+      headers: {},
+      process: upstreamProcess,
+      body: responsesBody,
+    },
+    ...responsesTargets(servePort, serveProcess),
+  ]);
+  const rows = comparisonRows(results[0] as Result, results.slice(1));
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { seconds, connections: connectionCounts, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    request_bytes: { chat: Buffer.byteLength(body), responses: Buffer.byteLength(responsesBody) },
+    rows,
+  };
+  const markdown = [
+    ...reportHead("Gateway benchmark: Responses", report),
+    `The ${report.request_bytes.chat}-byte chat turn and the same turn as a ${report.request_bytes.responses}-byte Responses request; the fake upstream echoes it (a Response, or a Messages answer when translated), so each answer is about as long.`,
+    "",
+    comparisonTable(rows),
+    "",
+  ].join("\n");
+  await writeResults("gateway-responses", report, markdown);
+}
+
+/** Requests/s, p50 and p99 at each connection count: one row per target. */
+function concurrencyTable(rows: ReturnType<typeof comparisonRows>, results: Result[]): string {
+  return [
+    `| target | ${connectionCounts.map((c) => `req/s, p50 / p99 (ms) at ${c}`).join(" | ")} |`,
+    `|---|${connectionCounts.map(() => "---:|").join("")}`,
+    ...rows.map((r) => {
+      const at = results.find((m) => m.name === r.target)?.throughputAt ?? {};
+      return `| ${r.target} | ${connectionCounts.map((c) => `${round(at[c]?.rps ?? 0, 0)}, ${at[c]?.p50 ?? 0} / ${at[c]?.p99 ?? 0}`).join(" | ")} |`;
+    }),
+  ].join("\n");
+}
+
+/**
+ * `--mcp`: one `tools/call` after another in one session, sent to the MCP server directly and
+ * through guardgate's MCP gateway without and with the standard tool pack, as raw POSTs.
+ */
+async function mcpOnly(): Promise<void> {
+  const upstreamPort = await spawnServer("upstream");
+  const mcpPort = await spawnServer("mcp-upstream");
+  const servePort = await spawnServer("serve", [String(upstreamPort), executor, String(mcpPort)]);
+  const [, mcpProcess, serveProcess] = children as [ChildProcess, ChildProcess, ChildProcess];
+  const gatewayKey = { "x-gateway-api-key": BENCH_KEY };
+  const session = async (
+    name: string,
+    url: string,
+    server: ChildProcess,
+    extra: Record<string, string> = {},
+  ): Promise<Target> => ({
+    name,
+    url,
+    headers: (await openMcpSession(url, extra)).headers,
+    process: server,
+    body: toolsCallBodies(),
+  });
+  const results = await measure([
+    await session("MCP server directly", `http://127.0.0.1:${mcpPort}/mcp`, mcpProcess),
+    await session("guardgate, MCP, no tool pack", `http://127.0.0.1:${servePort}/v1/mcp/bench`, serveProcess, gatewayKey),
+    await session(
+      "guardgate, MCP, standard tool pack",
+      `http://127.0.0.1:${servePort}/v1/mcp/bench-pack`,
+      serveProcess,
+      gatewayKey,
+    ),
+  ]);
+  const rows = comparisonRows(results[0] as Result, results);
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { seconds, connections: connectionCounts, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    rows,
+  };
+  const markdown = [
+    ...reportHead("Gateway benchmark: MCP tools/call", report),
+    "Raw JSON-RPC `tools/call` POSTs in one session per target (ids of their own), JSON answers, a result of about 1 KB; the direct row's own process is the MCP server.",
+    "",
+    comparisonTable(rows, "direct"),
+    "",
+    concurrencyTable(rows, results),
+    "",
+  ].join("\n");
+  await writeResults("gateway-mcp", report, markdown);
+}
+
+/** The run's settings, one line for a report; `peer` when the peer gateway is among the rows. */
+function settings(peer = true): string {
   return (
     `Throughput in ${rounds} rounds of ${Math.max(2, Math.round(seconds / rounds))} s at ${connectionCounts.join(" and ")} connections; latency, CPU and garbage at a fixed ${rate} req/s for ${seconds} s in ${rounds} rounds, every target in turn; ` +
-    `guardgate as \`guardgate serve\` runs it (executor ${executor}); the peer gateway is ${"`@portkey-ai/gateway`"} ${peerVersion()}, its Node server as its package documents, the pack in its config header. ` +
+    `guardgate as \`guardgate serve\` runs it (executor ${executor})${peer ? `; the peer gateway is ${"`@portkey-ai/gateway`"} ${peerVersion()}, its Node server as its package documents, the pack in its config header` : ""}. ` +
     "GC µs and KB allocated per request: the server process's main-thread heap over the paced runs (v8's GCProfiler)."
   );
 }
@@ -873,7 +1021,11 @@ async function main(): Promise<void> {
       ? translationOnly()
       : process.argv.includes("--stages")
         ? stagesOnly()
-        : main()
+        : process.argv.includes("--responses")
+          ? responsesOnly()
+          : process.argv.includes("--mcp")
+            ? mcpOnly()
+            : main()
 )
   .catch((error: unknown) => {
     process.stderr.write(`bench:gateway failed: ${(error as Error).stack}\n`);
