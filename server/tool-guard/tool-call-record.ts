@@ -10,7 +10,7 @@ import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { requestId } from "../logs/log-id.js";
 import { buildRecord, type RequestLogRecord } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
-import type { GuardedCall, ToolCallVerdicts } from "./tool-guard.js";
+import type { GuardedCall, ToolCallVerdicts } from "./tool-call.js";
 
 /** The methods whose calls are recorded. */
 export const RECORDED_METHODS: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);

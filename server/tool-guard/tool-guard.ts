@@ -7,27 +7,18 @@
  * a tool-output guardrail never reaches the client. A refusal is a tool result with `isError:
  * true` naming the guardrail, so the agent's model reads a refusal, not a transport failure.
  */
-import type { CheckRegistry, Guardrail, GuardrailResult } from "../../core/index.js";
+import type { CheckRegistry, Guardrail } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import type { Phases } from "../enforce/phases.js";
 import type { PolicyAttacher } from "../policies/attach.js";
-import type { ApiKeyIdentity, McpServerRecord, ToolPinSource } from "../sources/types.js";
+import type { ToolPinSource } from "../sources/types.js";
+import type { GuardedCall, ToolCallVerdicts } from "./tool-call.js";
 import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
 import { reviewListing } from "./tool-listing.js";
 import { TOOL_PACKS, type ToolPack } from "./tool-pack.js";
 import { runToolSide, type ToolPhaseContext } from "./tool-phases.js";
 import { callArgumentSlots, callResultSlots, promptSlots, resourceSlots, type TextSlot, writeSlots } from "./tool-text.js";
-
-/** The part of the proxy's call the guard reads (server/mcp/intercept.ts `McpCall`). */
-export interface GuardedCall {
-  server: McpServerRecord;
-  identity: ApiKeyIdentity;
-  sessionId?: string;
-  requestId: string;
-  method: string;
-  params: Record<string, unknown> | undefined;
-}
 
 /** What the guard decides of a request (server/mcp/intercept.ts `McpRequestDecision`). */
 export type GuardRequestDecision =
@@ -43,18 +34,6 @@ export type GuardResultDecision =
 
 /** The JSON-RPC code of a resource or prompt a guardrail denied (MCP's server range; the proxy uses -32000…-32002). */
 export const GUARDRAIL_DENIED_CODE = -32003;
-
-/** What one call's sides decided, for its record. */
-export interface ToolCallVerdicts {
-  input: GuardrailResult[];
-  output: GuardrailResult[];
-  /** The asynchronous and monitor guardrails' results of each side, when they settle. */
-  later: Array<{ side: "input" | "output"; results: Promise<GuardrailResult[]> }>;
-  /** Set when the gateway refused the call or withheld its result: the guardrail, control or pin that did. */
-  refusedBy?: string;
-  /** The arguments as forwarded (redacted), when the call reached the server. */
-  forwarded?: Record<string, unknown> | undefined;
-}
 
 export interface ToolGuardOptions {
   phases: Phases;
