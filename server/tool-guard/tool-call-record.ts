@@ -27,11 +27,31 @@ export interface ToolCallLog {
   /** Whether a workspace keeps bodies (arguments and results). */
   logBodies: boolean | ((workspaceId: string) => Promise<boolean>);
   bodyMaxBytes?: number;
+  /** `settings.log_durable`: the record is committed before the call's answer leaves. */
+  durable?: boolean;
 }
 
 /** What the record says of the MCP call beside the log's common fields. */
 export interface McpRecordFields {
-  mcp: { server: string; method: string; tool?: string; session_id?: string };
+  mcp: {
+    server: string;
+    method: string;
+    tool?: string;
+    session_id?: string;
+    /** Where the gateway refused the call or withheld its result, when it did. */
+    refused?: RefusedAt;
+  };
+}
+
+/** Where a call was refused: a guardrail of a side, the tool controls, or a tool's pin. */
+export type RefusedAt = "input" | "output" | "tool_controls" | "tool_pin";
+
+/** Where the verdicts say the call was refused, if it was. */
+function refusedAt(verdicts: ToolCallVerdicts | undefined): RefusedAt | undefined {
+  const by = verdicts?.refusedBy;
+  if (by === undefined) return undefined;
+  if (by === "tool_controls" || by === "tool_pin") return by;
+  return verdicts!.output.some((result) => result.id === by && !result.verdict) ? "output" : "input";
 }
 
 /** Builds and writes the record of one ended call; never rejects (a failure is reported to `onError`). */
@@ -81,8 +101,9 @@ export async function writeToolCallRecord(
       method: call.method,
       ...(tool !== undefined && { tool }),
       ...(call.sessionId !== undefined && { session_id: call.sessionId }),
+      ...(refused !== undefined && { refused: refusedAt(verdicts) }),
     };
-    await log.sink.write(record);
+    await log.sink.write(record, log.durable ? { committed: true } : undefined);
   } catch (error) {
     onError(error);
   }

@@ -15,6 +15,7 @@ import type { ToolPinSource } from "../sources/types.js";
 import type { GuardedCall, ToolCallVerdicts } from "./tool-call.js";
 import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
+import { ListedTools } from "./listed-tools.js";
 import { reviewListing } from "./tool-listing.js";
 import { TOOL_PACKS, type ToolPack } from "./tool-pack.js";
 import { runToolSide, type ToolPhaseContext } from "./tool-phases.js";
@@ -60,6 +61,9 @@ export class ToolGuard {
   readonly #inputs = new WeakMap<object, string[]>();
   /** When each recorded call began (`performance.now()`). */
   readonly #started = new WeakMap<object, number>();
+
+  /** The tools each server showed its clients, for bounded metric labels. */
+  readonly listed = new ListedTools();
 
   constructor(private readonly options: ToolGuardOptions) {}
 
@@ -176,13 +180,14 @@ export class ToolGuard {
     return undefined;
   }
 
-  /** Writes the call's record once it ended, however it ended. */
-  end(call: GuardedCall, outcome: EndedCall): void {
+  /** Writes the call's record once it ended, however it ended; with durable logs, resolves once it is committed. */
+  end(call: GuardedCall, outcome: EndedCall): Promise<void> | undefined {
     const started = this.#started.get(call);
-    if (!this.options.log || started === undefined) return;
-    void writeToolCallRecord(this.options.log, call, this.#verdicts.get(call), started, outcome, (error) =>
+    if (!this.options.log || started === undefined) return undefined;
+    const written = writeToolCallRecord(this.options.log, call, this.#verdicts.get(call), started, outcome, (error) =>
       this.options.onLogError?.(error),
     );
+    return this.options.log.durable ? written : undefined;
   }
 
   async result(call: GuardedCall, result: Record<string, unknown>): Promise<GuardResultDecision> {
@@ -213,6 +218,15 @@ export class ToolGuard {
         return { texts: outcome.texts, denied: outcome.deniedBy?.id };
       },
     });
+    if (Array.isArray(reviewed.tools)) {
+      this.listed.add(
+        call.server.name,
+        (reviewed.tools as unknown[]).flatMap((tool) => {
+          const name = (tool as { name?: unknown } | null)?.name;
+          return typeof name === "string" ? [name] : [];
+        }),
+      );
+    }
     return reviewed === result ? { action: "pass" } : { action: "replace", result: reviewed };
   }
 
