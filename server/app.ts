@@ -356,6 +356,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const toolGuard = new ToolGuard({
     phases,
     registry: engine.registry,
+    ...(options.gate?.admitCall && { admit: (identity) => options.gate!.admitCall!(identity) }),
     pins: options.mcpToolPins ?? new InMemoryToolPins(),
     ...(attacher && { policies: attacher }),
     log: {

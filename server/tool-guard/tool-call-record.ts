@@ -44,10 +44,11 @@ export interface McpRecordFields {
 }
 
 /** Where a call was refused: a guardrail of a side, the tool controls, or a tool's pin. */
-export type RefusedAt = "input" | "output" | "tool_controls" | "tool_pin";
+export type RefusedAt = "input" | "output" | "tool_controls" | "tool_pin" | "limit";
 
 /** Where the verdicts say the call was refused, if it was. */
 function refusedAt(verdicts: ToolCallVerdicts | undefined): RefusedAt | undefined {
+  if (verdicts?.limited) return "limit";
   const by = verdicts?.refusedBy;
   if (by === undefined) return undefined;
   if (by === "tool_controls" || by === "tool_pin") return by;
@@ -67,7 +68,9 @@ export async function writeToolCallRecord(
     const later = await Promise.all((verdicts?.later ?? []).map(async ({ side, results }) => ({ side, results: await results })));
     const laterOf = (side: "input" | "output") => later.filter((l) => l.side === side).flatMap((l) => l.results);
     const refused = verdicts?.refusedBy;
-    const status = refused === undefined ? 200 : refused === "tool_controls" || refused === "tool_pin" ? 403 : 446;
+    const limited = verdicts?.limited;
+    const status =
+      limited?.status ?? (refused === undefined ? 200 : refused === "tool_controls" || refused === "tool_pin" ? 403 : 446);
     const keep = typeof log.logBodies === "function" ? await log.logBodies(call.identity.workspaceId) : log.logBodies;
     const tool = typeof call.params?.name === "string" ? call.params.name : undefined;
     const record = buildRecord({
@@ -86,7 +89,9 @@ export async function writeToolCallRecord(
       asyncResults: { before_request_hooks: laterOf("input"), after_request_hooks: laterOf("output") },
       provider: `mcp:${call.server.name}`,
       ...(tool !== undefined && { model: tool }),
-      ...(ended.kind === "error" && { error: { code: "mcp_error", message: ended.error.message } }),
+      ...(limited
+        ? { error: { code: limited.code, message: limited.message } }
+        : ended.kind === "error" && { error: { code: "mcp_error", message: ended.error.message } }),
       ...(ended.kind === "cancelled" && { clientClosed: true }),
       ...(keep && {
         bodies: {
@@ -101,7 +106,7 @@ export async function writeToolCallRecord(
       method: call.method,
       ...(tool !== undefined && { tool }),
       ...(call.sessionId !== undefined && { session_id: call.sessionId }),
-      ...(refused !== undefined && { refused: refusedAt(verdicts) }),
+      ...(refusedAt(verdicts) !== undefined && { refused: refusedAt(verdicts) }),
     };
     await log.sink.write(record, log.durable ? { committed: true } : undefined);
   } catch (error) {

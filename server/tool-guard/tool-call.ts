@@ -24,6 +24,8 @@ export interface ToolCallVerdicts {
   later: Array<{ side: "input" | "output"; results: Promise<GuardrailResult[]> }>;
   /** Set when the gateway refused the call or withheld its result: the guardrail, control or pin that did. */
   refusedBy?: string;
+  /** The limit that refused the call (a rate limit of the key's workspace), with its code and status. */
+  limited?: { code: string; status: number; message: string };
   /** The arguments as forwarded (redacted), when the call reached the server. */
   forwarded?: Record<string, unknown> | undefined;
 }

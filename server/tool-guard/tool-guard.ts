@@ -11,7 +11,8 @@ import type { CheckRegistry, Guardrail } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import type { Phases } from "../enforce/phases.js";
 import type { PolicyAttacher } from "../policies/attach.js";
-import type { ToolPinSource } from "../sources/types.js";
+import { GatewayError } from "../errors.js";
+import type { ApiKeyIdentity, ToolPinSource } from "../sources/types.js";
 import type { GuardedCall, ToolCallVerdicts } from "./tool-call.js";
 import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
@@ -36,11 +37,16 @@ export type GuardResultDecision =
 /** The JSON-RPC code of a resource or prompt a guardrail denied (MCP's server range; the proxy uses -32000…-32002). */
 export const GUARDRAIL_DENIED_CODE = -32003;
 
+/** The JSON-RPC code of a resource or prompt read a rate limit refused; `data` says which code and when to retry. */
+export const LIMIT_REFUSED_CODE = -32004;
+
 export interface ToolGuardOptions {
   phases: Phases;
   registry: CheckRegistry;
   pins: ToolPinSource;
   policies?: PolicyAttacher;
+  /** Admits each recorded call as a request of the key (rate limits); every call is admitted when absent. */
+  admit?: (identity: ApiKeyIdentity) => Promise<void>;
   /** Where each guarded call's record goes; unrecorded when absent. */
   log?: ToolCallLog;
   /** Told of a record that could not be written. */
@@ -122,7 +128,11 @@ export class ToolGuard {
   }
 
   async request(call: GuardedCall): Promise<GuardRequestDecision> {
-    if (RECORDED_METHODS.has(call.method)) this.#started.set(call, performance.now());
+    if (RECORDED_METHODS.has(call.method)) {
+      this.#started.set(call, performance.now());
+      const refused = await this.#admit(call);
+      if (refused) return refused;
+    }
     if (call.method !== "tools/call") return { action: "forward" };
     const name = call.params?.name;
     const verdicts = this.#record(call);
@@ -162,6 +172,24 @@ export class ToolGuard {
     const params = writeSlots(call.params!, slots, outcome.texts);
     verdicts.forwarded = params.arguments as Record<string, unknown> | undefined;
     return { action: "forward", params };
+  }
+
+  /** Admits a call as a request of the key; a refusal answers it as its limit's code says (429 with when to retry). */
+  async #admit(call: GuardedCall): Promise<GuardRequestDecision | undefined> {
+    if (!this.options.admit) return undefined;
+    try {
+      await this.options.admit(call.identity);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      const retry = (error as { headers?: Record<string, string> }).headers?.["retry-after"];
+      this.#record(call).limited = { code: error.code, status: error.status, message: error.message };
+      if (call.method === "tools/call") {
+        return { action: "answer", result: refusal(`The gateway refused this call (${error.code}): ${error.message}.`) };
+      }
+      const data = { code: error.code, status: error.status, ...(retry !== undefined && { retry_after: Number(retry) }) };
+      return { action: "error", error: { code: LIMIT_REFUSED_CODE, message: error.message, data } };
+    }
   }
 
   /** Why a called tool is withheld by its pin, or undefined when it may be called. */
