@@ -141,6 +141,8 @@ export interface GuardgateHandle {
   recentRequests: RecentRequests;
   /** Unknown API keys counted per source, for every route that takes a key. */
   authThrottle: AuthThrottle;
+  /** Whether an MCP server listed a tool to a client: metric labels take only such names. */
+  isListedTool(server: string, tool: string): boolean;
   /** Counts of what was loaded from the file, for the start-up line. */
   loaded: { apiKeys: number; providers: number; guardrails: number; configs: number; plugins: number };
 }
@@ -356,6 +358,20 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     ...(attacher && { policies: attacher }),
   });
 
+  const toolGuard = new ToolGuard({
+    phases,
+    registry: engine.registry,
+    ...(options.gate?.admitCall && { admit: (identity) => options.gate!.admitCall!(identity) }),
+    pins: options.mcpToolPins ?? new InMemoryToolPins(),
+    ...(attacher && { policies: attacher }),
+    log: {
+      sink: recordSink,
+      logBodies: options.logBodies ?? settings.log_bodies ?? false,
+      ...(settings.log_body_max_bytes !== undefined && { bodyMaxBytes: settings.log_body_max_bytes }),
+      ...(settings.log_durable && { durable: true }),
+    },
+    onLogError: (error) => app.log.error({ err: error }, "an MCP call's record could not be written"),
+  });
   const mcp = new McpGateway({
     // The store's servers (a workspace's own) first, then the file's.
     servers: options.mcpServers
@@ -364,20 +380,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         }
       : seeded.mcpServers,
     stdioServers: seeded.mcpServers.all(),
-    interceptor:
-      options.mcpInterceptor ??
-      new ToolGuard({
-        phases,
-        registry: engine.registry,
-        pins: options.mcpToolPins ?? new InMemoryToolPins(),
-        ...(attacher && { policies: attacher }),
-        log: {
-          sink: recordSink,
-          logBodies: options.logBodies ?? settings.log_bodies ?? false,
-          ...(settings.log_body_max_bytes !== undefined && { bodyMaxBytes: settings.log_body_max_bytes }),
-        },
-        onLogError: (error) => app.log.error({ err: error }, "an MCP call's record could not be written"),
-      }),
+    interceptor: options.mcpInterceptor ?? toolGuard,
     customHosts: upstreamCustomHosts(settings.custom_hosts),
     log: app.log,
     ...options.mcp,
@@ -400,6 +403,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     drainLogs: () => pipeline.drain(),
     recentRequests,
     authThrottle,
+    isListedTool: (server, tool) => !options.mcpInterceptor && toolGuard.listed.has(server, tool),
     loaded: {
       apiKeys: file.api_keys?.length ?? 0,
       providers: file.providers?.length ?? 0,

@@ -31,6 +31,8 @@ export interface RequestGate {
   allowGuardrails(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
   /** Admits one target of a request, or refuses it. */
   admit(request: AdmissionRequest): Promise<Admission | undefined>;
+  /** Admits a call that names no provider (an MCP tool call) as a request of the key, or refuses it. */
+  admitCall?(identity: ApiKeyIdentity): Promise<void>;
 }
 
 /** Every guardrail a plan attaches, root and targets, both sides, each once. */

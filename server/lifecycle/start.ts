@@ -249,6 +249,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         executor: () => executor!(),
         logQueue: () => sink.pending,
         isCheck: (id) => app?.guardgate.engine.registry.get(id) !== undefined,
+        isTool: (server, tool) => app?.guardgate.isListedTool(server, tool) ?? false,
       })
     : undefined;
   const reload = async (): Promise<ReloadReport> => {

@@ -11,7 +11,7 @@ import { type LimitEnforcer, LimitError, type LimitScope } from "../limits/enfor
 import { priceOf } from "../limits/prices.js";
 import type { LogUsage } from "../logs/record.js";
 import type { Admission, AdmissionRequest, RequestGate } from "../request-gate.js";
-import type { Scope } from "../sources/types.js";
+import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 import { type GatewayStatusCode, gatewayCode } from "../error-codes.js";
 import { ManagementError } from "../store/errors.js";
 import type { ModelPrice } from "../store/types.js";
@@ -59,6 +59,19 @@ export class StoreGate implements RequestGate {
       // Plan refusals keep their code on the request path (plan_forbids_check, guardrails_disabled).
       const code = error instanceof ManagementError ? gatewayCode(error.code) : undefined;
       if (code) throw new GateRefusal(code, (error as ManagementError).message);
+      throw error;
+    }
+  }
+
+  /** A call to no provider counts against the key's workspace limits (a tool call costs no tokens). */
+  async admitCall(identity: ApiKeyIdentity): Promise<void> {
+    const context = await this.#sources.workspace(identity.workspaceId);
+    const scopes = context?.limits ?? [];
+    if (scopes.length === 0) return;
+    try {
+      await this.#enforcer.admit(scopes, undefined, undefined);
+    } catch (error) {
+      if (error instanceof LimitError) throw new GateRefusal(error.code, error.message, error.headers);
       throw error;
     }
   }

@@ -74,7 +74,7 @@ export class McpBridge {
       if (!isTooLarge(error)) return;
       const message = `the MCP server "${this.options.server.name}" sent an answer larger than the gateway takes; the call failed`;
       for (const [id, pending] of [...this.#pending])
-        if (pending.call.method !== "initialize") this.#answerError(id, { code: RPC.upstream, message });
+        if (pending.call.method !== "initialize") void this.#answerError(id, { code: RPC.upstream, message });
     };
     if (!upstreamStarted) await this.upstream.transport.start();
     await this.client.start();
@@ -84,7 +84,7 @@ export class McpBridge {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const [id, pending] of [...this.#pending]) this.#finish(id, pending, { kind: "cancelled" });
+    for (const [id, pending] of [...this.#pending]) void this.#finish(id, pending, { kind: "cancelled" });
     await Promise.allSettled([this.upstream.terminate(), this.client.close()]);
     this.options.onClose?.();
   }
@@ -94,7 +94,7 @@ export class McpBridge {
     if (isNotification(message) && message.method === "notifications/cancelled") {
       const id = message.params?.requestId as Id | undefined;
       const pending = id === undefined ? undefined : this.#pending.get(id);
-      if (pending && id !== undefined) this.#finish(id, pending, { kind: "cancelled" });
+      if (pending && id !== undefined) void this.#finish(id, pending, { kind: "cancelled" });
     }
     await this.#up(message, undefined);
   }
@@ -146,7 +146,7 @@ export class McpBridge {
     } catch (error) {
       const status = (error as { code?: unknown }).code;
       if (requestId !== undefined) {
-        this.#answerError(requestId, {
+        void this.#answerError(requestId, {
           code: RPC.upstream,
           message: `the MCP server "${this.options.server.name}" failed: ${this.options.scrub((error as Error).message)}`,
         });
@@ -204,7 +204,7 @@ export class McpBridge {
         message: `${pending.call.method}: the gateway could not check this result; it was withheld`,
       });
     }
-    this.#answer(id, result);
+    await this.#answer(id, result);
   }
 
   /** A server that quotes its credentials back (a tool echoing its headers) has them cut out. */
@@ -215,27 +215,29 @@ export class McpBridge {
     return scrubbed === text ? message : (JSON.parse(scrubbed) as JSONRPCMessage);
   }
 
-  #answer(id: Id, result: Record<string, unknown>): void {
+  /** Answers a request once `end` is done with it (a durable record is committed before the answer leaves). */
+  async #answer(id: Id, result: Record<string, unknown>): Promise<void> {
     const pending = this.#pending.get(id);
-    if (pending) this.#finish(id, pending, { kind: "result", result });
+    if (pending) await this.#finish(id, pending, { kind: "result", result });
     void this.#down({ jsonrpc: "2.0", id, result } as JSONRPCMessage, id);
   }
 
-  #answerError(id: Id, error: McpRpcError): void {
+  async #answerError(id: Id, error: McpRpcError): Promise<void> {
     const pending = this.#pending.get(id);
-    if (pending) this.#finish(id, pending, { kind: "error", error });
+    if (pending) await this.#finish(id, pending, { kind: "error", error });
     const sent = this.#down({ jsonrpc: "2.0", id, error } as JSONRPCMessage, id);
     // A session whose initialize failed has nothing to go on with.
     if (pending?.call.method === "initialize") void sent.then(() => this.close());
   }
 
-  #finish(id: Id, pending: Pending, outcome: McpCallOutcome): void {
+  /** Forgets a call and tells the interceptor how it ended; resolves once `end` has. */
+  async #finish(id: Id, pending: Pending, outcome: McpCallOutcome): Promise<void> {
     this.#pending.delete(id);
     if (pending.token !== undefined) this.#byToken.delete(pending.token);
     if (outcome.kind === "cancelled") pending.abort.abort();
     if (!pending.hooks) return;
     try {
-      this.options.interceptor.end?.(pending.call, outcome);
+      await this.options.interceptor.end?.(pending.call, outcome);
     } catch {
       // `end` cannot change the answer; a failure there is the interceptor's to report.
     }

@@ -16,7 +16,8 @@
  *   and does not pass here.
  * - `end` is told once when a call is over however it ended (answered, failed, cancelled by
  *   the client, the session closed), with how: a place to finish a record. It cannot change the
- *   answer.
+ *   answer, but an answer waits for the promise it returns (a record committed before the answer
+ *   leaves, with durable logs).
  *
  * Hooks may be async; the proxy waits for them, so a slow hook holds that one request only. A hook
  * that throws fails the request closed: the client gets a JSON-RPC error naming no upstream detail,
@@ -70,7 +71,7 @@ export type McpCallOutcome =
 export interface McpInterceptor {
   request(call: McpCall): Promise<McpRequestDecision>;
   result(call: McpCall, result: Record<string, unknown>): Promise<McpResultDecision>;
-  end?(call: McpCall, outcome: McpCallOutcome): void;
+  end?(call: McpCall, outcome: McpCallOutcome): void | Promise<void>;
 }
 
 /** The default: every request forwarded and every result passed as they are. */

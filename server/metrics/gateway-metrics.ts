@@ -9,7 +9,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AutoExecutor, type Executor, PoolExecutor, type PoolStats } from "../../core/index.js";
 import { type AttemptRecord, failedUpstream, type RequestLogRecord } from "../logs/record.js";
-import { checkLabel, guardrailLabel } from "./labels.js";
+import { checkLabel, guardrailLabel, toolLabel } from "./labels.js";
 
 /** Buckets in seconds: from a fast deterministic check to a slow model answer. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -22,6 +22,16 @@ export interface MetricsSources {
   logQueue?: () => number;
   /** Whether the registry holds a check id; check labels take only such ids. */
   isCheck?: (id: string) => boolean;
+  /** Whether an MCP server listed a tool; tool labels take only such names. */
+  isTool?: (server: string, tool: string) => boolean;
+}
+
+/** The MCP part of a tool call's record (server/tool-guard/tool-call-record.ts). */
+interface McpFields {
+  server: string;
+  method: string;
+  tool?: string;
+  refused?: string;
 }
 
 /** The pool's counters of an executor that has one. */
@@ -56,10 +66,15 @@ export class GatewayMetrics {
   readonly #fallbacks: Counter<"route">;
   readonly #upstreamErrors: Counter<"provider" | "status">;
   readonly #isCheck: ((id: string) => boolean) | undefined;
+  readonly #isTool: ((server: string, tool: string) => boolean) | undefined;
+  readonly #mcpCalls: Counter<"server" | "tool" | "method" | "status">;
+  readonly #mcpDenials: Counter<"server" | "tool" | "side">;
+  readonly #mcpLatency: Histogram<"server" | "tool">;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
     this.#isCheck = sources.isCheck;
+    this.#isTool = sources.isTool;
     collectDefaultMetrics({ register: this.registry });
     this.#requests = new Counter({
       name: "guardgate_requests_total",
@@ -160,6 +175,25 @@ export class GatewayMetrics {
       labelNames: ["provider", "status"],
       registers,
     });
+    this.#mcpCalls = new Counter({
+      name: "guardgate_mcp_calls_total",
+      help: "MCP calls (tools/call, resources/read, prompts/get), by server, tool (a listed one, else unlisted), method and status",
+      labelNames: ["server", "tool", "method", "status"],
+      registers,
+    });
+    this.#mcpDenials = new Counter({
+      name: "guardgate_mcp_denials_total",
+      help: "MCP calls the gateway refused or whose result it withheld, by server, tool and side (input, output, tool_controls or tool_pin)",
+      labelNames: ["server", "tool", "side"],
+      registers,
+    });
+    this.#mcpLatency = new Histogram({
+      name: "guardgate_mcp_call_duration_seconds",
+      help: "Time of each MCP call through the gateway, guardrails included, by server and tool",
+      labelNames: ["server", "tool"],
+      buckets: SECONDS,
+      registers,
+    });
     new Gauge({
       name: "guardgate_log_writer_queue_depth",
       help: "Request log records waiting to be written",
@@ -210,6 +244,8 @@ export class GatewayMetrics {
 
   /** Counts one finished request. */
   observe(record: RequestLogRecord): void {
+    const mcp = (record as { mcp?: McpFields }).mcp;
+    if (mcp) this.#observeMcp(record, mcp);
     const provider = record.provider ?? "";
     this.#requests.inc({ route: record.route, status: String(record.status), provider });
     this.#latency.observe({ route: record.route }, record.latency_ms / 1000);
@@ -255,6 +291,15 @@ export class GatewayMetrics {
         }
       }
     }
+  }
+
+  /** Counts one MCP call by server and tool; a tool its server never listed is `unlisted`. */
+  #observeMcp(record: RequestLogRecord, mcp: McpFields): void {
+    const server = mcp.server;
+    const tool = mcp.method === "tools/call" ? toolLabel(server, mcp.tool, this.#isTool) : "";
+    this.#mcpCalls.inc({ server, tool, method: mcp.method, status: String(record.status) });
+    this.#mcpLatency.observe({ server, tool }, record.latency_ms / 1000);
+    if (mcp.refused) this.#mcpDenials.inc({ server, tool, side: mcp.refused });
   }
 
   /** Counts a record the log could not take. */

@@ -25,3 +25,15 @@ export function guardrailLabel(result: GuardrailResult, record: RequestLogRecord
 export function checkLabel(id: string, isCheck: ((id: string) => boolean) | undefined): string {
   return !isCheck || isCheck(id) ? id : UNKNOWN_CHECK_LABEL;
 }
+
+/** The label of a tool its MCP server has not listed (or of a call that names none). */
+export const UNLISTED_TOOL_LABEL = "unlisted";
+
+/** The tool label of a tool call: the tool's name when its server listed it. */
+export function toolLabel(
+  server: string,
+  tool: string | undefined,
+  isTool: ((server: string, tool: string) => boolean) | undefined,
+): string {
+  return tool !== undefined && isTool?.(server, tool) ? tool : UNLISTED_TOOL_LABEL;
+}

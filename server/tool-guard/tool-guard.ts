@@ -7,27 +7,20 @@
  * a tool-output guardrail never reaches the client. A refusal is a tool result with `isError:
  * true` naming the guardrail, so the agent's model reads a refusal, not a transport failure.
  */
-import type { CheckRegistry, Guardrail, GuardrailResult } from "../../core/index.js";
+import type { CheckRegistry, Guardrail } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
 import type { Phases } from "../request/phases.js";
 import type { PolicyAttacher } from "../policies/attach.js";
-import type { ApiKeyIdentity, McpServerRecord, ToolPinSource } from "../sources/types.js";
+import { GatewayError } from "../errors.js";
+import type { ApiKeyIdentity, ToolPinSource } from "../sources/types.js";
+import type { GuardedCall, ToolCallVerdicts } from "./tool-call.js";
 import { type EndedCall, RECORDED_METHODS, type ToolCallLog, writeToolCallRecord } from "./tool-call-record.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
+import { ListedTools } from "./listed-tools.js";
 import { reviewListing } from "./tool-listing.js";
 import { TOOL_PACKS, type ToolPack } from "./tool-pack.js";
 import { runToolSide, type ToolPhaseContext } from "./tool-phases.js";
 import { callArgumentSlots, callResultSlots, promptSlots, resourceSlots, type TextSlot, writeSlots } from "./tool-text.js";
-
-/** The part of the proxy's call the guard reads (server/mcp/intercept.ts `McpCall`). */
-export interface GuardedCall {
-  server: McpServerRecord;
-  identity: ApiKeyIdentity;
-  sessionId?: string;
-  requestId: string;
-  method: string;
-  params: Record<string, unknown> | undefined;
-}
 
 /** What the guard decides of a request (server/mcp/intercept.ts `McpRequestDecision`). */
 export type GuardRequestDecision =
@@ -44,23 +37,16 @@ export type GuardResultDecision =
 /** The JSON-RPC code of a resource or prompt a guardrail denied (MCP's server range; the proxy uses -32000…-32002). */
 export const GUARDRAIL_DENIED_CODE = -32003;
 
-/** What one call's sides decided, for its record. */
-export interface ToolCallVerdicts {
-  input: GuardrailResult[];
-  output: GuardrailResult[];
-  /** The asynchronous and monitor guardrails' results of each side, when they settle. */
-  later: Array<{ side: "input" | "output"; results: Promise<GuardrailResult[]> }>;
-  /** Set when the gateway refused the call or withheld its result: the guardrail, control or pin that did. */
-  refusedBy?: string;
-  /** The arguments as forwarded (redacted), when the call reached the server. */
-  forwarded?: Record<string, unknown> | undefined;
-}
+/** The JSON-RPC code of a resource or prompt read a rate limit refused; `data` says which code and when to retry. */
+export const LIMIT_REFUSED_CODE = -32004;
 
 export interface ToolGuardOptions {
   phases: Phases;
   registry: CheckRegistry;
   pins: ToolPinSource;
   policies?: PolicyAttacher;
+  /** Admits each recorded call as a request of the key (rate limits); every call is admitted when absent. */
+  admit?: (identity: ApiKeyIdentity) => Promise<void>;
   /** Where each guarded call's record goes; unrecorded when absent. */
   log?: ToolCallLog;
   /** Told of a record that could not be written. */
@@ -81,6 +67,9 @@ export class ToolGuard {
   readonly #inputs = new WeakMap<object, string[]>();
   /** When each recorded call began (`performance.now()`). */
   readonly #started = new WeakMap<object, number>();
+
+  /** The tools each server showed its clients, for bounded metric labels. */
+  readonly listed = new ListedTools();
 
   constructor(private readonly options: ToolGuardOptions) {}
 
@@ -139,7 +128,11 @@ export class ToolGuard {
   }
 
   async request(call: GuardedCall): Promise<GuardRequestDecision> {
-    if (RECORDED_METHODS.has(call.method)) this.#started.set(call, performance.now());
+    if (RECORDED_METHODS.has(call.method)) {
+      this.#started.set(call, performance.now());
+      const refused = await this.#admit(call);
+      if (refused) return refused;
+    }
     if (call.method !== "tools/call") return { action: "forward" };
     const name = call.params?.name;
     const verdicts = this.#record(call);
@@ -181,6 +174,24 @@ export class ToolGuard {
     return { action: "forward", params };
   }
 
+  /** Admits a call as a request of the key; a refusal answers it as its limit's code says (429 with when to retry). */
+  async #admit(call: GuardedCall): Promise<GuardRequestDecision | undefined> {
+    if (!this.options.admit) return undefined;
+    try {
+      await this.options.admit(call.identity);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      const retry = (error as { headers?: Record<string, string> }).headers?.["retry-after"];
+      this.#record(call).limited = { code: error.code, status: error.status, message: error.message };
+      if (call.method === "tools/call") {
+        return { action: "answer", result: refusal(`The gateway refused this call (${error.code}): ${error.message}.`) };
+      }
+      const data = { code: error.code, status: error.status, ...(retry !== undefined && { retry_after: Number(retry) }) };
+      return { action: "error", error: { code: LIMIT_REFUSED_CODE, message: error.message, data } };
+    }
+  }
+
   /** Why a called tool is withheld by its pin, or undefined when it may be called. */
   async #withheld(call: GuardedCall, name: string): Promise<string | undefined> {
     const mode = call.server.pinning ?? "first_use";
@@ -197,13 +208,14 @@ export class ToolGuard {
     return undefined;
   }
 
-  /** Writes the call's record once it ended, however it ended. */
-  end(call: GuardedCall, outcome: EndedCall): void {
+  /** Writes the call's record once it ended, however it ended; with durable logs, resolves once it is committed. */
+  end(call: GuardedCall, outcome: EndedCall): Promise<void> | undefined {
     const started = this.#started.get(call);
-    if (!this.options.log || started === undefined) return;
-    void writeToolCallRecord(this.options.log, call, this.#verdicts.get(call), started, outcome, (error) =>
+    if (!this.options.log || started === undefined) return undefined;
+    const written = writeToolCallRecord(this.options.log, call, this.#verdicts.get(call), started, outcome, (error) =>
       this.options.onLogError?.(error),
     );
+    return this.options.log.durable ? written : undefined;
   }
 
   async result(call: GuardedCall, result: Record<string, unknown>): Promise<GuardResultDecision> {
@@ -234,6 +246,15 @@ export class ToolGuard {
         return { texts: outcome.texts, denied: outcome.deniedBy?.id };
       },
     });
+    if (Array.isArray(reviewed.tools)) {
+      this.listed.add(
+        call.server.name,
+        (reviewed.tools as unknown[]).flatMap((tool) => {
+          const name = (tool as { name?: unknown } | null)?.name;
+          return typeof name === "string" ? [name] : [];
+        }),
+      );
+    }
     return reviewed === result ? { action: "pass" } : { action: "replace", result: reviewed };
   }
 

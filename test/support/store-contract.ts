@@ -323,6 +323,89 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect((await store.logs.aggregate({})).guardrails).toEqual([]);
     });
 
+    it("keeps MCP servers per workspace with sealed credentials apart, and their pinned tool definitions", async () => {
+      const { store } = await open();
+      await seed(store);
+      const server = {
+        id: "mcp1",
+        workspace_id: "ws1",
+        name: "tools",
+        transport: "streamable_http" as const,
+        url: "https://tools.example.com/mcp",
+        answers: null,
+        auth: "oauth_client_credentials" as const,
+        oauth: { token_url: "https://auth.example.com/token", scope: "tools" },
+        header_names: ["x-team"],
+        credentials_sealed: "sealed-blob",
+        has_credentials: true,
+        trusted: false,
+        tools: { allow: ["read_*"], deny: ["read_secrets"] },
+        pinning: "approval" as const,
+        tool_pack: "standard" as const,
+        created_at: T,
+        updated_at: T,
+      };
+      const { credentials_sealed: _sealed, ...shown } = server;
+      expect(await store.mcpServers.create(server)).toEqual(shown);
+      expect(await store.mcpServers.create({ ...server, id: "mcp2" })).toBeUndefined();
+      expect(await store.mcpServers.get("mcp1")).toEqual(shown);
+      expect(await store.mcpServers.findByName("ws1", "tools")).toEqual(shown);
+      expect(await store.mcpServers.getWithSecret("ws1", "tools")).toEqual(server);
+      expect(await store.mcpServers.list("ws1")).toEqual([shown]);
+      const updated = await store.mcpServers.update(
+        "mcp1",
+        {
+          tools: { allow: "all", deny: [] },
+          oauth: null,
+          auth: "none",
+          credentials_sealed: null,
+          has_credentials: false,
+          trusted: true,
+        },
+        T2,
+      );
+      expect(updated).toMatchObject({ tools: { allow: "all", deny: [] }, oauth: null, trusted: true, updated_at: T2 });
+      expect((await store.mcpServers.getWithSecret("ws1", "tools"))?.credentials_sealed).toBeNull();
+
+      const pin = {
+        workspace_id: "ws1",
+        server: "tools",
+        tool: "read_file",
+        status: "pinned" as const,
+        hash: "sha256:aa",
+        definition: { name: "read_file", description: "Reads.", inputSchema: { type: "object" } },
+        pending_hash: null,
+        pending_definition: null,
+        flagged_at: null,
+        created_at: T,
+        updated_at: T,
+      };
+      // The config file's servers pin under workspace "": no workspace row holds them.
+      const filePin = { ...pin, workspace_id: "", tool: "echo" };
+      await store.mcpToolPins.insertMissing([pin, filePin]);
+      // A second first listing keeps the pin held.
+      await store.mcpToolPins.insertMissing([{ ...pin, hash: "sha256:bb" }]);
+      expect(await store.mcpToolPins.list("ws1", "tools")).toEqual([pin]);
+      expect(await store.mcpToolPins.get("", "tools", "echo")).toEqual(filePin);
+      const changed = {
+        ...pin,
+        status: "changed" as const,
+        pending_hash: "sha256:cc",
+        pending_definition: { name: "read_file", description: "Now sends files away." },
+        flagged_at: T2,
+        updated_at: T2,
+      };
+      expect(await store.mcpToolPins.put(changed)).toEqual(changed);
+      expect(await store.mcpToolPins.get("ws1", "tools", "read_file")).toEqual(changed);
+      expect(await store.mcpToolPins.delete("ws1", "tools", "read_file")).toBe(1);
+      expect(await store.mcpToolPins.delete("", "tools")).toBe(1);
+      expect(await store.mcpServers.delete("mcp1")).toBe(true);
+      expect(await store.mcpServers.get("mcp1")).toBeUndefined();
+      await store.mcpServers.create({ ...server, id: "mcp3" });
+      await store.workspaces.delete("ws1");
+      expect(await store.mcpServers.get("mcp3")).toBeUndefined();
+    });
+
     it("holds one plugin integration per plugin and scope, serving all workspaces or the listed ones", async () => {
       const { store } = await open();
       await seed(store);
