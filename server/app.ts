@@ -12,14 +12,14 @@ import {
   type Engine,
   type EngineOptions,
   type PluginSpec,
-  type Side,
 } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
 import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.js";
-import { type AddressPolicy, prepareGuardrail } from "../core/internal.js";
+import type { AddressPolicy } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./config-file.js";
+import { checkFile } from "./file-check.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { GATEWAY_ERRORS } from "./error-codes.js";
 import { describeError, errorBody, storeRetryAfter } from "./errors.js";
@@ -33,11 +33,8 @@ import { Phases } from "./request/phases.js";
 import type { RequestGate } from "./request-gate.js";
 import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./request/response-cache.js";
 import type { RetryTiming } from "./request/retry.js";
-import { buildPlan } from "./plan/build.js";
 import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
-import { isKnownProvider, isLocalKind, unknownProviderProblem } from "./providers/catalog.js";
-import { checkProviderOptions } from "./providers/options.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
 import { traceRequests } from "./tracing/tracer.js";
@@ -169,59 +166,6 @@ function loggerOption(option: AppOptions["logger"]): FastifyServerOptions["logge
     // stdout, unless told otherwise, through one buffered asynchronous destination (access-destination.ts).
     stream: option?.stream ?? accessDestination(),
   } as FastifyServerOptions["logger"];
-}
-
-/** Checks the file's records against the engine: every guardrail, provider and config must load. */
-async function checkFile(file: GatewayFile, engine: Engine): Promise<void> {
-  for (const [index, record] of (file.guardrails ?? []).entries()) {
-    const { workspace: _workspace, ...definition } = record;
-    const sides: Side[] = definition.side === "input" || definition.side === "output" ? [definition.side] : ["input", "output"];
-    let lastError: unknown;
-    for (const side of sides) {
-      try {
-        prepareGuardrail(definition, { side, inline: false, path: `guardrails[${index}]`, registry: engine.registry });
-        lastError = undefined;
-        break;
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    if (lastError) throw lastError;
-  }
-  for (const [index, provider] of (file.providers ?? []).entries()) {
-    if (!isKnownProvider(provider.provider)) {
-      throw new ConfigError(`providers[${index}].provider`, unknownProviderProblem(provider.provider));
-    }
-    checkProviderOptions(provider.provider, provider.options, `providers[${index}].options`);
-    const reachable =
-      provider.api_key || provider.base_url || provider.options || provider.provider === "mock" || isLocalKind(provider.provider);
-    if (!reachable) {
-      throw new ConfigError(
-        `providers[${index}]`,
-        "a provider needs an api_key, options, or a base_url of a server that needs none",
-      );
-    }
-  }
-  for (const [index, entry] of (file.plugin_credentials ?? []).entries()) {
-    if (!engine.registry.hasPlugin(entry.plugin)) {
-      throw new ConfigError(`plugin_credentials[${index}].plugin`, `"${entry.plugin}" is not a loaded plugin`, "unknown_plugin");
-    }
-    engine.registry.validatePluginCredentials(entry.plugin, entry.credentials, `plugin_credentials[${index}].credentials`);
-  }
-  for (const [index, config] of (file.configs ?? []).entries()) {
-    try {
-      await buildPlan(config.config, engine, { workspaceId: config.workspace ?? DEFAULT_WORKSPACE });
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        throw new ConfigError(
-          `configs[${index}].config${error.path ? `.${error.path}` : ""}`,
-          error.message.replace(`${error.path}: `, ""),
-          error.code,
-        );
-      }
-      throw error;
-    }
-  }
 }
 
 /** What a check's refused outbound call tells a gateway user: the config-file key they would change. */
