@@ -13,9 +13,10 @@ import type { Evaluation, HookResults, RequestType, StreamMode } from "../../cor
 import type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
 
 export type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
-import { hasDuplicateKeys, ThreadShare } from "../../core/internal.js";
+import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
-import { eventObject, replacedEvent, type StreamText } from "../formats/format.js";
+import type { StreamText } from "../formats/format.js";
+import { isWhole, readAlike } from "./event-reading.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
 import { joinedSegments, ReleasedTextChanged, sameSegments, TextHold } from "./text-hold.js";
@@ -32,28 +33,6 @@ export const MAX_HELD_BYTES = 32 * 1024 * 1024;
  * through costs the gateway the same memory however long it runs.
  */
 export const PASS_THROUGH_GATHER_BYTES = 1024 * 1024;
-
-/** Whether an event's data is complete: `[DONE]` or a JSON value that parses. */
-function isWhole(event: SseEvent): boolean {
-  if (event.data === "[DONE]") return true;
-  try {
-    JSON.parse(event.data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The event as every client reads it. An object with a key twice is read differently by different
- * parsers (the last one wins in JavaScript and Python, the first in others), while the checks read
- * it one way: such an event leaves re-written from the value the checks read.
- */
-function readAlike(event: SseEvent): SseEvent {
-  if (!event.data.includes("{") || !hasDuplicateKeys(event.data)) return event;
-  const value = eventObject(event.data);
-  return value ? { ...event, raw: replacedEvent(event, value) } : event;
-}
 
 /** The longest a stream keeps the thread between turns given to other requests. */
 const RELAY_SLICE_MS = 2;
