@@ -9,7 +9,7 @@
  *
  * Access is the log's: a workspace's admins for its datasets, an organization's admins for all.
  */
-import { baseRequestType, type Engine, locateText } from "../../core/index.js";
+import { baseRequestType, type Engine, locateText, type RequestType } from "../../core/index.js";
 import { guardrailViews } from "../logs/view.js";
 import { type Actor, assertSeesWorkspace, requireRole } from "../management/actor.js";
 import type { ManagementContext } from "../management/context.js";
@@ -20,6 +20,14 @@ import type { LogEntry, LogFilter } from "../store/log-types.js";
 import type { EvalRow } from "./eval-rows.js";
 import { type LabelFacts, parseLabelRule } from "./label-rule.js";
 import { isObject } from "../../core/internal.js";
+import {
+  callArgumentSlots,
+  callResultSlots,
+  promptSlots,
+  resourceSlots,
+  stringSlots,
+  type TextSlot,
+} from "../formats/mcp-text.js";
 
 /** The largest page of rows the rows route gives. */
 const PAGE = 500;
@@ -47,10 +55,11 @@ export function rowOf(
   label: ((facts: LabelFacts) => boolean) | undefined,
 ): Omit<DatasetRow, "dataset_id" | "seq"> | undefined {
   const record = entry.record;
-  const type = baseRequestType(String(entry.request_type ?? record.request_type ?? "")) ?? "chatComplete";
+  const requestType = String(entry.request_type ?? record.request_type ?? "");
   if (!isObject(record.request)) return undefined;
-  const input = locateText("input", type, record.request).text;
-  const output = isObject(record.response) && type !== "embed" ? locateText("output", type, record.response).text : null;
+  const { input, output } = requestType.startsWith(MCP_PREFIX)
+    ? mcpTexts(requestType.slice(MCP_PREFIX.length), record.request, record.response)
+    : modelTexts(baseRequestType(requestType) ?? "chatComplete", record.request, record.response);
   const verdicts: Record<string, "pass" | "fail"> = {};
   const failed: string[] = [];
   const failedChecks = new Set<string>();
@@ -76,6 +85,35 @@ export function rowOf(
     feedback,
     label: label?.(facts) ? 1 : 0,
   };
+}
+
+/** The request type of a logged MCP call: `mcp:` and its method (server/tool-guard/tool-call-record.ts). */
+const MCP_PREFIX = "mcp:";
+
+/** The texts a model request's checks read, on each side. */
+function modelTexts(type: RequestType, request: Record<string, unknown>, response: unknown): RowTexts {
+  const input = locateText("input", type, request).text;
+  const output = isObject(response) && type !== "embed" ? locateText("output", type, response).text : null;
+  return { input, output };
+}
+
+/** The texts the tool sides read of a logged MCP call (docs/mcp.md): its arguments, and its result. */
+function mcpTexts(method: string, request: Record<string, unknown>, response: unknown): RowTexts {
+  const joined = (slots: TextSlot[]) => slots.map((slot) => slot.text).join("\n");
+  const input = joined(method === "tools/call" ? callArgumentSlots(request) : stringSlots(request));
+  if (!isObject(response)) return { input, output: null };
+  const output =
+    method === "tools/call"
+      ? callResultSlots(response)
+      : method === "resources/read"
+        ? resourceSlots(response)
+        : promptSlots(response);
+  return { input, output: joined(output) };
+}
+
+interface RowTexts {
+  input: string;
+  output: string | null;
 }
 
 /** A dataset's rows as eval rows (`text` is the input), read a page at a time. */

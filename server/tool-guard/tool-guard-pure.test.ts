@@ -10,7 +10,7 @@ import {
   stringSlots,
   toolDescriptionSlots,
   writeSlots,
-} from "./tool-text.js";
+} from "../formats/mcp-text.js";
 
 /** A JSON value with its object keys shuffled at every depth, by a seeded choice per object. */
 function reorder(value: unknown, flip: () => boolean): unknown {

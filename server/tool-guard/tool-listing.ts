@@ -7,7 +7,7 @@
 import type { McpServerRecord, SeenToolDefinition, ToolPinSource } from "../sources/types.js";
 import { OPEN_CONTROLS, toolAllowed } from "./tool-controls.js";
 import { pinnedDefinition, reviewPins, toolPinHash } from "./tool-pins.js";
-import { toolDescriptionSlots, writeSlots } from "./tool-text.js";
+import { toolDescriptionSlots, writeSlots } from "../formats/mcp-text.js";
 
 type Tool = { name: string; description?: unknown; inputSchema?: unknown } & Record<string, unknown>;
 
