@@ -160,7 +160,7 @@ describe("HookIntake", () => {
       {
         status: 400,
         code: "invalid_request_type",
-        message: 'requestType: "chat" is not one of chatComplete, complete, embed, messages',
+        message: 'requestType: "chat" is not one of chatComplete, complete, embed, messages, responses',
       },
     );
   });
