@@ -20,7 +20,14 @@ import { ListedTools } from "./listed-tools.js";
 import { reviewListing } from "./tool-listing.js";
 import { TOOL_PACKS, type ToolPack } from "./tool-pack.js";
 import { runToolSide, type ToolPhaseContext } from "./tool-phases.js";
-import { callArgumentSlots, callResultSlots, promptSlots, resourceSlots, type TextSlot, writeSlots } from "../formats/mcp-text.js";
+import {
+  callArgumentSlots,
+  callResultSlots,
+  promptSlots,
+  resourceSlots,
+  type TextSlot,
+  writeSlots,
+} from "../formats/mcp-text.js";
 
 /** What the guard decides of a request (server/mcp/intercept.ts `McpRequestDecision`). */
 export type GuardRequestDecision =
