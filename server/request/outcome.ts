@@ -4,6 +4,7 @@
  */
 import type { Evaluation, HookResults } from "../../core/index.js";
 import type { AttemptRecord } from "../logs/record.js";
+import { hookResultsJson } from "../logs/record-json.js";
 import type { CallFacts } from "../providers/kind.js";
 import type { StreamEnforcer } from "./stream-enforcer.js";
 import type { Leaf } from "./leaf.js";
@@ -78,7 +79,8 @@ export function hookResultsOf(leaf: Leaf | undefined, after: Evaluation | undefi
  */
 export function appendHookResults(text: string, body: Record<string, unknown>, hooks: HookResults): string {
   const end = text.lastIndexOf("}");
-  const member = `"hook_results":${JSON.stringify(hooks)}`;
+  // Written through the record's writer, which keeps each result's text: the record reuses it.
+  const member = `"hook_results":${hookResultsJson(hooks) ?? "null"}`;
   return `${text.slice(0, end)}${Object.keys(body).length ? "," : ""}${member}${text.slice(end)}`;
 }
 
