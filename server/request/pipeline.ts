@@ -8,7 +8,7 @@
  * from the open stage (`open.ts`, `hook-open.ts`).
  */
 import type { FastifyBaseLogger } from "fastify";
-import type { Evaluation, Guardrail, RequestType, Side } from "../../core/index.js";
+import type { Evaluation } from "../../core/index.js";
 import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { type AttemptRecord, buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
@@ -23,11 +23,12 @@ import type { UpstreamClient } from "../upstream/client.js";
 import { Answers } from "./output.js";
 import { recordFacts } from "./attempts.js";
 import { Abandoned, discardOutcome, type JsonOutcome, ok, type Outcome, type StreamOutcome } from "./outcome.js";
-import type { PhaseContext, Phases } from "./phases.js";
+import type { Phases } from "./phases.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import type { RequestGate } from "../request-gate.js";
 import { InputRuns, prepareTarget, type TargetPreparation } from "./target.js";
 import type { RelaySummary } from "./stream-enforcer.js";
+import type { HookContext, HookOrigin } from "./hook-open.js";
 import type { RequestContext } from "./context.js";
 import type { AnswerCache } from "./response-cache.js";
 import type { RetryTiming } from "./retry.js";
@@ -53,20 +54,14 @@ export interface ClosedDelivery {
 /** What `Pipeline.handle` gives the route to send: a JSON (or raw) answer, a stream, or nothing. */
 export type Delivery = JsonOutcome | StreamDelivery | ClosedDelivery;
 
-/** A hook call made ready by intake: the side's guardrails, what they read, and where the call came from. */
-export interface HookRun {
+/** A hook call made ready by intake (its side's guardrails and what they read), with where it came from. */
+export interface HookRun extends Omit<HookContext, "warnings" | "origin"> {
   id: string;
-  /** When the route began, from \`performance.now()\`. */
+  /** When the route began, from `performance.now()`. */
   started: number;
   route: string;
   identity: ApiKeyIdentity;
-  side: Side;
-  requestType: RequestType;
-  guardrails: Guardrail[];
-  request: Record<string, unknown>;
-  response: Record<string, unknown> | undefined;
-  phase: PhaseContext;
-  origin: { configId?: string; inline: readonly string[]; tryIt?: boolean };
+  origin: HookOrigin & { tryIt?: boolean };
 }
 
 /** How a request ended, as the pipeline hands it to the record: each stage's product, returned to it. */
