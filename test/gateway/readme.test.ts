@@ -1,6 +1,7 @@
 /**
- * The README's gateway examples, run as pasted against `examples/gateway.yaml`: every curl command
- * and the SDK example, with only the port changed.
+ * The README's gateway examples, and the stream examples of docs/streaming.md they link to, run as
+ * pasted against `examples/gateway.yaml`: every curl command and SDK example, with only the port
+ * changed.
  */
 import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -12,7 +13,23 @@ import { type RunningServer, startServer } from "../../server/lifecycle/serve.js
 const run = promisify(execFile);
 const root = path.join(import.meta.dirname, "../..");
 let server: RunningServer;
-let blocks: Array<{ lang: string; code: string }>;
+type Block = { lang: string; code: string };
+let blocks: Block[];
+let streamBlocks: Block[];
+
+/** The fenced blocks of one `## ` section of a Markdown file, pointed at the test server. */
+async function sectionBlocks(file: string, heading: string): Promise<Block[]> {
+  const text = await readFile(path.join(root, file), "utf8");
+  const start = text.indexOf(`## ${heading}`);
+  if (start === -1) throw new Error(`${file} has no section "${heading}"`);
+  const end = text.indexOf("\n## ", start + 1);
+  const section = text.slice(start, end === -1 ? undefined : end);
+  const address = new URL(server.url).host;
+  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    lang: m[1] as string,
+    code: (m[2] as string).replaceAll("127.0.0.1:8787", address),
+  }));
+}
 
 beforeAll(async () => {
   server = await startServer({
@@ -21,20 +38,14 @@ beforeAll(async () => {
     configPath: path.join(root, "examples/gateway.yaml"),
     logLevel: "error",
   });
-  const readme = await readFile(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Running the gateway");
-  const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end === -1 ? undefined : end);
-  const address = new URL(server.url).host;
-  blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
-    lang: m[1] as string,
-    code: (m[2] as string).replaceAll("127.0.0.1:8787", address),
-  }));
+  blocks = await sectionBlocks("README.md", "Running the gateway");
+  streamBlocks = await sectionBlocks("docs/streaming.md", "`hook_results` in a stream");
 });
 
 afterAll(() => server.stop());
 
-const curls = () => blocks.filter((b) => b.lang === "sh" && b.code.includes("curl "));
+const curlsOf = (list: Block[]) => list.filter((b) => b.lang === "sh" && b.code.includes("curl "));
+const curls = () => curlsOf(blocks);
 
 async function shell(code: string): Promise<string> {
   const { stdout } = await run("sh", ["-c", code], { timeout: 20_000 });
@@ -43,7 +54,8 @@ async function shell(code: string): Promise<string> {
 
 describe("README: Running the gateway", () => {
   it("has the curl examples this test expects", () => {
-    expect(curls()).toHaveLength(4);
+    expect(curls()).toHaveLength(3);
+    expect(curlsOf(streamBlocks)).toHaveLength(1);
   });
 
   it("the first curl passes with the mock's answer and hook_results", async () => {
@@ -59,19 +71,20 @@ describe("README: Running the gateway", () => {
   });
 
   it("the streaming curl carries hook_results first and last", async () => {
-    const events = (await shell(curls()[2]?.code ?? "")).split("\n\n").filter(Boolean);
+    const events = (await shell(curlsOf(streamBlocks)[0]?.code ?? "")).split("\n\n").filter(Boolean);
     expect(events[0]).toContain('"before_request_hooks"');
     expect(events.at(-2)).toContain('"after_request_hooks"');
     expect(events.at(-1)?.trim()).toBe("data: [DONE]");
   });
 
   it("the hook backend curl evaluates the saved config", async () => {
-    const body = JSON.parse(await shell(curls()[3]?.code ?? ""));
+    const body = JSON.parse(await shell(curls()[2]?.code ?? ""));
     expect(body).toMatchObject({ status: 446, verdict: false });
   });
 
   it("has the SDK examples this test expects", () => {
-    expect(blocks.filter((b) => b.lang === "js")).toHaveLength(3);
+    expect(blocks.filter((b) => b.lang === "js")).toHaveLength(2);
+    expect(streamBlocks.filter((b) => b.lang === "js")).toHaveLength(1);
   });
 
   it("the SDK example prints what its comment says", async () => {
@@ -90,10 +103,10 @@ describe("README: Running the gateway", () => {
   });
 
   it.each([
-    ["the 446 example reads the denying guardrails from both SDKs' thrown errors", 1, 2],
-    ["the streaming example reads both hook_results events from both SDKs", 2, 4],
-  ])("%s", async (_name, index, lines) => {
-    const example = blocks.filter((b) => b.lang === "js")[index];
+    ["the 446 example reads the denying guardrails from both SDKs' thrown errors", () => blocks, 1, 2],
+    ["the streaming example reads both hook_results events from both SDKs", () => streamBlocks, 0, 4],
+  ])("%s", async (_name, list, index, lines) => {
+    const example = list().filter((b) => b.lang === "js")[index];
     const dir = path.join(root, "node_modules/.cache/guardgate-readme");
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `example-${index}-${process.pid}.mjs`);
