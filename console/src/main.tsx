@@ -12,6 +12,7 @@ import { Evals } from "./pages/evals";
 import { Guardrails } from "./pages/guardrails";
 import { LogDetail } from "./pages/log-detail";
 import { Logs } from "./pages/logs";
+import { McpServers } from "./pages/mcp-servers";
 import { Models } from "./pages/models";
 import { Policies } from "./pages/policies";
 import { RESOURCES, ResourcePage } from "./pages/resources";
@@ -40,6 +41,7 @@ const PAGES: PageEntry[] = [
   { path: "guardrails", title: "Guardrails", role: "workspace_admin", workspace: true },
   { path: "configs", title: "Configs", role: "workspace_admin", workspace: true },
   { path: "policies", title: "Policies", role: "workspace_admin", workspace: true },
+  { path: "mcp-servers", title: "MCP servers", role: "workspace_admin", workspace: true },
   { path: "datasets", title: "Datasets", role: "workspace_admin", workspace: true },
   { path: "evals", title: "Evaluations", role: "workspace_admin" },
   ...RESOURCES.map((r) => ({ path: r.path, title: r.title, role: r.role, ...(r.workspace && { workspace: true }) })),
@@ -103,6 +105,8 @@ function Page({ entry, parts }: { entry: PageEntry; parts: string[] }) {
       return <Configs id={parts[1]} />;
     case "policies":
       return <Policies id={parts[1]} />;
+    case "mcp-servers":
+      return <McpServers name={parts[1]} />;
     case "datasets":
       return <Datasets id={parts[1]} />;
     case "evals":
