@@ -128,7 +128,9 @@ const mcp: Command = (argv) =>
       );
     }
     const servers =
-      action === "add" ? await readRecordFile<McpServerInput>(first as string, { one: "mcp_server", many: "mcp_servers" }) : [];
+      action === "add"
+        ? await readRecordFile<McpServerInput>(first as string, { one: "mcp_server", many: "mcp_servers", key: "name" })
+        : [];
     servers.forEach((input, index) => validateServer(input, `${first}: server ${index}`));
     const remote = remoteOf(values);
     const service = remote ? await remoteMcp(remote, values.organization, values.workspace) : await localMcp(values);

@@ -1,13 +1,15 @@
 /**
  * Reads the records an `apply` command saves: a JSON or YAML file holding one record, a list of
- * them, or an object with the list under the kind's plural name; each must be an object with an id.
+ * them, or an object with the list under the kind's plural name; each must be an object with its
+ * key (an id, or the name of a kind whose records are named, as MCP servers are).
  */
 import { readFile } from "node:fs/promises";
 import YAML from "yaml";
 import { UsageError } from "./store-access.js";
 
-/** The records of `file`; a file that cannot be read or parsed, or a record without an id, is a usage error. */
-export async function readRecordFile<T>(file: string, kind: { one: string; many: string }): Promise<T[]> {
+/** The records of `file`; a file that cannot be read or parsed, or a record without its key, is a usage error. */
+export async function readRecordFile<T>(file: string, kind: { one: string; many: string; key?: "id" | "name" }): Promise<T[]> {
+  const key = kind.key ?? "id";
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -26,7 +28,9 @@ export async function readRecordFile<T>(file: string, kind: { one: string; many:
   return list.map((item, index) => {
     if (!item || typeof item !== "object" || Array.isArray(item))
       throw new UsageError(`${file}: ${kind.one} ${index} is not an object`);
-    if (typeof (item as { id?: unknown }).id !== "string") throw new UsageError(`${file}: ${kind.one} ${index} needs an id`);
+    if (typeof (item as Record<string, unknown>)[key] !== "string") {
+      throw new UsageError(`${file}: ${kind.one} ${index} needs ${key === "id" ? "an id" : "a name"}`);
+    }
     return item as T;
   });
 }
