@@ -119,7 +119,7 @@ export const GATEWAY_ERRORS = {
   mcp_upstream_failed: {
     status: 502,
     meaning:
-      "the MCP server could not be reached, failed to initialize, or chose a revision the gateway does not speak; never with the server's credentials",
+      "the MCP server could not be reached, failed to initialize, or chose a revision the gateway does not speak, or its OAuth token endpoint gave no access token; never with the server's credentials",
   },
   custom_host_refused: { status: 400, meaning: "a custom host resolves to a private, link-local or metadata address" },
   custom_host_with_slug: {

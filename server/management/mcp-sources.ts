@@ -3,8 +3,9 @@
  * the caller's workspace with its credentials opened (an OAuth client's token fetched, cached and
  * renewed before it expires), and the pins the tool guard reads and writes.
  */
-import { outboundRequest } from "../../core/index.js";
+import { OutboundError, outboundRequest } from "../../core/index.js";
 import { TokenCache } from "../../core/internal.js";
+import { GatewayError } from "../errors.js";
 import type { McpServerRecord, SeenToolDefinition, ToolPinSource, ToolPinState } from "../sources/types.js";
 import type { McpCredentials, McpServerWithSecret, McpToolPin } from "../store/types.js";
 import type { ManagementContext } from "./context.js";
@@ -30,29 +31,49 @@ async function clientCredentialsToken(
   const basic = Buffer.from(
     `${encodeURIComponent(credentials.client_id!)}:${encodeURIComponent(credentials.client_secret!)}`,
   ).toString("base64");
-  const answer = await outboundRequest(oauth.token_url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", authorization: `Basic ${basic}` },
-    body: form.toString(),
-    timeout: 10_000,
-    maxResponseBytes: TOKEN_ANSWER_MAX_BYTES,
-    // A workspace admin's token endpoint obeys the public-only rule; the operator's may be private.
-    settings: {
-      allowPrivateAddresses: record.trusted || ctx.workspaceAddressPolicy.allowPrivate,
-      allowLoopback: ctx.workspaceAddressPolicy.allowLoopback,
-    },
-  });
+  // The token is the server's credential: a failure to get one is the server failing (502), and
+  // says why without quoting the answer (a token endpoint may echo what it was sent).
+  const failed = (why: string, cause?: unknown) =>
+    new GatewayError(
+      "mcp_upstream_failed",
+      `MCP server "${record.name}": no access token from its token endpoint: ${why}`,
+      cause === undefined ? undefined : { cause },
+    );
+  let answer: Awaited<ReturnType<typeof outboundRequest>>;
+  try {
+    answer = await outboundRequest(oauth.token_url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+        authorization: `Basic ${basic}`,
+      },
+      body: form.toString(),
+      timeout: 10_000,
+      maxResponseBytes: TOKEN_ANSWER_MAX_BYTES,
+      // A workspace admin's token endpoint obeys the workspace address policy; the operator's may
+      // be private (loopback included), as the operator's server itself may.
+      settings: {
+        allowPrivateAddresses: record.trusted || ctx.workspaceAddressPolicy.allowPrivate,
+        allowLoopback: ctx.workspaceAddressPolicy.allowLoopback,
+      },
+    });
+  } catch (error) {
+    // An OutboundError's message names the method and the URL without its query, never a header.
+    throw failed(error instanceof OutboundError ? error.message : "the call failed", error);
+  }
   let body: { access_token?: unknown; expires_in?: unknown } = {};
   try {
     body = JSON.parse(answer.body.toString("utf8")) as typeof body;
   } catch {
     // Judged below: no token.
   }
-  // The answer is never quoted: a token endpoint may echo what it was sent.
-  if (answer.status !== 200 || typeof body.access_token !== "string") {
-    throw new Error(`the token endpoint of MCP server "${record.name}" answered ${answer.status} without an access token`);
+  if (answer.status !== 200 || typeof body.access_token !== "string" || body.access_token === "") {
+    throw failed(`it answered ${answer.status} without an access token`);
   }
-  const lifetime = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in * 1000 : 3_600_000;
+  // RFC 6749 says a number; some endpoints send it as a numeric string.
+  const seconds = Number(body.expires_in);
+  const lifetime = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 3_600_000;
   return { token: body.access_token, renewAt: Date.now() + Math.max(lifetime - RENEW_EARLY_MS, lifetime / 2) };
 }
 

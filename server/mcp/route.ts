@@ -25,7 +25,8 @@ export function mcpRoutes(scope: FastifyInstance, gateway: McpGateway, bodyLimit
     if (reply.sent || reply.raw.headersSent) return;
     reply.hijack();
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    const rpcCode = status === 413 || status === 415 || status === 400 ? RPC.invalidRequest : RPC.transport;
+    const rpcCode =
+      status === 413 || status === 415 || status === 400 ? RPC.invalidRequest : status === 502 ? RPC.upstream : RPC.transport;
     writeRefusal(reply.raw, new McpMessageError(rpcCode, message, code ?? "mcp_invalid_message", status));
   });
   for (const method of ["GET", "POST", "DELETE"] as const) {
