@@ -196,6 +196,7 @@ describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, (
         "Guardrails",
         "Configs",
         "Policies",
+        "MCP servers",
         "Providers",
         "Plugin credentials",
         "API keys",
