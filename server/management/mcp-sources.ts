@@ -28,9 +28,18 @@ async function clientCredentialsToken(
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   if (oauth.scope) form.set("scope", oauth.scope);
   if (oauth.audience) form.set("audience", oauth.audience);
-  const basic = Buffer.from(
-    `${encodeURIComponent(credentials.client_id!)}:${encodeURIComponent(credentials.client_secret!)}`,
-  ).toString("base64");
+  // RFC 6749 §2.3.1: one method a request, either the form fields or HTTP Basic (each part
+  // form-encoded first).
+  let authorization: Record<string, string> = {};
+  if (oauth.token_endpoint_auth_method === "client_secret_post") {
+    form.set("client_id", credentials.client_id!);
+    form.set("client_secret", credentials.client_secret!);
+  } else {
+    const basic = Buffer.from(
+      `${encodeURIComponent(credentials.client_id!)}:${encodeURIComponent(credentials.client_secret!)}`,
+    ).toString("base64");
+    authorization = { authorization: `Basic ${basic}` };
+  }
   // The token is the server's credential: a failure to get one is the server failing (502), and
   // says why without quoting the answer (a token endpoint may echo what it was sent).
   const failed = (why: string, cause?: unknown) =>
@@ -46,7 +55,7 @@ async function clientCredentialsToken(
       headers: {
         "content-type": "application/x-www-form-urlencoded",
         accept: "application/json",
-        authorization: `Basic ${basic}`,
+        ...authorization,
       },
       body: form.toString(),
       timeout: 10_000,

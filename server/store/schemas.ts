@@ -296,6 +296,9 @@ export const toolControlsSchema = {
   additionalProperties: false,
 } as const;
 
+/** How the client authenticates to the token endpoint, named as RFC 8414 names them. */
+export const MCP_TOKEN_AUTH_METHODS = ["client_secret_basic", "client_secret_post"] as const;
+
 export const mcpOAuthSchema = {
   type: "object",
   description: "OAuth 2.0 client credentials grant: where the token is fetched; the client id and secret are credentials.",
@@ -303,6 +306,11 @@ export const mcpOAuthSchema = {
     token_url: { type: "string", pattern: "^https?://" },
     scope: { type: "string" },
     audience: { type: "string" },
+    token_endpoint_auth_method: {
+      type: "string",
+      enum: [...MCP_TOKEN_AUTH_METHODS],
+      description: "HTTP Basic (`client_secret_basic`, when absent) or form fields (`client_secret_post`).",
+    },
   },
   required: ["token_url"],
   additionalProperties: false,

@@ -1,7 +1,8 @@
 /**
  * The OAuth client credentials grant of a stored MCP server, end to end: a token endpoint on
- * 127.0.0.1 speaking RFC 6749 §4.4 (a form-encoded POST, the client authenticated by HTTP Basic,
- * a JSON answer with access_token and expires_in), an official-SDK server that records the bearer
+ * 127.0.0.1 speaking RFC 6749 §4.4 (a form-encoded POST, the client authenticated by HTTP Basic
+ * at /token and by form fields at /token-post, the other way refused; a JSON answer with
+ * access_token and expires_in), an official-SDK server that records the bearer
  * tokens it receives, and the official SDK client through a managed gateway. The token is fetched
  * once and shared by calls and sessions, fetched again once it is due, a token endpoint that fails
  * is a clear 502 to the client (the gateway goes on), and neither the client secret nor a token
@@ -53,13 +54,18 @@ let ws: string;
 /** Every answer a client received. */
 const answers: string[] = [];
 
-async function register(name: string, tokenPath = "/token"): Promise<void> {
+async function register(name: string, tokenPath = "/token", method?: string): Promise<void> {
   const created = await gw.call("POST", `/admin/v1/workspaces/${ws}/mcp-servers`, {
     key: gw.keys.admin_key,
     body: {
       name,
       url: upstream.url,
-      oauth: { token_url: `${tokenUrl}${tokenPath}`, scope: "tools.read tools.call", audience: "https://mcp.example" },
+      oauth: {
+        token_url: `${tokenUrl}${tokenPath}`,
+        scope: "tools.read tools.call",
+        audience: "https://mcp.example",
+        ...(method && { token_endpoint_auth_method: method }),
+      },
       credentials: { client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
     },
   });
@@ -126,11 +132,17 @@ beforeAll(async () => {
         form,
         basic: id !== undefined && secret !== undefined ? { id: formDecode(id), secret: formDecode(secret) } : null,
       });
-      const ok = req.method === "POST" && req.url === "/token" && form.grant_type === "client_credentials";
+      // Each path takes one client authentication method (RFC 8414 names) and refuses the other,
+      // and a request using both (RFC 6749 §2.3.1 allows one).
+      const inBody = form.client_id !== undefined || form.client_secret !== undefined;
+      const method = basic && !inBody ? "client_secret_basic" : inBody && !basic ? "client_secret_post" : "none";
+      const wanted = { "/token": "client_secret_basic", "/token-post": "client_secret_post" }[String(req.url)];
+      const ok = req.method === "POST" && method === wanted && form.grant_type === "client_credentials";
       if (endpoint.fail || !ok) {
         // As some endpoints do, the refusal quotes what it was sent: the gateway must not pass it on.
         res.writeHead(401, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "invalid_client", error_description: `refused ${secret ? formDecode(secret) : ""}` }));
+        const sent = secret ? formDecode(secret) : (form.client_secret ?? "");
+        res.end(JSON.stringify({ error: "invalid_client", error_description: `refused ${sent}` }));
         return;
       }
       const token = `tok-${endpoint.issued.length + 1}-a1b2c3d4e5`;
@@ -234,6 +246,67 @@ describe("OAuth client credentials for an MCP server", { timeout: 120_000 }, () 
     expect(down.body.error!.message).toMatch(
       /^MCP server "unreachable": no access token from its token endpoint: POST http:\/\/127\.0\.0\.1:1\/token: /,
     );
+  });
+
+  it("authenticates the client by form fields with client_secret_post, and by HTTP Basic when the setting says so", async () => {
+    await register("in-body", "/token-post", "client_secret_post");
+    const shown = await gw.call("GET", `/admin/v1/workspaces/${ws}/mcp-servers/in-body`, { key: gw.keys.admin_key });
+    answers.push(shown.text);
+    expect(shown.body.oauth.token_endpoint_auth_method).toBe("client_secret_post");
+    const before = endpoint.requests.length;
+    expect((await statelessList("in-body")).status).toBe(200);
+    expect(endpoint.requests.slice(before)).toEqual([
+      {
+        contentType: "application/x-www-form-urlencoded",
+        form: {
+          grant_type: "client_credentials",
+          scope: "tools.read tools.call",
+          audience: "https://mcp.example",
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+        },
+        basic: null,
+      },
+    ]);
+    expect(tokensSeen().at(-1)).toBe(`Bearer ${endpoint.issued.at(-1)}`);
+
+    // Each endpoint refuses the other method: the setting decides which one the gateway uses.
+    await register("basic-at-post", "/token-post", "client_secret_basic");
+    const refused = await statelessList("basic-at-post");
+    expect(refused.status).toBe(502);
+    expect(endpoint.requests.at(-1)!.basic).toEqual({ id: CLIENT_ID, secret: CLIENT_SECRET });
+    expect(endpoint.requests.at(-1)!.form.client_secret).toBeUndefined();
+    await register("post-at-basic", "/token", "client_secret_post");
+    expect((await statelessList("post-at-basic")).status).toBe(502);
+    // Changed to the method the endpoint takes, the server works.
+    const patched = await gw.call("PATCH", `/admin/v1/workspaces/${ws}/mcp-servers/post-at-basic`, {
+      key: gw.keys.admin_key,
+      body: { oauth: { token_url: `${tokenUrl}/token`, token_endpoint_auth_method: "client_secret_basic" } },
+    });
+    expect(patched.status).toBe(200);
+    expect((await statelessList("post-at-basic")).status).toBe(200);
+  });
+
+  it("refuses another token_endpoint_auth_method with a 400 naming the field and the methods", async () => {
+    for (const method of ["private_key_jwt", "none", "CLIENT_SECRET_POST"]) {
+      const created = await gw.call("POST", `/admin/v1/workspaces/${ws}/mcp-servers`, {
+        key: gw.keys.admin_key,
+        body: {
+          name: "jwt",
+          url: upstream.url,
+          oauth: { token_url: `${tokenUrl}/token`, token_endpoint_auth_method: method },
+          credentials: { client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+        },
+      });
+      answers.push(created.text);
+      expect(created.status).toBe(400);
+      expect(created.body.error.code).toBe("invalid_request");
+      expect(created.body.error.message).toBe(
+        'body.oauth.token_endpoint_auth_method: must be one of "client_secret_basic", "client_secret_post"',
+      );
+    }
+    const missing = await gw.call("GET", `/admin/v1/workspaces/${ws}/mcp-servers/jwt`, { key: gw.keys.admin_key });
+    expect(missing.status).toBe(404);
   });
 
   it("keeps the client secret and the tokens out of answers, log lines and request records", async () => {

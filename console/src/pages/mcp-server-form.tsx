@@ -18,7 +18,12 @@ export interface McpServerRecord {
   url: string;
   answers: "sse" | "json" | null;
   auth: "none" | "headers" | "bearer" | "oauth_client_credentials";
-  oauth: { token_url: string; scope?: string; audience?: string } | null;
+  oauth: {
+    token_url: string;
+    scope?: string;
+    audience?: string;
+    token_endpoint_auth_method?: TokenAuthMethod;
+  } | null;
   header_names: string[];
   has_credentials: boolean;
   trusted: boolean;
@@ -26,6 +31,9 @@ export interface McpServerRecord {
   pinning: "first_use" | "approval" | "off";
   tool_pack: "standard" | null;
 }
+
+/** How the client id and secret reach the token endpoint (RFC 8414 names). */
+type TokenAuthMethod = "client_secret_basic" | "client_secret_post";
 
 /** How the gateway authenticates to the server; "keep" leaves the held credentials as they are. */
 type AuthChoice = "keep" | McpServerRecord["auth"];
@@ -41,6 +49,7 @@ interface FormState {
   token_url: string;
   scope: string;
   audience: string;
+  token_endpoint_auth_method: TokenAuthMethod;
   client_id: string;
   client_secret: string;
   allowAll: boolean;
@@ -69,6 +78,7 @@ function stateOf(record: McpServerRecord | undefined): FormState {
     token_url: record?.oauth?.token_url ?? "",
     scope: record?.oauth?.scope ?? "",
     audience: record?.oauth?.audience ?? "",
+    token_endpoint_auth_method: record?.oauth?.token_endpoint_auth_method ?? "client_secret_basic",
     client_id: "",
     client_secret: "",
     allowAll: !record || record.tools.allow === "all",
@@ -104,6 +114,7 @@ function oauthOf(s: FormState): McpServerRecord["oauth"] {
     token_url: s.token_url.trim(),
     ...(s.scope.trim() && { scope: s.scope.trim() }),
     ...(s.audience.trim() && { audience: s.audience.trim() }),
+    token_endpoint_auth_method: s.token_endpoint_auth_method,
   };
 }
 
@@ -113,7 +124,12 @@ function authBody(s: FormState, record: McpServerRecord | undefined): Record<str
     case "keep": {
       if (record?.auth !== "oauth_client_credentials") return {};
       const oauth = oauthOf(s);
-      return JSON.stringify(oauth) === JSON.stringify(record.oauth) ? {} : { oauth };
+      // A record without the method uses HTTP Basic: the same setting, not a change.
+      const held = {
+        ...record.oauth,
+        token_endpoint_auth_method: record.oauth?.token_endpoint_auth_method ?? "client_secret_basic",
+      };
+      return JSON.stringify(oauth) === JSON.stringify(held) ? {} : { oauth };
     }
     case "none":
       return record ? { credentials: null, ...(record.oauth && { oauth: null }) } : {};
@@ -287,6 +303,12 @@ export function McpServerForm({
             </Field>
             <Field label="Audience">
               <input type="text" {...text("audience")} />
+            </Field>
+            <Field label="Client authentication" hint="How the client id and secret reach the token endpoint.">
+              <select {...text("token_endpoint_auth_method")}>
+                <option value="client_secret_basic">HTTP Basic (client_secret_basic)</option>
+                <option value="client_secret_post">form fields (client_secret_post)</option>
+              </select>
             </Field>
           </>
         )}
