@@ -2,62 +2,13 @@
  * The create and edit form of an MCP server (docs/mcp.md, "Servers in the store"). Credentials
  * are write-only: the admin API never returns them, so their fields always start empty and the
  * form says only whether some are held; an edit sends them only when they are replaced or removed,
- * and sends only the fields that changed (a URL sent again would mark an operator's server as a
- * workspace admin's).
+ * and sends only the fields that changed (mcp-server-body.ts).
  */
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { ApiError, call } from "../api";
 import { ErrorBox } from "../ui";
-
-/** An MCP server as the admin API answers it: never its credentials, only which kind is held. */
-export interface McpServerRecord {
-  id: string;
-  name: string;
-  transport: "streamable_http" | "sse";
-  url: string;
-  answers: "sse" | "json" | null;
-  auth: "none" | "headers" | "bearer" | "oauth_client_credentials";
-  oauth: {
-    token_url: string;
-    scope?: string;
-    audience?: string;
-    token_endpoint_auth_method?: TokenAuthMethod;
-  } | null;
-  header_names: string[];
-  has_credentials: boolean;
-  trusted: boolean;
-  tools: { allow: "all" | string[]; deny: string[] };
-  pinning: "first_use" | "approval" | "off";
-  tool_pack: "standard" | null;
-}
-
-/** How the client id and secret reach the token endpoint (RFC 8414 names). */
-type TokenAuthMethod = "client_secret_basic" | "client_secret_post";
-
-/** How the gateway authenticates to the server; "keep" leaves the held credentials as they are. */
-type AuthChoice = "keep" | McpServerRecord["auth"];
-
-interface FormState {
-  name: string;
-  transport: McpServerRecord["transport"];
-  url: string;
-  answers: "" | "sse" | "json";
-  auth: AuthChoice;
-  bearer_token: string;
-  headers: string;
-  token_url: string;
-  scope: string;
-  audience: string;
-  token_endpoint_auth_method: TokenAuthMethod;
-  client_id: string;
-  client_secret: string;
-  allowAll: boolean;
-  allow: string;
-  deny: string;
-  pinning: McpServerRecord["pinning"];
-  tool_pack: "" | "standard";
-}
+import { type AuthChoice, bodyOf, type FormState, type McpServerRecord, stateOf } from "./mcp-server-body";
 
 const AUTH_LABELS: Record<McpServerRecord["auth"], string> = {
   none: "None",
@@ -65,107 +16,6 @@ const AUTH_LABELS: Record<McpServerRecord["auth"], string> = {
   headers: "Static headers",
   oauth_client_credentials: "OAuth client credentials",
 };
-
-function stateOf(record: McpServerRecord | undefined): FormState {
-  return {
-    name: record?.name ?? "",
-    transport: record?.transport ?? "streamable_http",
-    url: record?.url ?? "",
-    answers: record?.answers ?? "",
-    auth: record ? "keep" : "none",
-    bearer_token: "",
-    headers: "",
-    token_url: record?.oauth?.token_url ?? "",
-    scope: record?.oauth?.scope ?? "",
-    audience: record?.oauth?.audience ?? "",
-    token_endpoint_auth_method: record?.oauth?.token_endpoint_auth_method ?? "client_secret_basic",
-    client_id: "",
-    client_secret: "",
-    allowAll: !record || record.tools.allow === "all",
-    allow: record && record.tools.allow !== "all" ? record.tools.allow.join(", ") : "",
-    deny: record?.tools.deny.join(", ") ?? "",
-    pinning: record?.pinning ?? "first_use",
-    tool_pack: record?.tool_pack ?? "",
-  };
-}
-
-/** Names separated by commas or lines. */
-function names(text: string): string[] {
-  return text
-    .split(/[,\n]/)
-    .map((n) => n.trim())
-    .filter(Boolean);
-}
-
-/** `name: value` lines as headers; throws on a line without a colon. */
-function headersOf(text: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of text.split("\n").map((l) => l.trim())) {
-    if (!line) continue;
-    const colon = line.indexOf(":");
-    if (colon <= 0) throw new Error("headers: write one header a line, as name: value");
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
-function oauthOf(s: FormState): McpServerRecord["oauth"] {
-  return {
-    token_url: s.token_url.trim(),
-    ...(s.scope.trim() && { scope: s.scope.trim() }),
-    ...(s.audience.trim() && { audience: s.audience.trim() }),
-    token_endpoint_auth_method: s.token_endpoint_auth_method,
-  };
-}
-
-/** The credentials and OAuth settings the chosen authentication sends; {} when nothing changes. */
-function authBody(s: FormState, record: McpServerRecord | undefined): Record<string, unknown> {
-  switch (s.auth) {
-    case "keep": {
-      if (record?.auth !== "oauth_client_credentials") return {};
-      const oauth = oauthOf(s);
-      // A record without the method uses HTTP Basic: the same setting, not a change.
-      const held = {
-        ...record.oauth,
-        token_endpoint_auth_method: record.oauth?.token_endpoint_auth_method ?? "client_secret_basic",
-      };
-      return JSON.stringify(oauth) === JSON.stringify(held) ? {} : { oauth };
-    }
-    case "none":
-      return record ? { credentials: null, ...(record.oauth && { oauth: null }) } : {};
-    case "bearer":
-      if (!s.bearer_token) throw new Error("bearer token: give the token to send");
-      return { credentials: { bearer_token: s.bearer_token }, ...(record?.oauth && { oauth: null }) };
-    case "headers": {
-      const headers = headersOf(s.headers);
-      if (!Object.keys(headers).length) throw new Error("headers: give at least one header");
-      return { credentials: { headers }, ...(record?.oauth && { oauth: null }) };
-    }
-    case "oauth_client_credentials":
-      if (!s.client_id || !s.client_secret) throw new Error("client credentials: give the client id and the client secret");
-      return { oauth: oauthOf(s), credentials: { client_id: s.client_id, client_secret: s.client_secret } };
-  }
-}
-
-/** The body of a create, or of an edit with only the fields that changed. */
-export function bodyOf(s: FormState, record: McpServerRecord | undefined): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
-    transport: s.transport,
-    url: s.url.trim(),
-    answers: s.answers || null,
-    tools: { allow: s.allowAll ? "all" : names(s.allow), deny: names(s.deny) },
-    pinning: s.pinning,
-    tool_pack: s.tool_pack || null,
-  };
-  const auth = authBody(s, record);
-  if (!record) {
-    const created = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null));
-    return { name: s.name.trim(), ...created, ...auth };
-  }
-  const before = record as unknown as Record<string, unknown>;
-  const changed = Object.entries(fields).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k] ?? null));
-  return { ...Object.fromEntries(changed), ...auth };
-}
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: ComponentChildren }) {
   return (

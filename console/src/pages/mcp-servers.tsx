@@ -10,7 +10,8 @@ import { admin, call, type List } from "../api";
 import { go, href } from "../router";
 import { useSession } from "../session";
 import { Await, DeleteButton, ErrorBox, Json, ListTable, PageHead, useLoad, when } from "../ui";
-import { heldCredentials, McpServerForm, type McpServerRecord } from "./mcp-server-form";
+import type { McpServerRecord } from "./mcp-server-body";
+import { heldCredentials, McpServerForm } from "./mcp-server-form";
 
 /** A pinned tool definition as the admin API answers it. */
 interface ToolPin {
