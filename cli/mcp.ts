@@ -1,8 +1,8 @@
 /**
- * `guardgate mcp add FILE | list | delete NAME | tools NAME | approve NAME TOOL`: a workspace's MCP
- * servers in the store, as the operator (docs/mcp.md). `add` creates or updates each server of a
- * JSON or YAML file by name, checked against the admin API's body schema; credentials are sealed
- * and never printed. `tools` lists the pinned tool definitions, the withheld ones flagged, and
+ * `guardgate mcp add FILE | list | show NAME | delete NAME | tools NAME | approve NAME TOOL`: a
+ * workspace's MCP servers in the store, as the operator (docs/mcp.md). `add` creates or updates
+ * each server of a JSON or YAML file by name, checked against the admin API's body schema;
+ * credentials are sealed and never printed (`show` says only which kind is held). `tools` lists the pinned tool definitions, the withheld ones flagged, and
  * `approve` makes the definition a tool awaits its pin. With `--url` (remote.ts), a running
  * gateway's, through its admin API.
  */
@@ -21,6 +21,7 @@ const ARGS = {
   usage: [
     "mcp add FILE [--workspace ID] [--organization ID] [--data-dir DIR | --url URL --api-key KEY]",
     "mcp list [--workspace ID] [--data-dir DIR | --url URL --api-key KEY]",
+    "mcp show NAME [--json] [--workspace ID] [--data-dir DIR | --url URL --api-key KEY]",
     "mcp delete NAME [--workspace ID] [--data-dir DIR | --url URL --api-key KEY]",
     "mcp tools NAME [--workspace ID] [--data-dir DIR | --url URL --api-key KEY]",
     "mcp approve NAME TOOL [--hash HASH] [--workspace ID] [--data-dir DIR | --url URL --api-key KEY]",
@@ -29,12 +30,15 @@ const ARGS = {
     "add FILE":
       'JSON or YAML: one server {name, url, transport?, credentials?, oauth?, tools?, pinning?,\ntool_pack?}, a list of them, or {"mcp_servers": [...]}; created, or updated when the\nworkspace has one of that name (docs/mcp.md)',
     list: "the workspace's MCP servers: name, URL, authentication (never the credentials), controls",
+    "show NAME":
+      "one server: its settings, which kind of credentials it holds (never a value) and its\npinned tools with their status",
     "delete NAME": "removes a server with its pinned tool definitions",
     "tools NAME": "the pinned tool definitions; `changed` and `unapproved` ones are withheld from clients",
     "approve NAME TOOL": "the definition the tool awaits becomes its pin; --hash makes it conditional",
   },
   flags: {
     workspace: { type: "string", value: "ID", help: "the workspace (default: the organization's first)" },
+    json: { type: "boolean", default: false, help: "show: print {server, pinned_tools} as JSON" },
     hash: { type: "string", value: "HASH", help: "approve only if this is still the definition awaiting approval" },
     organization: ORGANIZATION_FLAG,
     "data-dir": DATA_DIR_FLAG,
@@ -46,6 +50,7 @@ const ARGS = {
 interface McpBackend {
   list(): Promise<McpServer[]>;
   find(name: string): Promise<McpServer | undefined>;
+  get(name: string): Promise<McpServer>;
   create(input: McpServerInput): Promise<unknown>;
   update(name: string, patch: McpServerPatch): Promise<unknown>;
   delete(name: string): Promise<unknown>;
@@ -73,6 +78,7 @@ async function remoteMcp(
         throw error;
       }
     },
+    get: (name) => client.call<McpServer>("GET", one(name)),
     create: (input) => client.call("POST", base, input),
     update: (name, patch) => client.call("PATCH", one(name), patch),
     delete: (name) => client.call("DELETE", one(name)),
@@ -96,6 +102,7 @@ async function localMcp(values: {
     return {
       list: () => service.list(OPERATOR, ws),
       find: (name: string) => access.management.context.store.mcpServers.findByName(ws, name),
+      get: (name: string) => service.get(OPERATOR, ws, name),
       create: (input: McpServerInput) => service.create(OPERATOR, ws, input),
       update: (name: string, patch: McpServerPatch) => service.update(OPERATOR, ws, name, patch),
       delete: (name: string) => service.delete(OPERATOR, ws, name),
@@ -111,7 +118,43 @@ async function localMcp(values: {
 
 const validateServer = compileValidator<McpServerInput>(mcpServerCreateSchema);
 
-const NEEDS: Record<string, number> = { add: 1, list: 0, delete: 1, tools: 1, approve: 2 };
+const NEEDS: Record<string, number> = { add: 1, list: 0, show: 1, delete: 1, tools: 1, approve: 2 };
+
+/** A pinned tool as a line: name, status, pinned hash, and what a withheld one awaits. */
+function pinLine(pin: McpToolPin): string {
+  const flag = pin.status === "pinned" ? "" : `  WITHHELD (${pin.status}) awaiting ${pin.pending_hash}`;
+  return `${pin.tool}  ${pin.status}  ${pin.hash ?? "-"}${flag}`;
+}
+
+/** Which credentials a server holds, by kind and header names: never a value. */
+function heldCredentials(s: McpServer): string {
+  if (!s.has_credentials) return "none";
+  return s.header_names.length ? `${s.auth}, headers ${s.header_names.join(", ")}` : s.auth;
+}
+
+/** `show`'s text: one `field  value` line each, then the pinned tools. */
+function showLines(s: McpServer, pins: McpToolPin[]): string[] {
+  const oauth = s.oauth && [
+    `token_url ${s.oauth.token_url}`,
+    s.oauth.scope !== undefined && `scope ${s.oauth.scope}`,
+    s.oauth.audience !== undefined && `audience ${s.oauth.audience}`,
+    `client auth ${s.oauth.token_endpoint_auth_method ?? "client_secret_basic"}`,
+  ];
+  return [
+    `name         ${s.name}`,
+    `url          ${s.url}`,
+    `transport    ${s.transport}`,
+    `answers      ${s.answers ?? "default"}`,
+    `credentials  ${heldCredentials(s)}`,
+    ...(oauth ? [`oauth        ${oauth.filter(Boolean).join("  ")}`] : []),
+    `trusted      ${s.trusted ? "yes" : "no (workspace address policy)"}`,
+    `tools        ${s.tools.allow === "all" ? "all" : `allow ${s.tools.allow.join(",")}`}${s.tools.deny.length ? ` deny ${s.tools.deny.join(",")}` : ""}`,
+    `pinning      ${s.pinning}`,
+    `tool pack    ${s.tool_pack ?? "none"}`,
+    `pinned tools ${pins.length ? "" : "none"}`.trimEnd(),
+    ...pins.map((pin) => `  ${pinLine(pin)}`),
+  ];
+}
 
 const mcp: Command = (argv) =>
   runCommand("mcp", async () => {
@@ -119,7 +162,7 @@ const mcp: Command = (argv) =>
     const [action, first, second] = positionals;
     if (help || !action) return printHelp(ARGS, help);
     const needs = NEEDS[action];
-    if (needs === undefined) throw new UsageError(`unknown action "${action}"; use add, list, delete, tools or approve`);
+    if (needs === undefined) throw new UsageError(`unknown action "${action}"; use add, list, show, delete, tools or approve`);
     if ([first, second].slice(0, needs).some((p) => !p)) {
       throw new UsageError(
         action === "approve"
@@ -142,14 +185,16 @@ const mcp: Command = (argv) =>
           const deny = s.tools.deny.length ? ` deny ${s.tools.deny.join(",")}` : "";
           out(`${s.name}  ${s.url}  ${s.auth}  ${tools}${deny}  pinning ${s.pinning}  pack ${s.tool_pack ?? "none"}`);
         }
+      } else if (action === "show") {
+        const server = await service.get(first as string);
+        const pins = await service.pins(first as string);
+        if (values.json) out(JSON.stringify({ server, pinned_tools: pins }, null, 2));
+        else showLines(server, pins).forEach((line) => out(line));
       } else if (action === "delete") {
         await service.delete(first as string);
         out(`deleted MCP server ${first}`);
       } else if (action === "tools") {
-        for (const pin of await service.pins(first as string)) {
-          const flag = pin.status === "pinned" ? "" : `  WITHHELD (${pin.status}) awaiting ${pin.pending_hash}`;
-          out(`${pin.tool}  ${pin.status}  ${pin.hash ?? "-"}${flag}`);
-        }
+        for (const pin of await service.pins(first as string)) out(pinLine(pin));
       } else if (action === "approve") {
         const pin = await service.approve(first as string, second as string, values.hash);
         out(`approved ${pin.tool} of ${first}: pinned ${pin.hash}`);

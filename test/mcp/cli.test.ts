@@ -2,7 +2,7 @@
  * `guardgate mcp` as an operator runs it: the built CLI in a process of its own, against a managed
  * gateway listening on a free port (remote mode, through the admin API) and against its data
  * folder (local mode), with an official-SDK client and server on either side of the gateway.
- * Each action (add to create and to update, list, tools, approve, delete) and the usage errors;
+ * Each action (add to create and to update, list, show, tools, approve, delete) and the usage errors;
  * no output of any run holds the server's credentials.
  */
 import { execFile } from "node:child_process";
@@ -133,6 +133,51 @@ describe("guardgate mcp", { timeout: 120_000 }, () => {
     const [, pinned, pending] = echo!;
     expect(pending).not.toBe(pinned);
 
+    // One server: its settings, the kind of credentials held (never a value), its pinned tools.
+    const shown = await remote("show", "tools");
+    expect(shown.code).toBe(0);
+    const countPin = lines[0]!.split("  ")[2];
+    expect(shown.stdout).toBe(
+      [
+        "name         tools",
+        `url          ${upstream.url}`,
+        "transport    streamable_http",
+        "answers      default",
+        "credentials  bearer, headers x-api-key",
+        "trusted      yes",
+        "tools        allow echo,count",
+        "pinning      first_use",
+        "tool pack    standard",
+        "pinned tools",
+        `  count  pinned  ${countPin}`,
+        `  echo  changed  ${pinned}  WITHHELD (changed) awaiting ${pending}`,
+        "",
+      ].join("\n"),
+    );
+    const asJson = await remote("show", "tools", "--json");
+    expect(asJson.code).toBe(0);
+    const { server, pinned_tools } = JSON.parse(asJson.stdout) as {
+      server: Record<string, unknown>;
+      pinned_tools: Array<{ tool: string; status: string; hash: string; pending_hash: string | null }>;
+    };
+    expect(server).toMatchObject({
+      name: "tools",
+      url: upstream.url,
+      auth: "bearer",
+      header_names: ["x-api-key"],
+      has_credentials: true,
+      tools: { allow: ["echo", "count"], deny: [] },
+      tool_pack: "standard",
+    });
+    expect(server).not.toHaveProperty("credentials");
+    expect(pinned_tools.map(({ tool, status, hash, pending_hash }) => [tool, status, hash, pending_hash]).sort()).toEqual([
+      ["count", "pinned", countPin, null],
+      ["echo", "changed", pinned, pending],
+    ]);
+    // Local mode shows the same server.
+    const shownLocal = await mcp(["show", "tools", "--data-dir", gw.dir, "--workspace", ws]);
+    expect(shownLocal).toMatchObject({ code: 0, stdout: shown.stdout });
+
     // An approval of the definition since replaced is refused; of the one awaiting, made.
     const stale = await remote("approve", "tools", "echo", "--hash", pinned!);
     expect(stale.code).toBe(1);
@@ -154,6 +199,9 @@ describe("guardgate mcp", { timeout: 120_000 }, () => {
     const gone = await remote("tools", "tools");
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('MCP server "tools"');
+    const goneShow = await remote("show", "tools");
+    expect(goneShow.code).toBe(1);
+    expect(goneShow.stderr).toContain('MCP server "tools"');
 
     for (const output of [...outputs, gw.logLines.join("\n")]) {
       expect(output).not.toContain(BEARER);
@@ -161,7 +209,7 @@ describe("guardgate mcp", { timeout: 120_000 }, () => {
     }
   });
 
-  it("refuses a bad file before any call and says why; usage errors name what is missing", async () => {
+  it("refuses a bad file before any call and says why; shows an OAuth server without its client credentials; usage errors name what is missing", async () => {
     const unknownField = file("bad.json", { name: "x", url: "https://tools.example.com/mcp", bearer_token: BEARER });
     const bad = await remote("add", unknownField);
     expect(bad.code).not.toBe(0);
@@ -172,11 +220,35 @@ describe("guardgate mcp", { timeout: 120_000 }, () => {
     expect(noName.stderr).toContain("mcp_server 0 needs a name");
     expect((await remote("list")).stdout).toBe("");
 
+    // An OAuth server: its settings shown, the client id and secret never.
+    const secret = "cli-oauth-secret-4c1d9e";
+    const oauth = file("oauth.json", {
+      name: "crm",
+      url: "https://crm.example.com/mcp",
+      oauth: { token_url: "https://auth.example.com/token", scope: "tools", token_endpoint_auth_method: "client_secret_post" },
+      credentials: { client_id: "gateway-client-id", client_secret: secret },
+    });
+    expect(await remote("add", oauth)).toMatchObject({ code: 0 });
+    const crm = await remote("show", "crm");
+    expect(crm.code).toBe(0);
+    expect(crm.stdout).toContain("credentials  oauth_client_credentials\n");
+    expect(crm.stdout).toContain(
+      "oauth        token_url https://auth.example.com/token  scope tools  client auth client_secret_post\n",
+    );
+    expect(crm.stdout).toContain("pinned tools none\n");
+    expect((await remote("show", "crm", "--json")).stdout).toContain('"token_endpoint_auth_method": "client_secret_post"');
+    expect(await remote("delete", "crm")).toMatchObject({ code: 0 });
+    for (const output of outputs) {
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain("gateway-client-id");
+    }
+
     const unknown = await remote("frob");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown action "frob"');
     expect((await remote("approve", "tools")).stderr).toContain("approve needs a server NAME and a TOOL");
     expect((await remote("delete")).stderr).toContain("delete needs a server NAME");
+    expect(await remote("show")).toMatchObject({ code: 2, stderr: expect.stringContaining("show needs a server NAME") });
     const noWorkspace = await mcp(["list", "--url", url, "--api-key", gw.keys.admin_key]);
     expect(noWorkspace.code).toBe(2);
     expect(noWorkspace.stderr).toContain("--workspace is needed with --url");
