@@ -3,8 +3,9 @@
  * gateway over a real socket and an official-SDK MCP server on 127.0.0.1: a server registered
  * through the page's form with a bearer token, a tool whose description changed between two
  * client sessions shown withheld and flagged, approved from the page and served again, an edit
- * that keeps the held token, and a delete. The token is never in the page's HTML, nor in any
- * answer the page fetched, nor in the gateway's log.
+ * that keeps the held token, a switch to OAuth client credentials sent as form fields
+ * (client_secret_post), and a delete. The token and the client secret are never in the page's
+ * HTML, nor in any answer the page fetched, nor in the gateway's log.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -19,6 +20,7 @@ import { startStreamableServer, type TestMcpServer } from "../support/mcp-server
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
 const BEARER = "mcp-console-bearer-5e7a1c9d3b";
+const CLIENT_SECRET = "mcp-console-client-secret-8d2f";
 
 let upstream: TestMcpServer;
 let gw: ManagedTestGateway;
@@ -130,6 +132,28 @@ describe.skipIf(!haveChromium)("the MCP servers page in Chromium", { timeout: 12
     });
     expect(upstream.authorizations.at(-1)).toBe(`Bearer ${BEARER}`);
 
+    // OAuth client credentials with the client authenticated by form fields; the edit form then
+    // shows the method chosen, the client secret in no field.
+    await row.locator("button", { hasText: "Edit" }).click();
+    await form.locator("select[name=auth]").selectOption("oauth_client_credentials");
+    await form.locator("input[name=token_url]").fill("https://auth.example.com/token");
+    await form.locator("select[name=token_endpoint_auth_method]").selectOption("client_secret_post");
+    await form.locator("input[name=client_id]").fill("console-client");
+    await form.locator("input[name=client_secret]").fill(CLIENT_SECRET);
+    await form.locator("button[type=submit]").click();
+    await page.locator("tr[data-server=files] td[data-field=credentials]", { hasText: "oauth client credentials set" }).waitFor();
+    const oauth = await gw.call("GET", `/admin/v1/workspaces/${gw.keys.workspace_id}/mcp-servers/files`, {
+      key: gw.keys.admin_key,
+    });
+    expect(oauth.body).toMatchObject({
+      auth: "oauth_client_credentials",
+      oauth: { token_url: "https://auth.example.com/token", token_endpoint_auth_method: "client_secret_post" },
+    });
+    await row.locator("button", { hasText: "Edit" }).click();
+    expect(await form.locator("select[name=token_endpoint_auth_method]").inputValue()).toBe("client_secret_post");
+    expect(await form.locator("input[name=client_secret]").count()).toBe(0);
+    await form.locator("button", { hasText: "Cancel" }).click();
+
     const html = await page.content();
     await row.locator("button", { hasText: "Delete" }).click();
     await page.getByText("No MCP server registered in this workspace.").waitFor();
@@ -139,7 +163,10 @@ describe.skipIf(!haveChromium)("the MCP servers page in Chromium", { timeout: 12
 
     const fetched = await Promise.all(answers);
     expect(fetched.some((text) => text.includes('"has_credentials":true'))).toBe(true);
-    for (const text of [html, await page.content(), ...fetched, gw.logLines.join("\n")]) expect(text).not.toContain(BEARER);
+    for (const text of [html, await page.content(), ...fetched, gw.logLines.join("\n")]) {
+      expect(text).not.toContain(BEARER);
+      expect(text).not.toContain(CLIENT_SECRET);
+    }
     await context.close();
   });
 });
