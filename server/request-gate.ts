@@ -2,7 +2,7 @@
  * What the gateway asks of the management plane on the request path: may this caller use these
  * guardrails (its subscription plan, a feature flag), and may it call this provider and model now
  * (the admit stage: allow-list, rate limits, budgets)? Without a policy (a gateway run from a file) everything is allowed. The pipeline
- * calls it, and plan/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
+ * calls it, and routing/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
  * so it sits below all of them.
  */
 import type { Guardrail, RequestType } from "../core/index.js";
@@ -35,10 +35,10 @@ export interface RequestGate {
   admitCall?(identity: ApiKeyIdentity): Promise<void>;
 }
 
-/** Every guardrail a plan attaches, root and targets, both sides, each once. */
-export function planGuardrails(root: PlanLike): Guardrail[] {
+/** Every guardrail a routing attaches, root and targets, both sides, each once. */
+export function routingGuardrails(root: RoutingLike): Guardrail[] {
   const seen = new Set<Guardrail>();
-  const walk = (node: PlanLike): void => {
+  const walk = (node: RoutingLike): void => {
     for (const list of [node.input, node.output]) for (const g of [...list.sync, ...list.async]) seen.add(g);
     for (const target of node.targets ?? []) walk(target);
   };
@@ -46,9 +46,9 @@ export function planGuardrails(root: PlanLike): Guardrail[] {
   return [...seen];
 }
 
-/** The part of a plan node `planGuardrails` reads. */
-export interface PlanLike {
+/** The part of a routing node `routingGuardrails` reads. */
+export interface RoutingLike {
   input: { sync: Guardrail[]; async: Guardrail[] };
   output: { sync: Guardrail[]; async: Guardrail[] };
-  targets?: PlanLike[];
+  targets?: RoutingLike[];
 }

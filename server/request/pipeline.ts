@@ -1,6 +1,6 @@
 /**
  * The request pipeline (docs/architecture.md, "One request"), every surface's: for an inference
- * request, walk the routing plan's targets by strategy (single, fallback, loadbalance), each made
+ * request, walk the routing's targets by strategy (single, fallback, loadbalance), each made
  * ready (`target.ts`: policies, admit, input side) and called (`target-call.ts`: retry, mock, cache,
  * upstream; `output.ts`: the output side); for a hook call, the phases run whole with no target.
  * Each stage returns what it produced; the record is built here, once, when the answer is out (or
@@ -13,7 +13,7 @@ import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { type AttemptRecord, buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { Conversations } from "../providers/conversations.js";
@@ -110,7 +110,7 @@ function movesOn(status: number, codes: readonly number[] | undefined): boolean 
   return codes ? codes.includes(status) : !ok(status);
 }
 
-function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
+function pickWeighted(targets: RoutingNode[], random = Math.random): RoutingNode {
   const total = targets.reduce((sum, t) => sum + t.weight, 0);
   let point = random() * total;
   for (const target of targets) {
@@ -118,7 +118,7 @@ function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
     point -= target.weight;
     if (point < 0) return target;
   }
-  return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
+  return targets.filter((t) => t.weight > 0).at(-1) as RoutingNode;
 }
 
 /** Runs inference requests. */
@@ -144,14 +144,14 @@ export class Pipeline {
 
   /**
    * One inference request's life from its context (built by intake) to its answer: the walk over
-   * the plan's targets, the answer handed back to send, and the request log once the answer is out.
+   * the routing's targets, the answer handed back to send, and the request log once the answer is out.
    * With durable logs a JSON answer is handed back once its record is committed.
    */
   async handle(ctx: RequestContext): Promise<Delivery> {
     const inputs = new InputRuns();
     let outcome: Outcome;
     try {
-      outcome = await this.#node(ctx, ctx.plan.root, inputs);
+      outcome = await this.#node(ctx, ctx.routing.root, inputs);
     } catch (error) {
       if (!ctx.signal.aborted) throw error instanceof Abandoned ? error.cause : error;
       // The client left during a retry wait or an upstream call: nobody to answer.
@@ -225,15 +225,15 @@ export class Pipeline {
   }
 
   /**
-   * Walks a plan node's targets by strategy and returns the answer to send, carrying every attempt
+   * Walks a routing node's targets by strategy and returns the answer to send, carrying every attempt
    * made on the way (a fallback's earlier targets included).
    */
-  async #node(ctx: RequestContext, node: PlanNode, inputs: InputRuns): Promise<Outcome> {
+  async #node(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Promise<Outcome> {
     const targets = node.targets;
     if (!targets) return this.#leaf(ctx, node, inputs);
     const strategy = node.strategy ?? { mode: "single" };
     if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets), inputs);
-    if (strategy.mode === "single") return this.#node(ctx, targets[0] as PlanNode, inputs);
+    if (strategy.mode === "single") return this.#node(ctx, targets[0] as RoutingNode, inputs);
     const tried: AttemptRecord[] = [];
     for (const [index, target] of targets.entries()) {
       let outcome: Outcome;
@@ -253,7 +253,7 @@ export class Pipeline {
   }
 
   /** One target tried: prepared (an input deny or a refusal answers here), then called through the stack. */
-  async #leaf(ctx: RequestContext, target: PlanNode, inputs: InputRuns): Promise<Outcome> {
+  async #leaf(ctx: RequestContext, target: RoutingNode, inputs: InputRuns): Promise<Outcome> {
     const prepared = await prepareTarget(this.#preparation, ctx, target, performance.now(), inputs);
     if ("kind" in prepared) return prepared;
     const call: TargetCall = { ctx, leaf: prepared, attempt: 0, facts: {} };

@@ -10,7 +10,7 @@ import { describeError, errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import { InferenceIntake } from "../request/open.js";
 import type { Delivery, Pipeline } from "../request/pipeline.js";
-import type { PlanResolver } from "../plan/resolver.js";
+import type { RoutingResolver } from "../routing/resolver.js";
 
 /** Requests whose log record the handler has begun, so the error hook does not write a second. */
 const logged = new WeakSet<FastifyRequest>();
@@ -19,8 +19,8 @@ const logged = new WeakSet<FastifyRequest>();
 const NEVER_ABORTED = new AbortController().signal;
 
 /** Registers the inference routes. */
-export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, plans: PlanResolver, bodyLimit: number): void {
-  const intake = new InferenceIntake(plans);
+export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, routing: RoutingResolver, bodyLimit: number): void {
+  const intake = new InferenceIntake(routing);
   const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
     app.post(endpoint.route, (request, reply) => answer(endpoint, request, reply, intake, pipeline));

@@ -1,20 +1,20 @@
 /**
  * Resolves `x-gateway-config` (a saved config id or an inline JSON config, spec §4 rule 1) to a
- * plan. Plans are cached, so a config's guardrails are normalised once rather than per request;
+ * routing. Routings are cached, so a config's guardrails are normalised once rather than per request;
  * `invalidate` drops them when records change.
  */
 import { LRUCache } from "lru-cache";
 import { ConfigError, type Engine } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { planGuardrails, type RequestGate } from "../request-gate.js";
+import { routingGuardrails, type RequestGate } from "../request-gate.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
-import { buildPlan, EMPTY_PLAN, type Plan } from "./build.js";
+import { buildRouting, EMPTY_ROUTING, type Routing } from "./build.js";
 
-/** Options of the plan cache. */
-export interface PlanCacheOptions {
-  /** Plans kept; default 1000. */
+/** Options of the routing cache. */
+export interface RoutingCacheOptions {
+  /** Routings kept; default 1000. */
   max?: number;
-  /** How long a plan is reused before its records are read again; default 60 s. */
+  /** How long a routing is reused before its records are read again; default 60 s. */
   ttlMs?: number;
 }
 
@@ -22,59 +22,59 @@ function isInline(value: string): boolean {
   return value.startsWith("{");
 }
 
-/** Turns config headers into plans, with a bounded cache. */
-export class PlanResolver {
-  readonly #cache: LRUCache<string, Promise<Plan>>;
+/** Turns config headers into routings, with a bounded cache. */
+export class RoutingResolver {
+  readonly #cache: LRUCache<string, Promise<Routing>>;
 
   constructor(
     private readonly engine: Engine,
     private readonly configs: ConfigSource,
-    options: PlanCacheOptions = {},
+    options: RoutingCacheOptions = {},
     private readonly gate?: RequestGate,
     private readonly logger?: { warn(details: object, message: string): void },
   ) {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
   }
 
-  /** The plan for a header value; the empty plan when there is none. */
-  resolve(header: string | undefined, scope: Scope, label = "x-gateway-config"): Promise<Plan> {
+  /** The routing for a header value; the empty routing when there is none. */
+  resolve(header: string | undefined, scope: Scope, label = "x-gateway-config"): Promise<Routing> {
     const value = header?.trim();
-    if (!value) return Promise.resolve(EMPTY_PLAN);
+    if (!value) return Promise.resolve(EMPTY_ROUTING);
     const key = `${scope.workspaceId ?? ""}\0${value}`;
     const cached = this.#cache.get(key);
     if (cached) return cached;
-    const plan = (isInline(value) ? this.#inline(value, scope, label) : this.#saved(value, scope, label)).catch(
+    const routing = (isInline(value) ? this.#inline(value, scope, label) : this.#saved(value, scope, label)).catch(
       (error: unknown) => {
         this.#cache.delete(key);
         throw error;
       },
     );
-    this.#cache.set(key, plan);
-    return plan;
+    this.#cache.set(key, routing);
+    return routing;
   }
 
-  /** Builds the plan of a config object given directly (the hook routes), without caching. */
-  async build(config: Record<string, unknown>, scope: Scope, label: string): Promise<Plan> {
-    let plan: Plan;
+  /** Builds the routing of a config object given directly (the hook routes), without caching. */
+  async build(config: Record<string, unknown>, scope: Scope, label: string): Promise<Routing> {
+    let routing: Routing;
     try {
-      plan = await buildPlan(config, this.engine, scope);
+      routing = await buildRouting(config, this.engine, scope);
     } catch (error) {
       throw labelled(error, label);
     }
-    // Keys the peer gateway knows and guardgate does not act on: said once per plan built.
-    if (plan.warnings.length)
-      this.logger?.warn({ config: label, warnings: plan.warnings.map((w) => w.message) }, "config warnings");
-    // Plans are cached per workspace, and the management plane drops them when a plan changes.
-    await this.gate?.allowGuardrails(planGuardrails(plan.root), scope, label);
-    return plan;
+    // Keys the peer gateway knows and guardgate does not act on: said once per routing built.
+    if (routing.warnings.length)
+      this.logger?.warn({ config: label, warnings: routing.warnings.map((w) => w.message) }, "config warnings");
+    // Routings are cached per workspace, and the management plane drops them when an organization's plan changes.
+    await this.gate?.allowGuardrails(routingGuardrails(routing.root), scope, label);
+    return routing;
   }
 
-  /** Drops every cached plan: call when a config, guardrail or plugin changes. */
+  /** Drops every cached routing: call when a config, guardrail or plugin changes. */
   invalidate(): void {
     this.#cache.clear();
   }
 
-  async #inline(value: string, scope: Scope, label: string): Promise<Plan> {
+  async #inline(value: string, scope: Scope, label: string): Promise<Routing> {
     let config: unknown;
     try {
       config = JSON.parse(value);
@@ -87,12 +87,12 @@ export class PlanResolver {
     return this.build(config as Record<string, unknown>, scope, label);
   }
 
-  async #saved(id: string, scope: Scope, label: string): Promise<Plan> {
+  async #saved(id: string, scope: Scope, label: string): Promise<Routing> {
     const record = await this.configs.get(id, scope);
     if (!record) throw new GatewayError("unknown_config", `${label}: no config with id "${id}"`);
-    const plan = await this.build(record.config, scope, `config "${id}"`);
+    const routing = await this.build(record.config, scope, `config "${id}"`);
     // A saved config's guardrails, inline or not, were written by an admin: their ids are saved ids.
-    return { ...plan, configId: id, inlineGuardrails: [] };
+    return { ...routing, configId: id, inlineGuardrails: [] };
   }
 }
 
