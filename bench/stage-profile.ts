@@ -24,7 +24,7 @@ const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
     "intake",
     /^server\/(routes\/|request\/(open|hook-open|headers|metadata|request-shape|hook-targets|context)\.js$|formats\/|auth[^/]*\.js$|app\.js$|gateway-headers\.js$|schema\.js$)/,
   ],
-  ["routing", /^server\/(routing\/|policies\/|request\/routing\.js$)/],
+  ["routing", /^server\/(routing\/|policies\/)/],
   [
     "enforce",
     /^(core\/|plugins\/|server\/(request\/(phases|input-coverage|stream-coverage|plugin-credentials|judge-endpoints|target)\.js$|request-gate\.js$|limits\/|management\/store-gate\.js$))/,

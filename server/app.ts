@@ -281,6 +281,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     typeof logBodies === "function" ? logBodies : () => logBodies,
   );
   const pipeline = new Pipeline({
+    routing,
     providers: providerResolver,
     phases,
     upstream,
@@ -403,7 +404,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
       done(null, payload);
     });
-    inferenceRoutes(scope, pipeline, routing, bodyLimit);
+    inferenceRoutes(scope, pipeline, bodyLimit);
     responsesRoutes(scope, conversations, { routing, providers: providerResolver, upstream });
     const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
     countTokensRoute(scope, counter, routing);

@@ -27,7 +27,6 @@ import type { ProviderResolver } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 import { hookTargets } from "./hook-targets.js";
 import { metadataOf } from "./metadata.js";
-import { routingOf } from "./routing.js";
 
 /** A hook call as its route read it off the wire. */
 export interface HookCall {
@@ -156,7 +155,7 @@ export class HookIntake {
 
   /** The guardrails of one side of a config's routing. */
   async #configured(config: string | Record<string, unknown> | undefined, side: Side, scope: Scope) {
-    const routing = await routingOf(this.deps.routing, config, scope, "config");
+    const routing = await this.deps.routing.resolve(config, scope, "config");
     const list = routing.root[side];
     const origin: HookOrigin = { ...(routing.configId && { configId: routing.configId }), inline: routing.inlineGuardrails };
     return { guardrails: [...list.sync, ...list.async], warnings: routing.warnings, origin, root: routing.root };

@@ -16,7 +16,6 @@ import type { RoutingResolver } from "../routing/resolver.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import { callerCredentials, headerProviderSettings, NO_CALLER, NO_HEADER_PROVIDER, strictCompliance } from "./headers.js";
 import { metadataHeader } from "./metadata.js";
-import { routingOf } from "./routing.js";
 import { assertRequestShape } from "./request-shape.js";
 
 /** What intake reads of an HTTP request; a fastify request is one. */
@@ -71,7 +70,7 @@ export class InferenceIntake {
     const config = headerValue(headers, HEADER.config);
     // Without the header the opened context's empty routing stands, with no wait for it.
     const routing =
-      config === undefined ? ctx.routing : await routingOf(this.routing, config, { workspaceId: ctx.identity.workspaceId });
+      config === undefined ? ctx.routing : await this.routing.resolve(config, { workspaceId: ctx.identity.workspaceId });
     const metadata = metadataHeader(headerValue(headers, HEADER.metadata));
     return { ...ctx, strict, headerProvider, caller, routing, metadata };
   }

@@ -10,7 +10,6 @@ import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { callerCredentials, headerProviderSettings } from "../request/headers.js";
-import { routingOf } from "../request/routing.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 
 /** Registers the token count route. */
@@ -26,7 +25,7 @@ export function countTokensRoute(app: FastifyInstance, counter: TokenCounter, ro
       identity,
       headers: request.headers,
       body: request.body,
-      routing: await routingOf(routing, headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
+      routing: await routing.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
       headerProvider: headerProviderSettings(request.headers),
       caller: callerCredentials(request.headers),
       signal: controller.signal,

@@ -10,7 +10,6 @@ import { upstreamHeaders, passedBackHeaders } from "../request/upstream-headers.
 import { endpointAt } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { callerCredentials, headerProviderSettings } from "../request/headers.js";
-import { routingOf } from "../request/routing.js";
 import type { RoutingNode } from "../routing/build.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 import type { IdRoute, ProviderCall } from "../providers/kind.js";
@@ -55,7 +54,7 @@ export async function forwardIdRoute(
 ): Promise<ForwardedAnswer | undefined> {
   const headers = request.headers;
   const scope = { workspaceId };
-  const routing = await routingOf(deps.routing, headerValue(headers, HEADER.config), scope);
+  const routing = await deps.routing.resolve(headerValue(headers, HEADER.config), scope);
   const settings = firstTarget(routing.root).settings;
   const header = headerProviderSettings(headers);
   // Nothing names a provider: there is nowhere else the response could be.

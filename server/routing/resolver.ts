@@ -36,9 +36,15 @@ export class RoutingResolver {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
   }
 
-  /** The routing for a header value; the empty routing when there is none. */
-  resolve(header: string | undefined, scope: Scope, label = "x-gateway-config"): Promise<Routing> {
-    const value = header?.trim();
+  /**
+   * A request's routing, the one way for every route: a saved config's id or inline JSON text (the
+   * `x-gateway-config` header, or a hook body's `config` string) through the cache, a config object
+   * (a hook body's `config`) built; the empty routing when there is none. `label` names where it
+   * came from in errors.
+   */
+  resolve(config: string | Record<string, unknown> | undefined, scope: Scope, label = "x-gateway-config"): Promise<Routing> {
+    if (typeof config === "object") return this.build(config, scope, label);
+    const value = config?.trim();
     if (!value) return Promise.resolve(EMPTY_ROUTING);
     const key = `${scope.workspaceId ?? ""}\0${value}`;
     const cached = this.#cache.get(key);
