@@ -18,7 +18,7 @@ import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.j
 import type { AddressPolicy } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
-import type { GatewayFile } from "./config-file.js";
+import type { GatewayFile } from "./sources/config-file.js";
 import { checkFile } from "./file-check.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { GATEWAY_ERRORS } from "./error-codes.js";

@@ -5,7 +5,7 @@
  */
 import { ConfigError, type Engine, type Side } from "../core/index.js";
 import { prepareGuardrail } from "../core/internal.js";
-import type { GatewayFile } from "./config-file.js";
+import type { GatewayFile } from "./sources/config-file.js";
 import { buildRouting } from "./routing/build.js";
 import { isKnownProvider, isLocalKind, unknownProviderProblem } from "./providers/catalog.js";
 import { checkProviderOptions } from "./providers/options.js";

@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ReloadReport } from "../admin/reload-report.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
-import { type GatewayFile, loadGatewayFile } from "../config-file.js";
+import { type GatewayFile, loadGatewayFile } from "../sources/config-file.js";
 import { OPERATOR } from "../management/actor.js";
 import type { Management } from "../management/index.js";
 import type { GatewaySources } from "../management/gateway-sources.js";

@@ -12,7 +12,7 @@ import { adminPlugin } from "../admin/plugin.js";
 import type { ReloadReport, SeedReport } from "../admin/reload-report.js";
 import { consolePlugin } from "../console/plugin.js";
 import type { AppOptions } from "../app.js";
-import { type GatewayFile, loadGatewayFile } from "../config-file.js";
+import { type GatewayFile, loadGatewayFile } from "../sources/config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
 import { LimitEnforcer } from "../limits/enforcer.js";
 import { connectRedis } from "../limits/redis-connection.js";

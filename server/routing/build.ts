@@ -79,6 +79,17 @@ export interface Routing {
   inlineGuardrails: readonly string[];
 }
 
+/** Every guardrail a routing attaches, root and targets, both sides, each once. */
+export function routingGuardrails(root: RoutingNode): Guardrail[] {
+  const seen = new Set<Guardrail>();
+  const walk = (node: RoutingNode): void => {
+    for (const list of [node.input, node.output]) for (const g of [...list.sync, ...list.async]) seen.add(g);
+    for (const target of node.targets ?? []) walk(target);
+  };
+  walk(root);
+  return [...seen];
+}
+
 const EMPTY_LIST = (key: string): GuardrailList => ({ key, sync: [], async: [] });
 
 /** The routing of a request with no config: one root target, no guardrails. */

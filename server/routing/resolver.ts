@@ -4,11 +4,19 @@
  * `invalidate` drops them when records change.
  */
 import { LRUCache } from "lru-cache";
-import { ConfigError, type Engine } from "../../core/index.js";
+import { ConfigError, type Engine, type Guardrail } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import { routingGuardrails, type RequestGate } from "../request-gate.js";
 import type { ConfigSource, Scope } from "../sources/types.js";
-import { buildRouting, EMPTY_ROUTING, type Routing } from "./build.js";
+import { buildRouting, EMPTY_ROUTING, type Routing, routingGuardrails } from "./build.js";
+
+/**
+ * What the resolver asks of the request gate (`RequestGate` in server/request-gate.ts is one): may
+ * the caller use these guardrails. Declared here so the two need not import each other.
+ */
+export interface GuardrailGate {
+  /** Refuses guardrails the caller's organization may not use; `where` names their origin. */
+  allowGuardrails(guardrails: readonly Guardrail[], scope: Scope, where: string): Promise<void>;
+}
 
 /** Options of the routing cache. */
 export interface RoutingCacheOptions {
@@ -30,7 +38,7 @@ export class RoutingResolver {
     private readonly engine: Engine,
     private readonly configs: ConfigSource,
     options: RoutingCacheOptions = {},
-    private readonly gate?: RequestGate,
+    private readonly gate?: GuardrailGate,
     private readonly logger?: { warn(details: object, message: string): void },
   ) {
     this.#cache = new LRUCache({ max: options.max ?? 1000, ttl: options.ttlMs ?? 60_000 });
