@@ -81,7 +81,7 @@ export async function runFleetBenchmark(): Promise<void> {
     const rows: Row[] = [];
     for (const n of [1, 2, 3]) {
       const used = ports.slice(0, n);
-      // Warm-up: plans cached, workers started, connections open.
+      // Warm-up: routings cached, workers started, connections open.
       await Promise.all(used.map((port) => load(port, 2)));
       const share = Math.max(1, Math.round(connections / n));
       const results = await Promise.all(used.map((port) => load(port, share)));

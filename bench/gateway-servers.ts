@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../server/app.js";
-import type { GatewayFile } from "../server/config-file.js";
+import type { GatewayFile } from "../server/sources/config-file.js";
 import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { benchMcpServers, startBenchMcpServer } from "./mcp-bench.js";

@@ -30,7 +30,7 @@
  *
  * guardgate's rows with and without the pack are also profiled (stage-profile.ts): one more paced
  * run each under the V8 CPU profiler divides their CPU per request between the stages of the
- * request path (intake, plan, enforce, call, relay, record). With `--stages`, only the floor and
+ * request path (intake, routing, enforce, call, relay, record). With `--stages`, only the floor and
  * those two rows and the peer's are measured, with the path targets: no guardrails ≥ 0.6 and the
  * pack ≥ 0.4 of the floor's throughput and ≥ 3× the peer's, the pack's CPU per request ≤ 1.6× the
  * floor's at the paced rate, its p99 at 32 connections ≤ 2.5× the floor's

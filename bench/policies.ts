@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine } from "../index.js";
-import { EMPTY_PLAN } from "../server/plan/build.js";
+import { EMPTY_ROUTING } from "../server/routing/build.js";
 import { PolicyAttacher, preparePolicyGuardrails } from "../server/policies/attach.js";
 import { replay } from "../server/policies/replay.js";
 import type { PolicyRecord } from "../server/sources/types.js";
@@ -40,16 +40,16 @@ async function main(): Promise<void> {
     for (const count of [1, 20, 100]) {
       const listed = policies(count);
       const attacher = new PolicyAttacher(engine, { forWorkspace: async () => listed });
-      for (let i = 0; i < 10_000; i++) await attacher.attach(EMPTY_PLAN, request);
+      for (let i = 0; i < 10_000; i++) await attacher.attach(EMPTY_ROUTING, request);
       const hits = 100_000;
       let started = performance.now();
-      for (let i = 0; i < hits; i++) await attacher.attach(EMPTY_PLAN, request);
+      for (let i = 0; i < hits; i++) await attacher.attach(EMPTY_ROUTING, request);
       const cached = ((performance.now() - started) * 1000) / hits;
       const misses = count >= 100 ? 200 : 1000;
       started = performance.now();
       for (let i = 0; i < misses; i++) {
         attacher.invalidate();
-        await attacher.attach(EMPTY_PLAN, request);
+        await attacher.attach(EMPTY_ROUTING, request);
       }
       const prepared = ((performance.now() - started) * 1000) / misses;
       attach.push({ policies: count, cached_us: Number(cached.toFixed(2)), prepared_us: Number(prepared.toFixed(1)) });

@@ -14,7 +14,7 @@
 import type { Profiler } from "node:inspector";
 
 /** The stages, in the order a request passes through them. */
-export const STAGES = ["intake", "plan", "enforce", "call", "relay", "record", "gateway other", "framework"] as const;
+export const STAGES = ["intake", "routing", "enforce", "call", "relay", "record", "gateway other", "framework"] as const;
 
 export type Stage = (typeof STAGES)[number];
 
@@ -24,7 +24,7 @@ const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
     "intake",
     /^server\/(routes\/|request\/(open|hook-open|headers|metadata|request-shape|hook-targets|context)\.js$|formats\/|auth[^/]*\.js$|app\.js$|gateway-headers\.js$|schema\.js$)/,
   ],
-  ["plan", /^server\/(plan\/|policies\/|request\/plan\.js$)/],
+  ["routing", /^server\/(routing\/|policies\/)/],
   [
     "enforce",
     /^(core\/|plugins\/|server\/(request\/(phases|input-coverage|stream-coverage|plugin-credentials|judge-endpoints|target)\.js$|request-gate\.js$|limits\/|management\/store-gate\.js$))/,

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createEngine, type Engine } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
-import { loadGatewayFile } from "../server/config-file.js";
+import { loadGatewayFile } from "../server/sources/config-file.js";
 import { type EvalTarget, evaluate } from "../server/quality/eval.js";
 import { missedThresholds, renderEvalReport } from "../server/quality/eval-report.js";
 import { OPERATOR } from "../server/management/actor.js";

@@ -6,7 +6,7 @@
  */
 import { type CheckInfo, createEngine, GuardgateError, type JsonSchema, type PluginInfo } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
-import { loadGatewayFile } from "../server/config-file.js";
+import { loadGatewayFile } from "../server/sources/config-file.js";
 import { type CommandArgs, type Flag, parseCommand, printHelp } from "./args.js";
 import type { Command } from "./command.js";
 

@@ -5,9 +5,9 @@
  */
 import { createEngine, type Engine, GuardgateError } from "../core/index.js";
 import { builtinPlugins } from "../plugins/builtin.js";
-import { loadGatewayFile } from "../server/config-file.js";
+import { loadGatewayFile } from "../server/sources/config-file.js";
 import { Management } from "../server/management/index.js";
-import { validateGatewayConfig } from "../server/plan/schema.js";
+import { validateGatewayConfig } from "../server/routing/schema.js";
 import { isKnownProvider } from "../server/providers/catalog.js";
 import { checkProviderOptions } from "../server/providers/options.js";
 import { openStore } from "../server/store/open.js";

@@ -18,7 +18,7 @@ import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.j
 import type { AddressPolicy } from "../core/internal.js";
 import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
-import type { GatewayFile } from "./config-file.js";
+import type { GatewayFile } from "./sources/config-file.js";
 import { checkFile } from "./file-check.js";
 import { answerClientError, ConnectionTracker } from "./connections.js";
 import { GATEWAY_ERRORS } from "./error-codes.js";
@@ -33,7 +33,7 @@ import { Phases } from "./request/phases.js";
 import type { RequestGate } from "./request-gate.js";
 import { type AnswerCache, ResponseCache, type ResponseCacheOptions } from "./request/response-cache.js";
 import type { RetryTiming } from "./request/retry.js";
-import { type PlanCacheOptions, PlanResolver } from "./plan/resolver.js";
+import { type RoutingCacheOptions, RoutingResolver } from "./routing/resolver.js";
 import { PolicyAttacher } from "./policies/attach.js";
 import { ProviderResolver } from "./providers/resolve.js";
 import { healthRoute } from "./routes/health.js";
@@ -109,7 +109,7 @@ export interface AppOptions {
   cache?: ResponseCacheOptions;
   /** A shared response cache (Redis) in place of the in-memory one. */
   answerCache?: AnswerCache;
-  planCache?: PlanCacheOptions;
+  routingCache?: RoutingCacheOptions;
   /** Keep request and response bodies in the request log: always, never, or as each request's workspace says. */
   logBodies?: boolean | ((workspaceId: string) => Promise<boolean>);
   /** Where Responses answered through chat are kept (the store's); in memory otherwise. */
@@ -128,8 +128,8 @@ export interface GuardgateHandle {
   guardrails: GuardrailSource;
   configs: ConfigSource;
   logSink: RequestLogSink;
-  /** Drops cached plans and policy sets; call after a config, guardrail, policy or plugin changed. */
-  invalidatePlans(): void;
+  /** Drops cached routings and policy sets; call after a config, guardrail, policy or plugin changed. */
+  invalidateRouting(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
   /** Resolves once every request log begun so far has reached the log sink. */
@@ -258,7 +258,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     customHosts: upstreamCustomHosts(settings.custom_hosts),
     ...options.upstream,
   });
-  const plans = new PlanResolver(engine, configs, options.planCache, options.gate, app.log);
+  const routing = new RoutingResolver(engine, configs, options.routingCache, options.gate, app.log);
   const requestGate = options.gate;
   const attacher =
     options.policies &&
@@ -281,6 +281,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     typeof logBodies === "function" ? logBodies : () => logBodies,
   );
   const pipeline = new Pipeline({
+    routing,
     providers: providerResolver,
     phases,
     upstream,
@@ -339,8 +340,8 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     guardrails,
     configs,
     logSink,
-    invalidatePlans: () => {
-      plans.invalidate();
+    invalidateRouting: () => {
+      routing.invalidate();
       attacher?.invalidate();
     },
     closeConnections: () => connections.closeAll(),
@@ -403,10 +404,10 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
       if (typeof id === "string" && request.identity) recentRequests.add(id, request.identity.workspaceId);
       done(null, payload);
     });
-    inferenceRoutes(scope, pipeline, plans, bodyLimit);
-    responsesRoutes(scope, conversations, { plans, providers: providerResolver, upstream });
+    inferenceRoutes(scope, pipeline, bodyLimit);
+    responsesRoutes(scope, conversations, { routing, providers: providerResolver, upstream });
     const counter = new TokenCounter({ providers: providerResolver, upstream, ...(requestGate && { gate: requestGate }) });
-    countTokensRoute(scope, counter, plans);
+    countTokensRoute(scope, counter, routing);
   });
   await app.register(async (scope) => {
     requireApiKey(scope, apiKeys, authThrottle);
@@ -417,7 +418,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     hookRoutes(scope, {
       registry: engine.registry,
       pipeline,
-      plans,
+      routing,
       guardrails,
       ...(options.gate && { gate: options.gate }),
       ...(attacher && { policies: attacher, providers: providerResolver }),

@@ -11,7 +11,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { GatewayError } from "./errors.js";
 import type { Endpoint } from "./formats/endpoints.js";
-import type { Plan, PlanNode } from "./plan/build.js";
+import type { Routing, RoutingNode } from "./routing/build.js";
 import type { RequestGate } from "./request-gate.js";
 import { translationOf } from "./providers/send.js";
 import { kindOf } from "./providers/catalog.js";
@@ -34,7 +34,7 @@ export interface TokenCountRequest {
   identity: ApiKeyIdentity;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
-  plan: Plan;
+  routing: Routing;
   headerProvider: HeaderProviderSettings;
   caller: CallerCredentials;
   signal: AbortSignal;
@@ -56,9 +56,9 @@ export interface TokenCounterDeps {
 }
 
 /** The target a count goes to: a config's first target, followed down (a count does not fall back). */
-function firstTarget(node: PlanNode): PlanNode {
+function firstTarget(node: RoutingNode): RoutingNode {
   let at = node;
-  while (at.targets?.length) at = at.targets[0] as PlanNode;
+  while (at.targets?.length) at = at.targets[0] as RoutingNode;
   return at;
 }
 
@@ -68,7 +68,7 @@ export class TokenCounter {
 
   /** The provider's answer to the count, or a GatewayError refusing it. */
   async count(request: TokenCountRequest): Promise<TokenCountAnswer> {
-    const target = firstTarget(request.plan.root);
+    const target = firstTarget(request.routing.root);
     // Of the target's override_params only the model applies: the count takes no sampling fields.
     const override = target.settings.overrideParams.model;
     let body = override === undefined ? request.body : { ...request.body, model: override };

@@ -1,12 +1,12 @@
 /**
  * A config file's records checked against the engine before the gateway serves them: every
  * guardrail prepares, every provider is known and reachable, every plugin credential fits its
- * plugin and every config builds a routing plan. A failure names its path in the file.
+ * plugin and every config builds a routing. A failure names its path in the file.
  */
 import { ConfigError, type Engine, type Side } from "../core/index.js";
 import { prepareGuardrail } from "../core/internal.js";
-import type { GatewayFile } from "./config-file.js";
-import { buildPlan } from "./plan/build.js";
+import type { GatewayFile } from "./sources/config-file.js";
+import { buildRouting } from "./routing/build.js";
 import { isKnownProvider, isLocalKind, unknownProviderProblem } from "./providers/catalog.js";
 import { checkProviderOptions } from "./providers/options.js";
 import { DEFAULT_WORKSPACE } from "./sources/from-file.js";
@@ -50,7 +50,7 @@ export async function checkFile(file: GatewayFile, engine: Engine): Promise<void
   }
   for (const [index, config] of (file.configs ?? []).entries()) {
     try {
-      await buildPlan(config.config, engine, { workspaceId: config.workspace ?? DEFAULT_WORKSPACE });
+      await buildRouting(config.config, engine, { workspaceId: config.workspace ?? DEFAULT_WORKSPACE });
     } catch (error) {
       if (error instanceof ConfigError) {
         throw new ConfigError(

@@ -2,8 +2,8 @@
  * What the gateway asks of the management plane on the request path: may this caller use these
  * guardrails (its subscription plan, a feature flag), and may it call this provider and model now
  * (the admit stage: allow-list, rate limits, budgets)? Without a policy (a gateway run from a file) everything is allowed. The pipeline
- * calls it, and plan/, policies/ and limits/ (which the pipeline calls in turn) read or implement it,
- * so it sits below all of them.
+ * calls it, and policies/ (which the pipeline calls in turn) reads it, so it sits below them; the
+ * routing resolver asks it through an interface of its own (`GuardrailGate`), so the two share a rung.
  */
 import type { Guardrail, RequestType } from "../core/index.js";
 import type { LogUsage, SettledFields } from "./logs/record.js";
@@ -33,22 +33,4 @@ export interface RequestGate {
   admit(request: AdmissionRequest): Promise<Admission | undefined>;
   /** Admits a call that names no provider (an MCP tool call) as a request of the key, or refuses it. */
   admitCall?(identity: ApiKeyIdentity): Promise<void>;
-}
-
-/** Every guardrail a plan attaches, root and targets, both sides, each once. */
-export function planGuardrails(root: PlanLike): Guardrail[] {
-  const seen = new Set<Guardrail>();
-  const walk = (node: PlanLike): void => {
-    for (const list of [node.input, node.output]) for (const g of [...list.sync, ...list.async]) seen.add(g);
-    for (const target of node.targets ?? []) walk(target);
-  };
-  walk(root);
-  return [...seen];
-}
-
-/** The part of a plan node `planGuardrails` reads. */
-export interface PlanLike {
-  input: { sync: Guardrail[]; async: Guardrail[] };
-  output: { sync: Guardrail[]; async: Guardrail[] };
-  targets?: PlanLike[];
 }

@@ -17,8 +17,8 @@ describe("stageOfFile", () => {
       ["server/app.js", "intake"],
       ["server/formats/openai.js", "intake"],
       ["server/schema.js", "intake"],
-      ["server/plan/build.js", "plan"],
-      ["server/policies/attach.js", "plan"],
+      ["server/routing/build.js", "routing"],
+      ["server/policies/attach.js", "routing"],
       ["server/request-gate.js", "enforce"],
       ["server/limits/enforcer.js", "enforce"],
       ["server/management/store-gate.js", "enforce"],
@@ -92,7 +92,7 @@ describe("stageMicros", () => {
     const micros = stageMicros(profile(tree, [4, 4, 12, 8, 13, 9, 11, 10, 10, 3, 2]), DIST);
     expect(micros).toEqual({
       intake: 300, // two JSON.parse samples and one in the route itself
-      plan: 0,
+      routing: 0,
       enforce: 200, // node_modules code under core/phase/run-phase, and the plugin frame itself
       call: 100, // node:net under the upstream client, through undici
       relay: 0,

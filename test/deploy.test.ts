@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { parseGatewayFile } from "../server/config-file.js";
+import { parseGatewayFile } from "../server/sources/config-file.js";
 import { freePort } from "./support/free-port.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");

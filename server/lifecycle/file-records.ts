@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { FileManagedRecords, FileRecordKind } from "../admin/file-managed.js";
-import type { GatewayFile } from "../config-file.js";
+import type { GatewayFile } from "../sources/config-file.js";
 import type { Store } from "../store/repository.js";
 import { fileWorkspace } from "./reload.js";
 import { integrationSlug } from "./seed.js";

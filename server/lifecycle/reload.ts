@@ -4,7 +4,7 @@
  * (created or updated by id and slug), and the records the previously applied file seeded that the
  * new one no longer holds are deleted. Any refusal rolls the whole transaction back: the old
  * records stay, and the error names the file and the record. Requests in flight are untouched:
- * they hold the plans they started with; the next ones see the new records.
+ * they hold the routing they started with; the next ones see the new records.
  *
  * What the file says about the process itself (store, redis, metrics, plugins, models, settings)
  * is read at start only: a change there is reported as needing a restart, not applied.
@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ReloadReport } from "../admin/reload-report.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
-import { type GatewayFile, loadGatewayFile } from "../config-file.js";
+import { type GatewayFile, loadGatewayFile } from "../sources/config-file.js";
 import { OPERATOR } from "../management/actor.js";
 import type { Management } from "../management/index.js";
 import type { GatewaySources } from "../management/gateway-sources.js";

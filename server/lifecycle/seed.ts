@@ -22,7 +22,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError, GuardgateError } from "../../core/index.js";
 import { DEFAULT_WORKSPACE } from "../app.js";
-import type { FilePluginCredentials, FilePolicy, FileProvider, GatewayFile } from "../config-file.js";
+import type { FilePluginCredentials, FilePolicy, FileProvider, GatewayFile } from "../sources/config-file.js";
 import { isKnownProvider, unknownProviderProblem } from "../providers/catalog.js";
 import { hashApiKey } from "../store/api-keys.js";
 import { StoreError } from "../store/errors.js";

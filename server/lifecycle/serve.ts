@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { type AppOptions, buildApp } from "../app.js";
-import { loadGatewayFile } from "../config-file.js";
+import { loadGatewayFile } from "../sources/config-file.js";
 import { loadUsageEstimation } from "../request/usage.js";
 
 /** Options of `startServer`. */

@@ -1,7 +1,7 @@
 /**
  * The gateway over the store: the store's cached sources, request log sink and request gate in
  * place of the in-memory ones, then — on the built app, before it listens — bootstrapping of an
- * empty store, seeding from the config file, the admin API, plan-cache invalidation on change,
+ * empty store, seeding from the config file, the admin API, routing-cache invalidation on change,
  * and a stop that writes every request log before the store closes.
  */
 import path from "node:path";
@@ -12,7 +12,7 @@ import { adminPlugin } from "../admin/plugin.js";
 import type { ReloadReport, SeedReport } from "../admin/reload-report.js";
 import { consolePlugin } from "../console/plugin.js";
 import type { AppOptions } from "../app.js";
-import { type GatewayFile, loadGatewayFile } from "../config-file.js";
+import { type GatewayFile, loadGatewayFile } from "../sources/config-file.js";
 import { type Counters, MemoryCounters } from "../limits/counters.js";
 import { LimitEnforcer } from "../limits/enforcer.js";
 import { connectRedis } from "../limits/redis-connection.js";
@@ -28,7 +28,7 @@ import { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MetricsLogSink } from "../metrics/metrics-sink.js";
 import { metricsRoute } from "../metrics/routes.js";
 import { RedisResponseCache } from "../request/redis-response-cache.js";
-import { validateGatewayConfig } from "../plan/schema.js";
+import { validateGatewayConfig } from "../routing/schema.js";
 import { isKnownProvider } from "../providers/catalog.js";
 import { checkProviderOptions } from "../providers/options.js";
 import { type ReadinessProbe, readyRoute, WARM_UP_PROBE } from "../routes/ready.js";
@@ -321,7 +321,7 @@ export async function prepareManagedGateway(options: ManagedOptions = {}): Promi
         lastRedisWarning = Date.now();
         built.log.warn({ err: error }, `Redis is unreachable: limits fail ${file.redis?.on_error ?? "open"} until it is back`);
       };
-      sources.onInvalidate(() => built.guardgate.invalidatePlans());
+      sources.onInvalidate(() => built.guardgate.invalidateRouting());
       // Instances starting together on an empty shared store: one makes the first organization.
       const initial = await (store.exclusively
         ? store.exclusively(() => bootstrap(management, dataDir))

@@ -5,17 +5,17 @@
  */
 import type { Engine, Guardrail, WarmReport } from "../../core/index.js";
 import { prepareGuardrail } from "../../core/internal.js";
-import { buildPlan, type PlanNode } from "../plan/build.js";
+import { buildRouting, type RoutingNode } from "../routing/build.js";
 import type { Store } from "../store/repository.js";
 
-/** The guardrails a plan's nodes run, synchronous and asynchronous, targets included. */
-function planGuardrails(node: PlanNode): Guardrail[] {
+/** The guardrails a routing's nodes run, synchronous and asynchronous, targets included. */
+function routingGuardrails(node: RoutingNode): Guardrail[] {
   return [
     ...node.input.sync,
     ...node.input.async,
     ...node.output.sync,
     ...node.output.async,
-    ...(node.targets ?? []).flatMap(planGuardrails),
+    ...(node.targets ?? []).flatMap(routingGuardrails),
   ];
 }
 
@@ -30,7 +30,7 @@ export async function namedGuardrails(store: Store, engine: Engine): Promise<{ g
     for (const workspace of await store.workspaces.list(organization.id)) {
       for (const config of await store.configs.list(workspace.id)) {
         try {
-          guardrails.push(...planGuardrails((await buildPlan(config.config, engine, { workspaceId: workspace.id })).root));
+          guardrails.push(...routingGuardrails((await buildRouting(config.config, engine, { workspaceId: workspace.id })).root));
         } catch (error) {
           problems.push(`config ${config.id} of workspace ${workspace.id}: ${(error as Error).message}`);
         }

@@ -77,7 +77,7 @@ export interface RequestLogRecord extends SettledFields {
 
 /**
  * What a request's record says of where it came from. The same for every request of one key on one
- * endpoint under one plan, so a caller may hold one and hand it to every such request's facts.
+ * endpoint under one routing, so a caller may hold one and hand it to every such request's facts.
  */
 export interface RecordOrigin {
   workspaceId: string;

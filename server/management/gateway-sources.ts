@@ -282,7 +282,7 @@ export class GatewaySources {
     });
   }
 
-  /** Tells `listener` about every change that dropped cached entries (plan caches listen here). */
+  /** Tells `listener` about every change that dropped cached entries (routing caches listen here). */
   onInvalidate(listener: (event: ChangeEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => {

@@ -1,6 +1,6 @@
 /**
  * Policies on the request path: the guardrails of every policy whose scope holds a request, added to
- * each target of the plan its config made once the target's provider and model are resolved (a
+ * each target of the routing its config made once the target's provider and model are resolved (a
  * scope is matched on what the target calls, never on the string the client wrote). They come
  * before the config's own on each side, and the target's stream hold is recomputed with them, so a
  * policy's output guardrail holds a stream whatever the client's config says; a config guardrail
@@ -23,8 +23,8 @@ import {
 import { prepareGuardrail } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
 import type { RequestGate } from "../request-gate.js";
-import type { GuardrailList, Plan, PlanNode } from "../plan/build.js";
-import { defaultStreamMode, streamHoldOf } from "../plan/stream-mode.js";
+import type { GuardrailList, Routing, RoutingNode } from "../routing/build.js";
+import { defaultStreamMode, streamHoldOf } from "../routing/stream-mode.js";
 import type { PolicyRecord, PolicySource } from "../sources/types.js";
 import { inScope, type ScopedRequest, scopeKey } from "./scope.js";
 
@@ -77,12 +77,12 @@ export interface PolicyAttacherOptions {
   ttlMs?: number;
 }
 
-/** Adds policy guardrails to plans. */
+/** Adds policy guardrails to routings. */
 export class PolicyAttacher {
   readonly #sets: LRUCache<string, Promise<PolicySet>>;
-  #plans = new WeakMap<Plan, WeakMap<PolicySet, Plan>>();
+  #routings = new WeakMap<Routing, WeakMap<PolicySet, Routing>>();
   /** Per set: merged lists by the config's list, and applied nodes by the config's node. */
-  #nodes = new WeakMap<PolicySet, { lists: WeakMap<GuardrailList, GuardrailList>; nodes: WeakMap<PlanNode, PlanNode> }>();
+  #nodes = new WeakMap<PolicySet, { lists: WeakMap<GuardrailList, GuardrailList>; nodes: WeakMap<RoutingNode, RoutingNode> }>();
 
   constructor(
     private readonly engine: Engine,
@@ -94,10 +94,10 @@ export class PolicyAttacher {
     this.#sets = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 60_000 });
   }
 
-  /** The plan with the guardrails of every policy holding the request. */
-  async attach(plan: Plan, request: ScopedRequest): Promise<Plan> {
+  /** The routing with the guardrails of every policy holding the request. */
+  async attach(routing: Routing, request: ScopedRequest): Promise<Routing> {
     const set = await this.forRequest(request);
-    return set.input.length || set.output.length ? this.apply(plan, set) : plan;
+    return set.input.length || set.output.length ? this.apply(routing, set) : routing;
   }
 
   /** The prepared policy guardrails of a request, cached per (workspace, key, targets). */
@@ -121,31 +121,31 @@ export class PolicyAttacher {
     return [...added, ...own.filter((g) => !ids.has(g.id))];
   }
 
-  /** A plan with a set's guardrails in every node; the same plan and set give the same object. */
-  apply(plan: Plan, set: PolicySet): Plan {
-    let bySet = this.#plans.get(plan);
+  /** A routing with a set's guardrails in every node; the same routing and set give the same object. */
+  apply(routing: Routing, set: PolicySet): Routing {
+    let bySet = this.#routings.get(routing);
     const held = bySet?.get(set);
     if (held) return held;
-    const node = (n: PlanNode): PlanNode => ({
+    const node = (n: RoutingNode): RoutingNode => ({
       ...this.applyNode(n, set),
       ...(n.targets && { targets: n.targets.map(node) }),
     });
     const hasSync = [...set.input, ...set.output].some((g) => !g.async);
-    const applied: Plan = { ...plan, root: node(plan.root), hasGuardrails: plan.hasGuardrails || hasSync };
+    const applied: Routing = { ...routing, root: node(routing.root), hasGuardrails: routing.hasGuardrails || hasSync };
     if (!bySet) {
       bySet = new WeakMap();
-      this.#plans.set(plan, bySet);
+      this.#routings.set(routing, bySet);
     }
     bySet.set(set, applied);
     return applied;
   }
 
   /**
-   * One plan node with a set's guardrails on both sides and its stream hold recomputed from the
+   * One routing node with a set's guardrails on both sides and its stream hold recomputed from the
    * merged output list, so a policy's deny or redaction holds the stream as the config's own
    * would; the same node and set give the same object, and lists shared by targets stay shared.
    */
-  applyNode(n: PlanNode, set: PolicySet): PlanNode {
+  applyNode(n: RoutingNode, set: PolicySet): RoutingNode {
     if (!set.input.length && !set.output.length) return n;
     let nodes = this.#nodes.get(set);
     if (!nodes) {
@@ -165,7 +165,7 @@ export class PolicyAttacher {
       return merged;
     };
     const output = list("output", n.output);
-    const applied: PlanNode = {
+    const applied: RoutingNode = {
       ...n,
       input: list("input", n.input),
       output,
@@ -175,10 +175,10 @@ export class PolicyAttacher {
     return applied;
   }
 
-  /** Drops every cached set and plan: call when a policy, workspace, organisation or plugin changes. */
+  /** Drops every cached set and routing: call when a policy, workspace, organisation or plugin changes. */
   invalidate(): void {
     this.#sets.clear();
-    this.#plans = new WeakMap();
+    this.#routings = new WeakMap();
     this.#nodes = new WeakMap();
   }
 

@@ -16,8 +16,8 @@ import { kindOf, knownProviderNames, MOCK_PROVIDER, PROVIDER_CATALOG } from "./c
 import { checkProviderOptions, configOptionsFor } from "./options.js";
 
 /**
- * The provider settings of a target, after inheritance: the part of the plan's target settings
- * (plan/build.ts extends it) that resolution reads.
+ * The provider settings of a target, after inheritance: the part of the routing's target settings
+ * (routing/build.ts extends it) that resolution reads.
  */
 export interface TargetProviderSettings {
   provider?: string;

@@ -5,7 +5,7 @@
  */
 import type { Refusal } from "../errors.js";
 import type { AttemptRecord, RecordFacts, RecordOrigin } from "../logs/record.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
 import type { ResolvedProvider } from "../providers/provider.js";
 import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome } from "./outcome.js";
 import type { RelaySummary } from "./stream-enforcer.js";
@@ -24,8 +24,8 @@ export function recordOrigin(ctx: RequestContext): RecordOrigin {
     route: ctx.endpoint.route,
     requestType: ctx.endpoint.requestType,
     stream: ctx.stream,
-    ...(ctx.plan.configId && { configId: ctx.plan.configId }),
-    inlineGuardrails: ctx.plan.inlineGuardrails,
+    ...(ctx.routing.configId && { configId: ctx.routing.configId }),
+    inlineGuardrails: ctx.routing.inlineGuardrails,
   };
 }
 
@@ -69,7 +69,7 @@ export function recordFacts(
 
 /** The record of one attempt at a target; `beforeUpstream` marks one the input side or a refusal ended. */
 export function attemptOf(
-  node: PlanNode,
+  node: RoutingNode,
   leaf: Leaf | undefined,
   status: number,
   started: number,

@@ -4,7 +4,7 @@
  * was read of it. Nothing below writes to it: each stage returns what it produced.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { Plan } from "../plan/build.js";
+import type { Routing } from "../routing/build.js";
 import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import type { Endpoint } from "../formats/endpoints.js";
@@ -24,7 +24,7 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   readonly headerProvider: HeaderProviderSettings;
   readonly caller: CallerCredentials;
-  readonly plan: Plan;
+  readonly routing: Routing;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
 }

@@ -1,7 +1,7 @@
 /**
  * Intake of a hook call (`/v1/hooks/evaluate`, `/v1/hooks/webhook`): once a route has read its wire
  * format into a `HookCall`, both are made ready the same way: the request type, the guardrails of
- * the call's side (a list prepared and gated, or a config's plan), the guardrails of the policies
+ * the call's side (a list prepared and gated, or a config's routing), the guardrails of the policies
  * holding the caller and the targets the request would call (hook-targets.ts), the metadata and
  * the headers checks see.
  */
@@ -20,14 +20,13 @@ import { GatewayError } from "../errors.js";
 import type { RequestGate } from "../request-gate.js";
 import { checkHeaders } from "../gateway-headers.js";
 import type { PhaseContext } from "./phases.js";
-import type { PlanResolver } from "../plan/resolver.js";
+import type { RoutingResolver } from "../routing/resolver.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { CanonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 import { hookTargets } from "./hook-targets.js";
 import { metadataOf } from "./metadata.js";
-import { planOf } from "./plan.js";
 
 /** A hook call as its route read it off the wire. */
 export interface HookCall {
@@ -35,7 +34,7 @@ export interface HookCall {
   side: Side;
   /** The guardrails named (ids, `{id}` references, definitions); when absent, `config` names them. */
   guardrails?: readonly unknown[];
-  /** A saved config's id, inline JSON text or a config object, whose plan gives the side's guardrails. */
+  /** A saved config's id, inline JSON text or a config object, whose routing gives the side's guardrails. */
   config?: string | Record<string, unknown>;
   /** The request type as named, undefined to infer it from `request`. */
   requestType: string | undefined;
@@ -77,7 +76,7 @@ export interface HookContext {
 export interface HookIntakeDeps {
   /** The registry that inline guardrails' checks are looked up in. */
   registry: CheckRegistry;
-  plans: PlanResolver;
+  routing: RoutingResolver;
   guardrails: GuardrailSource;
   gate?: RequestGate;
   /** Adds the guardrails of the policies holding the caller. */
@@ -154,12 +153,12 @@ export class HookIntake {
     return { guardrails: listed, warnings: prepared.flatMap((p) => p.warnings), origin, root: undefined };
   }
 
-  /** The guardrails of one side of a config's plan. */
+  /** The guardrails of one side of a config's routing. */
   async #configured(config: string | Record<string, unknown> | undefined, side: Side, scope: Scope) {
-    const plan = await planOf(this.deps.plans, config, scope, "config");
-    const list = plan.root[side];
-    const origin: HookOrigin = { ...(plan.configId && { configId: plan.configId }), inline: plan.inlineGuardrails };
-    return { guardrails: [...list.sync, ...list.async], warnings: plan.warnings, origin, root: plan.root };
+    const routing = await this.deps.routing.resolve(config, scope, "config");
+    const list = routing.root[side];
+    const origin: HookOrigin = { ...(routing.configId && { configId: routing.configId }), inline: routing.inlineGuardrails };
+    return { guardrails: [...list.sync, ...list.async], warnings: routing.warnings, origin, root: routing.root };
   }
 
   /** The policies holding the caller's key and any target the request would call, before the call's own. */

@@ -8,7 +8,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { GatewayError } from "../errors.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
 import { type CanonicalTarget, canonicalTarget, type TargetProvider } from "../providers/canonical-target.js";
 import { MOCK_PROVIDER } from "../providers/catalog.js";
 import { type HeaderProviderSettings, providerNaming, type ProviderResolver } from "../providers/resolve.js";
@@ -17,8 +17,8 @@ import { headerProviderSettings, NO_HEADER_PROVIDER } from "./headers.js";
 
 /** What names a hook call's providers. */
 export interface HookTargetInput {
-  /** The config's plan root; none when the call names its guardrails. */
-  root: PlanNode | undefined;
+  /** The config's routing root; none when the call names its guardrails. */
+  root: RoutingNode | undefined;
   /** The model of the evaluated request. */
   model: unknown;
   /** The hook call's headers, or none for the peer gateway's webhook (its headers are not the client's). */
@@ -28,7 +28,7 @@ export interface HookTargetInput {
   scope: Scope;
 }
 
-function leaves(node: PlanNode): PlanNode[] {
+function leaves(node: RoutingNode): RoutingNode[] {
   return node.targets?.length ? node.targets.flatMap(leaves) : [node];
 }
 

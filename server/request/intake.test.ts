@@ -2,14 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../index.js";
 import { GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
-import { PlanResolver } from "../plan/resolver.js";
+import { RoutingResolver } from "../routing/resolver.js";
 import { InMemoryConfigSource, InMemoryScopedGuardrailSource } from "../sources/memory.js";
 import { type HookCall, HookIntake } from "./hook-open.js";
 import { InferenceIntake, type IncomingRequest } from "./open.js";
 import { metadataHeader, metadataOf } from "./metadata.js";
 
 let engine: Engine;
-let plans: PlanResolver;
+let routing: RoutingResolver;
 const identity = { id: "key-1", workspaceId: "team-a" };
 const chat = ENDPOINTS.find((e) => e.route === "/v1/chat/completions") as Endpoint;
 const signal = new AbortController().signal;
@@ -17,7 +17,7 @@ const short = { id: "short", deny: true, checks: [{ id: "default.wordCount", par
 
 beforeAll(async () => {
   engine = await createEngine();
-  plans = new PlanResolver(
+  routing = new RoutingResolver(
     engine,
     new InMemoryConfigSource([{ id: "support", config: { input_guardrails: [short] }, workspaceId: "team-a" }]),
   );
@@ -41,8 +41,8 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 }
 
 describe("InferenceIntake", () => {
-  it("opens a context that can be recorded before anything is read, then reads headers, plan and metadata into it", async () => {
-    const intake = new InferenceIntake(plans);
+  it("opens a context that can be recorded before anything is read, then reads headers, routing and metadata into it", async () => {
+    const intake = new InferenceIntake(routing);
     const request = incoming({
       "x-gateway-config": "support",
       "x-gateway-metadata": '{"user":"u1"}',
@@ -52,7 +52,7 @@ describe("InferenceIntake", () => {
     });
     const opened = intake.open(chat, request, identity, signal);
     expect(opened).toMatchObject({ id: "req-1", identity, stream: false, strict: true, metadata: {} });
-    expect(opened.plan.configId).toBeUndefined();
+    expect(opened.routing.configId).toBeUndefined();
     const ctx = await intake.read(opened, request.body);
     // Reading makes a new context: the opened one, which a refusal is recorded with, stays as it was.
     expect(opened.strict).toBe(true);
@@ -60,12 +60,12 @@ describe("InferenceIntake", () => {
     expect(ctx.metadata).toEqual({ user: "u1" });
     expect(ctx.headerProvider).toEqual({ provider: "openai" });
     expect(ctx.caller).toEqual({ authorization: "Bearer sk-caller" });
-    expect(ctx.plan.configId).toBe("support");
-    expect(ctx.plan.root.input.sync.map((g) => g.id)).toEqual(["short"]);
+    expect(ctx.routing.configId).toBe("support");
+    expect(ctx.routing.root.input.sync.map((g) => g.id)).toEqual(["short"]);
   });
 
   it("refuses, in order, a body that is no object, a body without its route's field, a bad header, an unknown config, bad metadata", async () => {
-    const intake = new InferenceIntake(plans);
+    const intake = new InferenceIntake(routing);
     const read = (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
     expect(await refusal(read(incoming({}, "text")))).toMatchObject({ status: 400, code: "invalid_request" });
     expect(await refusal(read(incoming({ "x-gateway-strict-compliance": "maybe" }, { model: "m" })))).toEqual({
@@ -90,7 +90,7 @@ describe("InferenceIntake", () => {
   });
 
   it("gives requests that name no provider and carry no credential one shared empty value each, read-only", async () => {
-    const intake = new InferenceIntake(plans);
+    const intake = new InferenceIntake(routing);
     const read = (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
     const first = await read(incoming({}));
     const second = await read(incoming({ "x-api-key": "sk-own" }));
@@ -119,7 +119,7 @@ describe("HookIntake", () => {
   });
   let intake: HookIntake;
   beforeAll(() => {
-    intake = new HookIntake({ registry: engine.registry, plans, guardrails: new InMemoryScopedGuardrailSource([short]) });
+    intake = new HookIntake({ registry: engine.registry, routing, guardrails: new InMemoryScopedGuardrailSource([short]) });
   });
 
   it("reads a guardrail list and a config the same way, each saying where its guardrails came from", async () => {

@@ -4,14 +4,14 @@
  * import the outcome module that holds the relay.
  */
 import type { Evaluation } from "../../core/index.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
 import type { ResolvedProvider } from "../providers/provider.js";
 import type { Admission } from "../request-gate.js";
 import type { PhaseContext } from "./phases.js";
 
 /** A target once its provider is resolved and its input side evaluated. */
 export interface Leaf {
-  node: PlanNode;
+  node: RoutingNode;
   provider: ResolvedProvider;
   /** The body sent upstream: override_params, model resolution and input transforms applied. */
   request: Record<string, unknown>;

@@ -3,7 +3,7 @@
  * refuse it (id, caller, endpoint, body, abort signal), so a request refused later still has a
  * context to be recorded with; `read` reads the rest, each step able to refuse with a 400 naming
  * what was wrong: the body's shape (before any guardrail judges a field that is not there), the
- * gateway headers, the plan, the metadata.
+ * gateway headers, the routing, the metadata.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { isObject } from "../../core/internal.js";
@@ -11,12 +11,11 @@ import { GatewayError } from "../errors.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import type { RequestContext } from "./context.js";
-import { EMPTY_PLAN } from "../plan/build.js";
-import type { PlanResolver } from "../plan/resolver.js";
+import { EMPTY_ROUTING } from "../routing/build.js";
+import type { RoutingResolver } from "../routing/resolver.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import { callerCredentials, headerProviderSettings, NO_CALLER, NO_HEADER_PROVIDER, strictCompliance } from "./headers.js";
 import { metadataHeader } from "./metadata.js";
-import { planOf } from "./plan.js";
 import { assertRequestShape } from "./request-shape.js";
 
 /** What intake reads of an HTTP request; a fastify request is one. */
@@ -33,9 +32,9 @@ const NO_METADATA = Object.freeze({}) as Record<string, string>;
 
 /** Builds the contexts of inference requests. */
 export class InferenceIntake {
-  constructor(private readonly plans: PlanResolver) {}
+  constructor(private readonly routing: RoutingResolver) {}
 
-  /** The context of a request with nothing read that could refuse it: the empty plan, strict compliance. */
+  /** The context of a request with nothing read that could refuse it: the empty routing, strict compliance. */
   open(endpoint: Endpoint, request: IncomingRequest, identity: ApiKeyIdentity, signal: AbortSignal): RequestContext {
     const body = isObject(request.body) ? request.body : {};
     return {
@@ -50,13 +49,13 @@ export class InferenceIntake {
       headers: request.headers,
       headerProvider: NO_HEADER_PROVIDER,
       caller: NO_CALLER,
-      plan: EMPTY_PLAN,
+      routing: EMPTY_ROUTING,
       signal,
     };
   }
 
   /**
-   * The context of an opened request with its body shape, gateway headers, plan and metadata read;
+   * The context of an opened request with its body shape, gateway headers, routing and metadata read;
    * throws the refusal (a GatewayError) of the first that is wrong. `body` is the request's body as
    * parsed: `open` stood an empty object in for one that is not an object, which is refused here.
    */
@@ -69,9 +68,10 @@ export class InferenceIntake {
     const caller = callerCredentials(headers);
     // Policies are added per target by the pipeline, once each target's provider and model are known.
     const config = headerValue(headers, HEADER.config);
-    // Without the header the opened context's empty plan stands, with no wait for it.
-    const plan = config === undefined ? ctx.plan : await planOf(this.plans, config, { workspaceId: ctx.identity.workspaceId });
+    // Without the header the opened context's empty routing stands, with no wait for it.
+    const routing =
+      config === undefined ? ctx.routing : await this.routing.resolve(config, { workspaceId: ctx.identity.workspaceId });
     const metadata = metadataHeader(headerValue(headers, HEADER.metadata));
-    return { ...ctx, strict, headerProvider, caller, plan, metadata };
+    return { ...ctx, strict, headerProvider, caller, routing, metadata };
   }
 }

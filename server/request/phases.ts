@@ -5,7 +5,7 @@
  * lists prepared once per config and the service's plugin and judge credentials.
  */
 import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
-import { windowGuardrailsOf } from "../plan/stream-mode.js";
+import { windowGuardrailsOf } from "../routing/stream-mode.js";
 import { assertInputCheckable } from "./input-coverage.js";
 import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";

@@ -1,11 +1,12 @@
 /**
- * The request pipeline (docs/architecture.md, "One request"), every surface's: for an inference
- * request, walk the routing plan's targets by strategy (single, fallback, loadbalance), each made
- * ready (`target.ts`: policies, admit, input side) and called (`target-call.ts`: retry, mock, cache,
- * upstream; `output.ts`: the output side); for a hook call, the phases run whole with no target.
- * Each stage returns what it produced; the record is built here, once, when the answer is out (or
- * the stream's end, awaited here) and the asynchronous guardrails reported. The context comes
- * from the open stage (`open.ts`, `hook-open.ts`).
+ * The request pipeline (docs/architecture.md, "One request"), every surface's, as lists of stage
+ * values (`stages.ts`) made once and walked per request. An inference request: open (`open.ts`),
+ * targets (the routing's targets walked by strategy: single, fallback, loadbalance), record. Each
+ * target tried: prepare (`target.ts`: policies, admit, input side), call (`target-call.ts`: retry,
+ * mock, cache, upstream, each answer through the output side of `output.ts`). A hook call, opened
+ * by `hook-open.ts`: phases (run whole, no target), record. Each stage returns what it produced;
+ * the record is built here, once, when the answer is out (or the stream's end, awaited here) and
+ * the asynchronous guardrails reported.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation } from "../../core/index.js";
@@ -13,7 +14,9 @@ import { describeError, GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { type AttemptRecord, buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
+import type { RoutingResolver } from "../routing/resolver.js";
+import { movesOn, pickWeighted } from "../routing/strategy.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { Conversations } from "../providers/conversations.js";
@@ -26,10 +29,13 @@ import { Abandoned, discardOutcome, type JsonOutcome, ok, type Outcome, type Str
 import type { Phases } from "./phases.js";
 import type { ApiKeyIdentity } from "../sources/types.js";
 import type { RequestGate } from "../request-gate.js";
+import { InferenceIntake, type IncomingRequest } from "./open.js";
+import { StageList } from "./stages.js";
 import { InputRuns, prepareTarget, type TargetPreparation } from "./target.js";
 import type { RelaySummary } from "./stream-enforcer.js";
 import type { HookContext, HookOrigin } from "./hook-open.js";
 import type { RequestContext } from "./context.js";
+import type { Endpoint } from "../formats/endpoints.js";
 import type { AnswerCache } from "./response-cache.js";
 import type { RetryTiming } from "./retry.js";
 import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
@@ -78,8 +84,28 @@ interface Ending {
   inputs?: InputRuns;
 }
 
+/** What the route hands the pipeline: the request opened, and its body as parsed. */
+interface Opened {
+  ctx: RequestContext;
+  body: unknown;
+}
+
+/** What the targets stage produced: the answer, or the client gone before one. */
+type Walked =
+  | { ctx: RequestContext; inputs: InputRuns; outcome: Outcome }
+  | { ctx: RequestContext; inputs: InputRuns; closed: GatewayError; attempts: AttemptRecord[] };
+
+/** One target to try, as the walk hands it to the target's stages. */
+interface TargetStart {
+  ctx: RequestContext;
+  node: RoutingNode;
+  inputs: InputRuns;
+}
+
 /** What the pipeline needs. */
 export interface PipelineDeps {
+  /** Turns a request's config into its routing, for the open stage. */
+  routing: RoutingResolver;
   providers: ProviderResolver;
   phases: Phases;
   upstream: UpstreamClient;
@@ -105,22 +131,6 @@ export interface PipelineDeps {
   conversations?: Conversations;
 }
 
-/** Fallback moves on for the listed codes, or for anything but 2xx when none are listed (docs/spec-notes.md, "The peer gateway"). */
-function movesOn(status: number, codes: readonly number[] | undefined): boolean {
-  return codes ? codes.includes(status) : !ok(status);
-}
-
-function pickWeighted(targets: PlanNode[], random = Math.random): PlanNode {
-  const total = targets.reduce((sum, t) => sum + t.weight, 0);
-  let point = random() * total;
-  for (const target of targets) {
-    if (target.weight <= 0) continue;
-    point -= target.weight;
-    if (point < 0) return target;
-  }
-  return targets.filter((t) => t.weight > 0).at(-1) as PlanNode;
-}
-
 /** Runs inference requests. */
 export class Pipeline {
   /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
@@ -130,6 +140,14 @@ export class Pipeline {
   readonly #preparation: TargetPreparation;
   /** The interceptor stack every target call goes through, composed once. */
   readonly #call: Dispatch;
+  readonly #intake: InferenceIntake;
+
+  /** An inference request's stages: from the opened request to the answer handed back. */
+  readonly #request: StageList<Opened, Delivery>;
+  /** Each target's stages, run for every target the walk tries. */
+  readonly #target: StageList<TargetStart, Outcome>;
+  /** A hook call's stages: no target. */
+  readonly #hook: StageList<HookRun, Evaluation>;
 
   constructor(private readonly deps: PipelineDeps) {
     this.#preparation = { providers: deps.providers, phases: deps.phases, gate: deps.gate, policies: deps.policies };
@@ -140,26 +158,68 @@ export class Pipeline {
       retryTiming: deps.retryTiming,
       ...(deps.conversations && { conversations: deps.conversations }),
     });
+    this.#intake = new InferenceIntake(deps.routing);
+    this.#request = StageList.of<Opened>()
+      .then({ name: "open", run: (opened) => this.#open(opened) })
+      .then({ name: "targets", run: (ctx) => this.#walk(ctx) })
+      .then({ name: "record", run: (walked) => this.#answer(walked) });
+    this.#target = StageList.of<TargetStart>()
+      .then({ name: "prepare", run: (start) => this.#prepare(start) })
+      .then({ name: "call", run: (prepared) => ("kind" in prepared ? prepared : this.#call(prepared)) });
+    this.#hook = StageList.of<HookRun>()
+      .then({ name: "phases", run: (run) => this.#phases(run) })
+      .then({ name: "record", run: (evaluated) => this.#recordHook(evaluated.run, evaluated.evaluation) });
+  }
+
+  /** The names of each list's stages, in the order they run (docs/architecture.md, "One request"). */
+  get stages(): { request: readonly string[]; target: readonly string[]; hook: readonly string[] } {
+    return { request: this.#request.names, target: this.#target.names, hook: this.#hook.names };
+  }
+
+  /** The context of a request with nothing read that could refuse it, so any refusal has a record. */
+  open(endpoint: Endpoint, request: IncomingRequest, identity: ApiKeyIdentity, signal: AbortSignal): RequestContext {
+    return this.#intake.open(endpoint, request, identity, signal);
   }
 
   /**
-   * One inference request's life from its context (built by intake) to its answer: the walk over
-   * the plan's targets, the answer handed back to send, and the request log once the answer is out.
-   * With durable logs a JSON answer is handed back once its record is committed.
+   * One inference request's life from its opened context and body to its answer: its stages
+   * walked, the answer handed back to send, and the request log once the answer is out. With
+   * durable logs a JSON answer (or a refusal, thrown on) is handed back once its record is committed.
    */
-  async handle(ctx: RequestContext): Promise<Delivery> {
-    const inputs = new InputRuns();
-    let outcome: Outcome;
+  handle(opened: RequestContext, body: unknown): Promise<Delivery> {
+    return this.#request.run({ ctx: opened, body });
+  }
+
+  /** The open stage: the request read (body shape, gateway headers, routing, metadata); a refusal is recorded and thrown on. */
+  async #open({ ctx, body }: Opened): Promise<RequestContext> {
     try {
-      outcome = await this.#node(ctx, ctx.plan.root, inputs);
+      return await this.#intake.read(ctx, body);
+    } catch (error) {
+      return this.refuse(ctx, error);
+    }
+  }
+
+  /** The targets stage: the routing's targets walked by strategy to an answer, or the client gone. */
+  async #walk(ctx: RequestContext): Promise<Walked> {
+    const inputs = new InputRuns();
+    try {
+      return { ctx, inputs, outcome: await this.#node(ctx, ctx.routing.root, inputs) };
     } catch (error) {
       if (!ctx.signal.aborted) throw error instanceof Abandoned ? error.cause : error;
       // The client left during a retry wait or an upstream call: nobody to answer.
       const closed = new GatewayError("client_closed", "the client closed the connection");
-      const attempts = error instanceof Abandoned ? error.attempts : [];
-      void this.finish(ctx, { failure: closed, attempts, inputs });
-      return { kind: "closed", error: closed };
+      return { ctx, inputs, closed, attempts: error instanceof Abandoned ? error.attempts : [] };
     }
+  }
+
+  /** The record stage: the answer handed back, its record written once it is out (a stream's once it ended). */
+  async #answer(walked: Walked): Promise<Delivery> {
+    const { ctx, inputs } = walked;
+    if ("closed" in walked) {
+      void this.finish(ctx, { failure: walked.closed, attempts: walked.attempts, inputs });
+      return { kind: "closed", error: walked.closed };
+    }
+    const { outcome } = walked;
     if (outcome.kind === "stream") {
       return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.#streamed(ctx, outcome, inputs) };
     }
@@ -191,8 +251,17 @@ export class Pipeline {
    * written like an inference request's; with durable logs the evaluation is handed back once the
    * record is committed.
    */
-  async evaluate(run: HookRun): Promise<Evaluation> {
-    const evaluation = await this.deps.phases.whole(run.side, run.guardrails, run.request, run.response, run.phase);
+  evaluate(run: HookRun): Promise<Evaluation> {
+    return this.#hook.run(run);
+  }
+
+  /** The hook call's phases stage: its side's guardrails evaluated whole. */
+  async #phases(run: HookRun): Promise<{ run: HookRun; evaluation: Evaluation }> {
+    return { run, evaluation: await this.deps.phases.whole(run.side, run.guardrails, run.request, run.response, run.phase) };
+  }
+
+  /** The hook call's record stage: the evaluation handed back once its record is written (committed, with durable logs). */
+  async #recordHook(run: HookRun, evaluation: Evaluation): Promise<Evaluation> {
     const written = this.#track(this.#writeHook(run, evaluation));
     if (this.durableLogs) await written;
     return evaluation;
@@ -225,15 +294,15 @@ export class Pipeline {
   }
 
   /**
-   * Walks a plan node's targets by strategy and returns the answer to send, carrying every attempt
+   * Walks a routing node's targets by strategy and returns the answer to send, carrying every attempt
    * made on the way (a fallback's earlier targets included).
    */
-  async #node(ctx: RequestContext, node: PlanNode, inputs: InputRuns): Promise<Outcome> {
+  async #node(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Promise<Outcome> {
     const targets = node.targets;
     if (!targets) return this.#leaf(ctx, node, inputs);
     const strategy = node.strategy ?? { mode: "single" };
     if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets), inputs);
-    if (strategy.mode === "single") return this.#node(ctx, targets[0] as PlanNode, inputs);
+    if (strategy.mode === "single") return this.#node(ctx, targets[0] as RoutingNode, inputs);
     const tried: AttemptRecord[] = [];
     for (const [index, target] of targets.entries()) {
       let outcome: Outcome;
@@ -252,12 +321,15 @@ export class Pipeline {
     throw new Error("a fallback node without targets");
   }
 
-  /** One target tried: prepared (an input deny or a refusal answers here), then called through the stack. */
-  async #leaf(ctx: RequestContext, target: PlanNode, inputs: InputRuns): Promise<Outcome> {
-    const prepared = await prepareTarget(this.#preparation, ctx, target, performance.now(), inputs);
-    if ("kind" in prepared) return prepared;
-    const call: TargetCall = { ctx, leaf: prepared, attempt: 0, facts: {} };
-    return this.#call(call);
+  /** One target tried through the target's stages. */
+  #leaf(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Promise<Outcome> {
+    return this.#target.run({ ctx, node, inputs });
+  }
+
+  /** The prepare stage: the target made ready to call, or its answer when an input deny or a refusal came first. */
+  async #prepare({ ctx, node, inputs }: TargetStart): Promise<TargetCall | Outcome> {
+    const prepared = await prepareTarget(this.#preparation, ctx, node, performance.now(), inputs);
+    return "kind" in prepared ? prepared : { ctx, leaf: prepared, attempt: 0, facts: {} };
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import type { RequestType } from "../../core/index.js";
 import { GatewayError } from "../errors.js";
-import type { StreamHold } from "../plan/stream-mode.js";
+import type { StreamHold } from "../routing/stream-mode.js";
 
 function names(ids: readonly string[]): string {
   return `guardrail${ids.length > 1 ? "s" : ""} ${ids.map((id) => `"${id}"`).join(", ")}`;

@@ -5,7 +5,7 @@
  */
 import type { Evaluation, GuardrailResult } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, GatewayError } from "../errors.js";
-import type { PlanNode } from "../plan/build.js";
+import type { RoutingNode } from "../routing/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
 import { canonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
@@ -62,7 +62,7 @@ export class InputRuns {
 export async function prepareTarget(
   deps: TargetPreparation,
   ctx: RequestContext,
-  target: PlanNode,
+  target: RoutingNode,
   started: number,
   inputs: InputRuns,
 ): Promise<Leaf | JsonOutcome> {

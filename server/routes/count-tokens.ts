@@ -1,6 +1,6 @@
 /**
  * `POST /v1/messages/count_tokens` (server/count-tokens.ts): HTTP in and out. The request is read
- * as intake reads a `/v1/messages` one (the gateway headers, the config's plan); a refusal is
+ * as intake reads a `/v1/messages` one (the gateway headers, the config's routing); a refusal is
  * written by the app's error handler in the Anthropic envelope.
  */
 import type { FastifyInstance } from "fastify";
@@ -10,11 +10,10 @@ import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { callerCredentials, headerProviderSettings } from "../request/headers.js";
-import { planOf } from "../request/plan.js";
-import type { PlanResolver } from "../plan/resolver.js";
+import type { RoutingResolver } from "../routing/resolver.js";
 
 /** Registers the token count route. */
-export function countTokensRoute(app: FastifyInstance, counter: TokenCounter, plans: PlanResolver): void {
+export function countTokensRoute(app: FastifyInstance, counter: TokenCounter, routing: RoutingResolver): void {
   app.post(COUNT_TOKENS_ENDPOINT.route, async (request, reply) => {
     const identity = identityOf(request);
     if (!isObject(request.body)) throw new GatewayError("invalid_request", "the body must be a JSON object");
@@ -26,7 +25,7 @@ export function countTokensRoute(app: FastifyInstance, counter: TokenCounter, pl
       identity,
       headers: request.headers,
       body: request.body,
-      plan: await planOf(plans, headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
+      routing: await routing.resolve(headerValue(request.headers, HEADER.config), { workspaceId: identity.workspaceId }),
       headerProvider: headerProviderSettings(request.headers),
       caller: callerCredentials(request.headers),
       signal: controller.signal,

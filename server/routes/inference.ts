@@ -1,16 +1,14 @@
 /**
- * The four inference routes (spec §4): HTTP in and out. Each hands the request to intake, which
- * builds its context, the context to the gateway, which owns the request's life and hands back
- * the answer, and sends that answer, JSON or streamed.
+ * The inference routes (spec §4): HTTP in and out. Each opens the request and hands it to the
+ * pipeline, which owns the request's life from its open stage to its record and hands back the
+ * answer, and sends that answer, JSON or streamed.
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
 import { describeError, errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
-import { InferenceIntake } from "../request/open.js";
 import type { Delivery, Pipeline } from "../request/pipeline.js";
-import type { PlanResolver } from "../plan/resolver.js";
 
 /** Requests whose log record the handler has begun, so the error hook does not write a second. */
 const logged = new WeakSet<FastifyRequest>();
@@ -19,11 +17,10 @@ const logged = new WeakSet<FastifyRequest>();
 const NEVER_ABORTED = new AbortController().signal;
 
 /** Registers the inference routes. */
-export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, plans: PlanResolver, bodyLimit: number): void {
-  const intake = new InferenceIntake(plans);
+export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, bodyLimit: number): void {
   const byRoute = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
   for (const endpoint of ENDPOINTS) {
-    app.post(endpoint.route, (request, reply) => answer(endpoint, request, reply, intake, pipeline));
+    app.post(endpoint.route, (request, reply) => answer(endpoint, request, reply, pipeline));
   }
   // A request refused before its handler ran (a body that is not JSON, too large, too deep) is
   // still an answered request of a known caller: it gets its record too.
@@ -31,7 +28,7 @@ export function inferenceRoutes(app: FastifyInstance, pipeline: Pipeline, plans:
     const endpoint = byRoute.get(request.routeOptions.url ?? "");
     if (!endpoint || !request.identity || logged.has(request)) return;
     logged.add(request);
-    void pipeline.refused(intake.open(endpoint, request, request.identity, NEVER_ABORTED), describeError(error, bodyLimit));
+    void pipeline.refused(pipeline.open(endpoint, request, request.identity, NEVER_ABORTED), describeError(error, bodyLimit));
   });
 }
 
@@ -39,23 +36,16 @@ async function answer(
   endpoint: Endpoint,
   request: FastifyRequest,
   reply: FastifyReply,
-  intake: InferenceIntake,
   pipeline: Pipeline,
 ): Promise<FastifyReply> {
   const controller = new AbortController();
   reply.raw.on("close", () => {
     if (!reply.raw.writableFinished) controller.abort(new GatewayError("client_closed", "the client closed the connection"));
   });
-  const opened = intake.open(endpoint, request, identityOf(request), controller.signal);
+  const opened = pipeline.open(endpoint, request, identityOf(request), controller.signal);
   // From here the pipeline writes the record, refusals included.
   logged.add(request);
-  let ctx;
-  try {
-    ctx = await intake.read(opened, request.body);
-  } catch (error) {
-    return pipeline.refuse(opened, error);
-  }
-  send(reply, endpoint, await pipeline.handle(ctx));
+  send(reply, endpoint, await pipeline.handle(opened, request.body));
   return reply;
 }
 

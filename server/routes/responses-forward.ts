@@ -10,9 +10,8 @@ import { upstreamHeaders, passedBackHeaders } from "../request/upstream-headers.
 import { endpointAt } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { callerCredentials, headerProviderSettings } from "../request/headers.js";
-import { planOf } from "../request/plan.js";
-import type { PlanNode } from "../plan/build.js";
-import type { PlanResolver } from "../plan/resolver.js";
+import type { RoutingNode } from "../routing/build.js";
+import type { RoutingResolver } from "../routing/resolver.js";
 import type { IdRoute, ProviderCall } from "../providers/kind.js";
 import { sendCall, translationOf } from "../providers/send.js";
 import { kindOf } from "../providers/catalog.js";
@@ -30,16 +29,16 @@ export interface ForwardedAnswer {
 
 /** What forwarding needs of the gateway. */
 export interface ResponsesForwardDeps {
-  plans: PlanResolver;
+  routing: RoutingResolver;
   providers: ProviderResolver;
   upstream: UpstreamClient;
 }
 
 const RESPONSES = endpointAt("/v1/responses");
 
-/** The first target a plan would call: fallbacks and load balancing start there. */
-function firstTarget(node: PlanNode): PlanNode {
-  return node.targets?.length ? firstTarget(node.targets[0] as PlanNode) : node;
+/** The first target a routing would call: fallbacks and load balancing start there. */
+function firstTarget(node: RoutingNode): RoutingNode {
+  return node.targets?.length ? firstTarget(node.targets[0] as RoutingNode) : node;
 }
 
 /**
@@ -55,8 +54,8 @@ export async function forwardIdRoute(
 ): Promise<ForwardedAnswer | undefined> {
   const headers = request.headers;
   const scope = { workspaceId };
-  const plan = await planOf(deps.plans, headerValue(headers, HEADER.config), scope);
-  const settings = firstTarget(plan.root).settings;
+  const routing = await deps.routing.resolve(headerValue(headers, HEADER.config), scope);
+  const settings = firstTarget(routing.root).settings;
   const header = headerProviderSettings(headers);
   // Nothing names a provider: there is nowhere else the response could be.
   if (

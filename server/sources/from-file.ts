@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ConfigError, type GuardrailDefinition } from "../../core/index.js";
-import type { FileMcpServer, GatewayFile } from "../config-file.js";
+import type { FileMcpServer, GatewayFile } from "./config-file.js";
 import {
   InMemoryApiKeySource,
   InMemoryConfigSource,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseGatewayFile } from "../config-file.js";
+import { parseGatewayFile } from "./config-file.js";
 import { sourcesFromFile } from "./from-file.js";
 import { InMemoryMcpServerSource } from "./memory.js";
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.js";
-import type { GatewayFile } from "../../server/config-file.js";
+import type { GatewayFile } from "../../server/sources/config-file.js";
 import { type LocalServer, sendJson, startServer } from "../support/http-server.js";
 import { startManaged } from "../support/managed.js";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseGatewayFile } from "../../server/config-file.js";
+import { parseGatewayFile } from "../../server/sources/config-file.js";
 import { chat, startManaged } from "../support/managed.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");

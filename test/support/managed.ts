@@ -9,7 +9,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { type AppOptions, buildApp } from "../../server/app.js";
-import type { GatewayFile } from "../../server/config-file.js";
+import type { GatewayFile } from "../../server/sources/config-file.js";
 import type { Counters } from "../../server/limits/counters.js";
 import type { InitialKeys } from "../../server/lifecycle/bootstrap.js";
 import { type ManagedGateway, prepareManagedGateway, type SetupReport } from "../../server/lifecycle/start.js";

@@ -6,10 +6,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
-import { ConfigError } from "../core/index.js";
-import type { SchemaType } from "./schema-types.js";
-import { compileValidator, type Validator } from "./schema.js";
-import { PINNING_MODES, POLICY_MODES, policyScopeSchema, toolControlsSchema } from "./store/schemas.js";
+import { ConfigError } from "../../core/index.js";
+import type { SchemaType } from "../schema-types.js";
+import { compileValidator, type Validator } from "../schema.js";
+import { PINNING_MODES, POLICY_MODES, policyScopeSchema, toolControlsSchema } from "../store/schemas.js";
 
 const workspace = { type: "string", minLength: 1 } as const;
 const fileSlug = { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" } as const;

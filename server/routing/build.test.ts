@@ -1,26 +1,26 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../index.js";
-import { buildPlan, DEFAULT_RETRY_STATUS_CODES } from "./build.js";
+import { buildRouting, DEFAULT_RETRY_STATUS_CODES } from "./build.js";
 
 let engine: Engine;
 beforeAll(async () => {
   engine = await createEngine();
 });
 
-describe("buildPlan", () => {
+describe("buildRouting", () => {
   it("splits each side into synchronous and asynchronous guardrails", async () => {
-    const plan = await buildPlan(
+    const routing = await buildRouting(
       { input_guardrails: [{ wordCount: { minWords: 1 } }, { async: true, sentenceCount: { minSentences: 1 } }] },
       engine,
       {},
     );
-    expect(plan.root.input.sync.map((g) => g.checks[0]?.id)).toEqual(["default.wordCount"]);
-    expect(plan.root.input.async.map((g) => g.checks[0]?.id)).toEqual(["default.sentenceCount"]);
-    expect(plan.hasGuardrails).toBe(true);
+    expect(routing.root.input.sync.map((g) => g.checks[0]?.id)).toEqual(["default.wordCount"]);
+    expect(routing.root.input.async.map((g) => g.checks[0]?.id)).toEqual(["default.sentenceCount"]);
+    expect(routing.hasGuardrails).toBe(true);
   });
 
   it("targets inherit what they do not set, side by side", async () => {
-    const plan = await buildPlan(
+    const routing = await buildRouting(
       {
         virtual_key: "root-vk",
         retry: { attempts: 2 },
@@ -37,37 +37,41 @@ describe("buildPlan", () => {
       engine,
       {},
     );
-    const [first, second] = plan.root.targets ?? [];
-    expect(plan.root.strategy).toEqual({ mode: "fallback", onStatusCodes: [446, 503] });
+    const [first, second] = routing.root.targets ?? [];
+    expect(routing.root.strategy).toEqual({ mode: "fallback", onStatusCodes: [446, 503] });
     expect(first?.settings).toMatchObject({
       virtualKey: "root-vk",
       requestTimeoutMs: 5000,
       overrideParams: { temperature: 0, model: "first" },
       retry: { attempts: 2, onStatusCodes: DEFAULT_RETRY_STATUS_CODES },
     });
-    expect(first?.input).toBe(plan.root.input);
-    expect(first?.output).toBe(plan.root.output);
+    expect(first?.input).toBe(routing.root.input);
+    expect(first?.output).toBe(routing.root.output);
     // A target naming its own provider does not inherit the parent's virtual key.
     expect(second?.settings.virtualKey).toBeUndefined();
     expect(second?.settings.provider).toBe("openai");
     expect(second?.settings.retry?.attempts).toBe(0);
-    expect(second?.input).toBe(plan.root.input);
+    expect(second?.input).toBe(routing.root.input);
     expect(second?.output.sync[0]?.checks[0]?.id).toBe("default.characterCount");
-    expect(second?.output.key).not.toBe(plan.root.output.key);
+    expect(second?.output.key).not.toBe(routing.root.output.key);
   });
 
   it("names the path of a problem inside a target", async () => {
     await expect(
-      buildPlan(
+      buildRouting(
         { strategy: { mode: "fallback" }, targets: [{}, { input_guardrails: [{ wordCount: { minWords: "x" } }] }] },
         engine,
         {},
       ),
     ).rejects.toThrow("targets[1].input_guardrails[0].wordCount.minWords");
-    await expect(buildPlan({ strategy: { mode: "fallback" } }, engine, {})).rejects.toThrow("strategy: a strategy needs targets");
-    await expect(buildPlan({ strategy: { mode: "loadbalance" }, targets: [{ weight: 0 }] }, engine, {})).rejects.toThrow(
+    await expect(buildRouting({ strategy: { mode: "fallback" } }, engine, {})).rejects.toThrow(
+      "strategy: a strategy needs targets",
+    );
+    await expect(buildRouting({ strategy: { mode: "loadbalance" }, targets: [{ weight: 0 }] }, engine, {})).rejects.toThrow(
       "targets: loadbalance needs a target with weight > 0",
     );
-    await expect(buildPlan({ targets: [{ cache: { mode: "semantic" } }] }, engine, {})).rejects.toThrow("targets[0].cache.mode");
+    await expect(buildRouting({ targets: [{ cache: { mode: "semantic" } }] }, engine, {})).rejects.toThrow(
+      "targets[0].cache.mode",
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * From a config to a plan: the tree of targets with, for each, its provider settings and its input
+ * From a config to a routing: the tree of targets with, for each, its provider settings and its input
  * and output guardrails, every one normalised by the engine. A target inherits what it does not set
  * from its parent: provider settings, retry, cache, time-out, mock response, and each side's
  * guardrail list (docs/spec-notes.md, "The peer gateway": a target with no hooks inherits the parent's).
@@ -21,7 +21,7 @@ import { type StreamHold, streamHoldOf } from "./stream-mode.js";
 
 /** The guardrails of one side of a target, split by how they run. */
 export interface GuardrailList {
-  /** Identifies the list within its plan: targets that inherit a list share its key. */
+  /** Identifies the list within its routing: targets that inherit a list share its key. */
   key: string;
   sync: Guardrail[];
   async: Guardrail[];
@@ -51,8 +51,8 @@ export interface Strategy {
   onStatusCodes?: readonly number[];
 }
 
-/** A node of the plan: the root config or one of its (nested) targets. */
-export interface PlanNode {
+/** A node of the routing: the root config or one of its (nested) targets. */
+export interface RoutingNode {
   /** Config path, `""` for the root, `targets[1]` for a target. */
   path: string;
   settings: TargetSettings;
@@ -62,12 +62,12 @@ export interface PlanNode {
   /** How this target's streamed answers are held for its synchronous output guardrails. */
   stream: StreamHold;
   strategy?: Strategy;
-  targets?: PlanNode[];
+  targets?: RoutingNode[];
 }
 
 /** What a config resolves to. */
-export interface Plan {
-  root: PlanNode;
+export interface Routing {
+  root: RoutingNode;
   configId?: string;
   warnings: ConfigWarning[];
   /** Whether any node has a synchronous guardrail (decides whether hook_results may appear). */
@@ -79,10 +79,21 @@ export interface Plan {
   inlineGuardrails: readonly string[];
 }
 
+/** Every guardrail a routing attaches, root and targets, both sides, each once. */
+export function routingGuardrails(root: RoutingNode): Guardrail[] {
+  const seen = new Set<Guardrail>();
+  const walk = (node: RoutingNode): void => {
+    for (const list of [node.input, node.output]) for (const g of [...list.sync, ...list.async]) seen.add(g);
+    for (const target of node.targets ?? []) walk(target);
+  };
+  walk(root);
+  return [...seen];
+}
+
 const EMPTY_LIST = (key: string): GuardrailList => ({ key, sync: [], async: [] });
 
-/** The plan of a request with no config: one root target, no guardrails. */
-export const EMPTY_PLAN: Plan = Object.freeze({
+/** The routing of a request with no config: one root target, no guardrails. */
+export const EMPTY_ROUTING: Routing = Object.freeze({
   root: {
     path: "",
     settings: { overrideParams: {} },
@@ -94,7 +105,7 @@ export const EMPTY_PLAN: Plan = Object.freeze({
   warnings: [],
   hasGuardrails: false,
   inlineGuardrails: [],
-}) as Plan;
+}) as Routing;
 
 function split(key: string, guardrails: Guardrail[]): GuardrailList {
   return { key, sync: guardrails.filter((g) => !g.async), async: guardrails.filter((g) => g.async) };
@@ -150,17 +161,17 @@ function hasSideKeys(config: Record<string, unknown>, side: Side): boolean {
 }
 
 /**
- * Builds the plan of a config. Throws a ConfigError naming the path for anything that cannot load:
+ * Builds the routing of a config. Throws a ConfigError naming the path for anything that cannot load:
  * malformed gateway keys, unknown guardrails or checks, bad parameters.
  */
-export async function buildPlan(config: Record<string, unknown>, engine: Engine, scope: Scope): Promise<Plan> {
+export async function buildRouting(config: Record<string, unknown>, engine: Engine, scope: Scope): Promise<Routing> {
   // Unknown keys first: a misspelt key is better named as such than as a schema mismatch.
   const warnings: ConfigWarning[] = checkConfigKeys(config);
   validateGatewayConfig(config, "");
   let hasGuardrails = false;
   const inline = new Set<string>();
 
-  const build = async (node: GatewayConfig, path: string, parent: PlanNode | undefined): Promise<PlanNode> => {
+  const build = async (node: GatewayConfig, path: string, parent: RoutingNode | undefined): Promise<RoutingNode> => {
     const normalized = await engine.normalize(node, { path, scope });
     warnings.push(...normalized.warnings);
     for (const guardrail of [...normalized.input, ...normalized.output]) if (guardrail.inline) inline.add(guardrail.id);
@@ -172,7 +183,7 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
     };
     const settings = ownSettings(node, parent?.settings);
     const output = list("output");
-    const planNode: PlanNode = {
+    const routingNode: RoutingNode = {
       path,
       settings,
       input: list("input"),
@@ -181,22 +192,22 @@ export async function buildPlan(config: Record<string, unknown>, engine: Engine,
       stream: streamHoldOf(output.sync, settings, (id) => engine.registry.get(id)?.definition),
     };
     if (node.targets) {
-      planNode.strategy = {
+      routingNode.strategy = {
         mode: node.strategy?.mode ?? "single",
         ...(node.strategy?.on_status_codes && { onStatusCodes: node.strategy.on_status_codes }),
       };
       const targetsPath = joinPath(path, "targets");
-      planNode.targets = [];
+      routingNode.targets = [];
       for (const [index, target] of node.targets.entries()) {
-        planNode.targets.push(await build(target, joinPath(targetsPath, index), planNode));
+        routingNode.targets.push(await build(target, joinPath(targetsPath, index), routingNode));
       }
-      if (planNode.strategy.mode === "loadbalance" && !planNode.targets.some((t) => t.weight > 0)) {
+      if (routingNode.strategy.mode === "loadbalance" && !routingNode.targets.some((t) => t.weight > 0)) {
         throw new ConfigError(targetsPath, "loadbalance needs a target with weight > 0");
       }
     } else if (node.strategy) {
       throw new ConfigError(joinPath(path, "strategy"), "a strategy needs targets to choose from");
     }
-    return planNode;
+    return routingNode;
   };
 
   const root = await build(config as GatewayConfig, "", undefined);

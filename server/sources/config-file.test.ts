@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "./app.js";
+import { buildApp } from "../app.js";
 import { type GatewayFile, loadGatewayFile, parseGatewayFile } from "./config-file.js";
 
 describe("parseGatewayFile", () => {
@@ -35,7 +35,7 @@ describe("parseGatewayFile", () => {
   });
 
   it("loads the example config file shipped in examples/", async () => {
-    const { file } = await loadGatewayFile(path.join(import.meta.dirname, "../examples/gateway.yaml"));
+    const { file } = await loadGatewayFile(path.join(import.meta.dirname, "../../examples/gateway.yaml"));
     const app = await buildApp({ file, logger: false });
     expect(app.guardgate.loaded).toMatchObject({ apiKeys: 1, providers: 2, guardrails: 2, configs: 1 });
     await app.close();
@@ -43,7 +43,7 @@ describe("parseGatewayFile", () => {
 
   it("resolves plugin paths from the file's folder", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "guardgate-file-"));
-    const pluginUrl = new URL("../test/support/redact-plugin.ts", import.meta.url).href;
+    const pluginUrl = new URL("../../test/support/redact-plugin.ts", import.meta.url).href;
     await writeFile(path.join(dir, "plugin.mjs"), `export { default } from ${JSON.stringify(pluginUrl)};\n`);
     await writeFile(path.join(dir, "g.json"), JSON.stringify({ plugins: ["./plugin.mjs"] }));
     const loaded = await loadGatewayFile(path.join(dir, "g.json"));
