@@ -44,7 +44,15 @@ class FloodUpstream {
       this.sent += batch.length;
       if (!res.write(batch)) {
         this.blocked = true;
-        await Promise.race([once(res, "drain"), once(res, "close")]);
+        // One listener pair per wait, removed when either fires: racing two once() promises leaves
+        // the loser's listeners on the response, one more each time the gateway pushes back.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off("drain", done).off("close", done);
+            resolve();
+          };
+          res.once("drain", done).once("close", done);
+        });
         this.blocked = false;
       }
     }
