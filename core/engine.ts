@@ -22,7 +22,7 @@ import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
 import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
 import { settleResultData } from "./result-data.js";
-import type { PhaseTask } from "./phase/task.js";
+import type { PhaseResult, PhaseTask } from "./phase/task.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
 import { checksToLoad, loadChecks, type WarmReport } from "./warm.js";
 
@@ -237,9 +237,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       if (o.provider !== undefined) task.provider = o.provider;
       if (o.credentials) task.credentials = o.credentials;
       if (o.stopOnDeny) task.stopOnDeny = true;
-      const phase = guardrails.length
-        ? await executor.run(task, o.signal)
-        : { results: [], request: o.request, response: o.response, transformed: false };
+      let phase: PhaseResult;
+      if (guardrails.length) {
+        // A phase of synchronous checks comes back as a value: no await, no turn of the microtask queue.
+        const ran = executor.runNow ? executor.runNow(task, o.signal) : executor.run(task, o.signal);
+        phase = ran instanceof Promise ? await ran : ran;
+      } else phase = { results: [], request: o.request, response: o.response, transformed: false };
       const results = phase.results.filter((r) => !r.async);
       const status = evaluationStatus(results);
       settleResultData(phase.results, {

@@ -26,6 +26,22 @@ export async function runPhase(
   signal?: AbortSignal,
   watch?: CheckWatch,
 ): Promise<PhaseResult> {
+  const run = startPhase(registry, task, signal, watch);
+  const { original } = run;
+  run.chain = Promise.resolve(original);
+  const bases = checkSlots(task.guardrails);
+  const results = await Promise.all(task.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
+  const final = await run.chain;
+  return {
+    results,
+    request: final.request,
+    response: final.response,
+    transformed: final !== original,
+  };
+}
+
+/** What the checks of a phase share (state.ts): the content as received, the redactors, the signals. */
+export function startPhase(registry: CheckRegistry, task: PhaseTask, signal?: AbortSignal, watch?: CheckWatch): PhaseRun {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
   const original: Content = {
     request: task.request,
@@ -50,7 +66,7 @@ export async function runPhase(
     else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   }
 
-  const run: PhaseRun = {
+  return {
     registry,
     task,
     requestType,
@@ -58,17 +74,8 @@ export async function runPhase(
     signal,
     syncSignal,
     denied,
-    chain: Promise.resolve(original),
+    chain: original,
     redactorFor,
     watch,
-  };
-  const bases = checkSlots(task.guardrails);
-  const results = await Promise.all(task.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
-  const final = await run.chain;
-  return {
-    results,
-    request: final.request,
-    response: final.response,
-    transformed: final !== original,
   };
 }

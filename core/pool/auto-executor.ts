@@ -22,6 +22,7 @@ import { GuardgateError } from "../errors.js";
 import { locateText } from "../content.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../phase/task.js";
+import type { Guardrail } from "../types.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
@@ -162,9 +163,31 @@ export class AutoExecutor implements Executor {
     const { executor } = this.choose(task, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
+    this.#learn(task, chars, result);
+    return result;
+  }
+
+  /** `run`, with no promise for a phase that runs inline and whose checks all answered synchronously. */
+  runNow(task: PhaseTask, signal?: AbortSignal): PhaseResult | Promise<PhaseResult> {
+    const chars = evaluatedLength(task);
+    const { executor } = this.choose(task, chars);
+    this.#counts[executor]++;
+    const result = executor === "inline" ? this.#inline.runNow(task, signal) : this.#poolExecutor().run(task, signal);
+    if (!(result instanceof Promise)) {
+      this.#learn(task, chars, result);
+      return result;
+    }
+    return result.then((settled) => {
+      this.#learn(task, chars, settled);
+      return settled;
+    });
+  }
+
+  /** Learns the per-check costs of a phase's results. */
+  #learn(task: PhaseTask, chars: number, result: PhaseResult): void {
     // A check whose parameters make it call a model or a judge costs what that call costs: not a
     // figure for the same check without them.
-    const reconfigured = new Set(task.guardrails.flatMap((g) => g.checks.filter((c) => c.kind).map((c) => c.id)));
+    const reconfigured = reconfiguredChecks(task.guardrails);
     for (const guardrail of result.results) {
       for (const check of guardrail.checks) {
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
@@ -172,7 +195,6 @@ export class AutoExecutor implements Executor {
         this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }
-    return result;
   }
 
   /**
@@ -225,6 +247,18 @@ function loopUtilization(): () => number {
     }
     return value;
   };
+}
+
+/** Ids of the checks of a list whose parameters made them another kind; lists are prepared once, so worked out once. */
+const reconfiguredOf = new WeakMap<readonly Guardrail[], ReadonlySet<string>>();
+
+function reconfiguredChecks(guardrails: readonly Guardrail[]): ReadonlySet<string> {
+  let ids = reconfiguredOf.get(guardrails);
+  if (!ids) {
+    ids = new Set(guardrails.flatMap((g) => g.checks.filter((c) => c.kind).map((c) => c.id)));
+    reconfiguredOf.set(guardrails, ids);
+  }
+  return ids;
 }
 
 /** Length of the text the phase's checks evaluate. */
