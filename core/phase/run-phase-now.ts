@@ -109,12 +109,51 @@ export function runPhaseNow(registry: CheckRegistry, task: PhaseTask, signal?: A
 
 /**
  * One guardrail, as runGuardrail runs it (run-guardrail.ts), checks one after another: its result,
- * or a promise of it when a check answered with one. Moves `run.chain` on past its transforms.
+ * or a promise of it when a check answered with one. A guardrail whose checks all read the content
+ * as received (asynchronous, or none of its checks transforms: the standard pack's) runs in a plain
+ * loop, with no closure or context object per guardrail.
  */
 function runGuardrailNow(
   run: PhaseRun,
   guardrail: Guardrail,
-  { enabled, transforms }: GuardrailPlan,
+  plan: GuardrailPlan,
+  clock: PhaseClock,
+): GuardrailResult | Promise<GuardrailResult> {
+  if (!guardrail.async && (guardrail.sequential || plan.transforms)) return runChainedNow(run, guardrail, plan, clock);
+  const started = clock.start();
+  const created_at = clock.iso(started);
+  const { enabled } = plan;
+  const count = enabled.length;
+  const results: CheckResult[] = new Array(count);
+  let pending: Array<Promise<unknown>> | undefined;
+  for (let i = 0; i < count; i++) {
+    // Without stopOnDeny (which takes the asynchronous loop) both kinds of guardrail follow the caller's signal.
+    const ran = runCheckNow(run, guardrail, enabled[i] as EnabledCheck, run.original, run.signal, clock);
+    if (ran instanceof Promise) (pending ??= []).push(storeWhenSettled(results, i, ran));
+    else results[i] = ran.result;
+  }
+  if (!pending) return guardrailResult(guardrail, results, false, elapsed(started, clock.last), created_at);
+  return Promise.all(pending).then(() =>
+    guardrailResult(guardrail, results, false, elapsed(started, performance.now()), created_at),
+  );
+}
+
+/** Stores a pending check's result at its place once it settles. */
+function storeWhenSettled(results: CheckResult[], i: number, ran: Promise<CheckRun>): Promise<void> {
+  return ran.then((settled) => {
+    results[i] = settled.result;
+  });
+}
+
+/**
+ * A guardrail whose checks read the content after the transforms before them: a sequential one
+ * (all its checks, in order), or one with transforming checks (those in order, the others on the
+ * content as received). Moves `run.chain` on past its transforms.
+ */
+function runChainedNow(
+  run: PhaseRun,
+  guardrail: Guardrail,
+  { enabled }: GuardrailPlan,
   clock: PhaseClock,
 ): GuardrailResult | Promise<GuardrailResult> {
   const started = clock.start();
@@ -124,7 +163,6 @@ function runGuardrailNow(
   let changed = false;
   let stored = 0;
   let pending: Array<Promise<unknown>> | undefined;
-  // Without stopOnDeny (which takes the asynchronous loop) both kinds of guardrail follow the caller's signal.
   const own = run.signal;
 
   /** Runs check `i` on `content`, its result stored when it comes; a promise when it answered with one. */
@@ -165,23 +203,15 @@ function runGuardrailNow(
     return content;
   };
 
-  if (guardrail.async || (!guardrail.sequential && !transforms)) {
-    // Every check reads the content as received (an asynchronous guardrail's transforms stay unapplied).
+  const previous = run.chain;
+  const after = previous instanceof Promise ? previous.then((content) => chained(0, content)) : chained(0, previous);
+  run.chain = after;
+  if (after instanceof Promise) (pending ??= []).push(after);
+  if (!guardrail.sequential) {
     for (let i = 0; i < count; i++) {
+      if ((enabled[i] as EnabledCheck).check?.definition.transforms === true) continue;
       const ran = one(i, run.original);
       if (ran instanceof Promise) (pending ??= []).push(ran);
-    }
-  } else {
-    const previous = run.chain;
-    const after = previous instanceof Promise ? previous.then((content) => chained(0, content)) : chained(0, previous);
-    run.chain = after;
-    if (after instanceof Promise) (pending ??= []).push(after);
-    if (!guardrail.sequential) {
-      for (let i = 0; i < count; i++) {
-        if ((enabled[i] as EnabledCheck).check?.definition.transforms === true) continue;
-        const ran = one(i, run.original);
-        if (ran instanceof Promise) (pending ??= []).push(ran);
-      }
     }
   }
 

@@ -50,8 +50,8 @@ export function startPhase(registry: CheckRegistry, task: PhaseTask, signal?: Ab
   };
 
   // Secrets of the request headers are redacted from every result, with the check's own credentials.
-  const requestSecrets = headerSecrets(task.headers, new Set());
-  const phaseRedactor = requestSecrets.size === 0 ? NO_SECRETS : new Redactor(requestSecrets);
+  const requestSecrets = headerSecrets(task.headers);
+  const phaseRedactor = requestSecrets === undefined || requestSecrets.size === 0 ? NO_SECRETS : new Redactor(requestSecrets);
   const redactorFor = (credentials: unknown) =>
     credentials === undefined ? phaseRedactor : new Redactor(collectSecrets(credentials, new Set(requestSecrets)));
 
