@@ -13,7 +13,8 @@
  * phases of synchronous checks ran without them. Each is measured with phases one after another
  * (each awaited, as a request's phases are) and with `--in-flight` phases started together, whose
  * promises interleave on the microtask queue as concurrent requests' phases do in the gateway.
- * Per phase: µs, and the bytes the JavaScript heap allocated (v8's GCProfiler; bench/process-probe.ts).
+ * Per phase: wall-clock µs, the process's CPU µs (which a loaded machine disturbs less), and the
+ * bytes the JavaScript heap allocated (v8's GCProfiler; bench/process-probe.ts).
  * The median of `--rounds` rounds is the figure, since a shared machine slows single rounds down.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -71,6 +72,8 @@ const median = (values: number[]): number => {
 /** One round's figures per call. */
 interface Sample {
   us: number;
+  /** The process's CPU time (user and system): on a shared machine it moves less than the wall clock. */
+  cpu_us: number;
   bytes: number;
 }
 
@@ -78,6 +81,7 @@ interface Sample {
 async function perCall(n: number, inFlight: number, fn: () => unknown): Promise<Sample> {
   const batch: unknown[] = new Array(inFlight);
   gcStart();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   if (inFlight === 1) {
     for (let i = 0; i < n; i++) {
@@ -91,8 +95,9 @@ async function perCall(n: number, inFlight: number, fn: () => unknown): Promise<
     }
   }
   const micros = (performance.now() - started) * 1000;
+  const used = process.cpuUsage(cpu);
   const gc = gcStop();
-  return { us: micros / n, bytes: gc.allocatedBytes / n };
+  return { us: micros / n, cpu_us: (used.user + used.system) / n, bytes: gc.allocatedBytes / n };
 }
 
 /** The engines measured: as `createEngine` makes it, and with every phase through the asynchronous loop. */
@@ -105,8 +110,10 @@ interface Cell {
   in_flight: number;
   /** Medians over rounds, per phase. */
   us: number;
+  cpu_us: number;
   bytes: number;
   rounds_us: number[];
+  rounds_cpu_us: number[];
   rounds_bytes: number[];
 }
 
@@ -190,7 +197,7 @@ async function main(): Promise<void> {
       // Alternating in each round, so load from other work falls on every row alike.
       for (const run of runs.values()) run.samples.push(await perCall(PHASES, run.inFlight, run.fn));
       process.stderr.write(
-        `${side} round ${r + 1}/${ROUNDS}: ${[...runs.values()].map((x) => `${x.name} ×${x.inFlight} ${round2(x.samples.at(-1)?.us ?? 0)} µs`).join(", ")}\n`,
+        `${side} round ${r + 1}/${ROUNDS}: ${[...runs.values()].map((x) => `${x.name} ×${x.inFlight} ${round2(x.samples.at(-1)?.cpu_us ?? 0)} µs CPU`).join(", ")}\n`,
       );
     }
     rows.push({
@@ -200,8 +207,10 @@ async function main(): Promise<void> {
         engine: x.name,
         in_flight: x.inFlight,
         us: round2(median(x.samples.map((s) => s.us))),
+        cpu_us: round2(median(x.samples.map((s) => s.cpu_us))),
         bytes: Math.round(median(x.samples.map((s) => s.bytes))),
         rounds_us: x.samples.map((s) => round2(s.us)),
+        rounds_cpu_us: x.samples.map((s) => round2(s.cpu_us)),
         rounds_bytes: x.samples.map((s) => Math.round(s.bytes)),
       })),
     });
@@ -226,16 +235,16 @@ async function main(): Promise<void> {
     "",
     `${report.date}, ${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, load average ${report.load_average.join(" ")}.`,
     `The standard pack on a 1 KB chat request and answer, inline; median of ${ROUNDS} rounds of ${PHASES} phases,`,
-    `one at a time and ${IN_FLIGHT} in flight. µs and bytes allocated per phase; "engine around them" is the phase less the checks alone.`,
+    `one at a time and ${IN_FLIGHT} in flight. Wall-clock and CPU µs and bytes allocated per phase; "engine around them" is the phase less the checks alone.`,
     "",
-    "| side | checks | engine | in flight | phase (µs) | checks alone (µs) | engine around them (µs) | bytes per phase | checks alone (bytes) |",
-    "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    "| side | checks | engine | in flight | phase (µs) | CPU (µs) | checks alone, CPU (µs) | engine around them, CPU (µs) | bytes per phase | checks alone (bytes) |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.flatMap((r) => {
       const alone = cell(r, "checks alone", 1);
       return ENGINES.flatMap((e) =>
         MODES.map((m) => {
           const c = cell(r, e, m);
-          return `| ${r.side} | ${r.checks.length} | ${e} | ${m} | ${c.us} | ${alone.us} | ${round2(c.us - alone.us)} | ${c.bytes} | ${alone.bytes} |`;
+          return `| ${r.side} | ${r.checks.length} | ${e} | ${m} | ${c.us} | ${c.cpu_us} | ${alone.cpu_us} | ${round2(c.cpu_us - alone.cpu_us)} | ${c.bytes} | ${alone.bytes} |`;
         }),
       );
     }),
