@@ -2,6 +2,7 @@
  * Executors run phases. The inline executor runs them on the calling thread; the pool executor
  * (core/pool) runs them in worker threads with hard time limits. Both take and return plain data.
  */
+import type { EvaluatedText } from "./content.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
 import type { CheckRegistry } from "./registry.js";
 import { runPhase } from "./phase/run-phase.js";
@@ -67,13 +68,16 @@ export class InlineExecutor implements Executor {
     return runPhase(this.#registry, task, signal);
   }
 
-  /** `run`, with no promise for a phase whose checks all answered synchronously on this thread. */
-  runNow(task: PhaseTask, signal?: AbortSignal): PhaseResult | Promise<PhaseResult> {
+  /**
+   * `run`, with no promise for a phase whose checks all answered synchronously on this thread;
+   * `located` is the task's text when the caller located it already (core/pool/auto-executor.ts).
+   */
+  runNow(task: PhaseTask, signal?: AbortSignal, located?: EvaluatedText): PhaseResult | Promise<PhaseResult> {
     if (this.#makePool && poolBoundCheck(this.#registry, task) !== undefined) {
       this.#pool ??= this.#makePool();
       return this.#pool.run(task, signal);
     }
-    return runPhaseNow(this.#registry, task, signal);
+    return runPhaseNow(this.#registry, task, signal, located);
   }
 
   /** Loads here what runs here; checks bound to a worker load in the pool, which starts for them. */

@@ -133,27 +133,7 @@ export function runCheckNow(
     const credentials = checkCredentials(check, config, task);
     const context = new RunContext(guardrail, task, run.requestType, content, credentials);
     const answer = runNowWithLimit(check, config, context, checkSignal, started, timing);
-    if (answer instanceof Promise) {
-      // As runCheck settles an awaited outcome: validated, transformed, or the error it threw.
-      const settle = (value: unknown, failed: boolean, caught: unknown): CheckRun => {
-        let settledOutcome: CheckOutcome | undefined;
-        let settledNext: Content | undefined;
-        if (!failed) {
-          try {
-            settledOutcome = validOutcome(value, config.id);
-            settledNext = applyTransform(task.side, run.requestType, content, settledOutcome);
-          } catch (invalid) {
-            caught = invalid;
-          }
-        }
-        const time = elapsed(started, timing.end || performance.now());
-        return checkRun(run, config, settledOutcome, caught, settledNext, time, clock.iso(started), given);
-      };
-      return answer.then(
-        (value) => settle(value, false, undefined),
-        (caught: unknown) => settle(undefined, true, caught),
-      );
-    }
+    if (answer instanceof Promise) return settleLater(run, config, content, answer, started, timing, clock, given);
     outcome = validOutcome(answer, config.id);
     next = applyTransform(task.side, run.requestType, content, outcome);
   } catch (caught) {
@@ -162,6 +142,41 @@ export function runCheckNow(
   const end = timing.end || performance.now();
   clock.ended(end);
   return checkRun(run, config, outcome, error, next, elapsed(started, end), clock.iso(started), given);
+}
+
+/**
+ * As runCheck settles an awaited outcome: validated, transformed, or the error it threw. Apart
+ * from runCheckNow so that its closures (and the context object they share) are made only for a
+ * check that answered with a promise.
+ */
+function settleLater(
+  run: PhaseRun,
+  config: CheckConfig,
+  content: Content,
+  answer: Promise<CheckOutcome>,
+  started: number,
+  timing: Timing,
+  clock: PhaseClock,
+  given: unknown,
+): Promise<CheckRun> {
+  const settle = (value: unknown, failed: boolean, caught: unknown): CheckRun => {
+    let outcome: CheckOutcome | undefined;
+    let next: Content | undefined;
+    if (!failed) {
+      try {
+        outcome = validOutcome(value, config.id);
+        next = applyTransform(run.task.side, run.requestType, content, outcome);
+      } catch (invalid) {
+        caught = invalid;
+      }
+    }
+    const time = elapsed(started, timing.end || performance.now());
+    return checkRun(run, config, outcome, caught, next, time, clock.iso(started), given);
+  };
+  return answer.then(
+    (value) => settle(value, false, undefined),
+    (caught: unknown) => settle(undefined, true, caught),
+  );
 }
 
 /** A check's result, built field by field in the order of spec §2.4, its secrets redacted. */

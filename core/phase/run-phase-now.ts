@@ -16,6 +16,7 @@
  * settles, and the phase returns a promise. Everything else (checks that call out or run a model,
  * checks bound to a worker, stopOnDeny, a signal already aborted) takes the asynchronous loop.
  */
+import type { EvaluatedText } from "../content.js";
 import type { CheckRegistry } from "../registry.js";
 import type { CheckResult, Guardrail, GuardrailResult } from "../types.js";
 import { elapsed, PhaseClock } from "./clock.js";
@@ -74,12 +75,18 @@ function phasePlan(registry: CheckRegistry, guardrails: readonly Guardrail[]): G
 
 /**
  * Runs a phase as runPhase does, without a promise when its checks allow: the result itself when
- * every check answered synchronously, else a promise of it.
+ * every check answered synchronously, else a promise of it. `located` is the task's text, when the
+ * caller located it already.
  */
-export function runPhaseNow(registry: CheckRegistry, task: PhaseTask, signal?: AbortSignal): PhaseResult | Promise<PhaseResult> {
+export function runPhaseNow(
+  registry: CheckRegistry,
+  task: PhaseTask,
+  signal?: AbortSignal,
+  located?: EvaluatedText,
+): PhaseResult | Promise<PhaseResult> {
   const plan = phasePlan(registry, task.guardrails);
   if (plan === null || task.stopOnDeny === true || signal?.aborted === true) return runPhase(registry, task, signal);
-  const run = startPhase(registry, task, signal);
+  const run = startPhase(registry, task, signal, undefined, located);
   const clock = new PhaseClock();
   const count = task.guardrails.length;
   const results: Array<GuardrailResult | Promise<GuardrailResult>> = new Array(count);

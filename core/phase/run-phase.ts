@@ -12,7 +12,7 @@
  * The phase is plain data in and plain data out (task.ts), so the same function runs inline or in
  * a worker.
  */
-import { baseRequestType, locateText } from "../content.js";
+import { baseRequestType, type EvaluatedText, locateText } from "../content.js";
 import { collectSecrets, headerSecrets, NO_SECRETS, Redactor } from "../redact.js";
 import type { CheckRegistry } from "../registry.js";
 import { runGuardrail } from "./run-guardrail.js";
@@ -41,12 +41,22 @@ export async function runPhase(
 }
 
 /** What the checks of a phase share (state.ts): the content as received, the redactors, the signals. */
-export function startPhase(registry: CheckRegistry, task: PhaseTask, signal?: AbortSignal, watch?: CheckWatch): PhaseRun {
+export function startPhase(
+  registry: CheckRegistry,
+  task: PhaseTask,
+  signal?: AbortSignal,
+  watch?: CheckWatch,
+  located?: EvaluatedText,
+): PhaseRun {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
   const original: Content = {
     request: task.request,
     response: task.response,
-    located: locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
+    // Text located by the caller is used when it read the same request type (the engine hands on base types).
+    located:
+      located !== undefined && requestType === task.requestType
+        ? located
+        : locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
   };
 
   // Secrets of the request headers are redacted from every result, with the check's own credentials.

@@ -115,7 +115,12 @@ export function runNowWithLimit(
     if (timing.end - started > timeout) throw new CheckTimeoutError(check.id, timeout);
     return value as CheckOutcome;
   }
-  return underLimit(value, check.id, timeout, phaseSignal, started, timing, (error) => context.stop(error));
+  return underLimit(value, check.id, timeout, phaseSignal, started, timing, stopperOf(context));
+}
+
+/** What cancels a context's own signal; made apart so runNowWithLimit captures nothing, and allocates no closure context per check. */
+function stopperOf(context: RunContext): (error: Error) => void {
+  return (error) => context.stop(error);
 }
 
 /** A pending outcome under the check's time limit and the phase's signal; `stop` cancels the check's own signal. */
