@@ -24,7 +24,7 @@ let profiler: v8.GCProfiler | undefined;
 let usedAtStart = 0;
 
 /** Starts a window (one at a time). */
-function gcStart(): void {
+export function gcStart(): void {
   profiler?.stop();
   profiler = new v8.GCProfiler();
   usedAtStart = v8.getHeapStatistics().used_heap_size;
@@ -32,7 +32,7 @@ function gcStart(): void {
 }
 
 /** Ends the window and sums it up. */
-function gcStop(): GcWindow {
+export function gcStop(): GcWindow {
   const result = profiler?.stop();
   profiler = undefined;
   const usedAtEnd = v8.getHeapStatistics().used_heap_size;

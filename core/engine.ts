@@ -21,8 +21,8 @@ import { type LoadedPlugin, loadBuiltinPlugin, loadPlugin, type PluginSpec } fro
 import { AutoExecutor, type AutoOptions } from "./pool/auto-executor.js";
 import { PoolExecutor, type PoolOptions } from "./pool/pool-executor.js";
 import { type CheckInfo, CheckRegistry, type PluginInfo } from "./registry.js";
-import { settleResultData } from "./result-data.js";
-import type { PhaseTask } from "./phase/task.js";
+import { type DataSettlement, settleResultData } from "./result-data.js";
+import type { PhaseResult, PhaseTask } from "./phase/task.js";
 import type { Guardrail, GuardrailResult, GuardrailStatus, RequestType, Side } from "./types.js";
 import { checksToLoad, loadChecks, type WarmReport } from "./warm.js";
 
@@ -225,10 +225,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
       }
       // Prepared guardrails need no resolving: taken as they are, without a promise and a tick.
-      const { guardrails, warnings } =
-        o.prepared && o.guardrails === undefined && o.config === undefined
-          ? { guardrails: o.prepared, warnings: [] }
-          : await resolveGuardrails(o);
+      let guardrails: Guardrail[];
+      let warnings: ConfigWarning[];
+      if (o.prepared && o.guardrails === undefined && o.config === undefined) {
+        guardrails = o.prepared;
+        warnings = [];
+      } else ({ guardrails, warnings } = await resolveGuardrails(o));
       // Assigned, not spread: every phase builds one, and each spread is an object of its own.
       const task: PhaseTask = { side: o.side, requestType, request: o.request, response: o.response, guardrails, settings };
       if (o.metadata) task.metadata = o.metadata;
@@ -237,23 +239,34 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       if (o.provider !== undefined) task.provider = o.provider;
       if (o.credentials) task.credentials = o.credentials;
       if (o.stopOnDeny) task.stopOnDeny = true;
-      const phase = guardrails.length
-        ? await executor.run(task, o.signal)
-        : { results: [], request: o.request, response: o.response, transformed: false };
-      const results = phase.results.filter((r) => !r.async);
+      let phase: PhaseResult;
+      if (guardrails.length) {
+        // A phase of synchronous checks comes back as a value: no await, no turn of the microtask queue.
+        const ran = executor.runNow ? executor.runNow(task, o.signal) : executor.run(task, o.signal);
+        phase = ran instanceof Promise ? await ran : ran;
+      } else phase = { results: [], request: o.request, response: o.response, transformed: false };
+      // One pass: the synchronous results decide, the asynchronous ones go to the log.
+      const results: GuardrailResult[] = [];
+      const asyncResults: GuardrailResult[] = [];
+      let verdict = true;
+      for (const result of phase.results) {
+        if (result.async) asyncResults.push(result);
+        else {
+          results.push(result);
+          if (!result.verdict) verdict = false;
+        }
+      }
       const status = evaluationStatus(results);
-      settleResultData(phase.results, {
-        denied: status === 446,
-        ...(phase.transformed && {
-          transformedText: locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text,
-        }),
-        echoes: echoesOf,
-      });
+      const settlement: DataSettlement = { denied: status === 446, echoes: echoesOf };
+      if (phase.transformed) {
+        settlement.transformedText = locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text;
+      }
+      settleResultData(phase.results, settlement);
       return {
         status,
-        verdict: results.every((r) => r.verdict),
+        verdict,
         results,
-        asyncResults: phase.results.filter((r) => r.async),
+        asyncResults,
         request: phase.request,
         response: phase.response,
         transformed: phase.transformed,

@@ -2,9 +2,11 @@
  * Executors run phases. The inline executor runs them on the calling thread; the pool executor
  * (core/pool) runs them in worker threads with hard time limits. Both take and return plain data.
  */
+import type { EvaluatedText } from "./content.js";
 import type { LoadedPlugin } from "./plugin-loader.js";
 import type { CheckRegistry } from "./registry.js";
 import { runPhase } from "./phase/run-phase.js";
+import { runPhaseNow } from "./phase/run-phase-now.js";
 import type { PhaseResult, PhaseTask } from "./phase/task.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "./warm.js";
 
@@ -12,6 +14,11 @@ import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "./w
 export interface Executor {
   readonly name: string;
   run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult>;
+  /**
+   * `run`, with the result itself rather than a promise when the phase ran through without
+   * waiting (core/phase/run-phase-now.ts); the engine prefers it when an executor has it.
+   */
+  runNow?(task: PhaseTask, signal?: AbortSignal): PhaseResult | Promise<PhaseResult>;
   /** Starts what runs checks (threads) and loads what the checks need, in every thread that may run them. */
   warm?(request: WarmRequest): Promise<WarmReport>;
   close(): Promise<void>;
@@ -59,6 +66,18 @@ export class InlineExecutor implements Executor {
       return this.#pool.run(task, signal);
     }
     return runPhase(this.#registry, task, signal);
+  }
+
+  /**
+   * `run`, with no promise for a phase whose checks all answered synchronously on this thread;
+   * `located` is the task's text when the caller located it already (core/pool/auto-executor.ts).
+   */
+  runNow(task: PhaseTask, signal?: AbortSignal, located?: EvaluatedText): PhaseResult | Promise<PhaseResult> {
+    if (this.#makePool && poolBoundCheck(this.#registry, task) !== undefined) {
+      this.#pool ??= this.#makePool();
+      return this.#pool.run(task, signal);
+    }
+    return runPhaseNow(this.#registry, task, signal, located);
   }
 
   /** Loads here what runs here; checks bound to a worker load in the pool, which starts for them. */

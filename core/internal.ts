@@ -15,6 +15,7 @@ export { resolveWithPolicy } from "./net/lookup.js";
 export { addressPermitted, policyKey } from "./net/network-policy.js";
 export { parameterError } from "./parameters.js";
 export { isObject } from "./plain-data.js";
+export { runPhase } from "./phase/run-phase.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";

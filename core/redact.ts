@@ -41,11 +41,16 @@ export function collectSecrets(value: unknown, into: Set<string>, depth = 0): Se
  * The secrets in request headers: the value of every credential header, the token after the
  * scheme of an `authorization` value, and each cookie's value.
  */
-export function headerSecrets(headers: Record<string, string> | undefined, into: Set<string>): Set<string> {
+export function headerSecrets(headers: Record<string, string> | undefined, into: Set<string>): Set<string>;
+/** The same, with a set made only when there is a secret: undefined when there is none. */
+export function headerSecrets(headers: Record<string, string> | undefined): Set<string> | undefined;
+export function headerSecrets(headers: Record<string, string> | undefined, into?: Set<string>): Set<string> | undefined {
   if (!headers) return into;
-  for (const name of Object.keys(headers)) {
+  // Most requests carry no secret past the gateway's own credential headers: no set, no key list.
+  for (const name in headers) {
     const value = headers[name];
-    if (typeof value !== "string" || !headerHoldsSecret(name)) continue;
+    if (typeof value !== "string" || !Object.hasOwn(headers, name) || !headerHoldsSecret(name)) continue;
+    into ??= new Set();
     collectSecrets(value, into);
     const lower = name.toLowerCase();
     if (lower.endsWith("authorization")) collectSecrets(value.replace(/^\S+\s+/, ""), into);

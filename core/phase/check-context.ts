@@ -8,7 +8,8 @@ import type { Content } from "./state.js";
 import type { PhaseTask } from "./task.js";
 
 /**
- * The context a check's `run` gets; its `signal` is made on first read. A class with the getter on
+ * The context a check's `run` gets; its `signal` is made on first read (by the getter given, or
+ * here when none is). A class with the getter on
  * its prototype, not an object literal: a literal whose getter closes over each check's state gets
  * a hidden class of its own, which V8 keeps until a full collection, and with it everything the
  * check allocated — garbage collection took 40% of a cheap phase's time before this.
@@ -27,7 +28,10 @@ export class RunContext implements CheckContext {
   declare credentials?: Record<string, unknown>;
   declare settings: CheckSettings;
   declare toolArguments: boolean;
-  readonly #signal: () => AbortSignal;
+  readonly #signal: (() => AbortSignal) | undefined;
+  /** The check's own signal when no getter was given: made on first read, aborted by `stop`. */
+  #controller: AbortController | undefined = undefined;
+  #stopped: Error | undefined = undefined;
 
   constructor(
     guardrail: Guardrail,
@@ -35,7 +39,7 @@ export class RunContext implements CheckContext {
     requestType: RequestType,
     content: Content,
     credentials: Record<string, unknown> | undefined,
-    signal: () => AbortSignal,
+    signal?: () => AbortSignal,
   ) {
     this.guardrailId = guardrail.id;
     this.side = task.side;
@@ -54,6 +58,17 @@ export class RunContext implements CheckContext {
   }
 
   get signal(): AbortSignal {
-    return this.#signal();
+    if (this.#signal) return this.#signal();
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#stopped);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Cancels the check (its time limit passed, or the phase was cancelled), when it holds its own signal. */
+  stop(error: Error): void {
+    this.#stopped = error;
+    this.#controller?.abort(error);
   }
 }

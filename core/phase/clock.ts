@@ -63,3 +63,39 @@ export function fourDigits(x: number): number {
 export function elapsed(start: number, end = performance.now()): number {
   return fourDigits(end - start);
 }
+
+/**
+ * The clock of a phase run without awaiting (run-phase-now.ts): the checks run one after another,
+ * so one check's end is the next one's start, and a check reads the clock once, when it ends.
+ * `created_at` is the phase's wall-clock start plus the monotonic time since, so it takes no
+ * `Date.now()` per check either. Once the phase's synchronous part is over (`live` false), a check
+ * that starts later (after a pending transform) reads the clock for its start.
+ */
+export class PhaseClock {
+  readonly #date: number;
+  readonly #perf: number;
+  /** When the last check run in the synchronous part ended (performance.now()). */
+  last: number;
+  live = true;
+
+  constructor() {
+    this.#date = Date.now();
+    this.#perf = performance.now();
+    this.last = this.#perf;
+  }
+
+  /** When a check starting now starts. */
+  start(): number {
+    return this.live ? this.last : performance.now();
+  }
+
+  /** A check ended at `at`. */
+  ended(at: number): void {
+    if (this.live) this.last = at;
+  }
+
+  /** `created_at` for a performance.now() time of this phase. */
+  iso(at: number): string {
+    return isoAt(Math.floor(this.#date + (at - this.#perf)));
+  }
+}

@@ -12,7 +12,7 @@
  * The phase is plain data in and plain data out (task.ts), so the same function runs inline or in
  * a worker.
  */
-import { baseRequestType, locateText } from "../content.js";
+import { baseRequestType, type EvaluatedText, locateText } from "../content.js";
 import { collectSecrets, headerSecrets, NO_SECRETS, Redactor } from "../redact.js";
 import type { CheckRegistry } from "../registry.js";
 import { runGuardrail } from "./run-guardrail.js";
@@ -26,16 +26,42 @@ export async function runPhase(
   signal?: AbortSignal,
   watch?: CheckWatch,
 ): Promise<PhaseResult> {
+  const run = startPhase(registry, task, signal, watch);
+  const { original } = run;
+  run.chain = Promise.resolve(original);
+  const bases = checkSlots(task.guardrails);
+  const results = await Promise.all(task.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
+  const final = await run.chain;
+  return {
+    results,
+    request: final.request,
+    response: final.response,
+    transformed: final !== original,
+  };
+}
+
+/** What the checks of a phase share (state.ts): the content as received, the redactors, the signals. */
+export function startPhase(
+  registry: CheckRegistry,
+  task: PhaseTask,
+  signal?: AbortSignal,
+  watch?: CheckWatch,
+  located?: EvaluatedText,
+): PhaseRun {
   const requestType = baseRequestType(task.requestType) ?? task.requestType;
   const original: Content = {
     request: task.request,
     response: task.response,
-    located: locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
+    // Text located by the caller is used when it read the same request type (the engine hands on base types).
+    located:
+      located !== undefined && requestType === task.requestType
+        ? located
+        : locateText(task.side, requestType, task.side === "input" ? task.request : task.response),
   };
 
   // Secrets of the request headers are redacted from every result, with the check's own credentials.
-  const requestSecrets = headerSecrets(task.headers, new Set());
-  const phaseRedactor = requestSecrets.size === 0 ? NO_SECRETS : new Redactor(requestSecrets);
+  const requestSecrets = headerSecrets(task.headers);
+  const phaseRedactor = requestSecrets === undefined || requestSecrets.size === 0 ? NO_SECRETS : new Redactor(requestSecrets);
   const redactorFor = (credentials: unknown) =>
     credentials === undefined ? phaseRedactor : new Redactor(collectSecrets(credentials, new Set(requestSecrets)));
 
@@ -50,7 +76,7 @@ export async function runPhase(
     else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   }
 
-  const run: PhaseRun = {
+  return {
     registry,
     task,
     requestType,
@@ -58,17 +84,8 @@ export async function runPhase(
     signal,
     syncSignal,
     denied,
-    chain: Promise.resolve(original),
+    chain: original,
     redactorFor,
     watch,
-  };
-  const bases = checkSlots(task.guardrails);
-  const results = await Promise.all(task.guardrails.map((guardrail, i) => runGuardrail(run, guardrail, bases[i] as number)));
-  const final = await run.chain;
-  return {
-    results,
-    request: final.request,
-    response: final.response,
-    transformed: final !== original,
   };
 }

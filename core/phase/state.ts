@@ -38,8 +38,12 @@ export interface PhaseRun {
   syncSignal: AbortSignal | undefined;
   /** Aborted once a synchronous guardrail denies, with stopOnDeny. */
   denied: AbortController | undefined;
-  /** Transforms of synchronous guardrails are chained through this promise, in guardrail order. */
-  chain: Promise<Content>;
+  /**
+   * Transforms of synchronous guardrails are chained through this, in guardrail order: a promise in
+   * the asynchronous loop (run-phase.ts), the content itself while a phase runs without awaiting
+   * (run-phase-now.ts) until a check of the chain answers with a promise.
+   */
+  chain: Content | Promise<Content>;
   /** Redacts request-header secrets, and a check's own credentials, from its result. */
   redactorFor: (credentials: unknown) => Redactor;
   watch: CheckWatch | undefined;

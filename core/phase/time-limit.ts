@@ -7,6 +7,7 @@ import { CheckAbortedError, CheckTimeoutError } from "../errors.js";
 import type { CheckContext, CheckOutcome } from "../plugin-api.js";
 import type { RegisteredCheck } from "../registry.js";
 import type { CheckConfig } from "../types.js";
+import type { RunContext } from "./check-context.js";
 import type { CheckWatch } from "./task.js";
 
 /** When a check's run ended, for its execution_time: checks of a phase interleave, so the end is noted where it happens. */
@@ -72,6 +73,68 @@ export function runWithLimit(
     if (timing.end - started > timeout) throw new CheckTimeoutError(check.id, timeout);
     return value as CheckOutcome;
   }
+  return underLimit(
+    value,
+    check.id,
+    timeout,
+    phaseSignal,
+    started,
+    timing,
+    (error) => {
+      stopped = error;
+      controller?.abort(error);
+    },
+    watch,
+    slot,
+  );
+}
+
+/**
+ * `runWithLimit` for a check whose context holds its own signal (RunContext) and whose start the
+ * caller read already: a synchronous phase reads the clock once per check, at its end.
+ */
+export function runNowWithLimit(
+  check: RegisteredCheck,
+  config: CheckConfig,
+  context: RunContext,
+  phaseSignal: AbortSignal | undefined,
+  started: number,
+  timing: Timing,
+): CheckOutcome | Promise<CheckOutcome> {
+  const timeout = config.timeout ?? check.defaultTimeout;
+  if (phaseSignal?.aborted) throw new CheckAbortedError(check.id, abortReason(phaseSignal));
+  let value: unknown;
+  try {
+    value = check.definition.run(context, config.parameters);
+  } catch (error) {
+    timing.end = performance.now();
+    throw error;
+  }
+  if (!isThenable(value)) {
+    timing.end = performance.now();
+    if (timing.end - started > timeout) throw new CheckTimeoutError(check.id, timeout);
+    return value as CheckOutcome;
+  }
+  return underLimit(value, check.id, timeout, phaseSignal, started, timing, stopperOf(context));
+}
+
+/** What cancels a context's own signal; made apart so runNowWithLimit captures nothing, and allocates no closure context per check. */
+function stopperOf(context: RunContext): (error: Error) => void {
+  return (error) => context.stop(error);
+}
+
+/** A pending outcome under the check's time limit and the phase's signal; `stop` cancels the check's own signal. */
+function underLimit(
+  value: PromiseLike<unknown>,
+  id: string,
+  timeout: number,
+  phaseSignal: AbortSignal | undefined,
+  started: number,
+  timing: Timing,
+  stop: (error: Error) => void,
+  watch?: CheckWatch,
+  slot = 0,
+): Promise<CheckOutcome> {
   return new Promise<CheckOutcome>((resolve, reject) => {
     let settled = false;
     const settle = (): boolean => {
@@ -83,22 +146,18 @@ export function runWithLimit(
       watch?.finished(slot);
       return true;
     };
-    const stop = (error: Error) => {
+    const cut = (error: Error) => {
       if (!settle()) return;
-      stopped = error;
-      controller?.abort(error);
+      stop(error);
       reject(error);
     };
-    const onAbort = () => stop(new CheckAbortedError(check.id, abortReason(phaseSignal)));
-    const timer = setTimeout(
-      () => stop(new CheckTimeoutError(check.id, timeout)),
-      Math.max(0, timeout - (performance.now() - started)),
-    );
+    const onAbort = () => cut(new CheckAbortedError(id, abortReason(phaseSignal)));
+    const timer = setTimeout(() => cut(new CheckTimeoutError(id, timeout)), Math.max(0, timeout - (performance.now() - started)));
     phaseSignal?.addEventListener("abort", onAbort, { once: true });
     value.then(
       (outcome) => {
         if (!settle()) return;
-        if (timing.end - started > timeout) reject(new CheckTimeoutError(check.id, timeout));
+        if (timing.end - started > timeout) reject(new CheckTimeoutError(id, timeout));
         else resolve(outcome as CheckOutcome);
       },
       (error: unknown) => {

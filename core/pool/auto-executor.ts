@@ -22,6 +22,7 @@ import { GuardgateError } from "../errors.js";
 import { locateText } from "../content.js";
 import { type Executor, type ExecutorContext, InlineExecutor } from "../executor.js";
 import type { PhaseResult, PhaseTask } from "../phase/task.js";
+import type { Guardrail } from "../types.js";
 import { CheckCosts } from "./check-costs.js";
 import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
@@ -108,42 +109,55 @@ export class AutoExecutor implements Executor {
     }
   }
 
-  /** Where a phase would run now, and why. */
-  choose(task: PhaseTask, chars = evaluatedLength(task)): { executor: "inline" | "pool"; reason: string } {
+  /** Where a phase would run now, and why; `explain: false` leaves the reason empty (a phase's own choice needs none). */
+  choose(task: PhaseTask, chars = evaluatedLength(task), explain = true): { executor: "inline" | "pool"; reason: string } {
     let cost = 0;
-    let pool: string | undefined;
+    // The first reason to pool wins; its words are only made when asked for.
+    let pooled = false;
+    let pool = "";
     for (const guardrail of task.guardrails) {
       for (const config of guardrail.checks) {
         if (!config.enabled) continue;
         const check = this.#context.registry.get(config.id);
         if (!check) continue;
         const origin = this.#origin.get(check.plugin.id);
-        if (origin === "object")
-          return { executor: "inline", reason: `${config.id} comes from a plugin object, which cannot cross into a worker` };
+        if (origin === "object") {
+          return {
+            executor: "inline",
+            reason: explain ? `${config.id} comes from a plugin object, which cannot cross into a worker` : "",
+          };
+        }
         if (check.runsInPool || config.runsInPool) {
-          pool ??= `${config.id} always runs in a worker thread`;
+          if (!pooled && explain) pool = `${config.id} always runs in a worker thread`;
+          pooled = true;
           continue;
         }
         if (origin === "module") {
-          pool ??= `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
+          if (!pooled && explain) pool = `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
+          pooled = true;
           continue;
         }
         if ((config.kind ?? check.kind) !== "deterministic") continue;
         if (chars > this.#maxChars) {
-          pool ??= `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
+          if (!pooled && explain) pool = `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
+          pooled = true;
           continue;
         }
         const micros = this.#costs.estimate(config.id, chars);
-        if (micros === undefined) pool ??= `${config.id} has not been measured on a text of this size yet`;
-        else cost += micros;
+        if (micros !== undefined) cost += micros;
+        else {
+          if (!pooled && explain) pool = `${config.id} has not been measured on a text of this size yet`;
+          pooled = true;
+        }
       }
     }
-    if (pool) return { executor: "pool", reason: pool };
+    if (pooled) return { executor: "pool", reason: pool };
     const idle = this.#utilization() < IDLE_UTILIZATION;
     const budget = idle ? this.#idleBudget : this.#budget;
+    const executor = cost > budget ? "pool" : "inline";
+    if (!explain) return { executor, reason: "" };
     const which = `the inline budget of ${budget} µs (event loop ${idle ? "mostly idle" : "busy"})`;
-    if (cost > budget) return { executor: "pool", reason: `its checks cost ${cost.toFixed(1)} µs, over ${which}` };
-    return { executor: "inline", reason: `its checks cost ${cost.toFixed(1)} µs, within ${which}` };
+    return { executor, reason: `its checks cost ${cost.toFixed(1)} µs, ${executor === "pool" ? "over" : "within"} ${which}` };
   }
 
   /** How many phases ran each way. */
@@ -159,12 +173,36 @@ export class AutoExecutor implements Executor {
   /** Runs a phase where `choose` says, and learns from the per-check times of its results. */
   async run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
     const chars = evaluatedLength(task);
-    const { executor } = this.choose(task, chars);
+    const { executor } = this.choose(task, chars, false);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
+    this.#learn(task, chars, result);
+    return result;
+  }
+
+  /** `run`, with no promise for a phase that runs inline and whose checks all answered synchronously. */
+  runNow(task: PhaseTask, signal?: AbortSignal): PhaseResult | Promise<PhaseResult> {
+    // Located once: its length decides where the phase runs, and an inline phase reads the same text.
+    const located = locateText(task.side, task.requestType, task.side === "input" ? task.request : task.response);
+    const chars = located.text.length;
+    const { executor } = this.choose(task, chars, false);
+    this.#counts[executor]++;
+    const result = executor === "inline" ? this.#inline.runNow(task, signal, located) : this.#poolExecutor().run(task, signal);
+    if (!(result instanceof Promise)) {
+      this.#learn(task, chars, result);
+      return result;
+    }
+    return result.then((settled) => {
+      this.#learn(task, chars, settled);
+      return settled;
+    });
+  }
+
+  /** Learns the per-check costs of a phase's results. */
+  #learn(task: PhaseTask, chars: number, result: PhaseResult): void {
     // A check whose parameters make it call a model or a judge costs what that call costs: not a
     // figure for the same check without them.
-    const reconfigured = new Set(task.guardrails.flatMap((g) => g.checks.filter((c) => c.kind).map((c) => c.id)));
+    const reconfigured = reconfiguredChecks(task.guardrails);
     for (const guardrail of result.results) {
       for (const check of guardrail.checks) {
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
@@ -172,7 +210,6 @@ export class AutoExecutor implements Executor {
         this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }
-    return result;
   }
 
   /**
@@ -225,6 +262,18 @@ function loopUtilization(): () => number {
     }
     return value;
   };
+}
+
+/** Ids of the checks of a list whose parameters made them another kind; lists are prepared once, so worked out once. */
+const reconfiguredOf = new WeakMap<readonly Guardrail[], ReadonlySet<string>>();
+
+function reconfiguredChecks(guardrails: readonly Guardrail[]): ReadonlySet<string> {
+  let ids = reconfiguredOf.get(guardrails);
+  if (!ids) {
+    ids = new Set(guardrails.flatMap((g) => g.checks.filter((c) => c.kind).map((c) => c.id)));
+    reconfiguredOf.set(guardrails, ids);
+  }
+  return ids;
 }
 
 /** Length of the text the phase's checks evaluate. */
