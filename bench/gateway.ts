@@ -366,7 +366,10 @@ type Result = Target & {
 async function profileStages(target: Target): Promise<StageMicros> {
   await ask(target.process, "profile-start", "profiling");
   await paced(target, rate, seconds / rounds, { latencies: [], errors: 0, non2xx: 0 });
-  return ask<StageMicros>(target.process, "profile-stop", "stages");
+  const stages = await ask<StageMicros & { plan?: number }>(target.process, "profile-stop", "stages");
+  // A build from before the routing stage got its name calls it "plan".
+  const { plan, ...named } = stages;
+  return plan === undefined ? stages : { ...named, routing: plan };
 }
 
 /** The median of some numbers (0 for none). */
@@ -478,6 +481,8 @@ async function measure(targets: Target[], profiled: string[] = []): Promise<Resu
 
 /** The rows whose CPU is divided between stages by a profile: guardgate as `guardgate serve` runs it. */
 const STAGE_ROWS = ["guardgate, no guardrails", "guardgate, standard pack"];
+/** With `BENCH_BEFORE`, the other build's rows are profiled too, for a before/after by stage. */
+const STAGE_ROWS_BEFORE = [...STAGE_ROWS, "guardgate before, no guardrails", "guardgate before, standard pack"];
 
 /** Each profiled row's CPU per request by stage, with the profiled time it was divided by. */
 function stageRows(results: Result[]) {
@@ -495,21 +500,27 @@ function stageRows(results: Result[]) {
   });
 }
 
-/** Stage × row, CPU µs per request; with two rows, the second minus the first. */
+/**
+ * Stage × row, CPU µs per request; with two rows, the second minus the first; with the other
+ * build's two rows after them, each row minus its before.
+ */
 function stageTable(rows: ReturnType<typeof stageRows>): string {
-  const [first, second] = rows;
-  const difference = rows.length === 2 && first && second;
+  const pairs: Array<[string, (typeof rows)[number], (typeof rows)[number]]> = [];
+  const [first, second, third, fourth] = rows;
+  if (rows.length === 2 && first && second) pairs.push(["difference", first, second]);
+  if (rows.length === 4 && first && second && third && fourth)
+    pairs.push(["no guardrails, after − before", third, first], ["standard pack, after − before", fourth, second]);
   const cell = (n: number) => n.toFixed(1);
+  const extra = (of: (row: (typeof rows)[number]) => number) =>
+    pairs.map(([, from, to]) => ` ${cell(of(to) - of(from))} |`).join("");
   return [
-    `| stage | ${rows.map((r) => r.target).join(" | ")} |${difference ? " difference |" : ""}`,
-    `|---|${rows.map(() => "---:|").join("")}${difference ? "---:|" : ""}`,
+    `| stage | ${rows.map((r) => r.target).join(" | ")} |${pairs.map(([name]) => ` ${name} |`).join("")}`,
+    `|---|${rows.map(() => "---:|").join("")}${pairs.map(() => "---:|").join("")}`,
     ...STAGES.map(
       (stage) =>
-        `| ${stage} | ${rows.map((r) => cell(r.stages_cpu_us[stage])).join(" | ")} |${
-          difference ? ` ${cell(second.stages_cpu_us[stage] - first.stages_cpu_us[stage])} |` : ""
-        }`,
+        `| ${stage} | ${rows.map((r) => cell(r.stages_cpu_us[stage])).join(" | ")} |${extra((r) => r.stages_cpu_us[stage])}`,
     ),
-    `| total | ${rows.map((r) => r.cpu_us_per_request).join(" | ")} |${difference ? ` ${second.cpu_us_per_request - first.cpu_us_per_request} |` : ""}`,
+    `| total | ${rows.map((r) => r.cpu_us_per_request).join(" | ")} |${extra((r) => r.cpu_us_per_request)}`,
     "",
     `CPU µs per request of the \`guardgate serve\` process: each stage's share of a V8 CPU profile (main thread, ${rate} req/s for ${seconds / rounds} s, idle left out) times the row's CPU per request measured without the profiler. Time in Node, fastify, undici and V8 is charged to the nearest guardgate frame that called it; "framework" is time with no guardgate frame on the stack (socket and HTTP handling, garbage collection).`,
   ].join("\n");
@@ -756,7 +767,7 @@ async function stagesOnly(): Promise<void> {
       ...peerTargets(peerPort, upstreamPort, peerProcess),
       ...(beforeProcess ? gatewayTargets("guardgate before", beforePort, beforeProcess, ["none", "pack"]) : []),
     ],
-    STAGE_ROWS,
+    beforeProcess ? STAGE_ROWS_BEFORE : STAGE_ROWS,
   );
   const rows = comparisonRows(results[0] as Result, results.slice(1));
   const stages = stageRows(results);
