@@ -25,9 +25,8 @@ import { GATEWAY_ERRORS } from "./error-codes.js";
 import { describeError, errorBody, storeRetryAfter } from "./errors.js";
 import { errorFormatOf } from "./formats/index.js";
 import { RecentRequests } from "./feedback/recent-requests.js";
-import { AccessLog, genReqId, REQUEST_ID_HEADER } from "./logs/access-log.js";
+import { AccessLog, genReqId, REQUEST_ID_HEADER, WarningLogSink } from "./logs/process-log.js";
 import { InMemoryRequestLogSink, type RequestLogSink } from "./logs/sink.js";
-import { WarningLogSink } from "./logs/warnings.js";
 import { Pipeline } from "./request/pipeline.js";
 import { Phases } from "./request/phases.js";
 import type { RequestGate } from "./request-gate.js";
@@ -45,7 +44,7 @@ import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { accessDestination, flushAccessLog } from "./logs/access-destination.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
-import { assertJsonTextDepth } from "./request/request-shape.js";
+import { assertJsonTextDepth } from "./request/open.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { responsesRoutes } from "./routes/responses.js";
 import { Conversations } from "./providers/conversations.js";
@@ -383,7 +382,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   if (settings.tracing) traceRequests(app);
   // Every JSON body, on every route: absurd nesting is refused at intake, before it is parsed
-  // (request-shape.ts); the parse itself is fastify's own, prototype-poisoning guard included.
+  // (request/open.ts); the parse itself is fastify's own, prototype-poisoning guard included.
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {

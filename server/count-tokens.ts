@@ -18,7 +18,7 @@ import { kindOf } from "./providers/catalog.js";
 import type { CallerCredentials, HeaderProviderSettings, ProviderResolver } from "./providers/resolve.js";
 import type { ApiKeyIdentity } from "./sources/types.js";
 import type { UpstreamClient } from "./upstream/client.js";
-import { passedBackHeaders, upstreamHeaders } from "./request/upstream-headers.js";
+import { passedBackHeaders, upstreamHeaders } from "./request/target-call.js";
 
 /** The route, as an endpoint of the Anthropic format: resolution and the error envelope read it. */
 export const COUNT_TOKENS_ENDPOINT: Endpoint = {

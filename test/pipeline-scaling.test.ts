@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { locateText } from "../core/index.js";
 import { keptBody } from "../server/logs/body-cap.js";
 import { redactedJson } from "../server/logs/redact.js";
-import { assertRequestShape, jsonTextDepth } from "../server/request/request-shape.js";
+import { assertRequestShape, jsonTextDepth } from "../server/request/open.js";
 import { formatOfRequestType } from "../server/formats/index.js";
 import { usageOf } from "../server/request/usage.js";
 import { SseSplitter } from "../server/formats/sse.js";

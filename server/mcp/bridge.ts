@@ -12,7 +12,7 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { REQUEST_ID_HEADER } from "../logs/access-log.js";
+import { REQUEST_ID_HEADER } from "../logs/process-log.js";
 import type { ApiKeyIdentity, McpServerRecord } from "../sources/types.js";
 import type { McpCall, McpCallOutcome, McpInterceptor, McpRpcError } from "./intercept.js";
 import { isNotification, isRequest, progressTokenOf, RPC, SESSION_VERSIONS } from "./jsonrpc.js";

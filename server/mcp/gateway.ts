@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressPolicy } from "../../core/internal.js";
-import { REQUEST_ID_HEADER } from "../logs/access-log.js";
+import { REQUEST_ID_HEADER } from "../logs/process-log.js";
 import type { ApiKeyIdentity, McpServerRecord, McpServerSource } from "../sources/types.js";
 import { type McpInterceptor, passThrough } from "./intercept.js";
 import {

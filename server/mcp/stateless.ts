@@ -10,7 +10,7 @@
 import type { ServerResponse } from "node:http";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { REQUEST_ID_HEADER } from "../logs/access-log.js";
+import { REQUEST_ID_HEADER } from "../logs/process-log.js";
 import type { ApiKeyIdentity, McpServerRecord } from "../sources/types.js";
 import { McpBridge } from "./bridge.js";
 import type { McpInterceptor } from "./intercept.js";

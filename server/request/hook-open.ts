@@ -26,7 +26,7 @@ import type { CanonicalTarget } from "../providers/canonical-target.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { ApiKeyIdentity, Scope } from "../sources/types.js";
 import { hookTargets } from "./hook-targets.js";
-import { metadataOf } from "./metadata.js";
+import { metadataOf } from "./open.js";
 
 /** A hook call as its route read it off the wire. */
 export interface HookCall {

@@ -13,7 +13,7 @@ import { type CanonicalTarget, canonicalTarget, type TargetProvider } from "../p
 import { MOCK_PROVIDER } from "../providers/catalog.js";
 import { type HeaderProviderSettings, providerNaming, type ProviderResolver } from "../providers/resolve.js";
 import type { Scope } from "../sources/types.js";
-import { headerProviderSettings, NO_HEADER_PROVIDER } from "./headers.js";
+import { headerProviderSettings, NO_HEADER_PROVIDER } from "./open.js";
 
 /** What names a hook call's providers. */
 export interface HookTargetInput {

@@ -5,8 +5,7 @@ import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import { RoutingResolver } from "../routing/resolver.js";
 import { InMemoryConfigSource, InMemoryScopedGuardrailSource } from "../sources/memory.js";
 import { type HookCall, HookIntake } from "./hook-open.js";
-import { InferenceIntake, type IncomingRequest } from "./open.js";
-import { metadataHeader, metadataOf } from "./metadata.js";
+import { InferenceIntake, type IncomingRequest, metadataHeader, metadataOf } from "./open.js";
 
 let engine: Engine;
 let routing: RoutingResolver;

@@ -6,7 +6,7 @@
 import type { GuardrailStatus } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, errorBody, type GatewayError } from "../errors.js";
 import { HEADER } from "../gateway-headers.js";
-import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./outcome.js";
+import { hookResultsOf, type JsonOutcome, type Leaf, type Outcome, type StreamOutcome } from "./attempts.js";
 import type { Phases } from "./phases.js";
 import { StreamEnforcer } from "./stream-enforcer.js";
 import type { RequestContext } from "./context.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.js";
-import type { JsonOutcome, Leaf, Outcome } from "./outcome.js";
+import type { JsonOutcome, Leaf, Outcome } from "./attempts.js";
 import type { RequestContext } from "./context.js";
 import { compose, type Dispatch, type Interceptor, retrying, type TargetCall } from "./target-call.js";
 

@@ -3,11 +3,14 @@
  * undici's around one dispatch): retry repeats what is below it and records each attempt; the
  * mock answers for the mock provider; the cache answers a hit and marks where a miss is kept; the
  * upstream call (the provider kind's adapter) is the bottom. Each step's answer has had the
- * output side run on it (`answer.ts`).
+ * output side run on it (`output.ts`). The headers that cross to the upstream and back are chosen
+ * here too, for this call and for the routes that forward a request as it is.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import { isObject } from "../../core/internal.js";
 import { GatewayError } from "../errors.js";
-import { FORMATS, type WireFormat } from "../formats/index.js";
+import { FORMAT_LIST, FORMATS, type FormatName, type WireFormat } from "../formats/index.js";
+import { headerValue } from "../gateway-headers.js";
 import type { CallFacts, ProviderCall } from "../providers/kind.js";
 import { sendCall } from "../providers/send.js";
 import { kindOf } from "../providers/catalog.js";
@@ -16,20 +19,20 @@ import { mockBody, mockStream } from "../providers/mock.js";
 import { scrubSecrets } from "../providers/options.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { type Answers, failureAnswer } from "./output.js";
-import { attemptOf, providerLabel } from "./attempts.js";
-import { passedBackHeaders, upstreamHeaders } from "./upstream-headers.js";
 import type { AttemptRecord } from "../logs/record.js";
 import {
   Abandoned,
   appendHookResults,
+  attemptOf,
   discardOutcome,
   hookResultsOf,
   type JsonOutcome,
   type Leaf,
   ok,
   type Outcome,
+  providerLabel,
   retryStatus,
-} from "./outcome.js";
+} from "./attempts.js";
 import type { RequestContext } from "./context.js";
 import type { AnswerCache } from "./response-cache.js";
 import { parseRetryAfter, type RetryTiming, retryDelay, sleep } from "./retry.js";
@@ -280,4 +283,46 @@ export function upstreamCall(deps: TargetCallDeps): Dispatch {
 /** The reader of one workspace's stored Responses conversations. */
 function conversationOf(conversations: Conversations, workspaceId: string): (id: string) => Promise<Record<string, unknown>[]> {
   return (id) => conversations.history(workspaceId, id);
+}
+
+// The headers that cross to the upstream and back: the client's headers a provider's format
+// forwards, and the upstream's headers worth passing back. Credentials are added by the provider.
+
+/** Client headers passed to the upstream, whatever the provider's format; its credential headers are added separately. */
+const FORWARDED = FORMAT_LIST.flatMap((format) => format.forwardedHeaders);
+/** Forwarded with the caller's own credential: the above and the headers that select the caller's account. */
+const FORWARDED_WITH_CALLER_CREDENTIAL = [...FORWARDED, ...FORMAT_LIST.flatMap((format) => format.forwardedWithCallerCredential)];
+
+/** The headers of an upstream call. */
+export function upstreamHeaders(
+  headers: IncomingHttpHeaders,
+  provider: { format?: FormatName; headers: Record<string, string>; slug?: string },
+  stream: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = {
+    "content-type": "application/json",
+    accept: stream ? "text/event-stream" : "application/json",
+    "accept-encoding": "identity",
+  };
+  const names = provider.slug ? FORWARDED : FORWARDED_WITH_CALLER_CREDENTIAL;
+  for (const name of names) {
+    const value = headerValue(headers, name);
+    if (value) out[name] = value;
+  }
+  const defaults = provider.format ? FORMATS[provider.format].upstreamDefaults : {};
+  for (const [name, value] of Object.entries(defaults)) if (!out[name]) out[name] = value;
+  return Object.assign(out, provider.headers);
+}
+
+/** Upstream response headers worth passing back: request ids, rate limits, Retry-After. */
+export function passedBackHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (name === "retry-after" || FORMAT_LIST.some((format) => format.passesBack(name))) {
+      out[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { identityOf } from "../auth.js";
 import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { callerCredentials, headerProviderSettings } from "../request/headers.js";
+import { callerCredentials, headerProviderSettings } from "../request/open.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 
 /** Registers the token count route. */

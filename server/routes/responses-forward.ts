@@ -6,10 +6,10 @@
  * reach it, and the provider's answer comes back as it gave it.
  */
 import type { FastifyRequest } from "fastify";
-import { upstreamHeaders, passedBackHeaders } from "../request/upstream-headers.js";
+import { upstreamHeaders, passedBackHeaders } from "../request/target-call.js";
 import { endpointAt } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { callerCredentials, headerProviderSettings } from "../request/headers.js";
+import { callerCredentials, headerProviderSettings } from "../request/open.js";
 import type { RoutingNode } from "../routing/build.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 import type { IdRoute, ProviderCall } from "../providers/kind.js";

@@ -3,7 +3,7 @@
  * nested brackets costs one linear scan, never a parse, so it cannot hold the event loop.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_BODY_DEPTH } from "../../server/request/request-shape.js";
+import { MAX_BODY_DEPTH } from "../../server/request/open.js";
 import { gatewayHeaders, startGateway, type TestGateway } from "../support/gateway.js";
 
 let gateway: TestGateway;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HookResults } from "../../index.js";
-import { appendHookResults } from "./outcome.js";
+import { appendHookResults } from "./attempts.js";
 
 const hooks = { before_request_hooks: [], after_request_hooks: [] } as unknown as HookResults;
 

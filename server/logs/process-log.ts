@@ -1,13 +1,79 @@
 /**
- * The process log's warn line for a request that went wrong in a way an operator acts on: a
- * guardrail denied it, a check errored or ran out of time, or an upstream failed with a 5xx (or
- * could not be reached or read). The line names the request (`reqId`, as on its access line), the
- * guardrails, checks and providers involved, and statuses and error names; never a body, a check's
- * data or message, or a credential, so it may go wherever the process log goes.
+ * What the process log says of each request: one access line, and a warn line when it went wrong
+ * in a way an operator acts on. Both name the request by its `x-gateway-request-id` (`reqId`, the
+ * request log's id too), so an operator can go from one log to the other; a client's own
+ * `x-request-id` is echoed beside it on the access line, so the client's logs join as well.
  */
+import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { GuardrailResult } from "../../core/index.js";
+import { HEADER } from "../gateway-headers.js";
+import { requestId } from "./log-id.js";
 import { failedUpstream, type RequestLogRecord } from "./record.js";
 import type { RequestLogSink } from "./sink.js";
+
+/** The answer header that names the request; the same id is the request log record's. */
+export const REQUEST_ID_HEADER = HEADER.requestId;
+
+/** The header a client names its own request by. */
+const CLIENT_REQUEST_ID_HEADER = "x-request-id";
+
+/** Longest client request id echoed; a longer one is cut (it is the client's, of any length). */
+const CLIENT_ID_MAX = 128;
+
+/** Fastify's `genReqId`: every request's id is a request-log id (time-ordered UUIDv7, log-id.ts). */
+export function genReqId(): string {
+  return requestId();
+}
+
+/** A client's `x-request-id`, printable and capped, when it sent one. */
+function clientRequestId(request: FastifyRequest): string | undefined {
+  const value = request.headers[CLIENT_REQUEST_ID_HEADER];
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+  return text.slice(0, CLIENT_ID_MAX).replace(/[\u0000-\u001f\u007f]/g, "");
+}
+
+/**
+ * Routes a load balancer or a scraper asks every few seconds: their access lines are at debug
+ * level, so they do not bury the requests at info (`--log-level debug` shows them).
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", "/metrics"]);
+
+/** Whether a request asked a probe route (its path, query left out). */
+function isProbe(request: FastifyRequest): boolean {
+  const url = request.url;
+  const end = url.indexOf("?");
+  return PROBE_PATHS.has(end === -1 ? url : url.slice(0, end));
+}
+
+/**
+ * One access line per request, written once it is answered and naming the request too: fastify
+ * writes two by default (on arrival and on answer), which cost a busy gateway as much as its checks.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const client = clientRequestId(request);
+    const fields = {
+      req: request,
+      res: reply,
+      responseTime: reply.elapsedTime,
+      ...(client !== undefined && { clientRequestId: client }),
+    };
+    if (error) reply.log.error({ ...fields, err: error }, "request errored");
+    else if (isProbe(request)) reply.log.debug(fields, "request completed");
+    else reply.log.info(fields, "request completed");
+  }
+}
+
+// The process log's warn line for a request that went wrong in a way an operator acts on: a
+// guardrail denied it, a check errored or ran out of time, or an upstream failed with a 5xx (or
+// could not be reached or read). The line names the request (`reqId`, as on its access line), the
+// guardrails, checks and providers involved, and statuses and error names; never a body, a check's
+// data or message, or a credential, so it may go wherever the process log goes.
 
 /** Where warn lines go (fastify's pino logger). */
 export interface WarnLogger {
