@@ -17,7 +17,8 @@ import {
   STORE_ERRORS,
   type StoreErrorCode,
 } from "./error-codes.js";
-import { deniedBody, describeError, GatewayError } from "./errors.js";
+import { describeError } from "./describe-error.js";
+import { deniedBody, GatewayError } from "./errors.js";
 import { LimitError } from "./limits/enforcer.js";
 import { GateRefusal } from "./management/store-gate.js";
 import { conflict, forbidden, invalid, ManagementError, notFound, StoreError } from "./store/errors.js";

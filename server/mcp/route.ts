@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { identityOf } from "../auth.js";
-import { describeError } from "../errors.js";
+import { describeError } from "../describe-error.js";
 import { REQUEST_ID_HEADER } from "../logs/process-log.js";
 import { type McpGateway, writeRefusal } from "./gateway.js";
 import { McpMessageError, RPC } from "./jsonrpc.js";

@@ -10,7 +10,8 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Evaluation } from "../../core/index.js";
-import { describeError, GatewayError, type Refusal } from "../errors.js";
+import { describeError } from "../describe-error.js";
+import { GatewayError, type Refusal } from "../errors.js";
 import { DEFAULT_LOG_BODY_MAX_BYTES } from "../logs/body-cap.js";
 import { type AttemptRecord, buildRecord, type RecordOrigin, sideResults } from "../logs/record.js";
 import type { RequestLogSink } from "../logs/sink.js";

@@ -6,7 +6,8 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { identityOf } from "../auth.js";
-import { describeError, errorBody, GatewayError } from "../errors.js";
+import { describeError } from "../describe-error.js";
+import { errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";
 import type { Delivery, Pipeline } from "../request/pipeline.js";
 
