@@ -3,10 +3,9 @@
  * provider and integration ids, upstream latency, retries, target, tokens, cost), removes bodies
  * unless the workspace keeps them and credentials always, and hands it to the batch writer.
  */
-import type { Scope } from "../sources/types.js";
 import { type GuardrailRow, guardrailRows, type NewLogEntry } from "../store/log-types.js";
 import type { Store } from "../store/repository.js";
-import type { Organization, WorkspaceSettings } from "../store/types.js";
+import type { Organization, Scope, WorkspaceSettings } from "../store/types.js";
 import { BatchWriter, type BatchWriterOptions } from "./batch-writer.js";
 import { redactedJson, redactedString } from "./redact.js";
 import type { AttemptRecord, LogUsage, RequestLogRecord } from "./record.js";

@@ -4,13 +4,11 @@
  * and a store can implement the same interfaces without the routes knowing.
  */
 import type { GuardrailDefinition, GuardrailSource } from "../../core/index.js";
+import type { Scope } from "../store/types.js";
 
 export type { GuardrailSource };
 
-/** Narrows a lookup to the records one workspace may see. */
-export interface Scope {
-  workspaceId?: string;
-}
+export type { Scope } from "../store/types.js";
 
 /** An API key as the gateway sees it after verification: never the key itself. */
 export interface ApiKeyIdentity {

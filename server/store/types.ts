@@ -125,6 +125,11 @@ export type PolicyMode = (typeof POLICY_MODES)[number];
  * Which requests a policy applies to. Every list given must match (a request's workspace, its API
  * key, its `@slug/model`); an absent or empty list matches every request.
  */
+/** Narrows a lookup to the records one workspace may see (the request log's too). */
+export interface Scope {
+  workspaceId?: string;
+}
+
 export type PolicyScope = SchemaType<typeof policyScopeSchema>;
 
 /**
