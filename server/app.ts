@@ -52,7 +52,7 @@ import { Conversations } from "./providers/conversations.js";
 import { MemoryStoredResponses } from "./store/memory-responses.js";
 import type { StoredResponseRepository } from "./store/repository.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
-import { TokenCounter } from "./count-tokens.js";
+import { TokenCounter } from "./request/count-tokens.js";
 import { McpGateway, type McpGatewayOptions } from "./mcp/gateway.js";
 import type { McpInterceptor } from "./mcp/intercept.js";
 import { mcpRoutes } from "./mcp/route.js";

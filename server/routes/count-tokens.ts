@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { isObject } from "../../core/internal.js";
 import { identityOf } from "../auth.js";
-import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../count-tokens.js";
+import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../request/count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { callerCredentials, headerProviderSettings } from "../request/open.js";

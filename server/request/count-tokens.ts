@@ -9,16 +9,16 @@
  * such endpoint (every kind but Anthropic's format, and the mock) is a 400 naming it.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { GatewayError } from "./errors.js";
-import type { Endpoint } from "./formats/endpoints.js";
-import type { Routing, RoutingNode } from "./routing/build.js";
-import type { RequestGate } from "./request-gate.js";
-import { translationOf } from "./providers/send.js";
-import { kindOf } from "./providers/catalog.js";
-import type { CallerCredentials, HeaderProviderSettings, ProviderResolver } from "./providers/resolve.js";
-import type { ApiKeyIdentity } from "./sources/types.js";
-import type { UpstreamClient } from "./upstream/client.js";
-import { passedBackHeaders, upstreamHeaders } from "./request/target-call.js";
+import { GatewayError } from "../errors.js";
+import type { Endpoint } from "../formats/endpoints.js";
+import type { Routing, RoutingNode } from "../routing/build.js";
+import type { RequestGate } from "../request-gate.js";
+import { translationOf } from "../providers/send.js";
+import { kindOf } from "../providers/catalog.js";
+import type { CallerCredentials, HeaderProviderSettings, ProviderResolver } from "../providers/resolve.js";
+import type { ApiKeyIdentity } from "../sources/types.js";
+import type { UpstreamClient } from "../upstream/client.js";
+import { passedBackHeaders, upstreamHeaders } from "./target-call.js";
 
 /** The route, as an endpoint of the Anthropic format: resolution and the error envelope read it. */
 export const COUNT_TOKENS_ENDPOINT: Endpoint = {
