@@ -6,9 +6,11 @@
  * module per format implements it (openai.ts, anthropic.ts); index.ts lists them. A stream is
  * read only through `StreamText` and written to only through the format's frames (its events
  * re-written with redacted text, `hook_results`, the error event that ends a stream early), so the
- * relay and the text hold know nothing of either format.
+ * relay and the text hold know nothing of either format. Below the interface, what every format's
+ * stream shares: an event's JSON read, whole or not, and written back.
  */
 import type { HookResults, RequestType } from "../../core/index.js";
+import { hasDuplicateKeys } from "../../core/internal.js";
 import type { SseEvent } from "./sse.js";
 
 /** The name of a wire format, as endpoints, providers and the catalog give it. */
@@ -173,4 +175,29 @@ export function eventObject(data: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+// How the stream enforcer reads one upstream event: whether its data is whole, and the event as
+// every client would read it when its JSON names a key twice.
+
+/** Whether an event's data is complete: `[DONE]` or a JSON value that parses. */
+export function isWhole(event: SseEvent): boolean {
+  if (event.data === "[DONE]") return true;
+  try {
+    JSON.parse(event.data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The event as every client reads it. An object with a key twice is read differently by different
+ * parsers (the last one wins in JavaScript and Python, the first in others), while the checks read
+ * it one way: such an event leaves re-written from the value the checks read.
+ */
+export function readAlike(event: SseEvent): SseEvent {
+  if (!event.data.includes("{") || !hasDuplicateKeys(event.data)) return event;
+  const value = eventObject(event.data);
+  return value ? { ...event, raw: replacedEvent(event, value) } : event;
 }

@@ -15,8 +15,7 @@ import type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-ty
 export type { Opening, RelayOptions, RelaySummary, StreamStop } from "./relay-types.js";
 import { ThreadShare } from "../../core/internal.js";
 import { FORMATS, type FormatName, formatOfRequestType } from "../formats/index.js";
-import type { StreamText } from "../formats/format.js";
-import { isWhole, readAlike } from "./event-reading.js";
+import { isWhole, readAlike, type StreamText } from "../formats/format.js";
 import { denialOf, GatewayError } from "../errors.js";
 import { type SseEvent, SseSplitter } from "../formats/sse.js";
 import { joinedSegments, ReleasedTextChanged, sameSegments, TextHold } from "./text-hold.js";

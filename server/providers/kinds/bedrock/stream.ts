@@ -11,7 +11,7 @@
  */
 import type { EventStreamCodec, Message } from "@smithy/core/event-streams";
 import { GatewayError } from "../../../errors.js";
-import { ByteQueue, type DecoderWork } from "../../../formats/byte-queue.js";
+import { ByteQueue, type DecoderWork } from "../../../formats/sse.js";
 import type { Json } from "../../kind.js";
 import { awsMessage } from "./errors.js";
 import { chatUsage, completionId, finishReason } from "./response.js";
