@@ -2,8 +2,10 @@
  * `npm run bench:request-files`: which `server/` files run while the gateway serves one streamed
  * chat request with an output guardrail, measured rather than traced by hand. After warm-up
  * requests, V8's precise coverage is reset, one request is sent, and every `dist/server/` file
- * with a function that ran is counted (the caller's own code, leaves included). Writes
- * bench/results/request-files.json and bench/results/request-files.md.
+ * with a function that ran is counted (the caller's own code, leaves included). Of those, the
+ * files on the request's path are told from the leaves by a rule read from the source
+ * (bench/request-path.ts): a file that ran and imports at run time another that ran. Writes both
+ * lists to bench/results/request-files.json and bench/results/request-files.md.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -13,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../server/lifecycle/serve.js";
+import { splitPath } from "./request-path.js";
 
 const KEY = "gk-bench-request-files-0000";
 
@@ -103,27 +106,58 @@ const files = result
   .filter((script) => script.functions.some((fn) => fn.ranges.some((range) => range.count > 0)))
   .map((script) => script.url.replace(/^.*\/dist\//, "").replace(/\.js$/, ".ts"))
   .sort();
-const byFolder = new Map<string, number>();
-for (const file of files) {
-  const folder = file.split("/").length > 2 ? `${file.split("/").slice(0, 2).join("/")}/` : file;
-  byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1);
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const { path: onPath, leaves } = splitPath(root, files);
+
+/** Files per folder (or per file directly in server/). */
+function byFolder(list: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const file of list) {
+    const folder = file.split("/").length > 2 ? `${file.split("/").slice(0, 2).join("/")}/` : file;
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return counts;
 }
 
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../bench/results");
+const out = path.join(root, "bench/results");
 await mkdir(out, { recursive: true });
 const date = new Date().toISOString().slice(0, 10);
 await writeFile(
   path.join(out, "request-files.json"),
-  `${JSON.stringify({ date, node: process.version, count: files.length, byFolder: Object.fromEntries(byFolder), files }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      date,
+      node: process.version,
+      count: files.length,
+      pathCount: onPath.length,
+      byFolder: Object.fromEntries(byFolder(files)),
+      files,
+      path: onPath,
+      leaves,
+    },
+    null,
+    2,
+  )}\n`,
 );
+const ranByFolder = byFolder(files);
+const pathByFolder = byFolder(onPath);
 const table = [
-  `${files.length} server/ files ran for one streamed chat request with an output guardrail (${date}, Node ${process.version}).`,
+  `One streamed chat request with an output guardrail (${date}, Node ${process.version}): ${files.length} server/ files ran, ${onPath.length} of them on the request's path.`,
   "",
-  "| folder or file | files |",
-  "|---|---:|",
-  ...[...byFolder].map(([folder, count]) => `| \`${folder}\` | ${count} |`),
+  "A file is on the path when its code ran and it imports, at run time, another server/ file whose code ran",
+  "(bench/request-path.ts); the others are leaves the path calls.",
   "",
-  ...files.map((file) => `- \`${file}\``),
+  "| folder or file | ran | on the path |",
+  "|---|---:|---:|",
+  ...[...ranByFolder].map(([folder, count]) => `| \`${folder}\` | ${count} | ${pathByFolder.get(folder) ?? 0} |`),
+  "",
+  `On the path (${onPath.length}):`,
+  "",
+  ...onPath.map((file) => `- \`${file}\``),
+  "",
+  `Leaves (${leaves.length}):`,
+  "",
+  ...leaves.map((file) => `- \`${file}\``),
   "",
 ].join("\n");
 await writeFile(path.join(out, "request-files.md"), table);
