@@ -18,7 +18,7 @@ import {
   type RequestType,
   type Side,
 } from "../index.js";
-import { DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
+import { CheckCosts, DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
 
 const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "hostile-plugin.js");
 
@@ -608,6 +608,49 @@ describe("auto executor", () => {
       // Handing a phase over costs the event loop about 54–78 µs (docs/design.md): a lower budget
       // would send phases there that free no event-loop time.
       expect(DEFAULT_INLINE_BUDGET_US).toBeGreaterThanOrEqual(80);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it("does not let a worker's slower times raise what a check is thought to cost inline", async () => {
+    // Seeded far below any real run: each pool run below would raise it if it counted in full.
+    const costs = new CheckCosts();
+    const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+    const chars = "Some words here.".length;
+    costs.learn("default.wordCount", chars, 0.001);
+    const pooled = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { inlineBudgetUs: -1, idleInlineBudgetUs: -1, costs },
+    });
+    try {
+      const chooser = pooled.executor as AutoExecutor;
+      for (let i = 0; i < 5; i++) {
+        const evaluation = await pooled.evaluate(phase);
+        expect(evaluation.results[0]?.checks[0]?.execution_time).toBeGreaterThan(0);
+      }
+      expect(chooser.counts()).toEqual({ inline: 0, pool: 5 });
+      expect(costs.estimate("default.wordCount", chars)).toBe(0.001);
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it("brings a phase back inline when its pool runs show it cheaper than an inflated estimate", async () => {
+    const costs = new CheckCosts();
+    const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+    costs.learn("default.wordCount", "Some words here.".length, 1_000_000);
+    const busy = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { loopUtilization: () => 1, inlineBudgetUs: 2_000, costs },
+    });
+    try {
+      const chooser = busy.executor as AutoExecutor;
+      expect(chooser.choose(await taskOf(phase)).executor).toBe("pool");
+      for (let i = 0; i < 200 && chooser.choose(await taskOf(phase)).executor === "pool"; i++) await busy.evaluate(phase);
+      expect(chooser.choose(await taskOf(phase)).executor).toBe("inline");
     } finally {
       await busy.close();
     }

@@ -26,4 +26,18 @@ describe("check costs", () => {
     for (let i = 0; i < 60; i++) costs.learn("default.wordCount", 1_000, 1_000);
     expect(costs.estimate("default.wordCount", 1_000)).toBeGreaterThan(990);
   });
+
+  it("takes a worker's time as a first estimate, then only to lower it", () => {
+    const costs = new CheckCosts();
+    costs.lower("default.wordCount", 1_000, 300);
+    expect(costs.estimate("default.wordCount", 1_000)).toBe(300);
+    // A worker that waited for a core: the estimate stays.
+    for (let i = 0; i < 20; i++) costs.lower("default.wordCount", 1_000, 900);
+    expect(costs.estimate("default.wordCount", 1_000)).toBe(300);
+    for (let i = 0; i < 50; i++) costs.lower("default.wordCount", 1_000, 20);
+    expect(costs.estimate("default.wordCount", 1_000)).toBeCloseTo(20, 0);
+    // A run on the calling thread moves it either way.
+    costs.learn("default.wordCount", 1_000, 40);
+    expect(costs.estimate("default.wordCount", 1_000)).toBeGreaterThan(20);
+  });
 });

@@ -2,7 +2,9 @@
  * What each check costs, learned from the `execution_time` of its own results: an exponentially
  * weighted mean in microseconds per check and size class of the evaluated text (powers of two).
  * No cost model is assumed, so a check added later is measured like the others, and a check never
- * measured at a size has no estimate.
+ * measured at a size has no estimate. Runs on the calling thread (`learn`) move the estimate
+ * either way; runs in a worker (`lower`) only lower it, since a worker's time includes waiting
+ * for a core, which is not what the check would cost the event loop.
  */
 
 const CLASSES = 33;
@@ -40,5 +42,14 @@ export class CheckCosts {
     const k = sizeClass(chars);
     const mean = means[k] as number;
     means[k] = Number.isNaN(mean) ? micros : mean + WEIGHT * (Math.min(micros, OUTLIER * mean) - mean);
+  }
+
+  /**
+   * Records a run timed where its wall-clock time is an upper bound of its cost (a worker
+   * thread): it sets a first estimate, and afterwards can only lower one, by the same weight.
+   */
+  lower(checkId: string, chars: number, micros: number): void {
+    const mean = this.#means.get(checkId)?.[sizeClass(chars)];
+    if (mean === undefined || Number.isNaN(mean) || micros < mean) this.learn(checkId, chars, micros);
   }
 }
