@@ -8,8 +8,8 @@
  * - Built-in network and model checks wait rather than compute, and their limits work inline
  *   (they yield): they add nothing to the estimate. In the pool they would hold a worker idle.
  * - Built-in deterministic checks cost what they were measured to cost on texts of that size
- *   (CheckCosts, learned from every phase's results: inline runs move an estimate either way, pool
- *   runs only lower it, because a worker's time includes waiting for a core). The phase runs inline
+ *   (CheckCosts: the least of their recent runs, inline or in the pool, since a loaded machine
+ *   only ever adds to a run's time). The phase runs inline
  *   when the sum is within the budget — the pool's own overhead per phase, which is larger while
  *   the event loop (and so the workers' cores) idles — and the text is within `inlineMaxChars`; a
  *   check not yet measured at that size sends the phase to the pool, which is always safe and
@@ -180,7 +180,7 @@ export class AutoExecutor implements Executor {
     const { executor } = this.choose(task, chars, false);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
-    this.#learn(task, chars, result, executor === "pool");
+    this.#learn(task, chars, result);
     return result;
   }
 
@@ -191,25 +191,19 @@ export class AutoExecutor implements Executor {
     const chars = located.text.length;
     const { executor } = this.choose(task, chars, false);
     this.#counts[executor]++;
-    const pooled = executor === "pool";
-    const result = pooled ? this.#poolExecutor().run(task, signal) : this.#inline.runNow(task, signal, located);
+    const result = executor === "inline" ? this.#inline.runNow(task, signal, located) : this.#poolExecutor().run(task, signal);
     if (!(result instanceof Promise)) {
-      this.#learn(task, chars, result, false);
+      this.#learn(task, chars, result);
       return result;
     }
     return result.then((settled) => {
-      this.#learn(task, chars, settled, pooled);
+      this.#learn(task, chars, settled);
       return settled;
     });
   }
 
-  /**
-   * Learns the per-check costs of a phase's results. A worker's times only lower an estimate: on
-   * a machine whose cores are busy they include the wait for one, and counted as the check's cost
-   * they kept the gateway benchmark's pack in the pool (three phases in four at load 10–13), where
-   * the hand-over costs the event loop about four times running it (docs/performance.md).
-   */
-  #learn(task: PhaseTask, chars: number, result: PhaseResult, pooled: boolean): void {
+  /** Learns the per-check costs of a phase's results. */
+  #learn(task: PhaseTask, chars: number, result: PhaseResult): void {
     // A check whose parameters make it call a model or a judge costs what that call costs: not a
     // figure for the same check without them.
     const reconfigured = reconfiguredChecks(task.guardrails);
@@ -217,8 +211,7 @@ export class AutoExecutor implements Executor {
       for (const check of guardrail.checks) {
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
         if (this.#context.registry.get(check.id)?.kind !== "deterministic" || reconfigured.has(check.id)) continue;
-        if (pooled) this.#costs.lower(check.id, chars, check.execution_time * 1000);
-        else this.#costs.learn(check.id, chars, check.execution_time * 1000);
+        this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }
   }
