@@ -660,6 +660,45 @@ describe("auto executor", () => {
     }
   });
 
+  it("places a phase from its list's plan as it would by reading its checks one by one", async () => {
+    const costs = new CheckCosts();
+    let load = 1;
+    const planned = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { costs, inlineBudgetUs: 100, idleInlineBudgetUs: 150, loopUtilization: () => load },
+      plugins: [HOSTILE, plugin as never],
+    });
+    try {
+      const chooser = planned.executor as AutoExecutor;
+      const short = "Some words here.";
+      const phases = [
+        on(short, [{ id: "local.ok" }, { id: "hostile.whoami" }]),
+        on(short, [{ id: "hostile.whoami" }, { id: "local.ok" }]),
+        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 } }, { id: "hostile.whoami" }]),
+        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 } }, { id: "default.characterCount", parameters: {} }]),
+        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 }, is_enabled: false }]),
+        on("word ".repeat(5_000), [{ id: "default.wordCount", parameters: { minWords: 1 } }]),
+        on(short, [{ id: "default.webhook", parameters: { webhookURL: "https://example.com/hook" } }]),
+      ];
+      const tasks = await Promise.all(phases.map(taskOf));
+      const agree = () => {
+        for (const task of tasks) expect(chooser.choose(task, undefined, false).executor).toBe(chooser.choose(task).executor);
+      };
+      agree();
+      costs.learn("default.wordCount", short.length, 60);
+      agree();
+      costs.learn("default.characterCount", short.length, 60);
+      agree();
+      load = 0;
+      agree();
+      costs.learn("default.characterCount", short.length, 20);
+      agree();
+    } finally {
+      await planned.close();
+    }
+  });
+
   it("does not let slower runs raise what a check is thought to cost: a loaded machine only adds to a run's time", async () => {
     // Seeded far below any real run: each pool run below would raise it if it counted in full.
     const costs = new CheckCosts();

@@ -75,6 +75,16 @@ const LOAD_WINDOW_MS = 100;
  */
 export const DEFAULT_INLINE_MAX_CHARS = 16_384;
 
+/** What the choice of a phase reads of its list, worked out once per list. */
+interface ListPlan {
+  /** A check comes from a plugin object: the phase runs inline. */
+  object: boolean;
+  /** A check must run in a worker (`runsInPool`, or a plugin module's): the phase goes to the pool. */
+  bound: boolean;
+  /** The ids of the enabled deterministic checks whose learned costs decide, one per check. */
+  costed: string[];
+}
+
 /** Errors that say nothing about what a check costs. */
 const NOT_A_COST = new Set(["TimeoutError", "WorkerError", "AbortError"]);
 
@@ -91,6 +101,8 @@ export class AutoExecutor implements Executor {
   readonly #costs: CheckCosts;
   /** Plugin ids by where their code came from; built-in plugins are absent. */
   readonly #origin = new Map<string, "module" | "object">();
+  /** Plans of the lists seen, by list (lists are prepared once per config). */
+  readonly #plans = new WeakMap<readonly Guardrail[], ListPlan>();
   #pool: PoolExecutor | undefined;
   #closed = false;
   #counts = { inline: 0, pool: 0 };
@@ -113,10 +125,55 @@ export class AutoExecutor implements Executor {
     }
   }
 
-  /** Where a phase would run now, and why; `explain: false` leaves the reason empty (a phase's own choice needs none). */
+  /**
+   * Where a phase would run now, and why; `explain: false` leaves the reason empty (a phase's own
+   * choice needs none) and reads the list's plan, worked out once per list, instead of its checks.
+   */
   choose(task: PhaseTask, chars = evaluatedLength(task), explain = true): { executor: "inline" | "pool"; reason: string } {
+    if (!explain) return { executor: this.#place(task.guardrails, chars), reason: "" };
+    return this.#explain(task, chars);
+  }
+
+  /** `choose` without its reason, from the list's plan: what a phase pays for its choice. */
+  #place(guardrails: readonly Guardrail[], chars: number): "inline" | "pool" {
+    const plan = this.#planOf(guardrails);
+    if (plan.object) return "inline";
+    if (plan.bound) return "pool";
+    if (plan.costed.length === 0) return "inline";
+    if (chars > this.#maxChars) return "pool";
     let cost = 0;
-    // The first reason to pool wins; its words are only made when asked for.
+    for (const id of plan.costed) {
+      const micros = this.#costs.estimate(id, chars);
+      if (micros === undefined) return "pool";
+      cost += micros;
+    }
+    return cost > (this.#utilization() < IDLE_UTILIZATION ? this.#idleBudget : this.#budget) ? "pool" : "inline";
+  }
+
+  /** What `#place` reads of a list: the same rules as `#explain`, applied to its checks once. */
+  #planOf(guardrails: readonly Guardrail[]): ListPlan {
+    let plan = this.#plans.get(guardrails);
+    if (plan) return plan;
+    plan = { object: false, bound: false, costed: [] };
+    for (const guardrail of guardrails) {
+      for (const config of guardrail.checks) {
+        if (!config.enabled) continue;
+        const check = this.#context.registry.get(config.id);
+        if (!check) continue;
+        const origin = this.#origin.get(check.plugin.id);
+        if (origin === "object") plan.object = true;
+        else if (check.runsInPool || config.runsInPool || origin === "module") plan.bound = true;
+        else if ((config.kind ?? check.kind) === "deterministic") plan.costed.push(config.id);
+      }
+    }
+    this.#plans.set(guardrails, plan);
+    return plan;
+  }
+
+  /** `choose` with its reason, check by check. */
+  #explain(task: PhaseTask, chars: number): { executor: "inline" | "pool"; reason: string } {
+    let cost = 0;
+    // The first reason to pool wins.
     let pooled = false;
     let pool = "";
     for (const guardrail of task.guardrails) {
@@ -128,29 +185,29 @@ export class AutoExecutor implements Executor {
         if (origin === "object") {
           return {
             executor: "inline",
-            reason: explain ? `${config.id} comes from a plugin object, which cannot cross into a worker` : "",
+            reason: `${config.id} comes from a plugin object, which cannot cross into a worker`,
           };
         }
         if (check.runsInPool || config.runsInPool) {
-          if (!pooled && explain) pool = `${config.id} always runs in a worker thread`;
+          if (!pooled) pool = `${config.id} always runs in a worker thread`;
           pooled = true;
           continue;
         }
         if (origin === "module") {
-          if (!pooled && explain) pool = `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
+          if (!pooled) pool = `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
           pooled = true;
           continue;
         }
         if ((config.kind ?? check.kind) !== "deterministic") continue;
         if (chars > this.#maxChars) {
-          if (!pooled && explain) pool = `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
+          if (!pooled) pool = `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
           pooled = true;
           continue;
         }
         const micros = this.#costs.estimate(config.id, chars);
         if (micros !== undefined) cost += micros;
         else {
-          if (!pooled && explain) pool = `${config.id} has not been measured on a text of this size yet`;
+          if (!pooled) pool = `${config.id} has not been measured on a text of this size yet`;
           pooled = true;
         }
       }
@@ -159,7 +216,6 @@ export class AutoExecutor implements Executor {
     const idle = this.#utilization() < IDLE_UTILIZATION;
     const budget = idle ? this.#idleBudget : this.#budget;
     const executor = cost > budget ? "pool" : "inline";
-    if (!explain) return { executor, reason: "" };
     const which = `the inline budget of ${budget} µs (event loop ${idle ? "mostly idle" : "busy"})`;
     return { executor, reason: `its checks cost ${cost.toFixed(1)} µs, ${executor === "pool" ? "over" : "within"} ${which}` };
   }

@@ -28,6 +28,8 @@ interface Runs {
   micros: Float64Array;
   next: number;
   count: number;
+  /** The least of them, kept as runs come and go: every phase reads it. */
+  least: number;
 }
 
 /** Learned costs of checks, in µs, by size class. */
@@ -36,11 +38,7 @@ export class CheckCosts {
 
   /** The learned cost of a check on a text of `chars` characters; undefined until measured. */
   estimate(checkId: string, chars: number): number | undefined {
-    const runs = this.#runs.get(checkId)?.[sizeClass(chars)];
-    if (!runs) return undefined;
-    let least = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < runs.count; i++) least = Math.min(least, runs.micros[i] as number);
-    return least;
+    return this.#runs.get(checkId)?.[sizeClass(chars)]?.least;
   }
 
   /** Records one measured run. */
@@ -53,11 +51,18 @@ export class CheckCosts {
     const k = sizeClass(chars);
     let runs = byClass[k];
     if (!runs) {
-      runs = { micros: new Float64Array(WINDOW), next: 0, count: 0 };
+      runs = { micros: new Float64Array(WINDOW), next: 0, count: 0, least: micros };
       byClass[k] = runs;
     }
+    const dropped = runs.count === WINDOW ? (runs.micros[runs.next] as number) : Number.POSITIVE_INFINITY;
     runs.micros[runs.next] = micros;
     runs.next = (runs.next + 1) % WINDOW;
     if (runs.count < WINDOW) runs.count++;
+    if (micros <= runs.least) runs.least = micros;
+    else if (dropped === runs.least) {
+      let least = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < runs.count; i++) least = Math.min(least, runs.micros[i] as number);
+      runs.least = least;
+    }
   }
 }
