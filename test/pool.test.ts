@@ -676,7 +676,10 @@ describe("auto executor", () => {
         on(short, [{ id: "local.ok" }, { id: "hostile.whoami" }]),
         on(short, [{ id: "hostile.whoami" }, { id: "local.ok" }]),
         on(short, [{ id: "default.wordCount", parameters: { minWords: 1 } }, { id: "hostile.whoami" }]),
-        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 } }, { id: "default.characterCount", parameters: {} }]),
+        on(short, [
+          { id: "default.wordCount", parameters: { minWords: 1 } },
+          { id: "default.characterCount", parameters: {} },
+        ]),
         on(short, [{ id: "default.wordCount", parameters: { minWords: 1 }, is_enabled: false }]),
         on("word ".repeat(5_000), [{ id: "default.wordCount", parameters: { minWords: 1 } }]),
         on(short, [{ id: "default.webhook", parameters: { webhookURL: "https://example.com/hook" } }]),
