@@ -23,7 +23,7 @@ import type { GatewayFile } from "../server/sources/config-file.js";
 import { startManagedServer } from "../server/lifecycle/start.js";
 import { FakeUpstream } from "../test/support/fake-upstream.js";
 import { benchMcpServers, startBenchMcpServer } from "./mcp-bench.js";
-import { installProbe } from "./process-probe.js";
+import { installProbe, type PhaseCounts } from "./process-probe.js";
 import { sampleText } from "./sample-text.js";
 import { STANDARD_PACK } from "./standard-pack.js";
 import { stageMicros } from "./stage-profile.js";
@@ -208,7 +208,17 @@ async function serve(
     logLevel: "info",
     app: { executor },
   });
+  phaseCounts = () => executorCounts(server.app.guardgate.engine.executor);
   return Number(new URL(server.url).port);
+}
+
+/** Phases each way so far, where the executor counts them (the "auto" one); read over IPC around the paced runs. */
+let phaseCounts: () => PhaseCounts | undefined = () => undefined;
+
+/** Phases an executor ran inline and in the pool; undefined for one that does not count them. */
+function executorCounts(executor: unknown): PhaseCounts | undefined {
+  const counts = (executor as { counts?: () => PhaseCounts }).counts;
+  return typeof counts === "function" ? counts.call(executor) : undefined;
 }
 
 /** The bare app: in-memory sources and request log, inline executor. */
@@ -259,6 +269,8 @@ process.on("message", (message) => {
       () => process.send?.({ profiling: true }),
       (error: unknown) => process.send?.({ profileError: String(error) }),
     );
+  } else if (message === "phase-counts") {
+    process.send?.({ phaseCounts: phaseCounts() ?? null });
   } else if (message === "profile-stop") {
     stopProfile().then(
       (stages) => process.send?.({ stages }),

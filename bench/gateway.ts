@@ -63,7 +63,7 @@ import { BENCH_KEY } from "./gateway-servers.js";
 import { openMcpSession, toolsCallBodies } from "./mcp-bench.js";
 import { chatBody, prompt, responsesBody } from "./requests.js";
 import { peerConfigHeader, peerServerPath, peerVersion } from "./peer-config.js";
-import type { GcWindow } from "./process-probe.js";
+import type { GcWindow, PhaseCounts } from "./process-probe.js";
 import { STAGES, type StageMicros, stageCpuPerRequest } from "./stage-profile.js";
 import { measureStreams, type StreamBenchDeps, streamTable } from "./streams.js";
 
@@ -356,20 +356,44 @@ type Result = Target & {
   gc: { micros: number; collections: number; allocatedBytes: number };
   /** Profiled time per stage, for the targets asked to be profiled. */
   stages?: StageMicros;
+  /**
+   * Phases the server's executor ran inline and in the worker pool, per request, over the paced
+   * runs and over the profiled one; absent when the server does not count them.
+   */
+  phases?: { paced?: PhaseCounts; profiled?: PhaseCounts };
 };
+
+/**
+ * The executor's phase counts in a server process; undefined when it does not count them (a
+ * build from before the probe answered, or an executor other than "auto").
+ */
+async function phaseCountsOf(child: ChildProcess): Promise<PhaseCounts | undefined> {
+  const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, 1000, undefined).unref());
+  const counts = await Promise.race([ask<PhaseCounts | null>(child, "phase-counts", "phaseCounts"), timeout]);
+  return counts ?? undefined;
+}
+
+/** Phases each way between two readings, per request. */
+function phasesPerRequest(from: PhaseCounts | undefined, to: PhaseCounts | undefined, requests: number): PhaseCounts | undefined {
+  if (!from || !to) return undefined;
+  return { inline: round((to.inline - from.inline) / requests, 3), pool: round((to.pool - from.pool) / requests, 3) };
+}
 
 /**
  * One more paced run of a target under the V8 CPU profiler, for its time per stage. It runs apart
  * from the timed rounds because the sampler costs the server CPU of its own: the CPU per request
  * is measured without it, and the profile only says how that CPU divides between stages.
  */
-async function profileStages(target: Target): Promise<StageMicros> {
+async function profileStages(target: Target): Promise<{ stages: StageMicros; phases: PhaseCounts | undefined }> {
   await ask(target.process, "profile-start", "profiling");
-  await paced(target, rate, seconds / rounds, { latencies: [], errors: 0, non2xx: 0 });
+  const counted = await phaseCountsOf(target.process);
+  const samples: Samples = { latencies: [], errors: 0, non2xx: 0 };
+  await paced(target, rate, seconds / rounds, samples);
+  const phases = phasesPerRequest(counted, await phaseCountsOf(target.process), Math.max(1, samples.latencies.length));
   const stages = await ask<StageMicros & { plan?: number }>(target.process, "profile-stop", "stages");
   // A build from before the routing stage got its name calls it "plan".
   const { plan, ...named } = stages;
-  return plan === undefined ? stages : { ...named, routing: plan };
+  return { stages: plan === undefined ? stages : { ...named, routing: plan }, phases };
 }
 
 /** The median of some numbers (0 for none). */
@@ -432,21 +456,25 @@ async function measure(targets: Target[], profiled: string[] = []): Promise<Resu
     gcMicros: 0,
     collections: 0,
     allocatedBytes: 0,
+    phases: undefined as PhaseCounts | undefined,
   }));
   for (let r = 0; r < rounds; r++) {
     for (const [i, target] of targets.entries()) {
       const into = samples[i] as (typeof samples)[number];
       await ask(target.process, "gc-start", "gcStarted");
+      const counted = await phaseCountsOf(target.process);
       const cpuBefore = await cpuOf(target.process);
       await paced(target, rate, seconds / rounds, into);
       into.cpuMicros += (await cpuOf(target.process)) - cpuBefore;
+      const ran = phasesPerRequest(counted, await phaseCountsOf(target.process), 1);
+      if (ran) into.phases = { inline: (into.phases?.inline ?? 0) + ran.inline, pool: (into.phases?.pool ?? 0) + ran.pool };
       const gc = await ask<GcWindow>(target.process, "gc-stop", "gc");
       into.gcMicros += gc.gcMicros;
       into.collections += gc.collections;
       into.allocatedBytes += gc.allocatedBytes;
     }
   }
-  const stages = new Map<string, StageMicros>();
+  const stages = new Map<string, Awaited<ReturnType<typeof profileStages>>>();
   for (const target of targets) if (profiled.includes(target.name)) stages.set(target.name, await profileStages(target));
   const saturated = await saturateInRounds(targets);
   const results: Result[] = [];
@@ -469,11 +497,26 @@ async function measure(targets: Target[], profiled: string[] = []): Promise<Resu
       paced: pacedMeasure,
       cpuMicrosPerRequest,
       gc,
-      stages: stages.get(target.name),
+      stages: stages.get(target.name)?.stages,
     });
+    const pacedPhases = into.phases && phasesPerRequest({ inline: 0, pool: 0 }, into.phases, requests);
+    const profiledPhases = stages.get(target.name)?.phases;
+    if (pacedPhases || profiledPhases)
+      (results.at(-1) as Result).phases = {
+        ...(pacedPhases && { paced: pacedPhases }),
+        ...(profiledPhases && { profiled: profiledPhases }),
+      };
+    const pooled =
+      pacedPhases && pacedPhases.inline + pacedPhases.pool > 0
+        ? `, phases per request inline ${pacedPhases.inline} / pool ${pacedPhases.pool}`
+        : "";
+    const pooledProfiled =
+      profiledPhases && profiledPhases.inline + profiledPhases.pool > 0
+        ? ` (profiled: ${profiledPhases.inline} / ${profiledPhases.pool})`
+        : "";
     process.stdout.write(
       `${target.name.padEnd(28)} ${connectionCounts.map((c) => `${round(throughputAt[c]?.rps ?? 0, 0)} req/s at ${c}`).join(", ")}; at ${rate} req/s p50 ${pacedMeasure.p50} ms, ` +
-        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU, ${round(gc.micros, 1)} µs GC, ${round(gc.allocatedBytes / 1024, 1)} KB allocated per request\n`,
+        `p99 ${pacedMeasure.p99} ms, ${round(cpuMicrosPerRequest, 0)} µs CPU, ${round(gc.micros, 1)} µs GC, ${round(gc.allocatedBytes / 1024, 1)} KB allocated per request${pooled}${pooledProfiled}\n`,
     );
   }
   return results;
@@ -486,7 +529,7 @@ const STAGE_ROWS_BEFORE = [...STAGE_ROWS, "guardgate before, no guardrails", "gu
 
 /** Each profiled row's CPU per request by stage, with the profiled time it was divided by. */
 function stageRows(results: Result[]) {
-  return results.flatMap(({ name, stages, cpuMicrosPerRequest }) => {
+  return results.flatMap(({ name, stages, cpuMicrosPerRequest, phases }) => {
     if (!stages) return [];
     const perRequest = stageCpuPerRequest(stages, cpuMicrosPerRequest);
     return [
@@ -495,6 +538,7 @@ function stageRows(results: Result[]) {
         cpu_us_per_request: round(cpuMicrosPerRequest, 0),
         profiled_busy_ms: round(STAGES.reduce((sum, stage) => sum + stages[stage], 0) / 1000, 0),
         stages_cpu_us: Object.fromEntries(STAGES.map((stage) => [stage, round(perRequest[stage], 1)])) as StageMicros,
+        ...(phases && { phases_per_request: phases }),
       },
     ];
   });
@@ -521,6 +565,7 @@ function stageTable(rows: ReturnType<typeof stageRows>): string {
         `| ${stage} | ${rows.map((r) => cell(r.stages_cpu_us[stage])).join(" | ")} |${extra((r) => r.stages_cpu_us[stage])}`,
     ),
     `| total | ${rows.map((r) => r.cpu_us_per_request).join(" | ")} |${extra((r) => r.cpu_us_per_request)}`,
+    `| phases to the pool per request, timed / profiled | ${rows.map((r) => `${r.phases_per_request?.paced?.pool ?? "–"} / ${r.phases_per_request?.profiled?.pool ?? "–"}`).join(" | ")} |${pairs.map(() => " |").join("")}`,
     "",
     `CPU µs per request of the \`guardgate serve\` process: each stage's share of a V8 CPU profile (main thread, ${rate} req/s for ${seconds / rounds} s, idle left out) times the row's CPU per request measured without the profiler. Time in Node, fastify, undici and V8 is charged to the nearest guardgate frame that called it; "framework" is time with no guardgate frame on the stack (socket and HTTP handling, garbage collection).`,
   ].join("\n");

@@ -20,6 +20,12 @@ export interface GcWindow {
   allocatedBytes: number;
 }
 
+/** Phases the server's executor ran on its main thread and in its worker pool (the "auto" executor counts them). */
+export interface PhaseCounts {
+  inline: number;
+  pool: number;
+}
+
 let profiler: v8.GCProfiler | undefined;
 let usedAtStart = 0;
 

@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyForText } from "../cli/check.js";
 import {
@@ -18,7 +19,7 @@ import {
   type RequestType,
   type Side,
 } from "../index.js";
-import { DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
+import { CheckCosts, DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
 
 const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "hostile-plugin.js");
 
@@ -129,6 +130,52 @@ describe("pool and inline executors", () => {
     const [a, b] = await Promise.all([inline.evaluate(options), pool.evaluate(options)]);
     expect(timeless(b)).toEqual(timeless(a));
     expect(b.results.length).toBe(checks.length);
+  });
+
+  it("give the standard pack's verdicts and results alike inline and in the pool, over generated texts", async () => {
+    // The gateway benchmark's pack (bench/standard-pack.ts), both sides, as the "auto" executor
+    // may run it either way; texts mix what its patterns look for with any graphemes.
+    const input = [
+      { id: "default.wordCount", parameters: { minWords: 1, maxWords: 40 } },
+      { id: "default.sentenceCount", parameters: { minSentences: 1, maxSentences: 6 } },
+      { id: "default.characterCount", parameters: { maxCharacters: 300 } },
+      { id: "default.regexMatch", parameters: { rule: "\\b\\d{3}-\\d{2}-\\d{4}\\b", not: true } },
+      { id: "default.regexMatch", parameters: { rule: "\\b(?:\\d[ -]?){13,16}\\b", not: true } },
+    ];
+    const output = [
+      { id: "default.wordCount", parameters: { maxWords: 40 } },
+      { id: "default.characterCount", parameters: { maxCharacters: 300 } },
+      { id: "default.regexMatch", parameters: { rule: "(?i)(api[_-]?key|password)\\s*[:=]", not: true } },
+    ];
+    const piece = fc.oneof(
+      fc.constantFrom("123-45-6789", "4111 1111 1111 1111", "Password = ", "api_key:", ". ", "? ", "\n", "Dr. Smith", "👨‍👩‍👧"),
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fc.lorem({ maxCount: 8, mode: "sentences" }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 12 }).map((parts) => parts.join("")),
+        async (text) => {
+          for (const [side, checks] of [
+            ["input", input],
+            ["output", output],
+          ] as const) {
+            const body = bodyForText(side, "chatComplete", text);
+            const options: EvaluateOptions = {
+              side,
+              requestType: "chatComplete",
+              request: side === "input" ? body : { messages: [{ role: "user", content: "Hi" }] },
+              ...(side === "output" && { response: body }),
+              guardrails: [{ id: `pack-${side}`, checks, deny: true }],
+            };
+            const [a, b] = await Promise.all([inline.evaluate(options), pool.evaluate(options)]);
+            expect(b.verdict).toBe(a.verdict);
+            expect(timeless(b)).toEqual(timeless(a));
+          }
+        },
+      ),
+      { seed: 3737, numRuns: 60 },
+    );
   });
 
   it("measure execution_time inside the worker, per check", async () => {
@@ -608,6 +655,92 @@ describe("auto executor", () => {
       // Handing a phase over costs the event loop about 54–78 µs (docs/design.md): a lower budget
       // would send phases there that free no event-loop time.
       expect(DEFAULT_INLINE_BUDGET_US).toBeGreaterThanOrEqual(80);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it("places a phase from its list's plan as it would by reading its checks one by one", async () => {
+    const costs = new CheckCosts();
+    let load = 1;
+    const planned = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { costs, inlineBudgetUs: 100, idleInlineBudgetUs: 150, loopUtilization: () => load },
+      plugins: [HOSTILE, plugin as never],
+    });
+    try {
+      const chooser = planned.executor as AutoExecutor;
+      const short = "Some words here.";
+      const phases = [
+        on(short, [{ id: "local.ok" }, { id: "hostile.whoami" }]),
+        on(short, [{ id: "hostile.whoami" }, { id: "local.ok" }]),
+        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 } }, { id: "hostile.whoami" }]),
+        on(short, [
+          { id: "default.wordCount", parameters: { minWords: 1 } },
+          { id: "default.characterCount", parameters: {} },
+        ]),
+        on(short, [{ id: "default.wordCount", parameters: { minWords: 1 }, is_enabled: false }]),
+        on("word ".repeat(5_000), [{ id: "default.wordCount", parameters: { minWords: 1 } }]),
+        on(short, [{ id: "default.webhook", parameters: { webhookURL: "https://example.com/hook" } }]),
+      ];
+      const tasks = await Promise.all(phases.map(taskOf));
+      const agree = () => {
+        for (const task of tasks) expect(chooser.choose(task, undefined, false).executor).toBe(chooser.choose(task).executor);
+      };
+      agree();
+      costs.learn("default.wordCount", short.length, 60);
+      agree();
+      costs.learn("default.characterCount", short.length, 60);
+      agree();
+      load = 0;
+      agree();
+      costs.learn("default.characterCount", short.length, 20);
+      agree();
+    } finally {
+      await planned.close();
+    }
+  });
+
+  it("does not let slower runs raise what a check is thought to cost: a loaded machine only adds to a run's time", async () => {
+    // Seeded far below any real run: each pool run below would raise it if it counted in full.
+    const costs = new CheckCosts();
+    const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+    const chars = "Some words here.".length;
+    costs.learn("default.wordCount", chars, 0.001);
+    const pooled = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { inlineBudgetUs: -1, idleInlineBudgetUs: -1, costs },
+    });
+    try {
+      const chooser = pooled.executor as AutoExecutor;
+      for (let i = 0; i < 5; i++) {
+        const evaluation = await pooled.evaluate(phase);
+        expect(evaluation.results[0]?.checks[0]?.execution_time).toBeGreaterThan(0);
+      }
+      expect(chooser.counts()).toEqual({ inline: 0, pool: 5 });
+      expect(costs.estimate("default.wordCount", chars)).toBe(0.001);
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it("brings a phase back inline within a few pool runs that show it cheaper than an inflated estimate", async () => {
+    const costs = new CheckCosts();
+    const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+    costs.learn("default.wordCount", "Some words here.".length, 1_000_000);
+    const busy = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { loopUtilization: () => 1, inlineBudgetUs: 2_000, costs },
+    });
+    try {
+      const chooser = busy.executor as AutoExecutor;
+      expect(chooser.choose(await taskOf(phase)).executor).toBe("pool");
+      // The worker's first runs may be cold; a mean of the runs would take dozens to come down.
+      for (let i = 0; i < 10 && chooser.choose(await taskOf(phase)).executor === "pool"; i++) await busy.evaluate(phase);
+      expect(chooser.choose(await taskOf(phase)).executor).toBe("inline");
     } finally {
       await busy.close();
     }

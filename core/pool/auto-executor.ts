@@ -8,7 +8,8 @@
  * - Built-in network and model checks wait rather than compute, and their limits work inline
  *   (they yield): they add nothing to the estimate. In the pool they would hold a worker idle.
  * - Built-in deterministic checks cost what they were measured to cost on texts of that size
- *   (CheckCosts, learned from every phase's results, in the pool or inline). The phase runs inline
+ *   (CheckCosts: the least of their recent runs, inline or in the pool, since a loaded machine
+ *   only ever adds to a run's time). The phase runs inline
  *   when the sum is within the budget — the pool's own overhead per phase, which is larger while
  *   the event loop (and so the workers' cores) idles — and the text is within `inlineMaxChars`; a
  *   check not yet measured at that size sends the phase to the pool, which is always safe and
@@ -41,6 +42,8 @@ export interface AutoOptions {
   loopUtilization?: () => number;
   /** Evaluated texts longer than this (characters) always go to the pool when deterministic checks read them. */
   inlineMaxChars?: number;
+  /** The learned costs; a fresh table unless given (tests read and seed it). */
+  costs?: CheckCosts;
 }
 
 /**
@@ -72,6 +75,16 @@ const LOAD_WINDOW_MS = 100;
  */
 export const DEFAULT_INLINE_MAX_CHARS = 16_384;
 
+/** What the choice of a phase reads of its list, worked out once per list. */
+interface ListPlan {
+  /** A check comes from a plugin object: the phase runs inline. */
+  object: boolean;
+  /** A check must run in a worker (`runsInPool`, or a plugin module's): the phase goes to the pool. */
+  bound: boolean;
+  /** The ids of the enabled deterministic checks whose learned costs decide, one per check. */
+  costed: string[];
+}
+
 /** Errors that say nothing about what a check costs. */
 const NOT_A_COST = new Set(["TimeoutError", "WorkerError", "AbortError"]);
 
@@ -85,9 +98,11 @@ export class AutoExecutor implements Executor {
   readonly #idleBudget: number;
   readonly #utilization: () => number;
   readonly #maxChars: number;
-  readonly #costs = new CheckCosts();
+  readonly #costs: CheckCosts;
   /** Plugin ids by where their code came from; built-in plugins are absent. */
   readonly #origin = new Map<string, "module" | "object">();
+  /** Plans of the lists seen, by list (lists are prepared once per config). */
+  readonly #plans = new WeakMap<readonly Guardrail[], ListPlan>();
   #pool: PoolExecutor | undefined;
   #closed = false;
   #counts = { inline: 0, pool: 0 };
@@ -101,6 +116,7 @@ export class AutoExecutor implements Executor {
     this.#idleBudget = options.auto?.idleInlineBudgetUs ?? options.auto?.inlineBudgetUs ?? DEFAULT_IDLE_INLINE_BUDGET_US;
     this.#utilization = options.auto?.loopUtilization ?? loopUtilization();
     this.#maxChars = options.auto?.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
+    this.#costs = options.auto?.costs ?? new CheckCosts();
     // The pool starts late, but a package that was never built should fail here, not mid-request.
     workerEntry();
     for (const loaded of context.plugins) {
@@ -109,10 +125,55 @@ export class AutoExecutor implements Executor {
     }
   }
 
-  /** Where a phase would run now, and why; `explain: false` leaves the reason empty (a phase's own choice needs none). */
+  /**
+   * Where a phase would run now, and why; `explain: false` leaves the reason empty (a phase's own
+   * choice needs none) and reads the list's plan, worked out once per list, instead of its checks.
+   */
   choose(task: PhaseTask, chars = evaluatedLength(task), explain = true): { executor: "inline" | "pool"; reason: string } {
+    if (!explain) return { executor: this.#place(task.guardrails, chars), reason: "" };
+    return this.#explain(task, chars);
+  }
+
+  /** `choose` without its reason, from the list's plan: what a phase pays for its choice. */
+  #place(guardrails: readonly Guardrail[], chars: number): "inline" | "pool" {
+    const plan = this.#planOf(guardrails);
+    if (plan.object) return "inline";
+    if (plan.bound) return "pool";
+    if (plan.costed.length === 0) return "inline";
+    if (chars > this.#maxChars) return "pool";
     let cost = 0;
-    // The first reason to pool wins; its words are only made when asked for.
+    for (const id of plan.costed) {
+      const micros = this.#costs.estimate(id, chars);
+      if (micros === undefined) return "pool";
+      cost += micros;
+    }
+    return cost > (this.#utilization() < IDLE_UTILIZATION ? this.#idleBudget : this.#budget) ? "pool" : "inline";
+  }
+
+  /** What `#place` reads of a list: the same rules as `#explain`, applied to its checks once. */
+  #planOf(guardrails: readonly Guardrail[]): ListPlan {
+    let plan = this.#plans.get(guardrails);
+    if (plan) return plan;
+    plan = { object: false, bound: false, costed: [] };
+    for (const guardrail of guardrails) {
+      for (const config of guardrail.checks) {
+        if (!config.enabled) continue;
+        const check = this.#context.registry.get(config.id);
+        if (!check) continue;
+        const origin = this.#origin.get(check.plugin.id);
+        if (origin === "object") plan.object = true;
+        else if (check.runsInPool || config.runsInPool || origin === "module") plan.bound = true;
+        else if ((config.kind ?? check.kind) === "deterministic") plan.costed.push(config.id);
+      }
+    }
+    this.#plans.set(guardrails, plan);
+    return plan;
+  }
+
+  /** `choose` with its reason, check by check. */
+  #explain(task: PhaseTask, chars: number): { executor: "inline" | "pool"; reason: string } {
+    let cost = 0;
+    // The first reason to pool wins.
     let pooled = false;
     let pool = "";
     for (const guardrail of task.guardrails) {
@@ -124,29 +185,29 @@ export class AutoExecutor implements Executor {
         if (origin === "object") {
           return {
             executor: "inline",
-            reason: explain ? `${config.id} comes from a plugin object, which cannot cross into a worker` : "",
+            reason: `${config.id} comes from a plugin object, which cannot cross into a worker`,
           };
         }
         if (check.runsInPool || config.runsInPool) {
-          if (!pooled && explain) pool = `${config.id} always runs in a worker thread`;
+          if (!pooled) pool = `${config.id} always runs in a worker thread`;
           pooled = true;
           continue;
         }
         if (origin === "module") {
-          if (!pooled && explain) pool = `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
+          if (!pooled) pool = `${config.id} comes from a plugin module, so it runs under the pool's hard time limits`;
           pooled = true;
           continue;
         }
         if ((config.kind ?? check.kind) !== "deterministic") continue;
         if (chars > this.#maxChars) {
-          if (!pooled && explain) pool = `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
+          if (!pooled) pool = `the text (${chars} characters) is longer than the inline ceiling of ${this.#maxChars}`;
           pooled = true;
           continue;
         }
         const micros = this.#costs.estimate(config.id, chars);
         if (micros !== undefined) cost += micros;
         else {
-          if (!pooled && explain) pool = `${config.id} has not been measured on a text of this size yet`;
+          if (!pooled) pool = `${config.id} has not been measured on a text of this size yet`;
           pooled = true;
         }
       }
@@ -155,7 +216,6 @@ export class AutoExecutor implements Executor {
     const idle = this.#utilization() < IDLE_UTILIZATION;
     const budget = idle ? this.#idleBudget : this.#budget;
     const executor = cost > budget ? "pool" : "inline";
-    if (!explain) return { executor, reason: "" };
     const which = `the inline budget of ${budget} µs (event loop ${idle ? "mostly idle" : "busy"})`;
     return { executor, reason: `its checks cost ${cost.toFixed(1)} µs, ${executor === "pool" ? "over" : "within"} ${which}` };
   }

@@ -56,6 +56,11 @@ function judgeSlugs(guardrails: readonly Guardrail[]): readonly string[] {
   return slugs;
 }
 
+/** Whether a list's judge checks name providers whose endpoints must be looked up; worked out once per list. */
+export function namesJudges(providers: ProviderResolver | undefined, guardrails: readonly Guardrail[]): boolean {
+  return providers !== undefined && judgeSlugs(guardrails).length > 0;
+}
+
 /**
  * The phase's credentials with the judge endpoints its judge checks need added under the `model`
  * plugin; unchanged when no judge check names a provider defined in the scope.

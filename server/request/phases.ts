@@ -4,13 +4,13 @@
  * log only), and whole (both kinds awaited, for the hook routes). All go through the engine, with
  * lists prepared once per config and the service's plugin and judge credentials.
  */
-import type { Engine, Evaluation, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
+import type { Engine, Evaluation, EvaluateOptions, Guardrail, GuardrailResult, RequestType, Side } from "../../core/index.js";
 import { windowGuardrailsOf } from "../routing/stream-mode.js";
 import { assertInputCheckable } from "./input-coverage.js";
 import { tagPolicyResults } from "../policies/attach.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialSource } from "../sources/types.js";
-import { withJudgeEndpoints } from "./judge-endpoints.js";
+import { namesJudges, withJudgeEndpoints } from "./judge-endpoints.js";
 import { phaseCredentials } from "./plugin-credentials.js";
 
 /** What checks may know about the request besides its body. */
@@ -110,24 +110,26 @@ export class Phases {
     response: unknown,
     context: PhaseContext,
   ): Promise<Evaluation> {
-    const credentials = await withJudgeEndpoints(
-      this.providers,
-      context.workspaceId === undefined ? {} : { workspaceId: context.workspaceId },
-      guardrails,
-      await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails),
-    );
-    const evaluation = await this.engine.evaluate({
+    let credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
+    // Most lists name no judge: no scope object, no promise and no turn of the microtask queue for them.
+    if (namesJudges(this.providers, guardrails)) {
+      const scope = context.workspaceId === undefined ? {} : { workspaceId: context.workspaceId };
+      credentials = await withJudgeEndpoints(this.providers, scope, guardrails, credentials);
+    }
+    // Assigned, not spread: every phase builds one, and each spread is an object of its own.
+    const options: EvaluateOptions = {
       side,
       prepared: guardrails,
       requestType: context.requestType,
       request,
-      ...(side === "output" && { response }),
       metadata: context.metadata,
       headers: context.headers,
-      ...(context.model !== undefined && { model: context.model }),
-      ...(context.provider !== undefined && { provider: context.provider }),
-      ...(credentials && { credentials }),
-    });
+    };
+    if (side === "output") options.response = response;
+    if (context.model !== undefined) options.model = context.model;
+    if (context.provider !== undefined) options.provider = context.provider;
+    if (credentials) options.credentials = credentials;
+    const evaluation = await this.engine.evaluate(options);
     tagPolicyResults(guardrails, evaluation.results);
     tagPolicyResults(guardrails, evaluation.asyncResults);
     return evaluation;
