@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../index.js";
-import { npm } from "./support/npm.js";
+import { installBesideCheckout, npm } from "./support/npm.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const example = path.join(root, "examples", "plugin-profanity-scorer");
@@ -81,7 +81,7 @@ describe("the profanity plugin as a package", () => {
     manifest.devDependencies.guardgate = `file:${root}`;
     manifest.allowScripts = { [`file:${root}`]: false };
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-    await npm(["install", "--prefer-offline"], pluginDir);
+    await installBesideCheckout(pluginDir);
   }, 300_000);
 
   it("passes its own tests", { timeout: 120_000 }, async () => {
@@ -114,7 +114,7 @@ describe("the profanity plugin as a package", () => {
         allowScripts: { [`file:${root}`]: false },
       }),
     );
-    await npm(["install", "--prefer-offline"], gatewayDir);
+    await installBesideCheckout(gatewayDir);
     const installed = JSON.parse(readFileSync(path.join(gatewayDir, "node_modules", PACKAGE, "package.json"), "utf8"));
     expect(installed.peerDependencies).toEqual({ guardgate: "^0.1.0" });
   });
