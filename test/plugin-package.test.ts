@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../index.js";
 import { installBesideCheckout, npm } from "./support/npm.js";
+import { START_LIMIT_MS } from "./support/serve-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const example = path.join(root, "examples", "plugin-profanity-scorer");
@@ -51,7 +52,7 @@ async function serve(config: string): Promise<{ child: ChildProcess; url: string
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`no address printed:\n${output}`));
-    }, 30_000);
+    }, START_LIMIT_MS);
     child.stdout?.on("data", () => {
       const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
       if (match) {
