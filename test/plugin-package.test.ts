@@ -120,7 +120,7 @@ describe("the profanity plugin as a package", () => {
     expect(installed.peerDependencies).toEqual({ guardgate: "^0.1.0" });
   });
 
-  it("is listed by the gateway folder's guardgate with its check, sides and parameters", { timeout: 60_000 }, async () => {
+  it("is listed by the gateway folder's guardgate with its check, sides and parameters", async () => {
     const run = await installedGuardgate(["plugins", "list", "--plugin", PACKAGE]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain(`profanity (custom, apiVersion 1) from "${PACKAGE}"`);
@@ -128,7 +128,7 @@ describe("the profanity plugin as a package", () => {
     expect(run.stdout).toMatch(/threshold\s+number, default 2/);
   });
 
-  it("fails a profane request through the installed guardgate command: 446 with deny", { timeout: 60_000 }, async () => {
+  it("fails a profane request through the installed guardgate command: 446 with deny", async () => {
     writeFileSync(
       path.join(gatewayDir, "polite.json"),
       JSON.stringify({ input_guardrails: [{ id: "polite", deny: true, "profanity.score": { threshold: 2 } }] }),
@@ -191,7 +191,7 @@ describe("the profanity plugin as a package", () => {
     },
   );
 
-  it("stops the gateway's start when a configured plugin throws while it loads", { timeout: 60_000 }, async () => {
+  it("stops the gateway's start when a configured plugin throws while it loads", async () => {
     cpSync(path.join(root, "test", "fixtures", "plugins", "throws-on-load.mjs"), path.join(gatewayDir, "throws-on-load.mjs"));
     writeFileSync(path.join(gatewayDir, "hostile.yaml"), `plugins: ["${PACKAGE}", "./throws-on-load.mjs"]\n`);
     const run = await installedGuardgate(["serve", "--port", "0", "--config", "hostile.yaml"]);

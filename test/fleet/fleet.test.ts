@@ -135,7 +135,7 @@ describe("two gateways starting together on an empty Postgres store", () => {
       for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("a fleet of three gateways over one Postgres and one Redis", () => {
