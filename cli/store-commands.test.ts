@@ -3,12 +3,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey } from "../server/store/api-keys.js";
 import { openStore } from "../server/store/open.js";
 import { chat, startManaged } from "../test/support/managed.js";
 
-// The commands as users run them: the built CLI against a data folder a gateway created.
+// The commands as users run them: the built CLI against a data folder a gateway created. Each test
+// runs several commands one after another, a second or so each on an idle machine and several on
+// a busy one: the limit is for a hang, not for the machine's speed.
+vi.setConfig({ testTimeout: 180_000 });
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../dist/cli/bin.js");
 let dir: string;
 let workspaceId: string;
@@ -136,7 +139,14 @@ describe("guardgate logs tail", () => {
       err += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (let i = 0; i < 200 && !err.includes("following"); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // Started (however long a busy machine takes), then a record is written for it to find.
+    await vi.waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`logs tail --follow exited with ${child.exitCode}: ${err}`);
+        expect(err).toContain("following");
+      },
+      { timeout: 120_000, interval: 25 },
+    );
     const { store } = await openStore({ dataDir: dir, env: {}, externalChangePollMs: 0 });
     const [organization] = await store.organizations.list();
     await store.logs.insert([
@@ -167,7 +177,7 @@ describe("guardgate logs tail", () => {
       },
     ]);
     await store.close();
-    for (let i = 0; i < 100 && !out.includes("log_followed"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(out).toContain("log_followed"), { timeout: 120_000, interval: 50 });
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(JSON.parse(out.trim())).toMatchObject({ id: "log_followed", status: 446 });

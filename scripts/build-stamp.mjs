@@ -1,5 +1,5 @@
-// Whether dist/ is the build of the sources as they are, so `npm start` rebuilds only when it is
-// not. Plain JavaScript because it runs before anything is compiled.
+// Whether dist/ is the build of the sources as they are, so `npm start` and `npm test` rebuild only
+// when it is not (after `npm ci`, whose `prepare` built dist/, `npm test` builds nothing again). Plain JavaScript because it runs before anything is compiled.
 //
 //   node scripts/build-stamp.mjs record   after a build: note a digest of its inputs in dist/
 //   node scripts/build-stamp.mjs ensure   build (npm run build) unless dist/ holds that digest

@@ -40,7 +40,7 @@ beforeAll(async () => {
       mcp_servers: benchMcpServers(mcpUrl()),
     },
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await gateway?.close();
@@ -115,7 +115,7 @@ describe("the MCP rows", () => {
         record.hook_results?.[side]?.map((h) => [h.id, h.verdict]);
       expect(ran("before_request_hooks")).toEqual([["mcp-standard-secrets", true]]);
       expect(ran("after_request_hooks")).toEqual([["mcp-standard-injection", true]]);
-    }, 60_000);
+    });
   }
 
   it("the pack's config names the tool pack the gateway knows, and the tool the calls name is listed", async () => {

@@ -102,7 +102,7 @@ describe.skipIf(!existsSync(NGINX))("nginx in front of three gateways, one of th
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     served.fill(0);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     nginx?.kill("SIGTERM");

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../server/management/actor.js";
 import { FakeUpstream } from "./support/fake-upstream.js";
 import { chat, startManaged } from "./support/managed.js";
+import { START_LIMIT_MS } from "./support/serve-process.js";
 
 const root = path.join(import.meta.dirname, "..");
 const bin = path.join(root, "dist/cli/bin.js");
@@ -78,7 +79,7 @@ describe("guardgate serve --config with model.promptInjection", () => {
     let output = "";
     child.stderr?.on("data", (d) => (output += String(d)));
     url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), START_LIMIT_MS);
       child.stdout?.on("data", (d) => {
         output += String(d);
         const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
@@ -89,7 +90,7 @@ describe("guardgate serve --config with model.promptInjection", () => {
       });
       child.once("exit", () => reject(new Error(`exited early:\n${output}`)));
     });
-  }, 40_000);
+  });
 
   afterAll(async () => {
     child?.kill("SIGKILL");

@@ -74,7 +74,7 @@ describe("the README's first start", () => {
     expect(denied.error.type).toBe("hooks_failed");
     expect(denied.hook_results.before_request_hooks[0]).toMatchObject({ id: "no-ssn", verdict: false });
     child.kill("SIGTERM");
-  }, 60_000);
+  });
 });
 
 describe("npm start", () => {
@@ -122,7 +122,7 @@ describe("npm start", () => {
     writeFileSync(path.join(dir, "core/new.ts"), "export {};\n");
     await ensure();
     expect(builds()).toBe(3);
-  }, 60_000);
+  });
 });
 
 describe("guardgate --version", () => {

@@ -13,8 +13,8 @@
  * way its install script takes a prebuilt binary: better-sqlite3's prebuild-install looks in
  * `npm_config_better_sqlite3_local_prebuilds` for the release asset it would download, and re2's
  * install-from-cache reads `RE2_DOWNLOAD_MIRROR` (a folder works as well as a host), then runs
- * re2's own verify-build. The pack skips `prepare` (the build): `npm test` has just built dist/,
- * and the tarball is what that build holds.
+ * re2's own verify-build. The pack skips `prepare` (the build): `npm test` has built dist/ (or found it
+ * current), and the tarball is what that build holds.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";

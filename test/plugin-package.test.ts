@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../index.js";
-import { npm } from "./support/npm.js";
+import { installBesideCheckout, npm } from "./support/npm.js";
+import { START_LIMIT_MS } from "./support/serve-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const example = path.join(root, "examples", "plugin-profanity-scorer");
@@ -51,7 +52,7 @@ async function serve(config: string): Promise<{ child: ChildProcess; url: string
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`no address printed:\n${output}`));
-    }, 30_000);
+    }, START_LIMIT_MS);
     child.stdout?.on("data", () => {
       const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
       if (match) {
@@ -81,7 +82,7 @@ describe("the profanity plugin as a package", () => {
     manifest.devDependencies.guardgate = `file:${root}`;
     manifest.allowScripts = { [`file:${root}`]: false };
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-    await npm(["install", "--prefer-offline"], pluginDir);
+    await installBesideCheckout(pluginDir);
   }, 300_000);
 
   it("passes its own tests", { timeout: 120_000 }, async () => {
@@ -114,12 +115,12 @@ describe("the profanity plugin as a package", () => {
         allowScripts: { [`file:${root}`]: false },
       }),
     );
-    await npm(["install", "--prefer-offline"], gatewayDir);
+    await installBesideCheckout(gatewayDir);
     const installed = JSON.parse(readFileSync(path.join(gatewayDir, "node_modules", PACKAGE, "package.json"), "utf8"));
     expect(installed.peerDependencies).toEqual({ guardgate: "^0.1.0" });
   });
 
-  it("is listed by the gateway folder's guardgate with its check, sides and parameters", { timeout: 60_000 }, async () => {
+  it("is listed by the gateway folder's guardgate with its check, sides and parameters", async () => {
     const run = await installedGuardgate(["plugins", "list", "--plugin", PACKAGE]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain(`profanity (custom, apiVersion 1) from "${PACKAGE}"`);
@@ -127,7 +128,7 @@ describe("the profanity plugin as a package", () => {
     expect(run.stdout).toMatch(/threshold\s+number, default 2/);
   });
 
-  it("fails a profane request through the installed guardgate command: 446 with deny", { timeout: 60_000 }, async () => {
+  it("fails a profane request through the installed guardgate command: 446 with deny", async () => {
     writeFileSync(
       path.join(gatewayDir, "polite.json"),
       JSON.stringify({ input_guardrails: [{ id: "polite", deny: true, "profanity.score": { threshold: 2 } }] }),
@@ -190,7 +191,7 @@ describe("the profanity plugin as a package", () => {
     },
   );
 
-  it("stops the gateway's start when a configured plugin throws while it loads", { timeout: 60_000 }, async () => {
+  it("stops the gateway's start when a configured plugin throws while it loads", async () => {
     cpSync(path.join(root, "test", "fixtures", "plugins", "throws-on-load.mjs"), path.join(gatewayDir, "throws-on-load.mjs"));
     writeFileSync(path.join(gatewayDir, "hostile.yaml"), `plugins: ["${PACKAGE}", "./throws-on-load.mjs"]\n`);
     const run = await installedGuardgate(["serve", "--port", "0", "--config", "hostile.yaml"]);

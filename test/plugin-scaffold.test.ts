@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { npm } from "./support/npm.js";
+import { installBesideCheckout, npm } from "./support/npm.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(path.join(tmpdir(), "guardgate-scaffold-"));
@@ -25,7 +25,7 @@ describe("a scaffolded plugin package", () => {
     expect(made.stderr).toBe("");
     expect(made.status).toBe(0);
 
-    await npm(["install", "--prefer-offline"], dir);
+    await installBesideCheckout(dir);
     const tested = await npm(["test"], dir);
     expect(tested.stdout).toMatch(/# pass 5\n/);
     expect(tested.stdout).toMatch(/# fail 0\n/);

@@ -31,6 +31,12 @@ const MIXED_TEXT = [
   "```js\nconst x = 1;\n```",
 ].join("\n");
 
+/**
+ * A time limit for checks whose results are compared, not timed: a check's first run (a tokenizer
+ * or a model loading) can pass the 2 s default on a busy machine in one executor and not the other.
+ */
+const UNHURRIED = { timeout: 120_000 };
+
 /** Evaluation options for one guardrail holding `checks`, on `text` as a chat message. */
 function on(text: string, checks: unknown[], extra: Record<string, unknown> = {}): EvaluateOptions {
   return {
@@ -103,7 +109,9 @@ describe("pool and inline executors", () => {
           requestType,
           request: side === "input" ? body : { messages: [{ role: "user", content: "Hi" }] },
           ...(side === "output" && { response: body }),
-          guardrails: [{ id: `g-${info.id}`, checks: [{ id: info.id, parameters: example.parameters }], deny: true }],
+          guardrails: [
+            { id: `g-${info.id}`, checks: [{ id: info.id, parameters: { ...example.parameters, ...UNHURRIED } }], deny: true },
+          ],
         };
         const [a, b] = await Promise.all([inline.evaluate(options), pool.evaluate(options)]);
         expect(timeless(b), `${info.id} on ${JSON.stringify(text.slice(0, 20))}`).toEqual(timeless(a));
@@ -117,7 +125,7 @@ describe("pool and inline executors", () => {
     const checks = inline.checks().filter((c) => c.kind === "deterministic" && c.sides.includes("input"));
     const guardrails = checks.map((info, i) => ({
       id: `g${i}`,
-      checks: [{ id: info.id, parameters: info.examples[0]?.parameters ?? {} }],
+      checks: [{ id: info.id, parameters: { ...info.examples[0]?.parameters, ...UNHURRIED } }],
       deny: i % 2 === 0,
       on_fail: { feedback: { value: -1, metadata: { note: "failed" } } },
     }));

@@ -101,6 +101,6 @@ describe("GatewaySources", () => {
     const other = await openStore({ dataDir: plane.dir, env: {}, externalChangePollMs: 0 });
     await other.store.apiKeys.delete(t.keys.memberA.api_key.id);
     await other.store.close();
-    await expect.poll(() => sources.apiKeys.verify(key), { timeout: 3000 }).toBeUndefined();
+    await expect.poll(() => sources.apiKeys.verify(key)).toBeUndefined();
   });
 });

@@ -90,7 +90,7 @@ async function waitForLogs(count: number): Promise<void> {
     .toBeGreaterThanOrEqual(count);
 }
 
-describe.skipIf(!haveChromium)("the console in Chromium", { timeout: 90_000 }, () => {
+describe.skipIf(!haveChromium)("the console in Chromium", () => {
   beforeAll(async () => {
     if (!existsSync(path.join(defaultConsoleDir(), "index.html"))) {
       throw new Error(`the console is not built (${defaultConsoleDir()}); run npm run build first`);

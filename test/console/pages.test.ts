@@ -83,7 +83,7 @@ const background = (page: Page) =>
           .backgroundColor,
     );
 
-describe.skipIf(!haveChromium)("console pages in Chromium", { timeout: 90_000 }, () => {
+describe.skipIf(!haveChromium)("console pages in Chromium", () => {
   beforeAll(async () => {
     if (!existsSync(path.join(defaultConsoleDir(), "index.html"))) {
       throw new Error(`the console is not built (${defaultConsoleDir()}); run npm run build first`);

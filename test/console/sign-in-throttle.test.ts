@@ -17,7 +17,7 @@ let gw: ManagedTestGateway;
 let browser: Browser;
 let url: string;
 
-describe.skipIf(!haveChromium)("the console's sign-in, throttled", { timeout: 90_000 }, () => {
+describe.skipIf(!haveChromium)("the console's sign-in, throttled", () => {
   beforeAll(async () => {
     if (!existsSync(path.join(defaultConsoleDir(), "index.html"))) {
       throw new Error(`the console is not built (${defaultConsoleDir()}); run npm run build first`);

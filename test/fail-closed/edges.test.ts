@@ -92,7 +92,7 @@ describe("the library's default executor", () => {
     } finally {
       await engine.close();
     }
-  }, 30_000);
+  });
 
   it("stays inline for built-in checks and plugins given as objects", async () => {
     const engine = await createEngine();

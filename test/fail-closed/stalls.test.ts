@@ -86,7 +86,7 @@ describe("a long run of one character", () => {
     } finally {
       await gw.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("a config file with a mistake", () => {
@@ -134,5 +134,5 @@ describe("a megabyte of spaces from the mock", () => {
     } finally {
       await gw.close();
     }
-  }, 20_000);
+  });
 });

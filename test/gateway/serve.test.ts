@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeUpstream } from "../support/fake-upstream.js";
+import { START_LIMIT_MS } from "../support/serve-process.js";
 
 const root = path.join(import.meta.dirname, "../..");
 let upstream: FakeUpstream;
@@ -56,7 +57,7 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; url: string
     output += String(d);
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), START_LIMIT_MS);
     const check = () => {
       const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
       if (match) {

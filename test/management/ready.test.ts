@@ -104,7 +104,7 @@ describe("serve --wait-ready", () => {
     expect(after.threads).toBe(before!.threads);
     expect(after.warmed).toBe(before!.threads);
     expect(after.failures).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("serve without --wait-ready", () => {
@@ -126,7 +126,7 @@ describe("serve without --wait-ready", () => {
     const stats = (server.app.guardgate.engine.executor as AutoExecutor).poolStats()!;
     expect(stats.warmed).toBe(stats.threads);
     expect(server.managed.warmedUp!.loaded).toEqual(expect.arrayContaining(["model.promptInjection", "model.gibberish"]));
-  }, 60_000);
+  });
 });
 
 describe("a stop during the warm-up", () => {
@@ -136,5 +136,5 @@ describe("a stop during the warm-up", () => {
     const server = await spawnServe(["--config", configFile(dir), "--data-dir", path.join(dir, "data")]);
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ const holders: LockHolder[] = [];
 beforeAll(async () => {
   gateway = await startManaged();
   url = await gateway.app.listen({ host: "127.0.0.1", port: 0 });
-}, 60_000);
+});
 
 afterEach(async () => {
   for (const holder of holders.splice(0)) await holder.release();
@@ -56,7 +56,7 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-describe("a SQLite store whose write lock another process holds", { timeout: 60_000 }, () => {
+describe("a SQLite store whose write lock another process holds", () => {
   it("keeps serving while a write waits for the lock, and the write succeeds once it is released", async () => {
     const { admin_key: admin, workspace_id: ws } = gateway.keys;
     const holder = await hold();

@@ -12,7 +12,7 @@ let gateway: ManagedTestGateway;
 beforeAll(async () => {
   postgres = await startPostgres();
   gateway = await startManaged({ file: { store: { url: await postgres.createDatabase() } } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await gateway?.close().catch(() => {});

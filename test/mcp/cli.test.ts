@@ -83,7 +83,9 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-describe("guardgate mcp", { timeout: 120_000 }, () => {
+// Each test runs a dozen commands one after another, about a second each on an idle machine and
+// several times that on a busy one: the limit is for a hang.
+describe("guardgate mcp", { timeout: 600_000 }, () => {
   it("adds, lists, updates, shows and approves a changed tool, and deletes, over a running gateway", async () => {
     const yaml = file(
       "servers.yaml",

@@ -32,6 +32,7 @@ import { QUALIFIRE_KEY } from "../support/partners/qualifire.js";
 import { SYDELABS_KEY } from "../support/partners/sydelabs.js";
 import { type VendorFake, VENDOR_FAKES } from "../support/partners/vendors.js";
 import { WALLED_KEY } from "../support/partners/walledai.js";
+import { START_LIMIT_MS } from "../support/serve-process.js";
 
 const root = path.join(import.meta.dirname, "../..");
 const GATEWAY_KEY = "gk-partners-e2e-0123456789";
@@ -257,7 +258,7 @@ beforeAll(async () => {
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
   url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), START_LIMIT_MS);
     child.stdout?.on("data", () => {
       const match = /guardgate listening on (http:\/\/[^\s:]+:\d+)/.exec(output);
       if (match) {
@@ -267,7 +268,7 @@ beforeAll(async () => {
     });
     child.once("exit", () => reject(new Error(`exited early:\n${output}`)));
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   if (child && child.exitCode === null) {

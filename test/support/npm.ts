@@ -28,3 +28,13 @@ export function npm(args: string[], cwd: string, timeoutMs = 240_000, env: NodeJ
     });
   });
 }
+
+/**
+ * `npm install` in a folder whose package.json has guardgate as `file:` this checkout, which `npm
+ * test` has built. Without --ignore-scripts npm runs the checkout's `prepare`, a whole build that
+ * rewrites dist/ while the test files running beside this one import from it: the `allowScripts`
+ * entry denying it is only advisory in npm 11. The folders' other packages have no install scripts.
+ */
+export function installBesideCheckout(cwd: string): Promise<CommandOutput> {
+  return npm(["install", "--prefer-offline", "--ignore-scripts"], cwd);
+}

@@ -8,6 +8,13 @@ import { fileURLToPath } from "node:url";
 
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js");
 
+/**
+ * How long a `guardgate serve` may take to print its address before a test calls it hung: a start
+ * of a second or two on an idle machine takes ten times that on a busy one. Under the test limit,
+ * so the failure shows what the process printed.
+ */
+export const START_LIMIT_MS = 100_000;
+
 /** A running `guardgate serve`. */
 export interface ServeProcess {
   child: ChildProcess;
