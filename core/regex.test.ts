@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   allMatches,
   compileRegex,
@@ -53,6 +53,26 @@ describe.each<RegexEngineName>(["re2", "re2-wasm"])("RE2 through %s", (name) => 
     const global = compileRegex("x", "g");
     expect(firstMatch(global, "axbx")?.index).toBe(1);
     expect(firstMatch(global, "axbx")?.index).toBe(1);
+  });
+});
+
+describe("the pattern cache", () => {
+  it("serves a hit without validating flags again, keeping flagged and plain patterns apart", () => {
+    const plain = compileRegex("a\u0000b");
+    const flagged = compileRegex("b", "i");
+    const test = vi.spyOn(RegExp.prototype, "test");
+    try {
+      // Checks compile their pattern on every run: a hit must cost a lookup, not a flags check.
+      expect(compileRegex("a\u0000b")).toBe(plain);
+      expect(compileRegex("b", "i")).toBe(flagged);
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
+    // A plain pattern that reads like a flagged key is its own entry.
+    expect(compileRegex("i\u0000b")).not.toBe(flagged);
+    expect(compileRegex("i\u0000b").flags).not.toContain("i");
+    expect(() => compileRegex("b", "q")).toThrow(SyntaxError);
   });
 });
 

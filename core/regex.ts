@@ -36,7 +36,12 @@ const CACHE_SIZE = 1_000;
 const ALLOWED_FLAGS = /^[dgimsuy]*$/;
 
 let engine: LoadedEngine | undefined;
-const cache = new LRUCache<string, Regex | SyntaxError>({ max: CACHE_SIZE });
+// Checks call compileRegex on every run, most with no flags: those are keyed by the pattern itself,
+// a string whose hash V8 keeps, so a hit builds no key. Flagged patterns are keyed `flags\0pattern`
+// (flags never hold a NUL, so the key is unambiguous). The engine is not in the keys: switching
+// it clears both caches.
+const plain = new LRUCache<string, Regex | SyntaxError>({ max: CACHE_SIZE });
+const flagged = new LRUCache<string, Regex | SyntaxError>({ max: CACHE_SIZE });
 
 function load(name: RegexEngineName): LoadedEngine {
   if (name === "re2") return { name, create: require("re2") as RegexConstructor, requiredFlags: "" };
@@ -67,7 +72,8 @@ export function regexEngine(): RegexEngineName {
 /** Switches the RE2 build (tests and benchmarks compare both); clears the pattern cache. */
 export function useRegexEngine(name: RegexEngineName): void {
   engine = load(name);
-  cache.clear();
+  plain.clear();
+  flagged.clear();
 }
 
 function withFlags(flags: string, required: string): string {
@@ -82,12 +88,13 @@ function withFlags(flags: string, required: string): string {
  * message. Callers that use `lastIndex` (global patterns) must reset it: instances are shared.
  */
 export function compileRegex(pattern: string, flags = ""): Regex {
-  if (!ALLOWED_FLAGS.test(flags)) throw new SyntaxError(`Invalid regular expression flags: "${flags}"`);
-  const { name, create, requiredFlags } = current();
-  const key = `${name}\u0000${flags}\u0000${pattern}`;
+  const cache = flags === "" ? plain : flagged;
+  const key = flags === "" ? pattern : `${flags}\u0000${pattern}`;
   const cached = cache.get(key);
   if (cached instanceof SyntaxError) throw cached;
   if (cached) return cached;
+  if (!ALLOWED_FLAGS.test(flags)) throw new SyntaxError(`Invalid regular expression flags: "${flags}"`);
+  const { create, requiredFlags } = current();
   try {
     const compiled = new create(pattern, withFlags(flags, requiredFlags));
     cache.set(key, compiled);

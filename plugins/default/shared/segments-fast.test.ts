@@ -2,7 +2,7 @@
  * The fast paths of segments.ts against Intl.Segmenter itself: random texts drawn from the
  * characters each path accepts must count the same either way.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { latinSentenceFastPathAgrees, countGraphemes, countSentences, countWords, latinWordFastPathAgrees } from "./segments.js";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
@@ -56,6 +56,13 @@ describe("segment counting fast paths", () => {
       "\u0903", // Devanagari sign visarga (SpacingMark)
       "\u2019",
       "\u2014",
+      "\u2013",
+      "\u2018",
+      "\u201c",
+      "\u201d",
+      "\u2026",
+      "\u2012", // figure dash, next to the prose punctuation but not read as simple
+      "\u2027",
       "東",
       "\ud800", // a lone surrogate
     ];
@@ -65,6 +72,18 @@ describe("segment counting fast paths", () => {
       const length = 1 + Math.floor(next() * 16);
       for (let j = 0; j < length; j++) text += units[Math.floor(next() * units.length)];
       expect(countGraphemes(text), JSON.stringify(text)).toBe(segmentedGraphemes(text));
+    }
+  });
+
+  it("counts the graphemes of prose with dashes, curly quotes and an ellipsis without the segmenter", () => {
+    const prose = "“Don’t,” she said – twice — ‘really’… and left.\r\n";
+    const expected = segmentedGraphemes(prose);
+    const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
+    try {
+      expect(countGraphemes(prose)).toBe(expected);
+      expect(segment).not.toHaveBeenCalled();
+    } finally {
+      segment.mockRestore();
     }
   });
 
