@@ -208,7 +208,7 @@ export const anthropic: WireFormat = {
   forwardedHeaders: ["anthropic-version", "anthropic-beta"],
   forwardedWithCallerCredential: [],
   upstreamDefaults: { "anthropic-version": DEFAULT_VERSION },
-  passesBack: (name) => name === "request-id" || name.startsWith("anthropic-ratelimit-"),
+  passedBack: { names: ["request-id"], prefixes: ["anthropic-ratelimit-"] },
 
   errorBody: (fields: ErrorFields) => ({
     type: "error",

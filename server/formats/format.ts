@@ -122,8 +122,8 @@ export interface WireFormat {
   readonly forwardedWithCallerCredential: readonly string[];
   /** Headers an upstream call of this format carries when the client sent none. */
   readonly upstreamDefaults: Readonly<Record<string, string>>;
-  /** Whether an upstream response header of this format is passed back to the client. */
-  passesBack(name: string): boolean;
+  /** The upstream response headers of this format passed back to the client: exact names and name prefixes, lower case. */
+  readonly passedBack: { readonly names: readonly string[]; readonly prefixes: readonly string[] };
   /** The error body (without `hook_results`). */
   errorBody(fields: ErrorFields): Record<string, unknown>;
   /** The `hook_results` frame of a stream (spec §6). */

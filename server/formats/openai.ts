@@ -126,7 +126,7 @@ export const openai: WireFormat = {
   forwardedHeaders: [],
   forwardedWithCallerCredential: ["openai-organization", "openai-project"],
   upstreamDefaults: {},
-  passesBack: (name) => name === "x-request-id" || name.startsWith("x-ratelimit-") || name.startsWith("openai-"),
+  passedBack: { names: ["x-request-id"], prefixes: ["x-ratelimit-", "openai-"] },
 
   errorBody: (fields: ErrorFields) => ({
     error: {

@@ -82,7 +82,7 @@ export const responses: WireFormat = {
   forwardedHeaders: openai.forwardedHeaders,
   forwardedWithCallerCredential: openai.forwardedWithCallerCredential,
   upstreamDefaults: openai.upstreamDefaults,
-  passesBack: openai.passesBack,
+  passedBack: openai.passedBack,
   errorBody: openai.errorBody,
 
   // A `keepalive` event: the SDKs' stream helpers refuse event types they do not know, and pass this one by.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.js";
 import type { JsonOutcome, Leaf, Outcome } from "./attempts.js";
 import type { RequestContext } from "./context.js";
-import { compose, type Dispatch, type Interceptor, retrying, type TargetCall } from "./target-call.js";
+import { compose, type Dispatch, type Interceptor, passedBackHeaders, retrying, type TargetCall } from "./target-call.js";
 
 function answer(status: number): JsonOutcome {
   return { kind: "json", status, headers: {} };
@@ -77,5 +77,37 @@ describe("the target call stack", () => {
     const outcome = await dispatch(call);
     expect(outcome).toMatchObject({ kind: "json", status: 502, error: { code: "upstream_unreachable" } });
     expect(outcome.attempts?.map((a) => a.error?.code)).toEqual(["upstream_unreachable", "upstream_unreachable"]);
+  });
+});
+
+describe("the upstream response headers passed back", () => {
+  it("are those any format names, by exact name or prefix, and Retry-After, whatever the provider's format", () => {
+    const passed = passedBackHeaders({
+      "retry-after": "2",
+      "x-request-id": "req_1",
+      "x-ratelimit-remaining-requests": "9",
+      "openai-processing-ms": "12",
+      "request-id": "req_2",
+      "anthropic-ratelimit-tokens-remaining": "100",
+      "set-cookie": ["a=1", "b=2"],
+      "x-requested-by": "no",
+      "content-type": "application/json",
+      server: "upstream",
+      "anthropic-version": "2023-06-01",
+    });
+    expect(passed).toEqual({
+      "retry-after": "2",
+      "x-request-id": "req_1",
+      "x-ratelimit-remaining-requests": "9",
+      "openai-processing-ms": "12",
+      "request-id": "req_2",
+      "anthropic-ratelimit-tokens-remaining": "100",
+    });
+  });
+
+  it("joins a repeated header's values", () => {
+    expect(passedBackHeaders({ "x-ratelimit-limit-requests": ["10", "20"] as unknown as string })).toEqual({
+      "x-ratelimit-limit-requests": "10, 20",
+    });
   });
 });

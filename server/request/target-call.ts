@@ -314,13 +314,17 @@ export function upstreamHeaders(
   return Object.assign(out, provider.headers);
 }
 
+/** The response headers passed back whatever the provider's format, made once from every format's list. */
+const PASSED_BACK_NAMES = new Set(["retry-after", ...FORMAT_LIST.flatMap((format) => format.passedBack.names)]);
+const PASSED_BACK_PREFIXES = [...new Set(FORMAT_LIST.flatMap((format) => format.passedBack.prefixes))];
+
 /** Upstream response headers worth passing back: request ids, rate limits, Retry-After. */
 export function passedBackHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined) continue;
-    if (name === "retry-after" || FORMAT_LIST.some((format) => format.passesBack(name))) {
+    if (PASSED_BACK_NAMES.has(name) || PASSED_BACK_PREFIXES.some((prefix) => name.startsWith(prefix))) {
       out[name] = Array.isArray(value) ? value.join(", ") : value;
     }
   }
