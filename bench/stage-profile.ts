@@ -27,7 +27,7 @@ const STAGE_FILES: ReadonlyArray<readonly [Stage, RegExp]> = [
   ["routing", /^server\/(routing\/|policies\/)/],
   [
     "enforce",
-    /^(core\/|plugins\/|server\/(request\/(phases|input-coverage|stream-coverage|plugin-credentials|judge-endpoints|target)\.js$|request-gate\.js$|limits\/|management\/store-gate\.js$))/,
+    /^(core\/|plugins\/|server\/(request\/(phases|input-coverage|stream-coverage|plugin-credentials|target)\.js$|request-gate\.js$|limits\/|management\/store-gate\.js$))/,
   ],
   [
     "call",
