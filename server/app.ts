@@ -16,7 +16,6 @@ import {
 import { builtinPlugins } from "../plugins/builtin.js";
 import { resolveDeclaredModels } from "../plugins/model/shared/declared-models.js";
 import type { AddressPolicy } from "../core/internal.js";
-import { requireApiKey } from "./auth.js";
 import { AuthThrottle, type AuthThrottleOptions, trustedProxies } from "./auth-throttle.js";
 import type { GatewayFile } from "./sources/config-file.js";
 import { checkFile } from "./file-check.js";
@@ -45,7 +44,7 @@ import { TracedUpstream } from "./tracing/traced-upstream.js";
 import { accessDestination, flushAccessLog } from "./logs/access-destination.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HEADER } from "./gateway-headers.js";
-import { assertJsonTextDepth } from "./request/open.js";
+import { assertJsonTextDepth, requireApiKey } from "./request/open.js";
 import { inferenceRoutes } from "./routes/inference.js";
 import { responsesRoutes } from "./routes/responses.js";
 import { Conversations } from "./providers/conversations.js";

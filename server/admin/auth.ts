@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuthThrottle } from "../auth-throttle.js";
-import { countFailedKey, throttledRefusal } from "../auth.js";
+import { countFailedKey, throttledRefusal } from "../request/open.js";
 import type { Actor } from "../management/actor.js";
 import type { GatewaySources } from "../management/gateway-sources.js";
 import { HEADER, headerValue } from "../gateway-headers.js";

@@ -3,7 +3,7 @@
  * rate limited per key (feedback-rate.ts).
  */
 import type { FastifyInstance } from "fastify";
-import { identityOf, requireApiKey } from "../auth.js";
+import { identityOf, requireApiKey } from "../request/open.js";
 import type { AuthThrottle } from "../auth-throttle.js";
 import { GatewayError } from "../errors.js";
 import { MemoryCounters } from "../limits/counters.js";

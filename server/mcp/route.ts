@@ -6,7 +6,7 @@
  * body over the limit, a wrong content type) are JSON-RPC errors too, with their status.
  */
 import type { FastifyInstance } from "fastify";
-import { identityOf } from "../auth.js";
+import { identityOf } from "../request/open.js";
 import { describeError } from "../describe-error.js";
 import { REQUEST_ID_HEADER } from "../logs/process-log.js";
 import { type McpGateway, writeRefusal } from "./gateway.js";

@@ -5,11 +5,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import { isObject } from "../../core/internal.js";
-import { identityOf } from "../auth.js";
 import { COUNT_TOKENS_ENDPOINT, type TokenCounter } from "../request/count-tokens.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
-import { callerCredentials, headerProviderSettings } from "../request/open.js";
+import { callerCredentials, headerProviderSettings, identityOf } from "../request/open.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 
 /** Registers the token count route. */

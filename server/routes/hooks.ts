@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ConfigWarning, Side } from "../../core/index.js";
-import { identityOf } from "../auth.js";
+import { identityOf } from "../request/open.js";
 import { GatewayError } from "../errors.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import { HookIntake, type HookIntakeDeps } from "../request/hook-open.js";

@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { identityOf } from "../auth.js";
+import { identityOf } from "../request/open.js";
 import { describeError } from "../describe-error.js";
 import { errorBody, GatewayError } from "../errors.js";
 import { ENDPOINTS, type Endpoint } from "../formats/endpoints.js";

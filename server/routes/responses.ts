@@ -6,7 +6,7 @@
  * itself (OpenAI, Azure OpenAI), which is then asked (responses-forward.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { identityOf } from "../auth.js";
+import { identityOf } from "../request/open.js";
 import { GatewayError } from "../errors.js";
 import type { IdRoute } from "../providers/kind.js";
 import type { Conversations } from "../providers/conversations.js";
