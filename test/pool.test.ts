@@ -712,6 +712,38 @@ describe("auto executor", () => {
     }
   });
 
+  it("places and learns from a phase without looking its checks up: the list's plan holds them", async () => {
+    const costs = new CheckCosts();
+    const planned = await createEngine({ executor: "auto", pool: { size: 1 }, auto: { inlineBudgetUs: 1_000_000, costs } });
+    try {
+      const chooser = planned.executor as AutoExecutor;
+      const [input] = (await planned.normalize({ input_guardrails: [{ "default.wordCount": { minWords: 1 } }] })).input;
+      const phase: EvaluateOptions = {
+        side: "input",
+        requestType: "chatComplete",
+        request: { messages: [{ role: "user", content: "Some words here." }] },
+        prepared: [input as never],
+      };
+      for (let i = 0; i < 20 && chooser.counts().inline === 0; i++) await planned.evaluate(phase);
+      expect(chooser.counts().inline).toBeGreaterThan(0);
+      const lookups: string[] = [];
+      const get = planned.registry.get.bind(planned.registry);
+      planned.registry.get = (id: string) => {
+        lookups.push(id);
+        return get(id);
+      };
+      const inline = chooser.counts().inline;
+      for (let i = 0; i < 16; i++) costs.learn("default.wordCount", "Some words here.".length, 999_999);
+      for (let i = 0; i < 3; i++) await planned.evaluate(phase);
+      expect(chooser.counts().inline).toBe(inline + 3);
+      expect(lookups).toEqual([]);
+      // The runs were learned all the same.
+      expect(costs.estimate("default.wordCount", "Some words here.".length)).toBeLessThan(999_999);
+    } finally {
+      await planned.close();
+    }
+  });
+
   it("measures what each hand-over to the pool costs this thread, by the size of the phase's text", async () => {
     const handOvers = new CheckCosts();
     const pooled = await createEngine({

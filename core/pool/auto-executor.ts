@@ -91,6 +91,11 @@ interface ListPlan {
   bound: boolean;
   /** The ids of the enabled deterministic checks whose learned costs decide, one per check. */
   costed: string[];
+  /**
+   * The ids whose results teach their cost: registered deterministic checks that no parameter
+   * made another kind (a check calling a model or a judge costs what that call costs).
+   */
+  learned: ReadonlySet<string>;
 }
 
 /** Errors that say nothing about what a check costs. */
@@ -182,12 +187,15 @@ export class AutoExecutor implements Executor {
   #planOf(guardrails: readonly Guardrail[]): ListPlan {
     let plan = this.#plans.get(guardrails);
     if (plan) return plan;
-    plan = { object: false, bound: false, costed: [] };
+    const reconfigured = reconfiguredChecks(guardrails);
+    const learned = new Set<string>();
+    plan = { object: false, bound: false, costed: [], learned };
     for (const guardrail of guardrails) {
       for (const config of guardrail.checks) {
         if (!config.enabled) continue;
         const check = this.#context.registry.get(config.id);
         if (!check) continue;
+        if (check.kind === "deterministic" && !reconfigured.has(config.id)) learned.add(config.id);
         const origin = this.#origin.get(check.plugin.id);
         if (origin === "object") plan.object = true;
         else if (check.runsInPool || config.runsInPool || origin === "module") plan.bound = true;
@@ -263,7 +271,7 @@ export class AutoExecutor implements Executor {
   /** Runs a phase where `choose` says, and learns from the per-check times of its results. */
   async run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
     const chars = evaluatedLength(task);
-    const { executor } = this.choose(task, chars, false);
+    const executor = this.#place(task.guardrails, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
     this.#learn(task, chars, result);
@@ -275,7 +283,7 @@ export class AutoExecutor implements Executor {
     // Located once: its length decides where the phase runs, and an inline phase reads the same text.
     const located = locateText(task.side, task.requestType, task.side === "input" ? task.request : task.response);
     const chars = located.text.length;
-    const { executor } = this.choose(task, chars, false);
+    const executor = this.#place(task.guardrails, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? this.#inline.runNow(task, signal, located) : this.#poolExecutor().run(task, signal);
     if (!(result instanceof Promise)) {
@@ -288,15 +296,14 @@ export class AutoExecutor implements Executor {
     });
   }
 
-  /** Learns the per-check costs of a phase's results. */
+  /** Learns the per-check costs of a phase's results, reading which checks teach from the list's plan. */
   #learn(task: PhaseTask, chars: number, result: PhaseResult): void {
-    // A check whose parameters make it call a model or a judge costs what that call costs: not a
-    // figure for the same check without them.
-    const reconfigured = reconfiguredChecks(task.guardrails);
+    const { learned } = this.#planOf(task.guardrails);
+    if (learned.size === 0) return;
     for (const guardrail of result.results) {
       for (const check of guardrail.checks) {
+        if (!learned.has(check.id)) continue;
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
-        if (this.#context.registry.get(check.id)?.kind !== "deterministic" || reconfigured.has(check.id)) continue;
         this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }
