@@ -246,12 +246,28 @@ async function startProfile(): Promise<void> {
   await profiler.post("Profiler.enable");
   await profiler.post("Profiler.setSamplingInterval", { interval: SAMPLING_MICROS });
   await profiler.post("Profiler.start");
+  // Where the garbage comes from, beside where the time goes, when asked for: every allocation
+  // sampled, the ones collected since included.
+  if (process.env.BENCH_HEAP_DIR) {
+    await profiler.post("HeapProfiler.enable");
+    await profiler.post("HeapProfiler.startSampling", {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
 }
 
 /** Stops the profiler and reduces the profile to time per stage, so only a few numbers cross the IPC channel. */
 async function stopProfile() {
   if (!profiler) throw new Error("profile-stop without profile-start");
   const { profile } = await profiler.post("Profiler.stop");
+  const heapDir = process.env.BENCH_HEAP_DIR;
+  if (heapDir) {
+    const { profile: heap } = await profiler.post("HeapProfiler.stopSampling");
+    await profiler.post("HeapProfiler.disable");
+    writeFileSync(path.join(heapDir, `${role}-${process.pid}-${Date.now()}.heapprofile`), JSON.stringify(heap));
+  }
   await profiler.post("Profiler.disable");
   profiler.disconnect();
   profiler = undefined;

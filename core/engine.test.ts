@@ -448,3 +448,63 @@ describe("evaluate input errors", () => {
     });
   });
 });
+
+describe("evaluateNow", () => {
+  /** Results with their times left out: the two calls run at different moments. */
+  const timeless = (results: GuardrailResult[]) =>
+    results.map(({ execution_time: _t, created_at: _c, checks, ...rest }) => ({
+      ...rest,
+      checks: checks.map(({ execution_time: _ct, created_at: _cc, ...check }) => check),
+    }));
+  const later = {
+    id: "later",
+    class: "custom",
+    apiVersion: 1,
+    checks: [
+      {
+        id: "yes",
+        description: "passes, after a promise",
+        sides: ["input"],
+        parameters: { type: "object" },
+        run: () => Promise.resolve({ verdict: true }),
+      },
+    ],
+  } as const;
+
+  it("returns the evaluation itself for prepared guardrails that ran without waiting, as evaluate gives it", async () => {
+    const e = await createEngine({ plugins: [later as never] });
+    const { input } = await e.normalize({
+      input_guardrails: [
+        simpleGuardrail({ deny: true }),
+        { id: "counts", checks: [{ id: "default.wordCount", parameters: { minWords: 2 } }] },
+      ],
+    });
+    for (const text of ["pass", "fail", "two words"]) {
+      const options = { side: "input", requestType: "chatComplete", request: chat(text), prepared: input } as const;
+      const now = e.evaluateNow(options);
+      expect(now).not.toBeInstanceOf(Promise);
+      const awaited = await e.evaluate(options);
+      const value = now as Awaited<typeof now>;
+      expect({ ...value, results: timeless(value.results) }).toEqual({ ...awaited, results: timeless(awaited.results) });
+    }
+  });
+
+  it("returns a promise when a check answered with one or the guardrails must be resolved, and throws where evaluate rejects", async () => {
+    const e = await createEngine({ plugins: [later as never] });
+    const { input } = await e.normalize({ input_guardrails: [{ id: "l", checks: [{ id: "later.yes" }] }] });
+    const pending = e.evaluateNow({ side: "input", requestType: "chatComplete", request: chat("hi"), prepared: input });
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending).status).toBe(200);
+    const resolved = e.evaluateNow({
+      side: "input",
+      requestType: "chatComplete",
+      request: chat("pass"),
+      guardrails: [simpleGuardrail()],
+    });
+    expect(resolved).toBeInstanceOf(Promise);
+    expect((await resolved).verdict).toBe(true);
+    const bad = { side: "sideways", requestType: "chatComplete", request: chat("hi"), prepared: input } as never;
+    expect(() => e.evaluateNow(bad)).toThrow(/side/);
+    await expect(e.evaluate(bad)).rejects.toThrow(/side/);
+  });
+});

@@ -113,6 +113,13 @@ export interface Engine {
   normalize(config: unknown, options?: { path?: string; scope?: { workspaceId?: string } }): Promise<NormalizedGuardrails>;
   evaluate(options: EvaluateOptions): Promise<Evaluation>;
   /**
+   * `evaluate` with the evaluation itself rather than a promise when nothing had to be awaited:
+   * `prepared` guardrails whose phase ran through without waiting (core/phase/run-phase-now.ts).
+   * A caller that awaits nothing else saves the promise and the turn of the microtask queue that
+   * resumes it behind every other request's work. Throws where `evaluate` rejects.
+   */
+  evaluateNow(options: EvaluateOptions): Evaluation | Promise<Evaluation>;
+  /**
    * Starts the executor's threads and loads what the enabled checks of these guardrails need, in
    * every thread that may run them (core/warm.ts); what fails to load is reported, not thrown.
    */
@@ -213,66 +220,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     normalize: (config, o = {}) =>
       normalizeGuardrails(config, { registry, source, ...(o.scope && { scope: o.scope }) }, o.path ?? ""),
     async evaluate(o) {
-      if (o.side !== "input" && o.side !== "output") throw new ConfigError("side", 'must be "input" or "output"');
-      const requestType = baseRequestType(String(o.requestType));
-      if (!requestType) {
-        throw new GuardgateError(
-          "invalid_request_type",
-          `requestType: "${o.requestType}" is not one of chatComplete, complete, embed, messages, responses`,
-        );
-      }
-      if (o.side === "output" && o.response === undefined) {
-        throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
-      }
-      // Prepared guardrails need no resolving: taken as they are, without a promise and a tick.
-      let guardrails: Guardrail[];
-      let warnings: ConfigWarning[];
-      if (o.prepared && o.guardrails === undefined && o.config === undefined) {
-        guardrails = o.prepared;
-        warnings = [];
-      } else ({ guardrails, warnings } = await resolveGuardrails(o));
-      // Assigned, not spread: every phase builds one, and each spread is an object of its own.
-      const task: PhaseTask = { side: o.side, requestType, request: o.request, response: o.response, guardrails, settings };
-      if (o.metadata) task.metadata = o.metadata;
-      if (o.headers) task.headers = o.headers;
-      if (o.model !== undefined) task.model = o.model;
-      if (o.provider !== undefined) task.provider = o.provider;
-      if (o.credentials) task.credentials = o.credentials;
-      if (o.stopOnDeny) task.stopOnDeny = true;
-      let phase: PhaseResult;
-      if (guardrails.length) {
-        // A phase of synchronous checks comes back as a value: no await, no turn of the microtask queue.
-        const ran = executor.runNow ? executor.runNow(task, o.signal) : executor.run(task, o.signal);
-        phase = ran instanceof Promise ? await ran : ran;
-      } else phase = { results: [], request: o.request, response: o.response, transformed: false };
-      // One pass: the synchronous results decide, the asynchronous ones go to the log.
-      const results: GuardrailResult[] = [];
-      const asyncResults: GuardrailResult[] = [];
-      let verdict = true;
-      for (const result of phase.results) {
-        if (result.async) asyncResults.push(result);
-        else {
-          results.push(result);
-          if (!result.verdict) verdict = false;
-        }
-      }
-      const status = evaluationStatus(results);
-      const settlement: DataSettlement = { denied: status === 446, echoes: echoesOf };
-      if (phase.transformed) {
-        settlement.transformedText = locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text;
-      }
-      settleResultData(phase.results, settlement);
-      return {
-        status,
-        verdict,
-        results,
-        asyncResults,
-        request: phase.request,
-        response: phase.response,
-        transformed: phase.transformed,
-        warnings,
-      };
+      return evaluateNow(o);
     },
+    evaluateNow,
     warm(guardrails) {
       const request = { checks: checksToLoad(registry, guardrails), settings };
       return executor.warm ? executor.warm(request) : loadChecks(registry, request);
@@ -281,4 +231,77 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     plugins: () => registry.plugins(),
     close: () => executor.close(),
   };
+
+  /** One side of one request through the executor: its evaluation, or a promise of it when something waited. */
+  function evaluateNow(o: EvaluateOptions): Evaluation | Promise<Evaluation> {
+    if (o.side !== "input" && o.side !== "output") throw new ConfigError("side", 'must be "input" or "output"');
+    const requestType = baseRequestType(String(o.requestType));
+    if (!requestType) {
+      throw new GuardgateError(
+        "invalid_request_type",
+        `requestType: "${o.requestType}" is not one of chatComplete, complete, embed, messages, responses`,
+      );
+    }
+    if (o.side === "output" && o.response === undefined) {
+      throw new GuardgateError("response_required", "response: the output side needs the response to evaluate");
+    }
+    // Prepared guardrails need no resolving: taken as they are, without a promise and a tick.
+    if (o.prepared && o.guardrails === undefined && o.config === undefined) return runSide(o, requestType, o.prepared, []);
+    return resolveGuardrails(o).then(({ guardrails, warnings }) => runSide(o, requestType, guardrails, warnings));
+  }
+
+  /** Runs a side's resolved guardrails and settles what their results may show. */
+  function runSide(
+    o: EvaluateOptions,
+    requestType: RequestType,
+    guardrails: Guardrail[],
+    warnings: ConfigWarning[],
+  ): Evaluation | Promise<Evaluation> {
+    // Assigned, not spread: every phase builds one, and each spread is an object of its own.
+    const task: PhaseTask = { side: o.side, requestType, request: o.request, response: o.response, guardrails, settings };
+    if (o.metadata) task.metadata = o.metadata;
+    if (o.headers) task.headers = o.headers;
+    if (o.model !== undefined) task.model = o.model;
+    if (o.provider !== undefined) task.provider = o.provider;
+    if (o.credentials) task.credentials = o.credentials;
+    if (o.stopOnDeny) task.stopOnDeny = true;
+    if (!guardrails.length)
+      return settled(o, requestType, { results: [], request: o.request, response: o.response, transformed: false }, warnings);
+    // A phase of synchronous checks comes back as a value: no await, no turn of the microtask queue.
+    const ran = executor.runNow ? executor.runNow(task, o.signal) : executor.run(task, o.signal);
+    return ran instanceof Promise
+      ? ran.then((phase) => settled(o, requestType, phase, warnings))
+      : settled(o, requestType, ran, warnings);
+  }
+
+  /** The evaluation of a phase that ran: the verdict, the results split by kind, their data settled. */
+  function settled(o: EvaluateOptions, requestType: RequestType, phase: PhaseResult, warnings: ConfigWarning[]): Evaluation {
+    // One pass: the synchronous results decide, the asynchronous ones go to the log.
+    const results: GuardrailResult[] = [];
+    const asyncResults: GuardrailResult[] = [];
+    let verdict = true;
+    for (const result of phase.results) {
+      if (result.async) asyncResults.push(result);
+      else {
+        results.push(result);
+        if (!result.verdict) verdict = false;
+      }
+    }
+    const status = evaluationStatus(results);
+    const settlement: DataSettlement = { denied: status === 446, echoes: echoesOf };
+    if (phase.transformed) {
+      settlement.transformedText = locateText(o.side, requestType, o.side === "input" ? phase.request : phase.response).text;
+    }
+    settleResultData(phase.results, settlement);
+    return {
+      status,
+      verdict,
+      results,
+      asyncResults,
+      request: phase.request,
+      response: phase.response,
+      transformed: phase.transformed,
+      warnings,
+    };
+  }
 }

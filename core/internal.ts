@@ -18,6 +18,7 @@ export { isObject } from "./plain-data.js";
 export { runPhase } from "./phase/run-phase.js";
 export { DEFAULT_IDLE_INLINE_BUDGET_US, DEFAULT_INLINE_BUDGET_US } from "./pool/auto-executor.js";
 export { CheckCosts } from "./pool/check-costs.js";
+export { HAND_OVER } from "./pool/pool-executor.js";
 export { compiledModule, packageRoot } from "./pool/worker-entry.js";
 export { ThreadShare } from "./thread-share.js";
 export { hasDuplicateKeys } from "./json-strings.js";

@@ -19,7 +19,7 @@ import {
   type RequestType,
   type Side,
 } from "../index.js";
-import { CheckCosts, DEFAULT_INLINE_BUDGET_US } from "../core/internal.js";
+import { CheckCosts, DEFAULT_INLINE_BUDGET_US, HAND_OVER } from "../core/internal.js";
 
 const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "hostile-plugin.js");
 
@@ -656,15 +656,110 @@ describe("auto executor", () => {
       const chooser = busy.executor as AutoExecutor;
       const phase = on("Some words here.", [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
       for (let i = 0; i < 200 && chooser.choose(await taskOf(phase)).executor === "pool"; i++) await busy.evaluate(phase);
+      // The budget is the default or, when more, what the pool's hand-overs of the phase just measured.
       expect(chooser.choose(await taskOf(phase))).toMatchObject({
         executor: "inline",
-        reason: expect.stringContaining(`within the inline budget of ${DEFAULT_INLINE_BUDGET_US} µs (event loop busy)`),
+        reason: expect.stringMatching(/within the inline budget of \d+(\.\d)? µs \(event loop busy/),
       });
       // Handing a phase over costs the event loop about 54–78 µs (docs/design.md): a lower budget
       // would send phases there that free no event-loop time.
       expect(DEFAULT_INLINE_BUDGET_US).toBeGreaterThanOrEqual(80);
     } finally {
       await busy.close();
+    }
+  });
+
+  it("keeps a phase inline while the pool's measured hand-over costs this thread more than its checks", async () => {
+    const costs = new CheckCosts();
+    const handOvers = new CheckCosts();
+    const text = "Some words here.";
+    const phase = on(text, [{ id: "default.wordCount", parameters: { minWords: 1 } }]);
+    // Sixteen runs make a least of their own, whatever the phases below teach.
+    const seed = (table: CheckCosts, id: string, micros: number) => {
+      for (let i = 0; i < 16; i++) table.learn(id, text.length, micros);
+    };
+    const following = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { loopUtilization: () => 1, costs, handOvers },
+    });
+    const fixed = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { loopUtilization: () => 1, inlineBudgetUs: DEFAULT_INLINE_BUDGET_US, costs, handOvers },
+    });
+    try {
+      const chooser = following.executor as AutoExecutor;
+      const task = await taskOf(phase);
+      seed(costs, "default.wordCount", 3 * DEFAULT_INLINE_BUDGET_US);
+      // Nothing measured yet: the default budget decides.
+      expect(chooser.choose(task).executor).toBe("pool");
+      seed(handOvers, HAND_OVER, 4 * DEFAULT_INLINE_BUDGET_US);
+      expect(chooser.choose(task)).toMatchObject({ executor: "inline", reason: expect.stringContaining("hand-over") });
+      expect(chooser.choose(task, undefined, false).executor).toBe("inline");
+      const before = chooser.counts();
+      await following.evaluate(phase);
+      expect(chooser.counts()).toEqual({ inline: before.inline + 1, pool: before.pool });
+      seed(costs, "default.wordCount", 5 * DEFAULT_INLINE_BUDGET_US);
+      expect(chooser.choose(task).executor).toBe("pool");
+      expect(chooser.choose(task, undefined, false).executor).toBe("pool");
+      // A budget given is kept as given.
+      seed(costs, "default.wordCount", 3 * DEFAULT_INLINE_BUDGET_US);
+      expect((fixed.executor as AutoExecutor).choose(task).executor).toBe("pool");
+    } finally {
+      await following.close();
+      await fixed.close();
+    }
+  });
+
+  it("places and learns from a phase without looking its checks up: the list's plan holds them", async () => {
+    const costs = new CheckCosts();
+    const planned = await createEngine({ executor: "auto", pool: { size: 1 }, auto: { inlineBudgetUs: 1_000_000, costs } });
+    try {
+      const chooser = planned.executor as AutoExecutor;
+      const [input] = (await planned.normalize({ input_guardrails: [{ "default.wordCount": { minWords: 1 } }] })).input;
+      const phase: EvaluateOptions = {
+        side: "input",
+        requestType: "chatComplete",
+        request: { messages: [{ role: "user", content: "Some words here." }] },
+        prepared: [input as never],
+      };
+      for (let i = 0; i < 20 && chooser.counts().inline === 0; i++) await planned.evaluate(phase);
+      expect(chooser.counts().inline).toBeGreaterThan(0);
+      const lookups: string[] = [];
+      const get = planned.registry.get.bind(planned.registry);
+      planned.registry.get = (id: string) => {
+        lookups.push(id);
+        return get(id);
+      };
+      const inline = chooser.counts().inline;
+      for (let i = 0; i < 16; i++) costs.learn("default.wordCount", "Some words here.".length, 999_999);
+      for (let i = 0; i < 3; i++) await planned.evaluate(phase);
+      expect(chooser.counts().inline).toBe(inline + 3);
+      expect(lookups).toEqual([]);
+      // The runs were learned all the same.
+      expect(costs.estimate("default.wordCount", "Some words here.".length)).toBeLessThan(999_999);
+    } finally {
+      await planned.close();
+    }
+  });
+
+  it("measures what each hand-over to the pool costs this thread, by the size of the phase's text", async () => {
+    const handOvers = new CheckCosts();
+    const pooled = await createEngine({
+      executor: "auto",
+      pool: { size: 1 },
+      auto: { inlineBudgetUs: -1, idleInlineBudgetUs: -1, handOvers },
+    });
+    try {
+      const text = "Some words here.";
+      expect(handOvers.estimate(HAND_OVER, text.length)).toBeUndefined();
+      await pooled.evaluate(on(text, [{ id: "default.wordCount", parameters: { minWords: 1 } }]));
+      expect((pooled.executor as AutoExecutor).counts().pool).toBe(1);
+      expect(handOvers.estimate(HAND_OVER, text.length)).toBeGreaterThan(0);
+      expect(handOvers.estimate(HAND_OVER, 10 * text.length)).toBeUndefined();
+    } finally {
+      await pooled.close();
     }
   });
 

@@ -11,7 +11,9 @@
  *   (CheckCosts: the least of their recent runs, inline or in the pool, since a loaded machine
  *   only ever adds to a run's time). The phase runs inline
  *   when the sum is within the budget — the pool's own overhead per phase, which is larger while
- *   the event loop (and so the workers' cores) idles — and the text is within `inlineMaxChars`; a
+ *   the event loop (and so the workers' cores) idles, and which rises to what the pool's recent
+ *   hand-overs of texts of that size cost this thread when that is more (a loaded machine
+ *   stretches both alike) — and the text is within `inlineMaxChars`; a
  *   check not yet measured at that size sends the phase to the pool, which is always safe and
  *   measures it.
  *
@@ -25,13 +27,17 @@ import { type Executor, type ExecutorContext, InlineExecutor } from "../executor
 import type { PhaseResult, PhaseTask } from "../phase/task.js";
 import type { Guardrail } from "../types.js";
 import { CheckCosts } from "./check-costs.js";
-import { PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
+import { HAND_OVER, PoolExecutor, type PoolOptions, type PoolStats } from "./pool-executor.js";
 import { loadChecks, mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
 import { workerEntry } from "./worker-entry.js";
 
 /** Options of the "auto" executor. */
 export interface AutoOptions {
-  /** A phase runs inline when its checks' learned cost on its text is at most this many µs. */
+  /**
+   * A phase runs inline when its checks' learned cost on its text is at most this many µs. Given,
+   * it is fixed; by default it is DEFAULT_INLINE_BUDGET_US or, once the pool has run phases of
+   * that size, what handing one over was measured to cost this thread, whichever is larger.
+   */
   inlineBudgetUs?: number;
   /**
    * The budget while the event loop is mostly idle; default 150 µs, or `inlineBudgetUs` when only
@@ -44,6 +50,8 @@ export interface AutoOptions {
   inlineMaxChars?: number;
   /** The learned costs; a fresh table unless given (tests read and seed it). */
   costs?: CheckCosts;
+  /** The pool's measured hand-overs, under HAND_OVER; a fresh table unless given (tests read and seed it). */
+  handOvers?: CheckCosts;
 }
 
 /**
@@ -83,6 +91,11 @@ interface ListPlan {
   bound: boolean;
   /** The ids of the enabled deterministic checks whose learned costs decide, one per check. */
   costed: string[];
+  /**
+   * The ids whose results teach their cost: registered deterministic checks that no parameter
+   * made another kind (a check calling a model or a judge costs what that call costs).
+   */
+  learned: ReadonlySet<string>;
 }
 
 /** Errors that say nothing about what a check costs. */
@@ -96,9 +109,12 @@ export class AutoExecutor implements Executor {
   readonly #poolOptions: PoolOptions;
   readonly #budget: number;
   readonly #idleBudget: number;
+  /** Whether the budgets rise to the hand-over's measured cost (neither was given). */
+  readonly #followHandOver: boolean;
   readonly #utilization: () => number;
   readonly #maxChars: number;
   readonly #costs: CheckCosts;
+  readonly #handOvers: CheckCosts;
   /** Plugin ids by where their code came from; built-in plugins are absent. */
   readonly #origin = new Map<string, "module" | "object">();
   /** Plans of the lists seen, by list (lists are prepared once per config). */
@@ -114,9 +130,11 @@ export class AutoExecutor implements Executor {
     this.#poolOptions = options.pool ?? {};
     this.#budget = options.auto?.inlineBudgetUs ?? DEFAULT_INLINE_BUDGET_US;
     this.#idleBudget = options.auto?.idleInlineBudgetUs ?? options.auto?.inlineBudgetUs ?? DEFAULT_IDLE_INLINE_BUDGET_US;
+    this.#followHandOver = options.auto?.inlineBudgetUs === undefined && options.auto?.idleInlineBudgetUs === undefined;
     this.#utilization = options.auto?.loopUtilization ?? loopUtilization();
     this.#maxChars = options.auto?.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
     this.#costs = options.auto?.costs ?? new CheckCosts();
+    this.#handOvers = options.auto?.handOvers ?? new CheckCosts();
     // The pool starts late, but a package that was never built should fail here, not mid-request.
     workerEntry();
     for (const loaded of context.plugins) {
@@ -147,19 +165,37 @@ export class AutoExecutor implements Executor {
       if (micros === undefined) return "pool";
       cost += micros;
     }
-    return cost > (this.#utilization() < IDLE_UTILIZATION ? this.#idleBudget : this.#budget) ? "pool" : "inline";
+    return cost > this.#budgetFor(chars, this.#utilization() < IDLE_UTILIZATION) ? "pool" : "inline";
+  }
+
+  /**
+   * The inline budget for a text of `chars` characters. The checks' costs are learned from their
+   * wall-clock runs, which a loaded machine stretches; so it stretches a hand-over, which on the
+   * gateway's busy event loop measured 3–4 times an inline phase of the same checks
+   * (docs/performance.md). A fixed budget therefore sent phases to the pool exactly when the pool
+   * cost the event loop most; the hand-over's own recent cost, measured the same way, follows the
+   * machine as the checks' do.
+   */
+  #budgetFor(chars: number, idle: boolean): number {
+    const fixed = idle ? this.#idleBudget : this.#budget;
+    if (!this.#followHandOver) return fixed;
+    const handOver = this.#handOvers.estimate(HAND_OVER, chars);
+    return handOver === undefined || handOver < fixed ? fixed : handOver;
   }
 
   /** What `#place` reads of a list: the same rules as `#explain`, applied to its checks once. */
   #planOf(guardrails: readonly Guardrail[]): ListPlan {
     let plan = this.#plans.get(guardrails);
     if (plan) return plan;
-    plan = { object: false, bound: false, costed: [] };
+    const reconfigured = reconfiguredChecks(guardrails);
+    const learned = new Set<string>();
+    plan = { object: false, bound: false, costed: [], learned };
     for (const guardrail of guardrails) {
       for (const config of guardrail.checks) {
         if (!config.enabled) continue;
         const check = this.#context.registry.get(config.id);
         if (!check) continue;
+        if (check.kind === "deterministic" && !reconfigured.has(config.id)) learned.add(config.id);
         const origin = this.#origin.get(check.plugin.id);
         if (origin === "object") plan.object = true;
         else if (check.runsInPool || config.runsInPool || origin === "module") plan.bound = true;
@@ -214,9 +250,11 @@ export class AutoExecutor implements Executor {
     }
     if (pooled) return { executor: "pool", reason: pool };
     const idle = this.#utilization() < IDLE_UTILIZATION;
-    const budget = idle ? this.#idleBudget : this.#budget;
+    const fixed = idle ? this.#idleBudget : this.#budget;
+    const budget = this.#budgetFor(chars, idle);
     const executor = cost > budget ? "pool" : "inline";
-    const which = `the inline budget of ${budget} µs (event loop ${idle ? "mostly idle" : "busy"})`;
+    const measured = budget === fixed ? "" : ", the pool's recent hand-over cost";
+    const which = `the inline budget of ${budget.toFixed(budget === fixed ? 0 : 1)} µs (event loop ${idle ? "mostly idle" : "busy"}${measured})`;
     return { executor, reason: `its checks cost ${cost.toFixed(1)} µs, ${executor === "pool" ? "over" : "within"} ${which}` };
   }
 
@@ -233,7 +271,7 @@ export class AutoExecutor implements Executor {
   /** Runs a phase where `choose` says, and learns from the per-check times of its results. */
   async run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
     const chars = evaluatedLength(task);
-    const { executor } = this.choose(task, chars, false);
+    const executor = this.#place(task.guardrails, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? await this.#inline.run(task, signal) : await this.#poolExecutor().run(task, signal);
     this.#learn(task, chars, result);
@@ -245,7 +283,7 @@ export class AutoExecutor implements Executor {
     // Located once: its length decides where the phase runs, and an inline phase reads the same text.
     const located = locateText(task.side, task.requestType, task.side === "input" ? task.request : task.response);
     const chars = located.text.length;
-    const { executor } = this.choose(task, chars, false);
+    const executor = this.#place(task.guardrails, chars);
     this.#counts[executor]++;
     const result = executor === "inline" ? this.#inline.runNow(task, signal, located) : this.#poolExecutor().run(task, signal);
     if (!(result instanceof Promise)) {
@@ -258,15 +296,14 @@ export class AutoExecutor implements Executor {
     });
   }
 
-  /** Learns the per-check costs of a phase's results. */
+  /** Learns the per-check costs of a phase's results, reading which checks teach from the list's plan. */
   #learn(task: PhaseTask, chars: number, result: PhaseResult): void {
-    // A check whose parameters make it call a model or a judge costs what that call costs: not a
-    // figure for the same check without them.
-    const reconfigured = reconfiguredChecks(task.guardrails);
+    const { learned } = this.#planOf(task.guardrails);
+    if (learned.size === 0) return;
     for (const guardrail of result.results) {
       for (const check of guardrail.checks) {
+        if (!learned.has(check.id)) continue;
         if (typeof check.error === "object" && NOT_A_COST.has(check.error.name)) continue;
-        if (this.#context.registry.get(check.id)?.kind !== "deterministic" || reconfigured.has(check.id)) continue;
         this.#costs.learn(check.id, chars, check.execution_time * 1000);
       }
     }
@@ -299,7 +336,9 @@ export class AutoExecutor implements Executor {
     // Phases with checks from plugin objects never come here, so the workers load only modules.
     const plugins = this.#context.plugins.filter((p) => p.moduleUrl !== undefined);
     const builtins = this.#context.builtins ?? [];
-    this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins, builtins }, this.#poolOptions);
+    this.#pool ??= new PoolExecutor({ registry: this.#context.registry, plugins, builtins }, this.#poolOptions, {
+      handOvers: this.#handOvers,
+    });
     return this.#pool;
   }
 }

@@ -31,6 +31,7 @@ import { elapsed } from "../phase/clock.js";
 import { erroredPhase, type LostCheck } from "../phase/results.js";
 import type { PhaseResult, PhaseTask } from "../phase/task.js";
 import type { CheckConfig } from "../types.js";
+import { CheckCosts } from "./check-costs.js";
 import { mergeReports, type WarmReport, type WarmRequest } from "../warm.js";
 import type { PhaseMessage, PhaseReply, WarmReply, WorkerData, WorkerMessage } from "./protocol.js";
 import {
@@ -84,6 +85,8 @@ const DEFAULT_MARGIN_MS = 50;
 const BATCH_PHASES = 8;
 /** Longest evaluated text (characters) of a phase that may share a task: longer ones run long enough alone. */
 const BATCH_MAX_CHARS = 16_384;
+/** The key hand-overs are learned under in a CheckCosts table (see `handOverMicros`). */
+export const HAND_OVER = "hand-over";
 
 /** A phase waiting for a worker or travelling to one. */
 interface Shipment {
@@ -92,6 +95,10 @@ interface Shipment {
   batchable: boolean;
   /** Whether it already ran again after its task was lost. */
   rerun: boolean;
+  /** Length of the phase's evaluated text: hand-overs are measured by its size class. */
+  chars: number;
+  /** This thread's µs spent sending it (its share of its task's); its reply's share is added on return. */
+  sent: number;
   /** Whether the caller still waits for it (not cancelled, not cut off). */
   open(): boolean;
   done(reply: PhaseReply | null): void;
@@ -140,9 +147,12 @@ export class PoolExecutor implements Executor {
   #cutOffs = 0;
   #failures = 0;
   #warmed = 0;
+  /** What handing a phase over cost this thread, by size class of its text (see `handOverMicros`). */
+  readonly #handOvers: CheckCosts;
 
   /** Starts the workers. Plugins given as objects cannot cross into a worker: they are refused here. */
-  constructor(context: ExecutorContext, options: PoolOptions = {}) {
+  constructor(context: ExecutorContext, options: PoolOptions = {}, learned: { handOvers?: CheckCosts } = {}) {
+    this.#handOvers = learned.handOvers ?? new CheckCosts();
     const objects = context.plugins.filter((p) => p.moduleUrl === undefined);
     if (objects.length > 0) {
       throw new PluginError(
@@ -230,6 +240,17 @@ export class PoolExecutor implements Executor {
     };
   }
 
+  /**
+   * What handing a phase of `chars` characters to a worker has recently cost this thread, in µs:
+   * the least of the last hand-overs at that size, measured as the checks' own runs are (see
+   * CheckCosts), so that both read alike on a loaded machine. It covers sending the task (the
+   * structured clone and the message) and the reply's continuation, not the reply's clone, which
+   * the runtime reads before any of this code runs: a lower bound. Undefined until measured.
+   */
+  handOverMicros(chars: number): number | undefined {
+    return this.#handOvers.estimate(HAND_OVER, chars);
+  }
+
   /** Runs one phase in a worker; always resolves with a result for every enabled check. */
   run(task: PhaseTask, signal?: AbortSignal): Promise<PhaseResult> {
     if (this.#closed)
@@ -311,8 +332,9 @@ export class PoolExecutor implements Executor {
       signal?.addEventListener("abort", onCancel, { once: true });
       this.#ship({
         message: { task, memory, cancellable: signal !== undefined },
-        batchable: this.#batchable(task),
+        ...this.#shape(task),
         rerun: false,
+        sent: 0,
         open: () => !answered && !stopped,
         done: (reply) => {
           clearTimeout(timer);
@@ -362,13 +384,20 @@ export class PoolExecutor implements Executor {
       if (batch.length === 0) return;
       this.#busy++;
       this.#tasks++;
-      this.#pool.run({ phases: batch.map((shipment) => shipment.message) }).then(
+      const sending = performance.now();
+      const task = this.#pool.run({ phases: batch.map((shipment) => shipment.message) });
+      const sent = (performance.now() - sending) * 1000;
+      for (const shipment of batch) shipment.sent += sent / batch.length;
+      task.then(
         (replies) => {
+          const replying = performance.now();
           this.#busy--;
           this.#completed += batch.length;
           // A phase batch is answered with its phases' replies, in order.
           const answers = replies as PhaseReply[] | null;
           batch.forEach((shipment, i) => shipment.done(answers?.[i] ?? null));
+          const replied = ((performance.now() - replying) * 1000) / batch.length;
+          for (const shipment of batch) this.#handOvers.learn(HAND_OVER, shipment.chars, shipment.sent + replied);
           this.#dispatch();
         },
         (error: unknown) => {
@@ -408,15 +437,20 @@ export class PoolExecutor implements Executor {
     return batch;
   }
 
-  /** Whether a phase may share a worker task: deterministic checks only, on a short text. */
-  #batchable(task: PhaseTask): boolean {
+  /**
+   * The length of a phase's text, and whether the phase may share a worker task: deterministic
+   * checks only, on a short text.
+   */
+  #shape(task: PhaseTask): { batchable: boolean; chars: number } {
+    const body = task.side === "input" ? task.request : task.response;
+    const chars = locateText(task.side, task.requestType, body).text.length;
     for (const guardrail of task.guardrails) {
       for (const config of guardrail.checks) {
-        if (config.enabled && (config.kind ?? this.#registry.get(config.id)?.kind) !== "deterministic") return false;
+        if (config.enabled && (config.kind ?? this.#registry.get(config.id)?.kind) !== "deterministic")
+          return { batchable: false, chars };
       }
     }
-    const body = task.side === "input" ? task.request : task.response;
-    return locateText(task.side, task.requestType, body).text.length <= BATCH_MAX_CHARS;
+    return { batchable: chars <= BATCH_MAX_CHARS, chars };
   }
 
   /**
