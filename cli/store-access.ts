@@ -42,13 +42,15 @@ interface StoreAccessOptions {
 
 /**
  * Opens the store of `dataDir` (or GUARDGATE_DATA_DIR, or ./.guardgate). With `checks: false`
- * (commands that save no guardrail, policy, config or integration: keys, orgs, logs) no engine is
- * built and no validator loaded, which is most of a command's start-up; the management service
- * then refuses, loudly, any action that would validate. Named plugins or a config file are loaded
+ * (actions that save no guardrail, policy, config or integration: keys, orgs, logs, listing and
+ * deleting policies, listing and removing credentials) no engine is built and no validator
+ * loaded, which is most of a command's start-up; the management service then refuses, loudly,
+ * any action that would validate. Named plugins or a config file are loaded
  * all the same, so a bad one is reported whatever the command.
  */
 export async function openStoreAccess(options: StoreAccessOptions & { checks: false }): Promise<StoreOnlyAccess>;
 export async function openStoreAccess(options: StoreAccessOptions & { checks?: true }): Promise<StoreAccess>;
+export async function openStoreAccess(options: StoreAccessOptions & { checks?: boolean }): Promise<StoreOnlyAccess>;
 export async function openStoreAccess(options: StoreAccessOptions & { checks?: boolean }): Promise<StoreOnlyAccess> {
   const plugins = [...(options.plugins ?? [])];
   let baseDir: string | undefined;
