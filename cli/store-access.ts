@@ -42,8 +42,8 @@ interface StoreAccessOptions {
 
 /**
  * Opens the store of `dataDir` (or GUARDGATE_DATA_DIR, or ./.guardgate). With `checks: false`
- * (actions that save no guardrail, policy, config or integration: keys, orgs, logs, listing and
- * deleting policies, listing and removing credentials) no engine is built and no validator
+ * (actions that save no guardrail, policy, config or integration: keys, orgs, logs, MCP servers,
+ * listing and deleting policies, listing and removing credentials) no engine is built and no validator
  * loaded, which is most of a command's start-up; the management service then refuses, loudly,
  * any action that would validate. Named plugins or a config file are loaded
  * all the same, so a bad one is reported whatever the command.

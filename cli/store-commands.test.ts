@@ -304,13 +304,14 @@ describe("guardgate eval --dataset", () => {
 });
 
 describe("what a command loads", () => {
-  it("keys, orgs, logs and listings read and write the store without loading a plugin, the engine's checks or the config validators", () => {
+  it("keys, orgs, logs, MCP servers and listings read and write the store without loading a plugin, the engine's checks or the config validators", () => {
     for (const args of [
       ["keys", "list"],
       ["orgs", "list"],
       ["logs", "tail", "-n", "1"],
       ["policies", "list"],
       ["credentials", "list"],
+      ["mcp", "list"],
     ]) {
       const run = runWithLoadedModules([...args, "--data-dir", dir], { GUARDGATE_SECRET_KEY: "" });
       expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
