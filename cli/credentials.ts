@@ -94,7 +94,7 @@ const credentials: Command = (argv) =>
       throw new UsageError("--workspace (a workspace's own) and --workspaces (the organization's) do not go together");
     }
     const given = action === "set" ? await credentialsOf(values.env) : undefined;
-    const access = await openStoreAccess(storeOptionsOf(values));
+    const access = await openStoreAccess({ ...storeOptionsOf(values), checks: action === "set" });
     try {
       const organization = await organizationOf(access, values.organization);
       const service = access.management.pluginIntegrations;

@@ -65,7 +65,7 @@ function remoteKeys(client: AdminClient, organization: string | undefined): KeyB
 
 /** The actions over the store of the data folder, as the operator. */
 async function localKeys(dataDir: string | undefined, organizationId: string | undefined): Promise<KeyBackend> {
-  const access = await openStoreAccess({ ...(dataDir && { dataDir }) });
+  const access = await openStoreAccess({ ...(dataDir && { dataDir }), checks: false });
   try {
     const organization = await organizationOf(access, organizationId);
     return {

@@ -110,7 +110,7 @@ const logs: Command = (argv) =>
       ...(feedbackMax !== undefined && { feedback_max: feedbackMax }),
     };
     const remote = remoteOf(values);
-    const access = remote ? undefined : await openStoreAccess(storeOptionsOf(values));
+    const access = remote ? undefined : await openStoreAccess({ ...storeOptionsOf(values), checks: false });
     const query = remote ? remoteQuery(remote) : (f: LogFilter) => access!.management.logs.query(OPERATOR, f);
     const print = (entry: LogSummary) => process.stdout.write(`${values.json ? JSON.stringify(entry) : line(entry)}\n`);
     try {

@@ -3,7 +3,6 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { packageRoot } from "../core/internal.js";
 import type { Command } from "./command.js";
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -103,7 +102,9 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** The installed package's version, from its package.json (the same file from source or dist). */
-export function version(): string {
+export async function version(): Promise<string> {
+  // Core is loaded only here: `--help` and a mistyped command answer without it.
+  const { packageRoot } = await import("../core/internal.js");
   return (JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
@@ -111,7 +112,7 @@ export function version(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${await version()}\n`);
     return 0;
   }
   if (!name || name === "--help" || name === "-h") {

@@ -94,7 +94,8 @@ async function localMcp(values: {
   organization?: string | undefined;
   workspace?: string | undefined;
 }) {
-  const access = await openStoreAccess(storeOptionsOf(values));
+  // MCP servers are records with URLs and credentials: nothing of them is validated by a check.
+  const access = await openStoreAccess({ ...storeOptionsOf(values), checks: false });
   try {
     const organization = await organizationOf(access, values.organization);
     const ws = (await workspaceOf(access, organization, values.workspace)).id;

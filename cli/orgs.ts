@@ -50,7 +50,7 @@ const orgs: Command = (argv) =>
     const chosenPlan = plan(values.plan);
     const guardrails = flag(values.guardrails, "--guardrails");
     const workspaceIntegrations = flag(values["workspace-integrations"], "--workspace-integrations");
-    const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }) });
+    const access = await openStoreAccess({ ...(values["data-dir"] && { dataDir: values["data-dir"] }), checks: false });
     const service = access.management;
     try {
       if (action === "list") {

@@ -86,7 +86,9 @@ const policies: Command = (argv) =>
     if (action !== "list" && !argument) throw new UsageError(`${action} needs ${action === "apply" ? "a FILE" : "a policy ID"}`);
     const list = action === "apply" ? await policiesOf(argument as string) : [];
     const remote = remoteOf(values);
-    const service: PolicyBackend = remote ? await remotePolicies(remote, values.organization) : await localPolicies(values);
+    const service: PolicyBackend = remote
+      ? await remotePolicies(remote, values.organization)
+      : await localPolicies(values, action === "apply");
     try {
       if (action === "list") {
         for (const policy of await service.list()) {
@@ -129,8 +131,11 @@ const policies: Command = (argv) =>
   });
 
 /** The actions over the store of the data folder, as the operator. */
-async function localPolicies(values: Parameters<typeof storeOptionsOf>[0] & { organization?: string | undefined }) {
-  const access = await openStoreAccess(storeOptionsOf(values));
+async function localPolicies(
+  values: Parameters<typeof storeOptionsOf>[0] & { organization?: string | undefined },
+  checks: boolean,
+) {
+  const access = await openStoreAccess({ ...storeOptionsOf(values), checks });
   try {
     const organization = await organizationOf(access, values.organization);
     const service = access.management.policies;

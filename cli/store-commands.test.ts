@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey } from "../server/store/api-keys.js";
 import { openStore } from "../server/store/open.js";
+import { runWithLoadedModules } from "../test/support/loaded-modules.js";
 import { chat, startManaged } from "../test/support/managed.js";
 
 // The commands as users run them: the built CLI against a data folder a gateway created. Each test
@@ -299,5 +300,35 @@ describe("guardgate eval --dataset", () => {
     const run = guardgate(["eval", "--file", pack, "--dataset", "nope"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--dataset: no dataset "nope"');
+  });
+});
+
+describe("what a command loads", () => {
+  it("keys, orgs, logs, MCP servers and listings read and write the store without loading a plugin, the engine's checks or the config validators", () => {
+    for (const args of [
+      ["keys", "list"],
+      ["orgs", "list"],
+      ["logs", "tail", "-n", "1"],
+      ["policies", "list"],
+      ["credentials", "list"],
+      ["mcp", "list"],
+    ]) {
+      const run = runWithLoadedModules([...args, "--data-dir", dir], { GUARDGATE_SECRET_KEY: "" });
+      expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+      // The hook saw the command's own work: the store was opened.
+      expect(run.modules, args.join(" ")).toContain("server/store/open.js");
+      const needless = run.modules.filter((m) =>
+        /^(plugins\/|server\/sources\/config-file\.js|server\/routing\/schema\.js)/.test(m),
+      );
+      expect(needless, args.join(" ")).toEqual([]);
+    }
+  });
+
+  it("--help lists the commands without loading core", () => {
+    const run = runWithLoadedModules(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("usage: guardgate");
+    expect(run.modules).toContain("cli/main.js");
+    expect(run.modules.filter((m) => m.startsWith("core/"))).toEqual([]);
   });
 });

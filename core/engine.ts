@@ -169,7 +169,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const builtins: LoadedPlugin[] = [];
   for (const moduleUrl of options.builtins ?? []) {
     const plugin = await loadBuiltinPlugin(moduleUrl);
-    registry.register(plugin.plugin, plugin.source);
+    // Built-in schemas are known to compile (test/builtin-schemas.test.ts): compiled when first used.
+    registry.register(plugin.plugin, plugin.source, "on-use");
     builtins.push(plugin);
   }
   const baseDir = path.resolve(options.baseDir ?? process.cwd());

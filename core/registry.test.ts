@@ -52,6 +52,19 @@ describe("plugin registration", () => {
     expect(registry.plugins()).toEqual([]);
   });
 
+  it("compiles an on-use plugin's schemas when a check is first validated, and refuses a bad one there", () => {
+    const registry = new CheckRegistry();
+    const broken = { type: "object", properties: { n: { type: "integr" } } };
+    registry.register(plugin({ checks: [{ ...check, parameters: broken }] }), "test", "on-use");
+    expect(registry.plugins().map((p) => p.id)).toEqual(["p"]);
+    expect(() => registry.get("p.ok")!.validate).toThrow(/check ok: parameter schema does not compile/);
+    const good = new CheckRegistry();
+    good.register(plugin(), "test", "on-use");
+    const parameters: Record<string, unknown> = {};
+    expect(good.get("p.ok")!.validate(parameters)).toBe(true);
+    expect(parameters).toEqual({ n: 1 });
+  });
+
   it("refuses a plugin id that collides, naming both sources", () => {
     const registry = new CheckRegistry();
     registry.register(plugin(), "first.js");

@@ -87,6 +87,28 @@ export interface RawCheck {
   is_enabled?: unknown;
 }
 
+/** The PluginError of a schema ajv refused. */
+function invalidSchema(what: string, error: unknown): PluginError {
+  return new PluginError(`${what}: ${(error as Error).message}`, "plugin_invalid", { cause: error });
+}
+
+/**
+ * A schema's validator: compiled now (a schema that does not compile throws here), or on the
+ * first call (and then throws there, where the check is used).
+ */
+function compiler(when: "now" | "on-use", schema: JsonSchema, refused: (error: unknown) => PluginError): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  const compile = (): ValidateFunction => {
+    try {
+      return (validate ??= compileParameterSchema(schema));
+    } catch (error) {
+      throw refused(error);
+    }
+  };
+  if (when === "now") compile();
+  return compile;
+}
+
 function fail(source: string, problem: string): never {
   throw new PluginError(`plugin from ${source}: ${problem}`);
 }
@@ -136,10 +158,19 @@ function validateDefinition(plugin: unknown, source: string): asserts plugin is 
 /** Holds the checks of every loaded plugin. */
 export class CheckRegistry {
   readonly #checks = new Map<string, RegisteredCheck>();
-  readonly #plugins = new Map<string, { plugin: PluginDefinition; source: string; validateCredentials?: ValidateFunction }>();
+  readonly #plugins = new Map<
+    string,
+    { plugin: PluginDefinition; source: string; validateCredentials?: () => ValidateFunction }
+  >();
 
-  /** Registers a plugin whole, or throws a PluginError and registers nothing. */
-  register(plugin: unknown, source = "an object"): void {
+  /**
+   * Registers a plugin whole, or throws a PluginError and registers nothing. With `schemas:
+   * "on-use"` its parameter and credentials schemas are compiled when a check is first validated
+   * rather than now: for plugins whose schemas are known to compile (guardgate's own, which
+   * test/builtin-schemas.test.ts compiles; a pool worker's, which the engine registered first), so
+   * a process that validates a few checks does not compile the schemas of all of them.
+   */
+  register(plugin: unknown, source = "an object", schemas: "now" | "on-use" = "now"): void {
     validateDefinition(plugin, source);
     const existing = this.#plugins.get(plugin.id);
     if (existing) {
@@ -148,32 +179,20 @@ export class CheckRegistry {
         "plugin_collision",
       );
     }
-    let validateCredentials: ValidateFunction | undefined;
-    if (plugin.credentials !== undefined) {
-      if (!plugin.credentials || typeof plugin.credentials !== "object" || plugin.credentials.type !== "object") {
+    let validateCredentials: (() => ValidateFunction) | undefined;
+    const credentials = plugin.credentials;
+    if (credentials !== undefined) {
+      if (!credentials || typeof credentials !== "object" || credentials.type !== "object") {
         throw new PluginError(`plugin "${plugin.id}" (${source}): credentials must be a JSON Schema of type "object"`);
       }
-      try {
-        validateCredentials = compileParameterSchema(plugin.credentials);
-      } catch (error) {
-        throw new PluginError(
-          `plugin "${plugin.id}" (${source}): credentials schema does not compile: ${(error as Error).message}`,
-          "plugin_invalid",
-          { cause: error },
-        );
-      }
+      validateCredentials = compiler(schemas, credentials, (error) =>
+        invalidSchema(`plugin "${plugin.id}" (${source}): credentials schema does not compile`, error),
+      );
     }
     const compiled: RegisteredCheck[] = plugin.checks.map((definition) => {
-      let validate: ValidateFunction;
-      try {
-        validate = compileParameterSchema(definition.parameters);
-      } catch (error) {
-        throw new PluginError(
-          `plugin "${plugin.id}" (${source}): check ${definition.id}: parameter schema does not compile: ${(error as Error).message}`,
-          "plugin_invalid",
-          { cause: error },
-        );
-      }
+      const validate = compiler(schemas, definition.parameters, (error) =>
+        invalidSchema(`plugin "${plugin.id}" (${source}): check ${definition.id}: parameter schema does not compile`, error),
+      );
       const kind = definition.kind ?? "deterministic";
       return {
         id: `${plugin.id}.${definition.id}`,
@@ -182,8 +201,13 @@ export class CheckRegistry {
         kind,
         defaultTimeout: DEFAULT_TIMEOUTS[kind],
         runsInPool: definition.runsInPool === true,
-        validate,
-        ...(validateCredentials && { validateCredentials }),
+        get validate() {
+          return validate();
+        },
+        // A getter, not a spread: spreading would call it, compiling the schema now.
+        get validateCredentials() {
+          return validateCredentials?.();
+        },
       };
     });
     this.#plugins.set(plugin.id, { plugin, source, ...(validateCredentials && { validateCredentials }) });
@@ -211,7 +235,7 @@ export class CheckRegistry {
     if (typeof credentials !== "object" || credentials === null || Array.isArray(credentials)) {
       throw new ConfigError(path, "must be an object");
     }
-    const validate = entry.validateCredentials;
+    const validate = entry.validateCredentials?.();
     if (validate && !validate(structuredClone(credentials))) {
       throw parameterError(validate.errors, path, entry.plugin.credentials ?? {}, "key");
     }

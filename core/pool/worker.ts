@@ -16,7 +16,9 @@ const data = workerData as WorkerData;
 if (regexEngine() !== data.regexEngine) useRegexEngine(data.regexEngine);
 
 const registry = new CheckRegistry();
-for (const { moduleUrl, source } of data.plugins) registry.register(await importPlugin(moduleUrl), source);
+// The engine registered these plugins already (a loaded plugin's schemas compiled there, the built-ins'
+// in test/builtin-schemas.test.ts): a worker compiles a schema only when it uses it.
+for (const { moduleUrl, source } of data.plugins) registry.register(await importPlugin(moduleUrl), source, "on-use");
 
 /** Runs one task, piscina calls it with each message: its phases run side by side. */
 export default function handle(message: WorkerMessage): Promise<PhaseReply[] | WarmReply> | null {
