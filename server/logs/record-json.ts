@@ -54,33 +54,64 @@ function hookResultsText(results: unknown, texts: Texts): string | undefined {
   return `{"before_request_hooks":${listText(before, texts)},"after_request_hooks":${listText(after, texts)}}`;
 }
 
-/** An object's text member by member, `hook_results` (and, in a record, `attempts`) written by the functions above. */
+/** `"key":` for each member name written so far: a record's names are a few dozen, the same in every record. */
+const keyTexts = new Map<string, string>();
+/** Bounded: an object of another shape could bring names without end. */
+const KEY_TEXTS_MAX = 512;
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (keyTexts.size < KEY_TEXTS_MAX) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * An object's text member by member, `hook_results` (and, in a record, `attempts`) written by the
+ * functions above. The parts are joined once: appended one by one, each member left a chain of
+ * partial strings that the first search of the text (the redaction's) then copied flat.
+ */
 function objectText(value: Record<string, unknown>, texts: Texts, record: boolean): string {
-  let text = "{";
-  let first = true;
+  const parts: string[] = [];
   for (const key of Object.keys(value)) {
     const member = value[key];
     let part: string | undefined;
     if (key === "hook_results") part = hookResultsText(member, texts);
     else if (record && key === "attempts" && Array.isArray(member)) {
-      part = "[";
-      for (let i = 0; i < member.length; i++) {
-        const attempt: unknown = member[i];
-        part += `${i ? "," : ""}${(plain(attempt) ? objectText(attempt, texts, false) : JSON.stringify(attempt)) ?? "null"}`;
+      const attempts: string[] = [];
+      for (const attempt of member as unknown[]) {
+        attempts.push((plain(attempt) ? objectText(attempt, texts, false) : JSON.stringify(attempt)) ?? "null");
       }
-      part += "]";
+      part = `[${attempts.join(",")}]`;
     } else part = JSON.stringify(member);
     // ...and is left out of an object.
-    if (part === undefined) continue;
-    text += `${first ? "" : ","}${JSON.stringify(key)}:${part}`;
-    first = false;
+    if (part !== undefined) parts.push(`${keyText(key)}${part}`);
   }
-  return `${text}}`;
+  return `{${parts.join(",")}}`;
+}
+
+/** Whether a `hook_results` value holds a guardrail result, the only thing worth writing apart. */
+function holdsResults(hooks: unknown): boolean {
+  if (!plain(hooks)) return false;
+  const { before_request_hooks: before, after_request_hooks: after } = hooks;
+  return (Array.isArray(before) && before.length > 0) || (Array.isArray(after) && after.length > 0);
+}
+
+/**
+ * Whether a record holds guardrail results. One without is written by a single `JSON.stringify`:
+ * member by member, each call made its own text buffer, four times the garbage of the whole text.
+ */
+function sharesResults(record: Record<string, unknown>): boolean {
+  if (holdsResults(record.hook_results)) return true;
+  const attempts = record.attempts;
+  return Array.isArray(attempts) && attempts.some((attempt) => plain(attempt) && holdsResults(attempt.hook_results));
 }
 
 /** `JSON.stringify(value)` for a request-log record (or any value), each guardrail result written once. */
 export function recordJson(value: unknown): string | undefined {
-  return plain(value) ? objectText(value, written, true) : JSON.stringify(value);
+  return plain(value) && sharesResults(value) ? objectText(value, written, true) : JSON.stringify(value);
 }
 
 /**
