@@ -47,14 +47,14 @@ describe("the access log's destination", () => {
     expect(bytes / lines).toBeLessThan(1024);
   });
 
-  it("writes every line, in order, once flushed", () => {
+  it("hands every line to the destination, in order, as its bytes", () => {
     const out: string[] = [];
     const { destination, stream } = devNull();
     const written = destination.write.bind(destination);
     destination.write = ((data: Buffer) => {
       out.push(data.toString("utf8"));
       return written(data as unknown as string);
-    }) as typeof destination.write;
+    }) as unknown as typeof destination.write;
     for (let i = 0; i < 50; i++) stream.write(`{"n":${i}}\n`);
     destination.flushSync();
     expect(out.join("")).toBe(Array.from({ length: 50 }, (_, i) => `{"n":${i}}\n`).join(""));
