@@ -159,11 +159,13 @@ export class StoreLogSink implements RequestLogSink {
     const slug = record.provider?.startsWith("@") ? record.provider.slice(1) : record.provider;
     const provider =
       slug !== undefined ? await this.#sources.providers.get(slug, { workspaceId: record.workspace_id }) : undefined;
-    const { request, response, ...rest } = record;
-    const kept: Record<string, unknown> = { ...rest };
-    if (context?.settings.log_bodies ?? this.#logBodiesDefault) {
-      if (request !== undefined) kept.request = request;
-      if (response !== undefined) kept.response = response;
+    const keepsBodies = context?.settings.log_bodies ?? this.#logBodiesDefault;
+    // The record itself when nothing is left out of it (no bodies, or bodies kept): not a copy of
+    // its thirty-odd members per request. Its text is the same, undefined members being left out.
+    let kept = record as unknown as Record<string, unknown>;
+    if (!keepsBodies && (record.request !== undefined || record.response !== undefined)) {
+      const { request: _request, response: _response, ...rest } = record;
+      kept = rest;
     }
     const attempts = record.attempts;
     const last = attempts.at(-1);

@@ -111,6 +111,29 @@ export function providerNaming(settings: TargetProviderSettings, header: HeaderP
   return { where: "provider", ...(provider !== undefined && { name: provider }) };
 }
 
+/** The provider a record defines under a slug, with its credential (`ProviderResolver.bySlug`). */
+function providerOf(record: ProviderRecord, slug: string, scope: Scope): ResolvedProvider {
+  if (record.provider === MOCK_PROVIDER) return { kind: "mock", name: MOCK_PROVIDER, slug };
+  const kind = kindOf(record.provider);
+  const format = kind.format;
+  const baseUrl = (record.baseUrl ?? kind.baseUrl ?? "").replace(/\/+$/, "");
+  const credential = record.apiKey && format ? FORMATS[format].credentialHeaders(record.apiKey) : {};
+  const headers = { ...(record.headers ?? {}), ...credential };
+  const provider: HttpProvider = {
+    kind: "http",
+    name: record.provider,
+    slug,
+    ...(format && { format }),
+    options: record.options ?? {},
+    baseUrl,
+    trusted: record.trusted !== false,
+    headers,
+    identity: `slug:${slug}|${scope.workspaceId ?? ""}`,
+  };
+  if (record.apiKey) provider.secret = record.apiKey;
+  return provider;
+}
+
 /** Resolves providers for targets of one request. */
 export class ProviderResolver {
   constructor(private readonly providers: ProviderSource) {}
@@ -187,28 +210,21 @@ export class ProviderResolver {
     return { provider: checkFormat(resolved, endpoint) };
   }
 
+  /**
+   * Providers made from records, by record: a source hands back the same record object until it
+   * changes, so its provider (headers, base URL, identity) is made once, not per request. A
+   * record read under another slug (a virtual key) or workspace is made again.
+   */
+  readonly #made = new WeakMap<ProviderRecord, { slug: string; workspaceId: string | undefined; provider: ResolvedProvider }>();
+
   /** The provider defined with this slug in a scope, with its credential; undefined when none is. */
   async bySlug(slug: string, scope: Scope): Promise<ResolvedProvider | undefined> {
     const record: ProviderRecord | undefined = await this.providers.get(slug, scope);
     if (!record) return slug === MOCK_PROVIDER ? { kind: "mock", name: MOCK_PROVIDER } : undefined;
-    if (record.provider === MOCK_PROVIDER) return { kind: "mock", name: MOCK_PROVIDER, slug };
-    const kind = kindOf(record.provider);
-    const format = kind.format;
-    const baseUrl = (record.baseUrl ?? kind.baseUrl ?? "").replace(/\/+$/, "");
-    const credential = record.apiKey && format ? FORMATS[format].credentialHeaders(record.apiKey) : {};
-    const headers = { ...(record.headers ?? {}), ...credential };
-    const provider: HttpProvider = {
-      kind: "http",
-      name: record.provider,
-      slug,
-      ...(format && { format }),
-      options: record.options ?? {},
-      baseUrl,
-      trusted: record.trusted !== false,
-      headers,
-      identity: `slug:${slug}|${scope.workspaceId ?? ""}`,
-    };
-    if (record.apiKey) provider.secret = record.apiKey;
+    const made = this.#made.get(record);
+    if (made && made.slug === slug && made.workspaceId === scope.workspaceId) return made.provider;
+    const provider = providerOf(record, slug, scope);
+    this.#made.set(record, { slug, workspaceId: scope.workspaceId, provider });
     return provider;
   }
 

@@ -85,9 +85,10 @@ export function hookResultsOf(leaf: Leaf | undefined, after: Evaluation | undefi
  */
 export function appendHookResults(text: string, body: Record<string, unknown>, hooks: HookResults): string {
   const end = text.lastIndexOf("}");
-  // Written through the record's writer, which keeps each result's text: the record reuses it.
-  const member = `"hook_results":${hookResultsJson(hooks) ?? "null"}`;
-  return `${text.slice(0, end)}${Object.keys(body).length ? "," : ""}${member}${text.slice(end)}`;
+  const head = `${text.slice(0, end)}${Object.keys(body).length ? "," : ""}"hook_results":`;
+  // Written through the record's writer, which keeps each result's text (the record reuses it),
+  // into one flat text with the answer around it.
+  return hookResultsJson(hooks, head, text.slice(end)) ?? `${head}null${text.slice(end)}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { GatewayError } from "../errors.js";
 import { EventStreamFraming } from "../formats/event-stream.js";
 import { SseFraming } from "../formats/sse.js";
 import { ADDRESS_REFUSED, checkLiteralHost, guardedLookup } from "./guarded-lookup.js";
-import { SecretScrubber, sentSecrets } from "./sent-secrets.js";
+import { scrubberFor, sentSecrets } from "./sent-secrets.js";
 
 /** Options of the upstream client. */
 export interface UpstreamOptions {
@@ -158,8 +158,7 @@ export class UpstreamClient {
     const maxBytes = this.maxResponseBytes;
     const contentType = String(response.headers["content-type"] ?? "");
     const fail = (error: unknown) => upstreamFailure(error, request.url, timeoutMs);
-    const secrets = sentSecrets(request.headers, request.url);
-    const scrubber = secrets.length ? new SecretScrubber(secrets) : undefined;
+    const scrubber = scrubberFor(sentSecrets(request.headers, request.url));
     const eventTimeoutMs = this.streamEventTimeoutMs ?? timeoutMs;
     const chunks = async function* (): AsyncIterable<Buffer> {
       const events = eventCounter(contentType);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SCRUBBED, SecretScrubber, sentSecrets } from "./sent-secrets.js";
+import { SCRUBBED, SecretScrubber, scrubberFor, sentSecrets } from "./sent-secrets.js";
 
 const KEY = "sk-operator-key-0123456789abcdef";
 const TOKEN = "eyJ0eXAiOiJKV1QifQ.cGF5bG9hZA.c2ln";
@@ -86,5 +86,18 @@ describe("SecretScrubber", () => {
     const scrubber = new SecretScrubber([KEY]);
     expect(await collect(scrubber.stream(reads(Buffer.from(`key ${KEY.slice(0, 20)}`), [6])))).toBe(`key ${SCRUBBED}`);
     expect(await collect(scrubber.stream(reads(Buffer.from("ask"), [])))).toBe("ask");
+  });
+});
+
+describe("scrubberFor", () => {
+  it("makes one scrubber per set of secrets, not one per call, and none for a call without secrets", async () => {
+    const first = scrubberFor([KEY, TOKEN]);
+    expect(scrubberFor([KEY, TOKEN])).toBe(first);
+    expect(scrubberFor([KEY])).not.toBe(first);
+    expect(scrubberFor([])).toBeUndefined();
+    // Shared by calls whose streams interleave: what one holds back is its own.
+    const a = first!.stream(reads(Buffer.from(`one ${KEY} end`), [8]));
+    const b = first!.stream(reads(Buffer.from(`two ${TOKEN} end`), [6]));
+    expect(await Promise.all([collect(a), collect(b)])).toEqual([`one ${SCRUBBED} end`, `two ${SCRUBBED} end`]);
   });
 });

@@ -125,3 +125,21 @@ export class SecretScrubber {
     return held;
   }
 }
+
+/** Scrubbers by their secrets: a provider's calls carry the same few, and a scrubber holds no state of a call. */
+const scrubbers = new Map<string, SecretScrubber>();
+/** Bounded: callers' own credentials, forwarded, could otherwise grow it without end. */
+const SCRUBBERS_MAX = 256;
+
+/** The scrubber of a call's secrets (`sentSecrets`), made once per set of secrets; undefined when there are none. */
+export function scrubberFor(secrets: readonly string[]): SecretScrubber | undefined {
+  if (!secrets.length) return undefined;
+  // A NUL never occurs in a header value or a URL, so the joined secrets name the set.
+  const key = secrets.length === 1 ? (secrets[0] as string) : secrets.join("\0");
+  let scrubber = scrubbers.get(key);
+  if (!scrubber) {
+    if (scrubbers.size >= SCRUBBERS_MAX) scrubbers.clear();
+    scrubbers.set(key, (scrubber = new SecretScrubber(secrets)));
+  }
+  return scrubber;
+}
