@@ -127,7 +127,7 @@ export interface GuardgateHandle {
   guardrails: GuardrailSource;
   configs: ConfigSource;
   logSink: RequestLogSink;
-  /** Drops cached routings and policy sets; call after a config, guardrail, policy or plugin changed. */
+  /** Drops cached routings, policy sets and plugin credentials; call after a config, guardrail, policy or plugin changed. */
   invalidateRouting(): void;
   /** Destroys every client connection: for a graceful stop whose grace period ran out. */
   closeConnections(): void;
@@ -340,6 +340,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     invalidateRouting: () => {
       routing.invalidate();
       attacher?.invalidate();
+      phases.forgetCredentials();
     },
     closeConnections: () => connections.closeAll(),
     drainLogs: () => pipeline.drain(),

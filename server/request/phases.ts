@@ -18,7 +18,7 @@ import { tagPolicyResults } from "../policies/attach.js";
 import { kindOf } from "../providers/catalog.js";
 import type { ProviderResolver } from "../providers/resolve.js";
 import type { PluginCredentialMap, PluginCredentialSource, Scope } from "../sources/types.js";
-import { phaseCredentials } from "./plugin-credentials.js";
+import { PhaseCredentials } from "./plugin-credentials.js";
 
 /** What checks may know about the request besides its body. */
 export interface PhaseContext {
@@ -34,13 +34,22 @@ export interface PhaseContext {
 
 /** Runs guardrail phases for the pipeline. */
 export class Phases {
+  readonly #credentials: PhaseCredentials;
+
   constructor(
     private readonly engine: Engine,
     private readonly onAsyncError: (error: unknown) => void,
-    private readonly pluginCredentials?: PluginCredentialSource,
+    pluginCredentials?: PluginCredentialSource,
     /** Resolves the provider slugs LLM-judge checks name. */
     private readonly providers?: ProviderResolver,
-  ) {}
+  ) {
+    this.#credentials = new PhaseCredentials(pluginCredentials);
+  }
+
+  /** Forgets the plugin credentials read so far: call when the source's answers may have changed. */
+  forgetCredentials(): void {
+    this.#credentials.clear();
+  }
 
   /** Window lists by the output list they were made of (plans and policy-applied plans keep their lists). */
   readonly #windows = new WeakMap<readonly Guardrail[], Guardrail[]>();
@@ -59,15 +68,21 @@ export class Phases {
   }
 
   /** Evaluates the synchronous guardrails of a side; undefined when there are none. */
-  async sync(
+  sync(
     side: Side,
     guardrails: Guardrail[],
     request: unknown,
     response: unknown,
     context: PhaseContext,
   ): Promise<Evaluation | undefined> {
-    if (!guardrails.length) return undefined;
-    return this.#evaluate(side, guardrails, request, response, context);
+    if (!guardrails.length) return Promise.resolve(undefined);
+    // A phase that ran without waiting is wrapped once here, its only promise.
+    try {
+      const evaluation = this.#evaluate(side, guardrails, request, response, context);
+      return evaluation instanceof Promise ? evaluation : Promise.resolve(evaluation);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /**
@@ -100,7 +115,12 @@ export class Phases {
    */
   whole(side: Side, guardrails: Guardrail[], request: unknown, response: unknown, context: PhaseContext): Promise<Evaluation> {
     if (side === "input") this.assertInputCheckable(context.requestType, request, guardrails);
-    return this.#evaluate(side, guardrails, request, response, context);
+    try {
+      const evaluation = this.#evaluate(side, guardrails, request, response, context);
+      return evaluation instanceof Promise ? evaluation : Promise.resolve(evaluation);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /** Throws a 400 `input_not_checkable` when the input is token ids that these input guardrails would read. */
@@ -109,20 +129,40 @@ export class Phases {
       assertInputCheckable(requestType, request, guardrails, (id) => this.engine.registry.get(id)?.definition);
   }
 
-  /** One phase through the engine, with the credentials the service holds for its plugins and its judges. */
-  async #evaluate(
+  /**
+   * One phase through the engine, with the credentials the service holds for its plugins and its
+   * judges: its evaluation as a value when nothing waited (the credentials were held, no judge is
+   * looked up, every check answered at once), else a promise of it.
+   */
+  #evaluate(
     side: Side,
     guardrails: Guardrail[],
     request: unknown,
     response: unknown,
     context: PhaseContext,
-  ): Promise<Evaluation> {
-    let credentials = await phaseCredentials(this.pluginCredentials, context.workspaceId, guardrails);
+  ): Evaluation | Promise<Evaluation> {
+    const credentials = this.#credentials.forPhase(context.workspaceId, guardrails);
     // Most lists name no judge: no scope object, no promise and no turn of the microtask queue for them.
     if (namesJudges(this.providers, guardrails)) {
       const scope = context.workspaceId === undefined ? {} : { workspaceId: context.workspaceId };
-      credentials = await withJudgeEndpoints(this.providers, scope, guardrails, credentials);
+      return Promise.resolve(credentials)
+        .then((held) => withJudgeEndpoints(this.providers, scope, guardrails, held))
+        .then((all) => this.#run(side, guardrails, request, response, context, all));
     }
+    if (credentials instanceof Promise)
+      return credentials.then((held) => this.#run(side, guardrails, request, response, context, held));
+    return this.#run(side, guardrails, request, response, context, credentials);
+  }
+
+  /** The engine's evaluation of a phase whose credentials are known, its policy results tagged. */
+  #run(
+    side: Side,
+    guardrails: Guardrail[],
+    request: unknown,
+    response: unknown,
+    context: PhaseContext,
+    credentials: PluginCredentialMap | undefined,
+  ): Evaluation | Promise<Evaluation> {
     // Assigned, not spread: every phase builds one, and each spread is an object of its own.
     const options: EvaluateOptions = {
       side,
@@ -136,11 +176,17 @@ export class Phases {
     if (context.model !== undefined) options.model = context.model;
     if (context.provider !== undefined) options.provider = context.provider;
     if (credentials) options.credentials = credentials;
-    const evaluation = await this.engine.evaluate(options);
-    tagPolicyResults(guardrails, evaluation.results);
-    tagPolicyResults(guardrails, evaluation.asyncResults);
-    return evaluation;
+    const evaluation = this.engine.evaluateNow(options);
+    if (evaluation instanceof Promise) return evaluation.then((ran) => tagged(guardrails, ran));
+    return tagged(guardrails, evaluation);
   }
+}
+
+/** The evaluation with its policy guardrails' results tagged with their policy. */
+function tagged(guardrails: readonly Guardrail[], evaluation: Evaluation): Evaluation {
+  tagPolicyResults(guardrails, evaluation.results);
+  tagPolicyResults(guardrails, evaluation.asyncResults);
+  return evaluation;
 }
 
 /** The check whose parameters name judges, and the plugin whose credentials carry them. */

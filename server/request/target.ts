@@ -3,7 +3,7 @@
  * request gate's admission taken, and its input side run. A 446 or a refusal here is the
  * target's answer at once, and the upstream is never called.
  */
-import type { Evaluation, GuardrailResult } from "../../core/index.js";
+import type { Evaluation, Guardrail, GuardrailResult } from "../../core/index.js";
 import { deniedBody, deniedHeaders, denialOf, GatewayError } from "../errors.js";
 import type { RoutingNode } from "../routing/build.js";
 import type { PolicyAttacher } from "../policies/attach.js";
@@ -28,30 +28,75 @@ export interface TargetPreparation {
 /**
  * The input side's runs of one request, kept by the pipeline for its walk over targets: fallback
  * targets sharing a list evaluate it once, and each list's asynchronous guardrails start once.
+ * The first run of each kind is kept in fields: a request with one target builds no map.
  */
 export class InputRuns {
-  readonly #sync = new Map<string, Promise<Evaluation | undefined>>();
-  readonly #async = new Map<string, Promise<GuardrailResult[]>>();
+  #syncKey: string | undefined;
+  #syncFirst: Promise<Evaluation | undefined> | undefined;
+  #syncMore: Map<string, Promise<Evaluation | undefined>> | undefined;
+  #asyncKey: string | undefined;
+  #asyncFirst: Promise<GuardrailResult[]> | undefined;
+  #asyncMore: Map<string, Promise<GuardrailResult[]>> | undefined;
 
   /** The evaluation under \`key\`, started by \`run\` the first time it is asked for. */
   sync(key: string, run: () => Promise<Evaluation | undefined>): Promise<Evaluation | undefined> {
-    let input = this.#sync.get(key);
+    if (this.#syncFirst === undefined) {
+      this.#syncKey = key;
+      return (this.#syncFirst = run());
+    }
+    if (key === this.#syncKey) return this.#syncFirst;
+    let input = (this.#syncMore ??= new Map()).get(key);
     if (!input) {
       input = run();
-      this.#sync.set(key, input);
+      this.#syncMore.set(key, input);
     }
     return input;
   }
 
   /** Starts a list's asynchronous guardrails unless they were started already. */
   async(key: string, run: () => Promise<GuardrailResult[]>): void {
-    if (!this.#async.has(key)) this.#async.set(key, run());
+    if (this.#asyncFirst === undefined) {
+      this.#asyncKey = key;
+      this.#asyncFirst = run();
+    } else if (key !== this.#asyncKey && !this.#asyncMore?.has(key)) {
+      (this.#asyncMore ??= new Map()).set(key, run());
+    }
   }
 
   /** The results of every asynchronous input guardrail started, once all reported. */
   async asyncResults(): Promise<GuardrailResult[]> {
-    return (await Promise.all(this.#async.values())).flat();
+    if (this.#asyncFirst === undefined) return [];
+    if (!this.#asyncMore) return await this.#asyncFirst;
+    return (await Promise.all([this.#asyncFirst, ...this.#asyncMore.values()])).flat();
   }
+}
+
+/** Each input list's guardrails, synchronous then asynchronous; lists are made once per config, so this is too. */
+const inputLists = new WeakMap<RoutingNode["input"], Guardrail[]>();
+
+function inputGuardrails(input: RoutingNode["input"]): Guardrail[] {
+  let all = inputLists.get(input);
+  if (!all) {
+    all = [...input.sync, ...input.async];
+    inputLists.set(input, all);
+  }
+  return all;
+}
+
+/**
+ * The key under which targets share an input evaluation: the list, and what the phase reads
+ * besides the body (the provider called, the model, the body's overrides).
+ */
+function inputKey(
+  listKey: string,
+  provider: string,
+  model: string | undefined,
+  overrides: Record<string, unknown> | undefined,
+): string {
+  let key = listKey + "\0" + provider + "\0";
+  if (model !== undefined) key += model;
+  key += "\0";
+  return overrides ? key + JSON.stringify(overrides) : key;
 }
 
 /**
@@ -70,7 +115,8 @@ export async function prepareTarget(
   try {
     let body = ctx.body;
     const overrides = node.settings.overrideParams;
-    if (Object.keys(overrides).length) body = { ...body, ...overrides };
+    const overridden = Object.keys(overrides).length > 0;
+    if (overridden) body = { ...body, ...overrides };
     const { provider, model } = await deps.providers.resolve({
       settings: node.settings,
       header: ctx.headerProvider,
@@ -90,7 +136,7 @@ export async function prepareTarget(
       node = deps.policies.applyNode(target, set);
     }
     if (ctx.stream) assertStreamCheckable(node.stream, ctx.endpoint.requestType, body);
-    deps.phases.assertInputCheckable(ctx.endpoint.requestType, body, [...node.input.sync, ...node.input.async]);
+    deps.phases.assertInputCheckable(ctx.endpoint.requestType, body, inputGuardrails(node.input));
     const admission = await deps.gate?.admit({
       identity: ctx.identity,
       provider,
@@ -109,10 +155,19 @@ export async function prepareTarget(
     };
     let evaluation: Evaluation | undefined;
     if (node.input.sync.length) {
-      const inputKey = `${node.input.key}\0${provider.kind === "http" ? provider.identity : "mock"}\0${phase.model ?? ""}\0${
-        Object.keys(overrides).length ? JSON.stringify(overrides) : ""
-      }`;
-      evaluation = await inputs.sync(inputKey, () => deps.phases.sync("input", node.input.sync, body, undefined, phase));
+      const run = () => deps.phases.sync("input", node.input.sync, body, undefined, phase);
+      // The routing's only target shares its evaluation with no other: no key is needed.
+      evaluation = await (target === ctx.routing.root
+        ? run()
+        : inputs.sync(
+            inputKey(
+              node.input.key,
+              provider.kind === "http" ? provider.identity : "mock",
+              phase.model,
+              overridden ? overrides : undefined,
+            ),
+            run,
+          ));
     }
     leaf = { node, provider, request: (evaluation?.request as Record<string, unknown> | undefined) ?? body, phase };
     if (admission) leaf.admission = admission;
