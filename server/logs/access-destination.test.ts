@@ -1,21 +1,9 @@
 import { openSync } from "node:fs";
 import { Writable } from "node:stream";
-import v8 from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
 import { type BufferedDestination, bufferedDestination } from "./access-destination.js";
-
-/** Bytes the JavaScript heap allocated while `run` ran (its growth plus what each collection freed). */
-function allocatedBytes(run: () => void): number {
-  const profiler = new v8.GCProfiler();
-  const before = v8.getHeapStatistics().used_heap_size;
-  profiler.start();
-  run();
-  const { statistics } = profiler.stop();
-  let bytes = v8.getHeapStatistics().used_heap_size - before;
-  for (const entry of statistics) bytes += entry.beforeGC.heapStatistics.usedHeapSize - entry.afterGC.heapStatistics.usedHeapSize;
-  return bytes;
-}
+import { allocatedBytes } from "../../test/support/allocated-bytes.js";
 
 /** An access line's length, about. */
 const LINE = `${JSON.stringify({ level: 30, time: 1, reqId: "01a220bf-52c9-730f-9b67-46a3eeb02845", msg: "request completed" }).padEnd(300, " ")}\n`;

@@ -1,6 +1,6 @@
-import v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { hookResultsJson, recordJson } from "./record-json.js";
+import { allocatedBytes } from "../../test/support/allocated-bytes.js";
 
 function result(id: string) {
   return {
@@ -101,18 +101,6 @@ describe("recordJson", () => {
     expect(record).toContain(answer);
   });
 });
-
-/** Bytes the JavaScript heap allocated while `run` ran (its growth plus what each collection freed). */
-function allocatedBytes(run: () => void): number {
-  const profiler = new v8.GCProfiler();
-  const before = v8.getHeapStatistics().used_heap_size;
-  profiler.start();
-  run();
-  const { statistics } = profiler.stop();
-  let bytes = v8.getHeapStatistics().used_heap_size - before;
-  for (const entry of statistics) bytes += entry.beforeGC.heapStatistics.usedHeapSize - entry.afterGC.heapStatistics.usedHeapSize;
-  return bytes;
-}
 
 describe("recordJson of a record without guardrail results", () => {
   /** A record of a request without guardrails: some thirty members, empty hook_results, one attempt. */
