@@ -76,13 +76,7 @@ export class Phases {
     context: PhaseContext,
   ): Promise<Evaluation | undefined> {
     if (!guardrails.length) return Promise.resolve(undefined);
-    // A phase that ran without waiting is wrapped once here, its only promise.
-    try {
-      const evaluation = this.#evaluate(side, guardrails, request, response, context);
-      return evaluation instanceof Promise ? evaluation : Promise.resolve(evaluation);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return this.#promised(side, guardrails, request, response, context);
   }
 
   /**
@@ -115,6 +109,17 @@ export class Phases {
    */
   whole(side: Side, guardrails: Guardrail[], request: unknown, response: unknown, context: PhaseContext): Promise<Evaluation> {
     if (side === "input") this.assertInputCheckable(context.requestType, request, guardrails);
+    return this.#promised(side, guardrails, request, response, context);
+  }
+
+  /** A phase as one promise: one that ran without waiting is wrapped once here, a throw becomes a rejection. */
+  #promised(
+    side: Side,
+    guardrails: Guardrail[],
+    request: unknown,
+    response: unknown,
+    context: PhaseContext,
+  ): Promise<Evaluation> {
     try {
       const evaluation = this.#evaluate(side, guardrails, request, response, context);
       return evaluation instanceof Promise ? evaluation : Promise.resolve(evaluation);
