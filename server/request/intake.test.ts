@@ -65,7 +65,8 @@ describe("InferenceIntake", () => {
 
   it("refuses, in order, a body that is no object, a body without its route's field, a bad header, an unknown config, bad metadata", async () => {
     const intake = new InferenceIntake(routing);
-    const read = (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
+    // Async, so a refusal thrown at once reads as the rejection it becomes in the pipeline.
+    const read = async (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
     expect(await refusal(read(incoming({}, "text")))).toMatchObject({ status: 400, code: "invalid_request" });
     expect(await refusal(read(incoming({ "x-gateway-strict-compliance": "maybe" }, { model: "m" })))).toEqual({
       status: 400,
@@ -90,7 +91,8 @@ describe("InferenceIntake", () => {
 
   it("gives requests that name no provider and carry no credential one shared empty value each, read-only", async () => {
     const intake = new InferenceIntake(routing);
-    const read = (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
+    // Async, so a refusal thrown at once reads as the rejection it becomes in the pipeline.
+    const read = async (request: IncomingRequest) => intake.read(intake.open(chat, request, identity, signal), request.body);
     const first = await read(incoming({}));
     const second = await read(incoming({ "x-api-key": "sk-own" }));
     expect(first.caller).toEqual({});

@@ -21,7 +21,7 @@ import { GatewayError } from "../errors.js";
 import type { Endpoint } from "../formats/endpoints.js";
 import { HEADER, headerValue } from "../gateway-headers.js";
 import type { CallerCredentials, HeaderProviderSettings } from "../providers/resolve.js";
-import { EMPTY_ROUTING } from "../routing/build.js";
+import { EMPTY_ROUTING, type Routing } from "../routing/build.js";
 import type { RoutingResolver } from "../routing/resolver.js";
 import type { ApiKeyIdentity, ApiKeySource } from "../sources/types.js";
 import type { RequestContext } from "./context.js";
@@ -66,21 +66,27 @@ export class InferenceIntake {
    * The context of an opened request with its body shape, gateway headers, routing and metadata read;
    * throws the refusal (a GatewayError) of the first that is wrong. `body` is the request's body as
    * parsed: `open` stood an empty object in for one that is not an object, which is refused here.
+   * The context comes back at once when its routing was cached (or there is none), as a promise
+   * while the routing is built.
    */
-  async read(ctx: RequestContext, body: unknown): Promise<RequestContext> {
+  read(ctx: RequestContext, body: unknown): RequestContext | Promise<RequestContext> {
     if (!isObject(body)) throw new GatewayError("invalid_request", "the body must be a JSON object");
     assertRequestShape(ctx.endpoint.requestType, ctx.body);
     const headers = ctx.headers;
     const strict = strictCompliance(headers);
     const headerProvider = headerProviderSettings(headers);
     const caller = callerCredentials(headers);
+    // Metadata is read after the routing, so a request wrong in both is refused for its config.
+    const withRouting = (routing: Routing): RequestContext => {
+      const metadata = metadataHeader(headerValue(headers, HEADER.metadata));
+      return { ...ctx, strict, headerProvider, caller, routing, metadata };
+    };
     // Policies are added per target by the pipeline, once each target's provider and model are known.
     const config = headerValue(headers, HEADER.config);
-    // Without the header the opened context's empty routing stands, with no wait for it.
-    const routing =
-      config === undefined ? ctx.routing : await this.routing.resolve(config, { workspaceId: ctx.identity.workspaceId });
-    const metadata = metadataHeader(headerValue(headers, HEADER.metadata));
-    return { ...ctx, strict, headerProvider, caller, routing, metadata };
+    // Without the header the opened context's empty routing stands.
+    if (config === undefined) return withRouting(ctx.routing);
+    const routing = this.routing.resolve(config, { workspaceId: ctx.identity.workspaceId });
+    return routing instanceof Promise ? routing.then(withRouting) : withRouting(routing);
   }
 }
 

@@ -133,8 +133,10 @@ export interface PipelineDeps {
 
 /** Runs inference requests. */
 export class Pipeline {
-  /** Log writes still waiting on asynchronous guardrails, so a stop can wait for them. */
-  readonly #finishing = new Set<Promise<void>>();
+  /** Log writes begun and not yet handed to the sink (they wait on asynchronous guardrails), so a stop can wait for them. */
+  #writing = 0;
+  /** What `drain` waits on, resolved when the last write in progress is done. */
+  #drained: Array<() => void> = [];
 
   /** What preparing a target needs, taken from the deps once. */
   readonly #preparation: TargetPreparation;
@@ -190,30 +192,42 @@ export class Pipeline {
     return this.#request.run({ ctx: opened, body });
   }
 
+  // The stages below answer at once where they can and chain on a promise where they must, rather
+  // than each being an async function: the walk is paid on every request (docs/performance.md).
+
   /** The open stage: the request read (body shape, gateway headers, routing, metadata); a refusal is recorded and thrown on. */
-  async #open({ ctx, body }: Opened): Promise<RequestContext> {
+  #open({ ctx, body }: Opened): RequestContext | Promise<RequestContext> {
+    let read: RequestContext | Promise<RequestContext>;
     try {
-      return await this.#intake.read(ctx, body);
+      read = this.#intake.read(ctx, body);
     } catch (error) {
       return this.refuse(ctx, error);
     }
+    return read instanceof Promise ? read.catch((error: unknown) => this.refuse(ctx, error)) : read;
   }
 
   /** The targets stage: the routing's targets walked by strategy to an answer, or the client gone. */
-  async #walk(ctx: RequestContext): Promise<Walked> {
+  #walk(ctx: RequestContext): Walked | Promise<Walked> {
     const inputs = new InputRuns();
-    try {
-      return { ctx, inputs, outcome: await this.#node(ctx, ctx.routing.root, inputs) };
-    } catch (error) {
+    const gone = (error: unknown): Walked => {
       if (!ctx.signal.aborted) throw error instanceof Abandoned ? error.cause : error;
       // The client left during a retry wait or an upstream call: nobody to answer.
       const closed = new GatewayError("client_closed", "the client closed the connection");
       return { ctx, inputs, closed, attempts: error instanceof Abandoned ? error.attempts : [] };
+    };
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = this.#node(ctx, ctx.routing.root, inputs);
+    } catch (error) {
+      return gone(error);
     }
+    return outcome instanceof Promise
+      ? outcome.then((answer): Walked => ({ ctx, inputs, outcome: answer }), gone)
+      : { ctx, inputs, outcome };
   }
 
   /** The record stage: the answer handed back, its record written once it is out (a stream's once it ended). */
-  async #answer(walked: Walked): Promise<Delivery> {
+  #answer(walked: Walked): Delivery | Promise<Delivery> {
     const { ctx, inputs } = walked;
     if ("closed" in walked) {
       void this.finish(ctx, { failure: walked.closed, attempts: walked.attempts, inputs });
@@ -224,11 +238,15 @@ export class Pipeline {
       return { kind: "stream", status: outcome.status, headers: outcome.headers, body: this.#streamed(ctx, outcome, inputs) };
     }
     // Kept before the answer leaves: the client may name it as previous_response_id at once.
-    await this.#keepResponse(ctx, outcome, outcome.output);
-    // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
+    const kept = this.#keepResponse(ctx, outcome, outcome.output);
+    return kept ? kept.then(() => this.#recorded(ctx, outcome, inputs)) : this.#recorded(ctx, outcome, inputs);
+  }
+
+  /** A JSON answer, handed back once its record is begun (committed, with durable logs). */
+  #recorded(ctx: RequestContext, outcome: JsonOutcome, inputs: InputRuns): JsonOutcome | Promise<JsonOutcome> {
     const written = this.finish(ctx, { outcome, attempts: outcome.attempts ?? [], inputs });
-    if (this.durableLogs) await written;
-    return outcome;
+    // Durable logs: the answer leaves once its record is committed, so an answered request always has one.
+    return this.durableLogs ? written.then(() => outcome) : outcome;
   }
 
   /**
@@ -256,15 +274,16 @@ export class Pipeline {
   }
 
   /** The hook call's phases stage: its side's guardrails evaluated whole. */
-  async #phases(run: HookRun): Promise<{ run: HookRun; evaluation: Evaluation }> {
-    return { run, evaluation: await this.deps.phases.whole(run.side, run.guardrails, run.request, run.response, run.phase) };
+  #phases(run: HookRun): Promise<{ run: HookRun; evaluation: Evaluation }> {
+    return this.deps.phases
+      .whole(run.side, run.guardrails, run.request, run.response, run.phase)
+      .then((evaluation) => ({ run, evaluation }));
   }
 
-  /** The hook call's record stage: the evaluation handed back once its record is written (committed, with durable logs). */
-  async #recordHook(run: HookRun, evaluation: Evaluation): Promise<Evaluation> {
+  /** The hook call's record stage: the evaluation handed back once its record is begun (committed, with durable logs). */
+  #recordHook(run: HookRun, evaluation: Evaluation): Evaluation | Promise<Evaluation> {
     const written = this.#track(this.#writeHook(run, evaluation));
-    if (this.durableLogs) await written;
-    return evaluation;
+    return this.durableLogs ? written.then(() => evaluation) : evaluation;
   }
 
   async #writeHook(run: HookRun, evaluation: Evaluation): Promise<void> {
@@ -297,12 +316,22 @@ export class Pipeline {
    * Walks a routing node's targets by strategy and returns the answer to send, carrying every attempt
    * made on the way (a fallback's earlier targets included).
    */
-  async #node(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Promise<Outcome> {
+  #node(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Outcome | Promise<Outcome> {
     const targets = node.targets;
-    if (!targets) return this.#leaf(ctx, node, inputs);
+    if (!targets) return this.#target.walk({ ctx, node, inputs });
     const strategy = node.strategy ?? { mode: "single" };
     if (strategy.mode === "loadbalance") return this.#node(ctx, pickWeighted(targets), inputs);
     if (strategy.mode === "single") return this.#node(ctx, targets[0] as RoutingNode, inputs);
+    return this.#fallback(ctx, targets, strategy.onStatusCodes, inputs);
+  }
+
+  /** A fallback node: its targets tried in order until one answers with a status that does not move on. */
+  async #fallback(
+    ctx: RequestContext,
+    targets: RoutingNode[],
+    onStatusCodes: readonly number[] | undefined,
+    inputs: InputRuns,
+  ): Promise<Outcome> {
     const tried: AttemptRecord[] = [];
     for (const [index, target] of targets.entries()) {
       let outcome: Outcome;
@@ -311,7 +340,7 @@ export class Pipeline {
       } catch (error) {
         throw error instanceof Abandoned ? new Abandoned(error.cause, [...tried, ...error.attempts]) : error;
       }
-      if (index === targets.length - 1 || !movesOn(outcome.status, strategy.onStatusCodes)) {
+      if (index === targets.length - 1 || !movesOn(outcome.status, onStatusCodes)) {
         if (tried.length) outcome.attempts = [...tried, ...(outcome.attempts ?? [])];
         return outcome;
       }
@@ -321,15 +350,11 @@ export class Pipeline {
     throw new Error("a fallback node without targets");
   }
 
-  /** One target tried through the target's stages. */
-  #leaf(ctx: RequestContext, node: RoutingNode, inputs: InputRuns): Promise<Outcome> {
-    return this.#target.run({ ctx, node, inputs });
-  }
-
   /** The prepare stage: the target made ready to call, or its answer when an input deny or a refusal came first. */
-  async #prepare({ ctx, node, inputs }: TargetStart): Promise<TargetCall | Outcome> {
-    const prepared = await prepareTarget(this.#preparation, ctx, node, performance.now(), inputs);
-    return "kind" in prepared ? prepared : { ctx, leaf: prepared, attempt: 0, facts: {} };
+  #prepare({ ctx, node, inputs }: TargetStart): Promise<TargetCall | Outcome> {
+    return prepareTarget(this.#preparation, ctx, node, performance.now(), inputs).then((prepared) =>
+      "kind" in prepared ? prepared : { ctx, leaf: prepared, attempt: 0, facts: {} },
+    );
   }
 
   /**
@@ -356,24 +381,31 @@ export class Pipeline {
     return this.#track(this.#finish(ctx, ending));
   }
 
-  /** Keeps a record's writing in sight until it is done, so a stop can wait for it. */
+  /** Keeps a record's writing in sight until it is done, so a stop can wait for it; `job` never rejects. */
   #track(job: Promise<void>): Promise<void> {
-    this.#finishing.add(job);
-    void job.finally(() => this.#finishing.delete(job));
+    this.#writing++;
+    void job.then(this.#written);
     return job;
   }
 
-  /** Stores a Responses answer a provider reached through chat gave, as the client received it (conversations.ts). */
-  async #keepResponse(ctx: RequestContext, outcome: Outcome, response: unknown): Promise<void> {
+  /** One write in progress done: when it was the last, whoever drains is told. */
+  readonly #written = (): void => {
+    if (--this.#writing > 0) return;
+    for (const resolve of this.#drained.splice(0)) resolve();
+  };
+
+  /**
+   * Stores a Responses answer a provider reached through chat gave, as the client received it
+   * (conversations.ts); undefined, with nothing to wait for, for every other answer.
+   */
+  #keepResponse(ctx: RequestContext, outcome: Outcome, response: unknown): Promise<void> | undefined {
     const { conversations } = this.deps;
     const leaf = outcome.leaf;
     if (!conversations || !leaf || !ok(outcome.status) || leaf.provider.kind !== "http") return;
     if (ctx.endpoint.route !== "/v1/responses" || translationOf(kindOf(leaf.provider.name), ctx.endpoint) !== "chat") return;
-    try {
-      await conversations.keep(ctx.identity.workspaceId, leaf.request, response);
-    } catch (error) {
+    return conversations.keep(ctx.identity.workspaceId, leaf.request, response).catch((error: unknown) => {
       this.deps.logger.error({ err: error, requestId: ctx.id }, "storing the response failed");
-    }
+    });
   }
 
   /** Whether an answer must wait for its record's commit before it is sent. */
@@ -382,8 +414,9 @@ export class Pipeline {
   }
 
   /** Resolves once every request log begun so far has been handed to the sink. */
-  async drain(): Promise<void> {
-    while (this.#finishing.size > 0) await Promise.allSettled([...this.#finishing]);
+  drain(): Promise<void> {
+    if (this.#writing === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
   }
 
   /**

@@ -32,7 +32,8 @@ function isInline(value: string): boolean {
 
 /** Turns config headers into routings, with a bounded cache. */
 export class RoutingResolver {
-  readonly #cache: LRUCache<string, Promise<Routing>>;
+  /** A routing being built, then the routing itself once built, so a hit answers without a promise. */
+  readonly #cache: LRUCache<string, Routing | Promise<Routing>>;
 
   constructor(
     private readonly engine: Engine,
@@ -48,18 +49,28 @@ export class RoutingResolver {
    * A request's routing, the one way for every route: a saved config's id or inline JSON text (the
    * `x-gateway-config` header, or a hook body's `config` string) through the cache, a config object
    * (a hook body's `config`) built; the empty routing when there is none. `label` names where it
-   * came from in errors.
+   * came from in errors. A routing in the cache, built, is handed back as it is; one being built
+   * (or not cached) as a promise.
    */
-  resolve(config: string | Record<string, unknown> | undefined, scope: Scope, label = "x-gateway-config"): Promise<Routing> {
+  resolve(
+    config: string | Record<string, unknown> | undefined,
+    scope: Scope,
+    label = "x-gateway-config",
+  ): Routing | Promise<Routing> {
     if (typeof config === "object") return this.build(config, scope, label);
     const value = config?.trim();
-    if (!value) return Promise.resolve(EMPTY_ROUTING);
+    if (!value) return EMPTY_ROUTING;
     const key = `${scope.workspaceId ?? ""}\0${value}`;
     const cached = this.#cache.get(key);
     if (cached) return cached;
-    const routing = (isInline(value) ? this.#inline(value, scope, label) : this.#saved(value, scope, label)).catch(
+    const routing = (isInline(value) ? this.#inline(value, scope, label) : this.#saved(value, scope, label)).then(
+      (built) => {
+        // Unless dropped (invalidated, evicted) while it was built, the routing stands in for its promise.
+        if (this.#cache.peek(key) === routing) this.#cache.set(key, built, { noUpdateTTL: true });
+        return built;
+      },
       (error: unknown) => {
-        this.#cache.delete(key);
+        if (this.#cache.peek(key) === routing) this.#cache.delete(key);
         throw error;
       },
     );
