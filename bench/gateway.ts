@@ -75,6 +75,11 @@ const connections = connectionCounts.at(-1) as number;
 const rate = Number(process.env.BENCH_RATE ?? 200);
 /** Latency rounds; each times every target for `seconds / rounds`. */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
+/**
+ * Seconds of each profiled run (`--stages`); default one latency round's. Longer runs take more
+ * samples, for stage differences of a few tens of µs between two builds.
+ */
+const profileSeconds = Number(process.env.BENCH_PROFILE_SECONDS ?? seconds / rounds);
 /** The serve command's `--executor`; its default unless set. */
 const executor = process.env.BENCH_EXECUTOR ?? "auto";
 
@@ -388,7 +393,7 @@ async function profileStages(target: Target): Promise<{ stages: StageMicros; pha
   await ask(target.process, "profile-start", "profiling");
   const counted = await phaseCountsOf(target.process);
   const samples: Samples = { latencies: [], errors: 0, non2xx: 0 };
-  await paced(target, rate, seconds / rounds, samples);
+  await paced(target, rate, profileSeconds, samples);
   const phases = phasesPerRequest(counted, await phaseCountsOf(target.process), Math.max(1, samples.latencies.length));
   const stages = await ask<StageMicros & { plan?: number }>(target.process, "profile-stop", "stages");
   // A build from before the routing stage got its name calls it "plan".
@@ -567,7 +572,7 @@ function stageTable(rows: ReturnType<typeof stageRows>): string {
     `| total | ${rows.map((r) => r.cpu_us_per_request).join(" | ")} |${extra((r) => r.cpu_us_per_request)}`,
     `| phases to the pool per request, timed / profiled | ${rows.map((r) => `${r.phases_per_request?.paced?.pool ?? "–"} / ${r.phases_per_request?.profiled?.pool ?? "–"}`).join(" | ")} |${pairs.map(() => " |").join("")}`,
     "",
-    `CPU µs per request of the \`guardgate serve\` process: each stage's share of a V8 CPU profile (main thread, ${rate} req/s for ${seconds / rounds} s, idle left out) times the row's CPU per request measured without the profiler. Time in Node, fastify, undici and V8 is charged to the nearest guardgate frame that called it; "framework" is time with no guardgate frame on the stack (socket and HTTP handling, garbage collection).`,
+    `CPU µs per request of the \`guardgate serve\` process: each stage's share of a V8 CPU profile (main thread, ${rate} req/s for ${profileSeconds} s, idle left out) times the row's CPU per request measured without the profiler. Time in Node, fastify, undici and V8 is charged to the nearest guardgate frame that called it; "framework" is time with no guardgate frame on the stack (socket and HTTP handling, garbage collection).`,
   ].join("\n");
 }
 
@@ -820,7 +825,14 @@ async function stagesOnly(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
-    settings: { seconds, connections: connectionCounts, paced_rate_rps: rate, latency_rounds: rounds, executor },
+    settings: {
+      seconds,
+      connections: connectionCounts,
+      paced_rate_rps: rate,
+      latency_rounds: rounds,
+      profile_seconds: profileSeconds,
+      executor,
+    },
     peer: { package: "@portkey-ai/gateway", version: peerVersion() },
     rows,
     stages,

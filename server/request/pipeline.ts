@@ -39,7 +39,7 @@ import type { Endpoint } from "../formats/endpoints.js";
 import type { AnswerCache } from "./response-cache.js";
 import type { RetryTiming } from "./retry.js";
 import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
-import { usageOf } from "./usage.js";
+import { reportedUsage, usageOf } from "./usage.js";
 
 export type { RequestContext } from "./context.js";
 
@@ -432,7 +432,8 @@ export class Pipeline {
       const json = outcome?.kind === "json" ? outcome : undefined;
       // What asynchronous output guardrails see: the answer sent, or all of a stream that ended well.
       const response = json ? json.output : stream?.error === undefined && stream?.text ? stream.body : undefined;
-      const asyncBefore = ending.inputs ? await ending.inputs.asyncResults() : [];
+      const started = ending.inputs?.asyncResults() ?? [];
+      const asyncBefore = started instanceof Promise ? await started : started;
       const asyncAfter =
         leaf && response && leaf.node.output.async.length
           ? await this.deps.phases.async("output", leaf.node.output.async, leaf.request, response, leaf.phase)
@@ -441,9 +442,8 @@ export class Pipeline {
       const admission = leaf?.admission;
       if (admission) {
         // A cache hit cost nothing upstream; anything else that answered counts its tokens.
-        const usage =
-          response && json?.cacheStatus !== "HIT" ? await this.#usage(ctx, leaf.request, response, stream) : undefined;
-        facts.settled = await admission.settle(usage);
+        const usage = response && json?.cacheStatus !== "HIT" ? this.#usage(ctx, leaf.request, response, stream) : undefined;
+        facts.settled = await admission.settle(usage instanceof Promise ? await usage : usage);
       }
       const logBodies = this.deps.logBodies;
       if (typeof logBodies === "function" ? await logBodies(ctx.identity.workspaceId) : logBodies) {
@@ -456,8 +456,13 @@ export class Pipeline {
     }
   }
 
-  /** Tokens of an answer, for its admission's settlement. */
-  async #usage(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
+  /** Tokens of an answer, for its admission's settlement: as it reports them, at once, or estimated. */
+  #usage(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
+    return reportedUsage(response) ?? this.#estimate(ctx, request, response, stream);
+  }
+
+  /** Tokens of an answer that reports none, counted. */
+  async #estimate(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
     const usage = await usageOf(ctx.endpoint.requestType, request, response, stream?.upstreamText);
     // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
     if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);

@@ -63,11 +63,11 @@ export class InputRuns {
     }
   }
 
-  /** The results of every asynchronous input guardrail started, once all reported. */
-  async asyncResults(): Promise<GuardrailResult[]> {
+  /** The results of every asynchronous input guardrail started, once all reported; none, at once, when none started. */
+  asyncResults(): GuardrailResult[] | Promise<GuardrailResult[]> {
     if (this.#asyncFirst === undefined) return [];
-    if (!this.#asyncMore) return await this.#asyncFirst;
-    return (await Promise.all([this.#asyncFirst, ...this.#asyncMore.values()])).flat();
+    if (!this.#asyncMore) return this.#asyncFirst;
+    return Promise.all([this.#asyncFirst, ...this.#asyncMore.values()]).then((lists) => lists.flat());
   }
 }
 
