@@ -85,18 +85,33 @@ const executor = process.env.BENCH_EXECUTOR ?? "auto";
 
 const children: ChildProcess[] = [];
 
-/** Sends a server process a request and resolves with the field `key` of its answer (gateway-servers.ts). */
-function ask<T>(child: ChildProcess, request: string, key: string): Promise<T> {
+/**
+ * Sends a server process a request and resolves with the field `key` of its answer
+ * (gateway-servers.ts). With `waitMs`, resolves with undefined when no answer came by then (a build
+ * that does not know the request), and stops listening either way.
+ */
+function ask<T>(child: ChildProcess, request: string, key: string): Promise<T>;
+function ask<T>(child: ChildProcess, request: string, key: string, waitMs: number): Promise<T | undefined>;
+function ask<T>(child: ChildProcess, request: string, key: string, waitMs?: number): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
+    const timer =
+      waitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.off("message", onMessage);
+            resolve(undefined);
+          }, waitMs).unref();
     const onMessage = (message: unknown) => {
       if (typeof message !== "object" || message === null) return;
       const m = message as Record<string, unknown>;
       if (typeof m.profileError === "string") {
         child.off("message", onMessage);
+        clearTimeout(timer);
         reject(new Error(`${request}: ${m.profileError}`));
       }
       if (!(key in m)) return;
       child.off("message", onMessage);
+      clearTimeout(timer);
       resolve(m[key] as T);
     };
     child.on("message", onMessage);
@@ -373,9 +388,7 @@ type Result = Target & {
  * build from before the probe answered, or an executor other than "auto").
  */
 async function phaseCountsOf(child: ChildProcess): Promise<PhaseCounts | undefined> {
-  const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, 1000, undefined).unref());
-  const counts = await Promise.race([ask<PhaseCounts | null>(child, "phase-counts", "phaseCounts"), timeout]);
-  return counts ?? undefined;
+  return (await ask<PhaseCounts | null>(child, "phase-counts", "phaseCounts", 1000)) ?? undefined;
 }
 
 /** Phases each way between two readings, per request. */
