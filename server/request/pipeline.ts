@@ -39,7 +39,7 @@ import type { Endpoint } from "../formats/endpoints.js";
 import type { AnswerCache } from "./response-cache.js";
 import type { RetryTiming } from "./retry.js";
 import { type Dispatch, targetCallStack, type TargetCall } from "./target-call.js";
-import { reportedUsage, usageOf } from "./usage.js";
+import { estimatedUsage, reportedUsage } from "./usage.js";
 
 export type { RequestContext } from "./context.js";
 
@@ -463,9 +463,9 @@ export class Pipeline {
 
   /** Tokens of an answer that reports none, counted. */
   async #estimate(ctx: RequestContext, request: unknown, response: unknown, stream: RelaySummary | undefined) {
-    const usage = await usageOf(ctx.endpoint.requestType, request, response, stream?.upstreamText);
+    const usage = await estimatedUsage(ctx.endpoint.requestType, request, response, stream?.upstreamText);
     // Of a long stream passed through only the start was gathered: its estimate stands for the whole.
-    if (usage?.estimated && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
+    if (usage && stream?.textShare) usage.output_tokens = Math.round(usage.output_tokens / stream.textShare);
     return usage;
   }
 }

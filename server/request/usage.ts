@@ -66,8 +66,16 @@ export async function usageOf(
   response: unknown,
   streamedText?: string,
 ): Promise<LogUsage | undefined> {
-  const reported = reportedUsage(response);
-  if (reported) return reported;
+  return reportedUsage(response) ?? estimatedUsage(requestType, request, response, streamedText);
+}
+
+/** Usage estimated from the request's and the answer's texts, for an answer that reports none. */
+export async function estimatedUsage(
+  requestType: RequestType,
+  request: unknown,
+  response: unknown,
+  streamedText?: string,
+): Promise<LogUsage | undefined> {
   if (request === undefined) return undefined;
   let input = 0;
   for (const text of requestTexts(request)) input += await tokens(text);
